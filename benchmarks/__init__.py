@@ -1,0 +1,1 @@
+"""Side-by-side benchmarks of pokerlab against its peers (OpenSpiel, pokerkit, eval7)."""

@@ -1,0 +1,55 @@
+"""Run the benchmarks and print one table: ``python -m benchmarks [topic ...] [--quick]``."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks._harness import Row
+
+
+def _topics() -> list[str]:
+    folder = Path(__file__).parent
+    return sorted(
+        m.name.removeprefix("bench_")
+        for m in pkgutil.iter_modules([str(folder)])
+        if m.name.startswith("bench_")
+    )
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    wanted = [a for a in argv if not a.startswith("--")] or _topics()
+    unknown = sorted(set(wanted) - set(_topics()))
+    if unknown:
+        print(f"unknown benchmark topic(s) {unknown}; known: {_topics()}", file=sys.stderr)
+        return 2
+    console = Console()
+    table = Table(title="pokerlab benchmarks (ratio > 1: pokerlab is faster)")
+    for column in ("benchmark", "pokerlab", "peer", "peer value", "ratio", "target", "note"):
+        table.add_column(column)
+    for topic in wanted:
+        module = importlib.import_module(f"benchmarks.bench_{topic}")
+        rows: list[Row] = module.run(quick=quick)
+        for row in rows:
+            ratio = row.ratio
+            table.add_row(
+                row.name,
+                f"{row.ours:.4g} {row.unit}",
+                row.peer_name,
+                "" if row.peer is None else f"{row.peer:.4g} {row.unit}",
+                "" if ratio is None else f"{ratio:.1f}x",
+                row.target,
+                row.note,
+            )
+    console.print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,67 @@
+"""Errors raised by pokerlab.
+
+Every error derives from :class:`PokerlabError` and from the builtin it refines, so
+``except ValueError`` still catches a bad parameter. Messages say what was wrong, what is
+allowed, and how to fix it; the CLI prints them as one line and exits with status 1.
+"""
+
+from __future__ import annotations
+
+
+class PokerlabError(Exception):
+    """Base class of every error pokerlab raises on purpose."""
+
+
+class SpecError(PokerlabError, ValueError):
+    """A game name, parameter or spec string that pokerlab cannot accept."""
+
+
+class CardError(PokerlabError, ValueError):
+    """A card, hand, board or range text that cannot be parsed, or cards that collide."""
+
+
+class IllegalActionError(PokerlabError, ValueError):
+    """An action that is not legal in the state it was applied to."""
+
+
+class GameTooLargeError(PokerlabError, MemoryError):
+    """A game whose compiled tree (or LP) would exceed the memory limit.
+
+    Attributes:
+        found: the estimated size in bytes (or the count named in the message).
+        limit: the limit it was compared with, in the same unit.
+    """
+
+    def __init__(self, message: str, *, found: int, limit: int) -> None:
+        super().__init__(message)
+        self.found = found
+        self.limit = limit
+
+
+class StrategyError(PokerlabError, ValueError):
+    """A strategy whose contents are invalid (rows not summing to one, wrong shape...)."""
+
+
+class StrategyMismatchError(StrategyError):
+    """A strategy (or checkpoint) used with a game it was not made for."""
+
+
+class FileFormatError(PokerlabError, ValueError):
+    """A file that is truncated, corrupted, or not in the expected format."""
+
+
+class SolverError(PokerlabError, ValueError):
+    """A solver asked to do something it cannot (bad hyper-parameter, unsupported game)."""
+
+
+__all__ = [
+    "CardError",
+    "FileFormatError",
+    "GameTooLargeError",
+    "IllegalActionError",
+    "PokerlabError",
+    "SolverError",
+    "SpecError",
+    "StrategyError",
+    "StrategyMismatchError",
+]

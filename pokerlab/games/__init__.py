@@ -1,0 +1,38 @@
+"""Games: specs, the State API, and the rules of matrix games, Kuhn, Leduc (and Hold'em).
+
+``load(name_or_spec, **params)`` builds any registered game; ``kuhn()``, ``leduc()`` and
+``rps()`` are shortcuts.
+"""
+
+from __future__ import annotations
+
+from pokerlab._types import CHANCE, TERMINAL
+from pokerlab.games.base import Game, State
+from pokerlab.games.kuhn import KuhnGame, KuhnState, kuhn
+from pokerlab.games.leduc import LeducGame, LeducState, leduc
+from pokerlab.games.matrix import MatrixGame, bimatrix, matrix_from_file, rps
+from pokerlab.games.registry import GameEntry, Parameter, load, load_dict, registered
+from pokerlab.games.spec import GameSpec
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "GameEntry",
+    "GameSpec",
+    "KuhnGame",
+    "KuhnState",
+    "LeducGame",
+    "LeducState",
+    "MatrixGame",
+    "Parameter",
+    "State",
+    "bimatrix",
+    "kuhn",
+    "leduc",
+    "load",
+    "load_dict",
+    "matrix_from_file",
+    "registered",
+    "rps",
+]

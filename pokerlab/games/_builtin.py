@@ -1,0 +1,66 @@
+"""Registration of the built-in games (kept apart so the registry imports no game)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pokerlab.games.registry import GameEntry, Parameter, register
+
+
+def _players_plus_one(params: Mapping[str, object]) -> int:
+    players = params.get("players", 2)
+    return int(players) + 1 if isinstance(players, int) else 3
+
+
+def register_all() -> None:
+    """Register every built-in game."""
+    from pokerlab.games.kuhn import KuhnGame
+    from pokerlab.games.leduc import LeducGame
+    from pokerlab.games.matrix import PRESETS, MatrixGame, preset_builder
+
+    register(
+        GameEntry(
+            "kuhn",
+            "Kuhn poker: one card each, ante 1, one bet of 1, highest card wins",
+            (
+                Parameter("cards", _players_plus_one, "deck size, at least players + 1 (default)"),
+                Parameter("players", 2, "number of players, at least 2"),
+            ),
+            KuhnGame,
+        )
+    )
+    register(
+        GameEntry(
+            "leduc",
+            "Leduc poker: one private card, one board card, two betting rounds",
+            (
+                Parameter("stack", None, "chips each player starts with, ante included "
+                          "(None: unlimited)", allow_none=True),
+                Parameter("raise_cap", 2, "bets + raises allowed per round (None: no cap)",
+                          allow_none=True),
+                Parameter("ranks", _players_plus_one, "number of ranks, two suits each "
+                          "(default: players + 1)"),
+                Parameter("pair_counts", True, "a pair with the board beats any unpaired hand",
+                          kind=bool),
+                Parameter("players", 2, "number of players: 2 or 3"),
+                Parameter("ante", 1, "chips each player antes"),
+                Parameter("bets", (2, 4), "bet size in round 1 and round 2", kind=tuple),
+            ),
+            LeducGame,
+        )
+    )
+    for name, summary in PRESETS.items():
+        register(GameEntry(name, summary, (), preset_builder(name)))
+    register(
+        GameEntry(
+            "matrix",
+            "any bimatrix game: payoffs[row][col] = (P1 payoff, P2 payoff)",
+            (
+                Parameter("payoffs", None, "rows of (P1, P2) payoff pairs", kind=tuple),
+                Parameter("rows", None, "names of P1's actions", kind=tuple, allow_none=True),
+                Parameter("cols", None, "names of P2's actions", kind=tuple, allow_none=True),
+                Parameter("title", "", "a title", kind=str),
+            ),
+            MatrixGame,
+        )
+    )

@@ -1,0 +1,160 @@
+"""Game and State: the rules interface every game implements and every algorithm reads.
+
+The interface is close to OpenSpiel's, with immutable states: ``state.child(action)``
+returns a new state. A state is either a chance node (``player == CHANCE``), a decision
+node of player ``0..n_players-1``, or terminal (``player == TERMINAL``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from pokerlab._types import CHANCE, TERMINAL, Action, Player
+from pokerlab.errors import IllegalActionError, PokerlabError
+from pokerlab.games.spec import GameSpec
+
+
+class Game(ABC):
+    """The rules of one game, built from a :class:`GameSpec`.
+
+    Two games are equal when their specs are equal.
+    """
+
+    spec: GameSpec
+    n_players: int
+
+    @abstractmethod
+    def initial_state(self) -> State:
+        """Return the state before anything has happened (usually a chance node)."""
+
+    @property
+    @abstractmethod
+    def max_actions(self) -> int:
+        """The number of distinct player action ids (actions are ``0..max_actions-1``)."""
+
+    @abstractmethod
+    def action_name(self, action: Action) -> str:
+        """Return the name of player action ``action`` (``"pass"``, ``"raise"``...)."""
+
+    @property
+    def is_zero_sum(self) -> bool:
+        """True when the returns of every terminal state sum to zero."""
+        return True
+
+    def describe(self) -> str:
+        """One line of rules, for ``pokerlab games list``."""
+        return str(self.spec)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.spec == other.spec
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+class State(ABC):
+    """One history of a game: who moves, what is legal, and what each player knows."""
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def game(self) -> Game:
+        """The game this state belongs to."""
+
+    @property
+    @abstractmethod
+    def player(self) -> Player:
+        """The player to move: ``0..n-1``, ``CHANCE`` or ``TERMINAL``."""
+
+    @property
+    @abstractmethod
+    def history(self) -> tuple[Action, ...]:
+        """Every action taken so far, chance outcomes included."""
+
+    @abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions (chance outcomes at a chance node), in increasing order."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> State:
+        """Return the child after ``action``, which the caller has checked is legal."""
+
+    @abstractmethod
+    def chance_outcomes(self) -> tuple[tuple[Action, float], ...]:
+        """The ``(outcome, probability)`` pairs of a chance node; probabilities sum to 1."""
+
+    @abstractmethod
+    def infoset_key(self, player: Player | None = None) -> str:
+        """What ``player`` (default: the player to move) knows here, as a readable string."""
+
+    @abstractmethod
+    def _terminal_returns(self) -> tuple[float, ...]:
+        """The chips won by each player at a terminal state."""
+
+    @abstractmethod
+    def action_name(self, action: Action) -> str:
+        """The name of ``action`` in this context (``"check"`` or ``"fold"`` for a pass)."""
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the hand is over."""
+        return self.player == TERMINAL
+
+    @property
+    def is_chance(self) -> bool:
+        """True when chance (the dealer) moves next."""
+        return self.player == CHANCE
+
+    def is_legal(self, action: Action) -> bool:
+        """True when ``action`` may be taken here."""
+        return action in self.legal_actions()
+
+    def child(self, action: Action) -> State:
+        """Return the state after ``action``.
+
+        Raises:
+            IllegalActionError: if ``action`` is not legal here; the message lists the legal ones.
+        """
+        legal = self.legal_actions()
+        if action not in legal:
+            if self.is_terminal:
+                raise IllegalActionError(f"no action is legal: the hand is over ({self})")
+            names = ", ".join(f"{self.action_name(a)} ({a})" for a in legal)
+            shown = self.action_name(action) if self._nameable(action) else str(action)
+            raise IllegalActionError(f"{shown!r} is not legal here; legal: {names}")
+        return self._apply(action)
+
+    def _nameable(self, action: Action) -> bool:
+        try:
+            self.action_name(action)
+        except (PokerlabError, IndexError, KeyError, ValueError):
+            return False
+        return True
+
+    def children(self) -> list[tuple[Action, State]]:
+        """Every legal action with the state it leads to."""
+        return [(a, self._apply(a)) for a in self.legal_actions()]
+
+    def returns(self) -> tuple[float, ...]:
+        """The chips each player wins (negative: loses) in this finished hand.
+
+        Raises:
+            PokerlabError: if the hand is not over.
+        """
+        if not self.is_terminal:
+            raise PokerlabError("returns() needs a finished hand; this state is not terminal")
+        return self._terminal_returns()
+
+    def apply_sequence(self, actions: Sequence[Action]) -> State:
+        """Return the state after taking ``actions`` one after the other, each checked."""
+        state: State = self
+        for action in actions:
+            state = state.child(action)
+        return state

@@ -1,0 +1,187 @@
+"""Kuhn poker with N cards and 2 or more players.
+
+Rules (Kuhn 1950; N cards as in the tutorial's 100-card variant; more players as
+OpenSpiel's ``kuhn_poker``): every player antes 1 and is dealt one card from a deck of
+``cards`` distinct ranks; the highest card wins. One betting round with one bet size of 1:
+players act in order and may pass (check) or bet; once someone bets, every other player
+acts once more, in order, and may pass (fold) or bet (call). The pot goes to the highest
+card among the players who did not fold.
+
+Actions: ``0`` = pass (check or fold), ``1`` = bet (bet or call), as in OpenSpiel.
+Infoset keys are the tutorial's: the player's card, ``|``, then the betting in ``p``/``b``
+letters, e.g. ``"K|pb"`` (P1 holding the K, who checked and faces a bet). Cards are named
+``Q, K, A`` with three cards, ``J, Q, K, A`` with four, and ``1..N`` otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pokerlab._types import CHANCE, TERMINAL, Action, Player
+from pokerlab.errors import SpecError
+from pokerlab.games.base import Game, State
+from pokerlab.games.spec import GameSpec
+
+PASS: Action = 0
+BET: Action = 1
+_LETTERS = "pb"
+
+
+def kuhn_card_names(cards: int) -> tuple[str, ...]:
+    """The names of the cards of an N-card Kuhn deck, lowest first."""
+    if cards <= 4:
+        return tuple("JQKA"[4 - cards :])
+    return tuple(str(c + 1) for c in range(cards))
+
+
+class KuhnGame(Game):
+    """Kuhn poker; build it with :func:`kuhn` or ``games.load("kuhn", cards=100)``."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.cards = int(spec.get("cards"))  # type: ignore[arg-type]
+        self.n_players = int(spec.get("players"))  # type: ignore[arg-type]
+        if self.n_players < 2:
+            raise SpecError(f"kuhn needs players >= 2; got players={self.n_players}")
+        if self.cards < self.n_players + 1:
+            raise SpecError(
+                f"kuhn needs cards >= players + 1 = {self.n_players + 1} (so a card is left "
+                f"undealt); got cards={self.cards}"
+            )
+        self.card_names = kuhn_card_names(self.cards)
+
+    @property
+    def max_actions(self) -> int:
+        """Two actions: pass and bet."""
+        return 2
+
+    def action_name(self, action: Action) -> str:
+        """``"pass"`` for 0, ``"bet"`` for 1."""
+        return ("pass", "bet")[action]
+
+    def initial_state(self) -> KuhnState:
+        """The state before the deal."""
+        return KuhnState(self, (), ())
+
+    def describe(self) -> str:
+        """One line of rules."""
+        return (
+            f"{self.n_players}-player Kuhn poker with {self.cards} cards: ante 1, one bet of 1"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class KuhnState(State):
+    """A Kuhn history: the cards dealt so far and the betting (0 = pass, 1 = bet)."""
+
+    kuhn: KuhnGame
+    cards: tuple[int, ...]
+    bets: tuple[Action, ...]
+
+    @property
+    def game(self) -> KuhnGame:
+        """The game."""
+        return self.kuhn
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Cards dealt, then the betting."""
+        return self.cards + self.bets
+
+    def _first_bet(self) -> int:
+        try:
+            return self.bets.index(BET)
+        except ValueError:
+            return -1
+
+    @property
+    def player(self) -> Player:
+        """The player to act, CHANCE while dealing, TERMINAL at the end."""
+        n = self.kuhn.n_players
+        if len(self.cards) < n:
+            return CHANCE
+        first_bet = self._first_bet()
+        if first_bet < 0:
+            return TERMINAL if len(self.bets) == n else len(self.bets)
+        if len(self.bets) == first_bet + n:
+            return TERMINAL
+        return len(self.bets) % n
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Undealt cards at a chance node; pass and bet otherwise."""
+        player = self.player
+        if player == CHANCE:
+            return tuple(c for c in range(self.kuhn.cards) if c not in self.cards)
+        if player == TERMINAL:
+            return ()
+        return (PASS, BET)
+
+    def chance_outcomes(self) -> tuple[tuple[Action, float], ...]:
+        """Each undealt card, uniformly."""
+        outcomes = self.legal_actions() if self.player == CHANCE else ()
+        return tuple((c, 1.0 / len(outcomes)) for c in outcomes)
+
+    def _apply(self, action: Action) -> KuhnState:
+        if len(self.cards) < self.kuhn.n_players:
+            return KuhnState(self.kuhn, (*self.cards, action), self.bets)
+        return KuhnState(self.kuhn, self.cards, (*self.bets, action))
+
+    def infoset_key(self, player: Player | None = None) -> str:
+        """The player's card, ``|``, then the betting: ``"K|pb"``."""
+        if player is None:
+            player = self.player
+        card = self.kuhn.card_names[self.cards[player]] if player < len(self.cards) else "?"
+        return card + "|" + "".join(_LETTERS[a] for a in self.bets)
+
+    def action_name(self, action: Action) -> str:
+        """``check``/``bet`` before a bet, ``fold``/``call`` after; ``deal X`` at chance."""
+        if self.player == CHANCE:
+            return f"deal {self.kuhn.card_names[action]}"
+        facing_bet = self._first_bet() >= 0
+        if action == PASS:
+            return "fold" if facing_bet else "check"
+        if action == BET:
+            return "call" if facing_bet else "bet"
+        raise SpecError(f"kuhn has actions 0 (pass) and 1 (bet); got {action}")
+
+    def _terminal_returns(self) -> tuple[float, ...]:
+        n = self.kuhn.n_players
+        first_bet = self._first_bet()
+        if first_bet < 0:
+            contributions = [1] * n
+            contenders = list(range(n))
+        else:
+            contributions = [1] * n
+            contenders = []
+            for i in range(first_bet, len(self.bets)):
+                if self.bets[i] == BET:
+                    player = i % n
+                    contributions[player] = 2
+                    contenders.append(player)
+        winner = max(contenders, key=lambda p: self.cards[p])
+        pot = sum(contributions)
+        return tuple(
+            float((pot if p == winner else 0) - contributions[p]) for p in range(n)
+        )
+
+    def __str__(self) -> str:
+        cards = " ".join(self.kuhn.card_names[c] for c in self.cards)
+        return f"kuhn[{cards}|{''.join(_LETTERS[a] for a in self.bets)}]"
+
+
+def kuhn(cards: int | None = None, players: int = 2) -> KuhnGame:
+    """Return Kuhn poker with ``cards`` cards (default ``players + 1``) and ``players`` players.
+
+    Example:
+        >>> game = kuhn()
+        >>> state = game.initial_state().child(2).child(1)   # P1 holds A, P2 holds K
+        >>> state.infoset_key(), state.child(0).infoset_key(1)
+        ('A|', 'K|p')
+    """
+    from pokerlab.games.registry import load
+
+    game = load("kuhn", players=players) if cards is None else load(
+        "kuhn", cards=cards, players=players
+    )
+    assert isinstance(game, KuhnGame)
+    return game

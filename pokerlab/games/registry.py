@@ -1,0 +1,140 @@
+"""The registry of games: load any game by name and parameters, or by its spec string.
+
+``load("leduc", stack=50, raise_cap=None)``, ``load("leduc(stack=50, raise_cap=None)")``
+and ``load(spec)`` build the same game. Unknown names and parameters, and values out of
+range, raise :class:`~pokerlab.errors.SpecError` naming what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from pokerlab.errors import SpecError
+from pokerlab.games.base import Game
+from pokerlab.games.spec import GameSpec, ParamValue
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a game: its name, default, and what it means."""
+
+    name: str
+    default: ParamValue | Callable[[Mapping[str, object]], ParamValue]
+    help: str
+    kind: type | tuple[type, ...] = int
+    allow_none: bool = False
+
+    @property
+    def default_text(self) -> str:
+        """The default as shown to users (a derived default shows its help)."""
+        return "derived" if callable(self.default) else repr(self.default)
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A registered game: how to build it from a spec, and its parameters."""
+
+    name: str
+    summary: str
+    parameters: tuple[Parameter, ...]
+    build: Callable[[GameSpec], Game]
+
+
+_REGISTRY: dict[str, GameEntry] = {}
+
+
+def register(entry: GameEntry) -> None:
+    """Add a game to the registry (a later entry of the same name replaces it)."""
+    _REGISTRY[entry.name] = entry
+
+
+def registered() -> list[GameEntry]:
+    """Every registered game, sorted by name."""
+    _ensure_builtins()
+    return [_REGISTRY[name] for name in sorted(_REGISTRY)]
+
+
+def _check_kind(entry: GameEntry, parameter: Parameter, value: object) -> object:
+    if value is None:
+        if parameter.allow_none:
+            return None
+        raise SpecError(
+            f"{entry.name}: parameter {parameter.name} cannot be None ({parameter.help})"
+        )
+    kinds = parameter.kind if isinstance(parameter.kind, tuple) else (parameter.kind,)
+    if int in kinds and isinstance(value, bool):
+        kinds_ok = bool in kinds
+    else:
+        kinds_ok = isinstance(value, kinds) or (float in kinds and isinstance(value, int))
+    if not kinds_ok:
+        allowed = " or ".join(k.__name__ for k in kinds) + (" or None" if parameter.allow_none else "")
+        raise SpecError(
+            f"{entry.name}: parameter {parameter.name}={value!r} has the wrong type; "
+            f"allowed: {allowed} ({parameter.help})"
+        )
+    return value
+
+
+def make_spec(name: str, params: Mapping[str, object]) -> GameSpec:
+    """Validate ``params`` for game ``name`` and return the full spec, defaults filled in."""
+    _ensure_builtins()
+    if name not in _REGISTRY:
+        raise SpecError(f"unknown game {name!r}; known games: {', '.join(sorted(_REGISTRY))}")
+    entry = _REGISTRY[name]
+    known = {p.name: p for p in entry.parameters}
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise SpecError(
+            f"{name} has no parameter {', '.join(unknown)}; its parameters: "
+            + (", ".join(f"{p.name} (default {p.default_text})" for p in entry.parameters)
+               or "none")
+        )
+    checked = {key: _check_kind(entry, known[key], value) for key, value in params.items()}
+    fixed = {p.name: p.default for p in entry.parameters if not callable(p.default)}
+    fixed.update({k: v for k, v in checked.items() if not callable(known[k].default)})
+    defaults: dict[str, object] = {}
+    full: dict[str, object] = {}
+    for p in entry.parameters:
+        if callable(p.default):
+            defaults[p.name] = p.default(fixed)
+        else:
+            defaults[p.name] = p.default
+        full[p.name] = checked.get(p.name, defaults[p.name])
+    return GameSpec.make(name, full, defaults)
+
+
+def load(name_or_spec: str | GameSpec, /, **params: object) -> Game:
+    """Return the game named by a name and parameters, a spec string, or a spec.
+
+    Example:
+        >>> load("leduc(stack=50, raise_cap=None)") == load("leduc", stack=50, raise_cap=None)
+        True
+        >>> str(load("kuhn", cards=100).spec)
+        'kuhn(cards=100)'
+    """
+    if isinstance(name_or_spec, GameSpec):
+        name, values = name_or_spec.name, dict(name_or_spec.params)
+    else:
+        name, values = GameSpec.parse(name_or_spec)
+    values.update(params)
+    spec = make_spec(name, values)
+    return _REGISTRY[name].build(spec)
+
+
+def load_dict(data: Mapping[str, object]) -> Game:
+    """Return the game of a spec dict (as written by ``GameSpec.to_dict``)."""
+    return load(GameSpec.from_dict(data))
+
+
+_BUILTINS_LOADED = False
+
+
+def _ensure_builtins() -> None:
+    global _BUILTINS_LOADED
+    if _BUILTINS_LOADED:
+        return
+    _BUILTINS_LOADED = True
+    from pokerlab.games import _builtin
+
+    _builtin.register_all()
