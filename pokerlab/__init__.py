@@ -12,3 +12,8 @@ Layers, each importing only from its left::
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+from pokerlab import errors, games, strategy, tree  # noqa: E402
+from pokerlab.strategy import Strategy  # noqa: E402
+
+__all__ = ["Strategy", "__version__", "errors", "games", "strategy", "tree"]
