@@ -132,9 +132,7 @@ class Solver(ABC):
             check_every = max(1, iterations // 10) if iterations else 10
         if not isinstance(check_every, int) or check_every < 1:
             raise SolverError(f"check_every must be an integer >= 1; got {check_every!r}")
-        measure = target_exploitability is not None or callback is not None or check_every > 0
         start_iterations = self.iterations
-        started = time.perf_counter()
         spent_at_start = self._seconds
         while True:
             if iterations is not None and self.iterations - start_iterations >= iterations:
@@ -146,7 +144,7 @@ class Solver(ABC):
             self.iterations += 1
             self._seconds += time.perf_counter() - tick
             done = iterations is not None and self.iterations - start_iterations >= iterations
-            if measure and (self.iterations % check_every == 0 or done):
+            if self.iterations % check_every == 0 or done:
                 value = self._measure()
                 self.history.append(HistoryRow(self.iterations, self._seconds, value))
                 if callback is not None:
@@ -154,7 +152,6 @@ class Solver(ABC):
                                       None if iterations is None else start_iterations + iterations))
                 if target_exploitability is not None and value <= target_exploitability:
                     break
-        del started
         return self
 
     @property
