@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import IllegalActionError, PokerlabError
+from pokerlab.games.observation import Observation
 from pokerlab.games.spec import GameSpec
 
 
@@ -151,6 +152,55 @@ class State(ABC):
         if not self.is_terminal:
             raise PokerlabError("returns() needs a finished hand; this state is not terminal")
         return self._terminal_returns()
+
+    def public_history(self) -> tuple[tuple[Player, str], ...]:
+        """Public events so far as ``(player, name)``; -1 for public chance events.
+
+        The default treats every player action as public and every chance event as
+        private; games with public chance events (a board) override it.
+        """
+        events: list[tuple[Player, str]] = []
+        state: State = self.game.initial_state()
+        for action in self.history:
+            if state.player >= 0:
+                events.append((state.player, state.action_name(action)))
+            state = state._apply(action)
+        return tuple(events)
+
+    def private_cards(self, player: Player) -> str:
+        """``player``'s own cards, readable (empty in games without cards)."""
+        return ""
+
+    def board_cards(self) -> str:
+        """The public cards, readable (empty in games without a board)."""
+        return ""
+
+    def contributions(self) -> tuple[float, ...]:
+        """Chips each player has put in so far (zeros in games without chips)."""
+        return (0.0,) * self.game.n_players
+
+    def stacks(self) -> tuple[float, ...] | None:
+        """Chips each player has left behind, or None when stacks are unlimited."""
+        return None
+
+    def observation(self, player: Player | None = None) -> Observation:
+        """What ``player`` (default: the player to move) sees here."""
+        if player is None:
+            player = self.player
+        acting = player == self.player and player >= 0
+        legal = self.legal_actions() if acting else ()
+        return Observation(
+            game=str(self.game.spec),
+            seat=player,
+            infoset_key=self.infoset_key(player),
+            legal_actions=legal,
+            action_names=tuple(self.action_name(a) for a in legal),
+            public_history=self.public_history(),
+            private_cards=self.private_cards(player),
+            board=self.board_cards(),
+            committed=self.contributions(),
+            stacks=self.stacks(),
+        )
 
     def apply_sequence(self, actions: Sequence[Action]) -> State:
         """Return the state after taking ``actions`` one after the other, each checked."""

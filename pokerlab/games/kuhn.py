@@ -144,6 +144,19 @@ class KuhnState(State):
             return "call" if facing_bet else "bet"
         raise SpecError(f"kuhn has actions 0 (pass) and 1 (bet); got {action}")
 
+    def private_cards(self, player: Player) -> str:
+        """The player's card name."""
+        return self.kuhn.card_names[self.cards[player]] if player < len(self.cards) else ""
+
+    def contributions(self) -> tuple[float, ...]:
+        """Ante 1 each, plus 1 for each bet or call."""
+        n = self.kuhn.n_players
+        chips = [1.0] * n
+        for i, action in enumerate(self.bets):
+            if action == BET:
+                chips[i % n] = 2.0
+        return tuple(chips)
+
     def _terminal_returns(self) -> tuple[float, ...]:
         n = self.kuhn.n_players
         first_bet = self._first_bet()

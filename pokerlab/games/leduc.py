@@ -284,6 +284,38 @@ class LeducState(State):
             return "raise" if owed else "bet"
         raise SpecError(f"leduc has actions 0 (fold), 1 (call), 2 (raise); got {action}")
 
+    def public_history(self) -> tuple[tuple[Player, str], ...]:
+        """Both rounds' betting, with the board card between them."""
+        events: list[tuple[Player, str]] = []
+        state: LeducState = self.leduc.initial_state()
+        for action in self.history:
+            if state.to_act >= 0:
+                events.append((state.to_act, state.action_name(action)))
+            elif len(state.private) == self.leduc.n_players:
+                events.append((-1, f"board {self.leduc.rank_names[action // SUITS]}"))
+            state = state._apply(action)
+        return tuple(events)
+
+    def private_cards(self, player: Player) -> str:
+        """The rank of the player's card."""
+        if player >= len(self.private):
+            return ""
+        return self.leduc.rank_names[self.private[player] // SUITS]
+
+    def board_cards(self) -> str:
+        """The rank of the board card, once dealt."""
+        return self.leduc.rank_names[self.board // SUITS] if self.board >= 0 else ""
+
+    def contributions(self) -> tuple[float, ...]:
+        """Chips each player has put in, ante included."""
+        return tuple(float(c) for c in self.committed)
+
+    def stacks(self) -> tuple[float, ...] | None:
+        """Chips left behind, or None with unlimited stacks."""
+        if self.leduc.stack is None:
+            return None
+        return tuple(float(self.leduc.stack - c) for c in self.committed)
+
     def hand_strength(self, player: Player) -> int:
         """A number that orders showdown hands: a pair with the board beats any high card."""
         rank = self.private[player] // SUITS
