@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if isinstance(exc, click.exceptions.ClickException):
             exc.show(file=sys.stderr)
-            return exc.exit_code
+            return int(exc.exit_code)
         raise
     return 0
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pokerlab._types import CHANCE, TERMINAL
 from pokerlab.games.base import Game, State
 from pokerlab.games.kuhn import KuhnGame, KuhnState, kuhn
-from pokerlab.games.observation import Observation
 from pokerlab.games.leduc import LeducGame, LeducState, leduc
 from pokerlab.games.matrix import MatrixGame, bimatrix, matrix_from_file, rps
+from pokerlab.games.observation import Observation
 from pokerlab.games.registry import GameEntry, Parameter, load, load_dict, registered
 from pokerlab.games.spec import GameSpec
 

@@ -63,11 +63,22 @@ class KuhnGame(Game):
         """The state before the deal."""
         return KuhnState(self, (), ())
 
+    def count_histories(self) -> int:
+        """The number of histories, counted without building the tree (for size checks)."""
+        n, cards = self.n_players, self.cards
+        dealing = 0
+        ways = 1
+        for k in range(n):
+            dealing += ways  # chance nodes dealing the k-th card
+            ways *= cards - k
+        state: State = self.initial_state()
+        for card in range(n):
+            state = state._apply(card)
+        return dealing + ways * _subtree_size(state)
+
     def describe(self) -> str:
         """One line of rules."""
-        return (
-            f"{self.n_players}-player Kuhn poker with {self.cards} cards: ante 1, one bet of 1"
-        )
+        return f"{self.n_players}-player Kuhn poker with {self.cards} cards: ante 1, one bet of 1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,13 +184,15 @@ class KuhnState(State):
                     contenders.append(player)
         winner = max(contenders, key=lambda p: self.cards[p])
         pot = sum(contributions)
-        return tuple(
-            float((pot if p == winner else 0) - contributions[p]) for p in range(n)
-        )
+        return tuple(float((pot if p == winner else 0) - contributions[p]) for p in range(n))
 
     def __str__(self) -> str:
         cards = " ".join(self.kuhn.card_names[c] for c in self.cards)
         return f"kuhn[{cards}|{''.join(_LETTERS[a] for a in self.bets)}]"
+
+
+def _subtree_size(state: State) -> int:
+    return 1 + sum(_subtree_size(child) for _, child in state.children())
 
 
 def kuhn(cards: int | None = None, players: int = 2) -> KuhnGame:
@@ -193,8 +206,10 @@ def kuhn(cards: int | None = None, players: int = 2) -> KuhnGame:
     """
     from pokerlab.games.registry import load
 
-    game = load("kuhn", players=players) if cards is None else load(
-        "kuhn", cards=cards, players=players
+    game = (
+        load("kuhn", players=players)
+        if cards is None
+        else load("kuhn", cards=cards, players=players)
     )
     assert isinstance(game, KuhnGame)
     return game

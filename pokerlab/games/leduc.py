@@ -71,8 +71,10 @@ class LeducGame(Game):
             or len(bets) != 2
             or not all(isinstance(b, int) and not isinstance(b, bool) and b > 0 for b in bets)
         ):
-            raise SpecError(f"leduc bets must be two positive integers (round 1, round 2); got {bets!r}")
-        self.bet_sizes: tuple[int, int] = (int(bets[0]), int(bets[1]))
+            raise SpecError(
+                f"leduc bets must be two positive integers (round 1, round 2); got {bets!r}"
+            )
+        self.bet_sizes: tuple[int, int] = (int(bets[0]), int(bets[1]))  # type: ignore[arg-type]
         cap = p["raise_cap"]
         self.raise_cap = None if cap is None else int(cap)  # type: ignore[arg-type]
         if self.raise_cap is not None and self.raise_cap < 0:
@@ -110,6 +112,31 @@ class LeducGame(Game):
         return LeducState(
             self, (), -1, 0, ((), ()), (self.ante,) * n, (False,) * n, self.ante, 0, 0, CHANCE
         )
+
+    def count_histories(self) -> int:
+        """The number of histories, counted without building the tree (for size checks).
+
+        The betting does not depend on the cards, so one deal's betting tree is walked and
+        multiplied by the number of deals (private cards, then board cards).
+        """
+        n, cards = self.n_players, self.n_cards
+        dealing, ways = 0, 1
+        for k in range(n):
+            dealing += ways
+            ways *= cards - k
+        boards = cards - n
+        state: LeducState = self.initial_state()
+        for card in range(n):
+            state = state._apply(card)
+
+        def size(node: LeducState) -> int:
+            if node.to_act == CHANCE:  # the board: every board card gives the same betting
+                return 1 + boards * size(node._apply(n))
+            if node.to_act == TERMINAL:
+                return 1
+            return 1 + sum(size(node._apply(a)) for a in node.legal_actions())
+
+        return dealing + ways * size(state)
 
     def rank(self, card: int) -> int:
         """The rank (0 = lowest) of card id ``card``."""
@@ -178,7 +205,9 @@ class LeducState(State):
             return tuple(c for c in range(self.leduc.n_cards) if c not in dealt)
         if player == TERMINAL:
             return ()
-        actions: tuple[Action, ...] = (FOLD, CALL) if self.stakes > self.committed[player] else (CALL,)
+        actions: tuple[Action, ...] = (
+            (FOLD, CALL) if self.stakes > self.committed[player] else (CALL,)
+        )
         if self._can_raise():
             actions += (RAISE,)
         return actions
@@ -213,16 +242,34 @@ class LeducState(State):
                 private = (*self.private, action)
                 to_act = 0 if len(private) == n else CHANCE
                 return LeducState(
-                    game, private, -1, 0, self.sequences, self.committed, self.folded,
-                    self.stakes, 0, 0, to_act,
+                    game,
+                    private,
+                    -1,
+                    0,
+                    self.sequences,
+                    self.committed,
+                    self.folded,
+                    self.stakes,
+                    0,
+                    0,
+                    to_act,
                 )
             # The board: round 2 starts with the first active player from seat 0, unless
             # everyone still in is all-in, in which case the hand goes to showdown.
             all_in = game.stack is not None and self.stakes >= game.stack
             to_act = TERMINAL if all_in else self._next_active(n - 1, self.folded)
             return LeducState(
-                game, self.private, action, 1, self.sequences, self.committed, self.folded,
-                self.stakes, 0, 0, to_act,
+                game,
+                self.private,
+                action,
+                1,
+                self.sequences,
+                self.committed,
+                self.folded,
+                self.stakes,
+                0,
+                0,
+                to_act,
             )
         player = self.to_act
         committed = list(self.committed)
@@ -254,9 +301,17 @@ class LeducState(State):
         if round_over and self.round == 0 and remaining > 1:
             n_raises, n_calls = 0, 0
         return LeducState(
-            game, self.private, self.board, self.round,
-            (sequences[0], sequences[1]), tuple(committed), folded, stakes, n_raises,
-            n_calls, to_act,
+            game,
+            self.private,
+            self.board,
+            self.round,
+            (sequences[0], sequences[1]),
+            tuple(committed),
+            folded,
+            stakes,
+            n_raises,
+            n_calls,
+            to_act,
         )
 
     def infoset_key(self, player: Player | None = None) -> str:
@@ -334,9 +389,7 @@ class LeducState(State):
             best = max(strengths.values())
             winners = [p for p in active if strengths[p] == best]
         share = pot / len(winners)
-        return tuple(
-            (share if p in winners else 0.0) - self.committed[p] for p in range(n)
-        )
+        return tuple((share if p in winners else 0.0) - self.committed[p] for p in range(n))
 
     def __str__(self) -> str:
         cards = " ".join(self.leduc.card_name(c) for c in self.private)
@@ -364,7 +417,10 @@ def leduc(
     from pokerlab.games.registry import load
 
     params: dict[str, object] = {
-        "raise_cap": raise_cap, "stack": stack, "pair_counts": pair_counts, "players": players
+        "raise_cap": raise_cap,
+        "stack": stack,
+        "pair_counts": pair_counts,
+        "players": players,
     }
     if ranks is not None:
         params["ranks"] = ranks

@@ -30,7 +30,9 @@ PRESETS: dict[str, str] = {
     "battle_of_sexes": "Tennis or Power Rangers: agree and both gain, disagree and get 0",
 }
 
-_PRESET_TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...], list[list[tuple[float, float]]]]] = {
+_PRESET_TABLES: dict[
+    str, tuple[tuple[str, ...], tuple[str, ...], list[list[tuple[float, float]]]]
+] = {
     "rps": (
         ("Rock", "Paper", "Scissors"),
         ("Rock", "Paper", "Scissors"),
@@ -175,10 +177,14 @@ assert CHANCE != TERMINAL
 def _names(value: object, count: int, what: str, prefix: str) -> tuple[str, ...]:
     if value is None:
         return tuple(f"{prefix} {i + 1}" for i in range(count))
-    if not isinstance(value, tuple) or len(value) != count or not all(
-        isinstance(v, str) for v in value
+    if (
+        not isinstance(value, tuple)
+        or len(value) != count
+        or not all(isinstance(v, str) for v in value)
     ):
-        raise SpecError(f"matrix: {what} must be {count} names (one per {what[:-1]}); got {value!r}")
+        raise SpecError(
+            f"matrix: {what} must be {count} names (one per {what[:-1]}); got {value!r}"
+        )
     return value
 
 
@@ -322,8 +328,10 @@ def _from_json(text: str, path: Path) -> MatrixGame:
             b = -a if "B" not in data else np.asarray(data["B"], dtype=np.float64)
             if a.ndim != 2 or a.shape != b.shape:
                 raise FileFormatError(f"{path}: 'A' and 'B' must be matrices of one shape")
-            table = [[(float(a[i, j]), float(b[i, j])) for j in range(a.shape[1])]
-                     for i in range(a.shape[0])]
+            table = [
+                [(float(a[i, j]), float(b[i, j])) for j in range(a.shape[1])]
+                for i in range(a.shape[0])
+            ]
         else:
             raise FileFormatError(f"{path}: expected a key 'payoffs' or 'A'")
     except (TypeError, ValueError, IndexError, KeyError) as exc:
@@ -331,7 +339,11 @@ def _from_json(text: str, path: Path) -> MatrixGame:
             raise
         raise FileFormatError(f"{path}: malformed payoffs ({exc})") from None
     try:
-        return bimatrix(table, rows=data.get("rows"), cols=data.get("cols"),
-                        title=str(data.get("title", path.stem)))
+        return bimatrix(
+            table,
+            rows=data.get("rows"),
+            cols=data.get("cols"),
+            title=str(data.get("title", path.stem)),
+        )
     except SpecError as exc:
         raise FileFormatError(f"{path}: {exc}") from None

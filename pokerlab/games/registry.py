@@ -68,7 +68,9 @@ def _check_kind(entry: GameEntry, parameter: Parameter, value: object) -> object
     else:
         kinds_ok = isinstance(value, kinds) or (float in kinds and isinstance(value, int))
     if not kinds_ok:
-        allowed = " or ".join(k.__name__ for k in kinds) + (" or None" if parameter.allow_none else "")
+        allowed = " or ".join(k.__name__ for k in kinds) + (
+            " or None" if parameter.allow_none else ""
+        )
         raise SpecError(
             f"{entry.name}: parameter {parameter.name}={value!r} has the wrong type; "
             f"allowed: {allowed} ({parameter.help})"
@@ -87,11 +89,15 @@ def make_spec(name: str, params: Mapping[str, object]) -> GameSpec:
     if unknown:
         raise SpecError(
             f"{name} has no parameter {', '.join(unknown)}; its parameters: "
-            + (", ".join(f"{p.name} (default {p.default_text})" for p in entry.parameters)
-               or "none")
+            + (
+                ", ".join(f"{p.name} (default {p.default_text})" for p in entry.parameters)
+                or "none"
+            )
         )
     checked = {key: _check_kind(entry, known[key], value) for key, value in params.items()}
-    fixed = {p.name: p.default for p in entry.parameters if not callable(p.default)}
+    fixed: dict[str, object] = {
+        p.name: p.default for p in entry.parameters if not callable(p.default)
+    }
     fixed.update({k: v for k, v in checked.items() if not callable(known[k].default)})
     defaults: dict[str, object] = {}
     full: dict[str, object] = {}
@@ -114,7 +120,8 @@ def load(name_or_spec: str | GameSpec, /, **params: object) -> Game:
         'kuhn(cards=100)'
     """
     if isinstance(name_or_spec, GameSpec):
-        name, values = name_or_spec.name, dict(name_or_spec.params)
+        name = name_or_spec.name
+        values: dict[str, object] = dict(name_or_spec.params)
     else:
         name, values = GameSpec.parse(name_or_spec)
     values.update(params)

@@ -16,7 +16,7 @@ from typing import TypeAlias
 
 from pokerlab.errors import SpecError
 
-ParamValue: TypeAlias = "int | float | str | bool | None | tuple[ParamValue, ...]"
+ParamValue: TypeAlias = "int | float | str | bool | tuple[ParamValue, ...] | None"
 
 
 def _freeze(value: object, *, where: str) -> ParamValue:
@@ -89,9 +89,7 @@ class GameSpec:
 
     def __str__(self) -> str:
         defaults = dict(self.defaults)
-        shown = [
-            f"{k}={v!r}" for k, v in self.params if k not in defaults or defaults[k] != v
-        ]
+        shown = [f"{k}={v!r}" for k, v in self.params if k not in defaults or defaults[k] != v]
         return f"{self.name}({', '.join(shown)})" if shown else self.name
 
     def to_dict(self) -> dict[str, object]:

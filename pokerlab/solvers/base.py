@@ -148,8 +148,14 @@ class Solver(ABC):
                 value = self._measure()
                 self.history.append(HistoryRow(self.iterations, self._seconds, value))
                 if callback is not None:
-                    callback(Progress(self.iterations, self._seconds, value,
-                                      None if iterations is None else start_iterations + iterations))
+                    callback(
+                        Progress(
+                            self.iterations,
+                            self._seconds,
+                            value,
+                            None if iterations is None else start_iterations + iterations,
+                        )
+                    )
                 if target_exploitability is not None and value <= target_exploitability:
                     break
         return self

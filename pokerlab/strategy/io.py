@@ -63,7 +63,7 @@ def save_strategy(strategy: Strategy, path: str | Path) -> Path:
         "keys_fingerprint": keys_fingerprint(tree),
         "metadata": dict(strategy.metadata),
     }
-    arrays = {
+    arrays: dict[str, np.ndarray] = {
         "header": np.frombuffer(json.dumps(header, default=_json_default).encode(), dtype=np.uint8),
         "probs": np.ascontiguousarray(strategy.probs),
     }
@@ -79,7 +79,9 @@ def _json_default(value: object) -> object:
     return str(value)
 
 
-def read_npz(path: str | Path, expected_format: str) -> tuple[dict[str, object], dict[str, np.ndarray]]:
+def read_npz(
+    path: str | Path, expected_format: str
+) -> tuple[dict[str, object], dict[str, np.ndarray]]:
     """Read a pokerlab ``.npz`` file: its JSON header and its arrays.
 
     Raises:

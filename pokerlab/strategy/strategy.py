@@ -256,7 +256,5 @@ def _slot_of(game: Game, legal: list[int], action: Action | str, key: str) -> in
             return names.index(action)
     elif action in legal:
         return legal.index(action)
-    names = ", ".join(f"{game.action_name(a)} ({a})" for a in legal)
-    raise StrategyError(f"infoset {key!r} has no action {action!r}; legal: {names}")
-
-
+    legal_names = ", ".join(f"{game.action_name(a)} ({a})" for a in legal)
+    raise StrategyError(f"infoset {key!r} has no action {action!r}; legal: {legal_names}")

@@ -18,7 +18,9 @@ class StrategyRow:
     actions: tuple[tuple[str, float], ...]
 
 
-def strategy_rows(strategy: Strategy, *, prefix: str = "", player: int | None = None) -> list[StrategyRow]:
+def strategy_rows(
+    strategy: Strategy, *, prefix: str = "", player: int | None = None
+) -> list[StrategyRow]:
     """The rows of ``strategy`` whose key starts with ``prefix``, sorted by player then key."""
     tree = strategy.tree
     game = strategy.game

@@ -29,6 +29,9 @@ DEFAULT_MEMORY_LIMIT = 4 * 1024**3
 BYTES_PER_HISTORY = 48
 """Approximate size of one history in the compiled arrays (used for the estimate)."""
 
+BYTES_PER_PENDING_STATE = 400
+"""Approximate size of one Python state object waiting in the breadth-first walk."""
+
 _CACHE: dict[object, CompiledTree] = {}
 
 
@@ -130,7 +133,7 @@ class CompiledTree:
         return list(self.n_sequences)
 
 
-def compile(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> CompiledTree:  # noqa: A001
+def compile(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> CompiledTree:
     """Enumerate every history of ``game`` into a :class:`CompiledTree` (cached by spec).
 
     Args:
@@ -270,6 +273,13 @@ def _build(game: Game, memory_limit: int) -> CompiledTree:
         offset += size
         level_offsets.append(offset)
         _check_size(game, offset + len(next_level), memory_limit, exact=False)
+        if len(next_level) * BYTES_PER_PENDING_STATE > memory_limit:
+            _check_size(
+                game,
+                len(next_level) * BYTES_PER_PENDING_STATE // BYTES_PER_HISTORY,
+                memory_limit,
+                exact=False,
+            )
         level, level_parent, level_action = next_level, next_parent, next_action
         level_slot, level_prob = next_slot, next_prob
 

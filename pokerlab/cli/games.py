@@ -1,0 +1,109 @@
+"""``pokerlab games list`` and ``pokerlab games info GAME``."""
+
+from __future__ import annotations
+
+import time
+
+import typer
+from rich.table import Table
+
+from pokerlab.cli._common import console, load_game, print_json
+from pokerlab.games import registered
+from pokerlab.tree import DEFAULT_MEMORY_LIMIT, compile
+
+games_app = typer.Typer(help="List the games and show their sizes.", no_args_is_help=True)
+
+
+@games_app.command("list")
+def list_games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Show every game with its parameters and defaults."""
+    entries = registered()
+    if as_json:
+        print_json(
+            [
+                {
+                    "name": e.name,
+                    "summary": e.summary,
+                    "parameters": [
+                        {"name": p.name, "default": p.default_text, "help": p.help}
+                        for p in e.parameters
+                    ],
+                }
+                for e in entries
+            ]
+        )
+        return
+    table = Table(title="pokerlab games")
+    table.add_column("game")
+    table.add_column("what it is")
+    table.add_column("parameters (default)")
+    for e in entries:
+        params = "\n".join(f"{p.name}={p.default_text}: {p.help}" for p in e.parameters)
+        table.add_row(e.name, e.summary, params or "-")
+    console.print(table)
+
+
+@games_app.command("info")
+def info(
+    game: str = typer.Argument(
+        ..., help="A game: 'kuhn(cards=100)', 'leduc(stack=50, raise_cap=None)'."
+    ),
+    memory_limit_mb: float = typer.Option(
+        DEFAULT_MEMORY_LIMIT / 1e6, "--memory-limit-mb", help="Refuse trees larger than this."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Compile GAME and print its size: histories, terminals, infosets, sequences, memory."""
+    the_game = load_game(game)
+    start = time.perf_counter()
+    tree = compile(the_game, memory_limit=int(memory_limit_mb * 1e6))
+    seconds = time.perf_counter() - start
+    per_player = [
+        {
+            "player": p + 1,
+            "infosets": int((tree.infoset_player == p).sum()),
+            "sequences": tree.n_sequences[p],
+        }
+        for p in range(tree.n_players)
+    ]
+    data = {
+        "game": str(the_game.spec),
+        "rules": the_game.describe(),
+        "players": tree.n_players,
+        "histories": tree.n_histories,
+        "terminals": tree.n_terminals,
+        "decision_nodes": int((tree.player >= 0).sum()),
+        "chance_nodes": int((tree.player == -1).sum()),
+        "infosets": tree.n_infosets,
+        "depth": tree.depth,
+        "per_player": per_player,
+        "memory_bytes": tree.nbytes,
+        "compile_seconds": seconds,
+    }
+    if as_json:
+        print_json(data)
+        return
+    table = Table(title=f"{the_game.spec}: {the_game.describe()}", show_header=False)
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    for label, key in (
+        ("histories", "histories"),
+        ("terminal histories", "terminals"),
+        ("decision nodes", "decision_nodes"),
+        ("chance nodes", "chance_nodes"),
+        ("infosets (all players)", "infosets"),
+        ("depth", "depth"),
+    ):
+        table.add_row(label, f"{data[key]:,}")
+    for row in per_player:
+        table.add_row(
+            f"P{row['player']}: infosets / sequences", f"{row['infosets']:,} / {row['sequences']:,}"
+        )
+    table.add_row("memory of the compiled tree", f"{tree.nbytes / 1e6:,.2f} MB")
+    table.add_row("compile time", f"{seconds:.2f} s")
+    console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``games`` commands."""
+    app.add_typer(games_app, name="games")
