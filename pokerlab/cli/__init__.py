@@ -18,7 +18,11 @@ from pokerlab.errors import PokerlabError
 COMMAND_MODULES: tuple[str, ...] = (
     "games",
     "matrix",
+    "plot",
     "demo",
+    "lp",
+    "solve",
+    "inspect",
 )
 
 app = typer.Typer(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pokerlab.solvers.base import Solver
+from pokerlab.solvers.lp import LPSolution, SequenceFormLP, solve_sequence_form
 from pokerlab.solvers.normal_form import (
     BestResponseActions,
     EliminationResult,
@@ -16,28 +17,52 @@ from pokerlab.solvers.normal_form import (
     pure_nash_equilibria,
     solve_zero_sum,
 )
+from pokerlab.solvers.normal_form_kuhn import NormalForm, induced_normal_form, kuhn_normal_form
 from pokerlab.solvers.regret_matching import (
     RegretMatching,
     RegretMatchingHistory,
     action_regrets,
     regret_matching_strategy,
 )
+from pokerlab.solvers.sequence_form import (
+    SequenceForm,
+    SequenceFormMatrices,
+    build_sequence_form,
+    tutorial_matrices,
+)
+
+SOLVERS: dict[str, type[Solver]] = {
+    "lp": SequenceFormLP,
+}
+"""Solver classes by algorithm name (``pokerlab solve --algorithm NAME``); each is built as
+``SOLVERS[name](game)``."""
 
 __all__ = [
+    "SOLVERS",
     "BestResponseActions",
     "EliminationResult",
     "EliminationStep",
+    "LPSolution",
     "MixedEquilibrium",
+    "NormalForm",
     "RegretMatching",
     "RegretMatchingHistory",
+    "SequenceForm",
+    "SequenceFormLP",
+    "SequenceFormMatrices",
     "Solver",
     "ZeroSumSolution",
     "action_regrets",
     "best_response_to",
+    "build_sequence_form",
     "eliminate_dominated",
     "expected_payoffs",
+    "induced_normal_form",
+    "kuhn_normal_form",
     "mixed_equilibrium_2x2",
     "pure_nash_equilibria",
     "regret_matching_strategy",
+    "solve_sequence_form",
     "solve_zero_sum",
+    "tutorial_matrices",
 ]

@@ -1,0 +1,61 @@
+"""A rich progress bar for solver runs (iterations, exploitability, value, rate)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from pokerlab.cli._common import err_console
+from pokerlab.solvers.base import Progress as SolverProgress
+
+
+class SolverProgressBar:
+    """Turns a solver's ``Progress`` callbacks into a progress bar on stderr."""
+
+    def __init__(self, bar: Progress, task: int, *, target: float | None) -> None:
+        self._bar = bar
+        self._task = task
+        self._target = target
+
+    def __call__(self, progress: SolverProgress) -> None:
+        """Update the bar (the solver's ``callback``)."""
+        rate = progress.iteration / progress.seconds if progress.seconds > 0 else 0.0
+        exploitability = (
+            "-" if progress.exploitability is None else f"{progress.exploitability:.3e}"
+        )
+        total = progress.target_iterations
+        self._bar.update(
+            self._task,
+            completed=progress.iteration,
+            total=total,
+            exploitability=exploitability,
+            rate=f"{rate:,.0f} it/s",
+        )
+
+
+@contextmanager
+def solver_progress(
+    description: str, *, total: int | None, target: float | None
+) -> Iterator[SolverProgressBar]:
+    """A context with a progress bar; yields the callback to give the solver."""
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        TextColumn("exploitability {task.fields[exploitability]}"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err_console, transient=False) as bar:
+        task = bar.add_task(description, total=total, exploitability="-", rate="")
+        yield SolverProgressBar(bar, task, target=target)

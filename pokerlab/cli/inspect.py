@@ -1,0 +1,154 @@
+"""``pokerlab exploit``, ``pokerlab value`` and ``pokerlab show``: look at saved strategies.
+
+- ``exploit FILE``: the exploitability (chips per hand, NashConv / players) and what a
+  best response to the strategy wins in each seat;
+- ``value FILE [FILE2]``: the exact expected value of each seat when FILE plays every seat,
+  or FILE plays P1 and FILE2 plays P2;
+- ``show FILE``: the strategy as a table like the tutorial's Kuhn tables (or JSON / CSV).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pokerlab.cli._common import console, print_json
+from pokerlab.cli.lp import strategy_table
+from pokerlab.errors import SpecError
+from pokerlab.eval import best_response, expected_value, exploitability
+from pokerlab.strategy import Strategy, StrategyRow, strategy_rows
+
+FileArgument = Annotated[Path, typer.Argument(help="A strategy file written by `pokerlab solve`.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``exploit``, ``value`` and ``show`` commands to ``app``."""
+    app.command("exploit")(exploit_command)
+    app.command("value")(value_command)
+    app.command("show")(show_command)
+
+
+# --------------------------------------------------------------------------------------
+# exploit
+
+
+def exploit_command(file: FileArgument, json: JsonOption = False) -> None:
+    """Print FILE's exploitability and each seat's best-response value."""
+    strategy = Strategy.load(file)
+    game = strategy.game
+    value = exploitability(game, strategy)
+    responses = [best_response(game, strategy, player).value for player in range(game.n_players)]
+    if json:
+        print_json(
+            {
+                "game": str(game.spec),
+                "file": str(file),
+                "exploitability": value,
+                "nash_conv": value * game.n_players,
+                "best_response_values": responses,
+            }
+        )
+        return
+    console.print(f"game: {game.spec}")
+    console.print(f"exploitability: {value:.6g} chips per hand (NashConv / {game.n_players})")
+    for player, response in enumerate(responses):
+        console.print(
+            f"best response as P{player + 1} wins {response:.6g} chips per hand "
+            "against the others' strategy"
+        )
+
+
+# --------------------------------------------------------------------------------------
+# value
+
+
+def value_command(
+    file: FileArgument,
+    file2: Annotated[
+        Path | None, typer.Argument(help="P2's strategy file (default: FILE plays both seats).")
+    ] = None,
+    json: JsonOption = False,
+) -> None:
+    """Print the exact value of each seat: FILE in every seat, or FILE as P1 and FILE2 as P2."""
+    first = Strategy.load(file)
+    game = first.game
+    if file2 is None:
+        values = expected_value(game, first)
+    else:
+        second = Strategy.load(file2, game=game)
+        values = expected_value(game, [first, second])
+    advantage = (values[1] - values[0]) / 2 if len(values) == 2 else None
+    if json:
+        print_json(
+            {
+                "game": str(game.spec),
+                "files": [str(file), str(file2 if file2 is not None else file)],
+                "values": list(values),
+                "p2_advantage": advantage,
+            }
+        )
+        return
+    console.print(f"game: {game.spec}")
+    for player, value in enumerate(values):
+        console.print(f"P{player + 1} value: {value:.10f} chips per hand")
+    if advantage is not None:
+        console.print(f"P2 advantage: {advantage:.10f} chips per hand ((P2 - P1) / 2)")
+
+
+# --------------------------------------------------------------------------------------
+# show
+
+
+def show_command(
+    file: FileArgument,
+    prefix: Annotated[
+        str, typer.Option("--prefix", help="Only infosets whose key starts with this, e.g. 'K|'.")
+    ] = "",
+    player: Annotated[
+        int | None, typer.Option("--player", help="Only this player's infosets (1 or 2...).")
+    ] = None,
+    json: JsonOption = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV rows.")] = False,
+) -> None:
+    """Print FILE's strategy as a table (or --json / --csv), optionally filtered."""
+    strategy = Strategy.load(file)
+    game = strategy.game
+    if json and as_csv:
+        raise SpecError("choose one of --json and --csv")
+    if player is not None and not 1 <= player <= game.n_players:
+        raise SpecError(f"--player must be between 1 and {game.n_players}; got {player}")
+    rows = strategy_rows(strategy, prefix=prefix, player=None if player is None else player - 1)
+    if json:
+        print_json(_rows_json(strategy, rows))
+    elif as_csv:
+        typer.echo(_rows_csv(rows), nl=False)
+    else:
+        if not rows:
+            console.print(f"no infoset matches prefix {prefix!r}")
+            return
+        console.print(strategy_table(strategy, rows, title="Strategy"))
+
+
+def _rows_json(strategy: Strategy, rows: list[StrategyRow]) -> dict[str, Any]:
+    return {
+        "game": str(strategy.game.spec),
+        "metadata": dict(strategy.metadata),
+        "infosets": {
+            row.key: {"player": row.player + 1, "actions": dict(row.actions)} for row in rows
+        },
+    }
+
+
+def _rows_csv(rows: list[StrategyRow]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["infoset", "player", "action", "probability"])
+    for row in rows:
+        for name, prob in row.actions:
+            writer.writerow([row.key, row.player + 1, name, f"{prob:.10g}"])
+    return out.getvalue()
