@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "lp",
     "solve",
     "inspect",
+    "play",
 )
 
 app = typer.Typer(
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the exit status (also the console script's entry point)."""
     command = typer.main.get_command(build_app())
     try:
-        command.main(args=argv, prog_name="pokerlab", standalone_mode=False)
+        result = command.main(args=argv, prog_name="pokerlab", standalone_mode=False)
     except PokerlabError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             exc.show(file=sys.stderr)
             return int(exc.exit_code)
         raise
-    return 0
+    return result if isinstance(result, int) else 0
 
 
 def entry_point() -> None:

@@ -44,7 +44,7 @@ class SolverProgressBar:
 
 @contextmanager
 def solver_progress(
-    description: str, *, total: int | None, target: float | None
+    description: str, *, total: int | None, target: float | None, disable: bool = False
 ) -> Iterator[SolverProgressBar]:
     """A context with a progress bar; yields the callback to give the solver."""
     columns = (
@@ -56,6 +56,6 @@ def solver_progress(
         TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=err_console, transient=False) as bar:
+    with Progress(*columns, console=err_console, transient=False, disable=disable) as bar:
         task = bar.add_task(description, total=total, exploitability="-", rate="")
         yield SolverProgressBar(bar, task, target=target)

@@ -8,12 +8,17 @@ the iterations, the exploitability and, for the LP, the game value.
 
 from __future__ import annotations
 
+import inspect
+import shlex
+import signal
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from pokerlab.cli._common import console, load_game, print_json
+from pokerlab.cli._common import console, err_console, load_game, print_json
+from pokerlab.cli._progress import solver_progress
 from pokerlab.errors import SolverError
 from pokerlab.solvers import SOLVERS
 from pokerlab.solvers.base import Solver
@@ -33,6 +38,13 @@ TargetOption = Annotated[
     typer.Option("--target-exploitability", help="Stop at this exploitability (chips per hand)."),
 ]
 SecondsOption = Annotated[float | None, typer.Option("--seconds", help="Stop after this long.")]
+CheckEveryOption = Annotated[
+    int | None, typer.Option("--check-every", help="Iterations between exploitability checks.")
+]
+SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of sampling solvers.")]
+ResumeOption = Annotated[
+    Path | None, typer.Option("--resume", help="A checkpoint written by an interrupted run.")
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 
 
@@ -41,8 +53,10 @@ def register(app: typer.Typer) -> None:
     app.command("solve")(solve_command)
 
 
-def make_solver(algorithm: str, game_text: str) -> Solver:
+def make_solver(algorithm: str, game_text: str, *, seed: int | None = None) -> Solver:
     """Build the solver named ``algorithm`` for the game ``game_text``.
+
+    Sampling solvers get ``seed``; deterministic ones ignore it.
 
     Raises:
         SolverError: if no solver has that name (the message lists the known ones).
@@ -51,7 +65,80 @@ def make_solver(algorithm: str, game_text: str) -> Solver:
     if factory is None:
         known = ", ".join(sorted(SOLVERS))
         raise SolverError(f"unknown algorithm {algorithm!r}; known: {known}")
-    return factory(load_game(game_text))
+    game = load_game(game_text)
+    if seed is not None and "seed" in inspect.signature(factory).parameters:
+        return factory(game, seed=seed)  # type: ignore[call-arg]
+    return factory(game)
+
+
+class _Interrupt:
+    """Turns Ctrl-C into a flag checked between chunks of iterations (never mid-iteration)."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+
+    def __enter__(self) -> _Interrupt:
+        self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.requested = True
+
+    def __exit__(self, *exc: object) -> None:
+        signal.signal(signal.SIGINT, self._previous)
+
+
+def _run_with_checkpoints(
+    solver: Solver,
+    *,
+    iterations: int | None,
+    target_exploitability: float | None,
+    seconds: float | None,
+    check_every: int,
+    checkpoint: Path,
+    quiet: bool,
+) -> bool:
+    """Run in chunks of ``check_every`` iterations; return False if interrupted (checkpointed).
+
+    ``iterations`` counts from the solver's start, so a resumed run stops where the
+    uninterrupted one would have.
+    """
+    remaining_seconds = seconds
+    with (
+        _Interrupt() as interrupt,
+        solver_progress(
+            f"{solver.algorithm} on {solver.game.spec}",
+            total=iterations,
+            target=target_exploitability,
+            disable=quiet,
+        ) as bar,
+    ):
+        while True:
+            if iterations is not None and solver.iterations >= iterations:
+                return True
+            if (
+                target_exploitability is not None
+                and solver.history
+                and (solver.history[-1].exploitability <= target_exploitability)
+            ):
+                return True
+            if remaining_seconds is not None and remaining_seconds <= 0:
+                return True
+            step = check_every
+            if iterations is not None:
+                step = min(step, iterations - solver.iterations)
+            before = solver.seconds
+            solver.run(
+                iterations=step,
+                check_every=step,
+                callback=lambda p: bar(replace(p, target_iterations=iterations)),
+            )
+            if remaining_seconds is not None:
+                remaining_seconds -= solver.seconds - before
+            if interrupt.requested:
+                solver.save_checkpoint(checkpoint)
+                return False
 
 
 def solve_command(
@@ -61,20 +148,67 @@ def solve_command(
     iterations: IterationsOption = None,
     target_exploitability: TargetOption = None,
     seconds: SecondsOption = None,
+    check_every: CheckEveryOption = None,
+    seed: SeedOption = None,
+    resume: ResumeOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Solve GAME with --algorithm and save the average strategy to --out."""
-    solver = make_solver(algorithm, game)
-    rules: dict[str, Any] = {}
-    if iterations is not None:
-        rules["iterations"] = iterations
-    if target_exploitability is not None:
-        rules["target_exploitability"] = target_exploitability
-    if seconds is not None:
-        rules["seconds"] = seconds
-    solver.run(**rules)
+    """Solve GAME with --algorithm and save the average strategy to --out.
+
+    Iterative solvers show a progress bar; Ctrl-C saves a checkpoint beside --out and
+    prints the command that resumes it (``--resume``), which ends exactly where an
+    uninterrupted run would have. --iterations counts from the start of the run.
+    """
+    if resume is not None:
+        solver = Solver.load_checkpoint(resume, game=load_game(game))
+        if solver.algorithm != algorithm and SOLVERS.get(algorithm) is not type(solver):
+            raise SolverError(
+                f"{resume} is a checkpoint of {type(solver).__name__}, not of --algorithm "
+                f"{algorithm}; resume with the algorithm that wrote it"
+            )
+    else:
+        solver = make_solver(algorithm, game, seed=seed)
+    if algorithm == "lp" or solver.algorithm == "lp":
+        solver.run()
+    else:
+        if iterations is None and target_exploitability is None and seconds is None:
+            raise SolverError(
+                f"{algorithm} needs a stopping rule: --iterations, --target-exploitability "
+                "or --seconds"
+            )
+        checkpoint = out.with_name(out.stem + ".checkpoint.npz")
+        step = check_every or (max(1, iterations // 20) if iterations else 10)
+        finished = _run_with_checkpoints(
+            solver,
+            iterations=iterations,
+            target_exploitability=target_exploitability,
+            seconds=seconds,
+            check_every=step,
+            checkpoint=checkpoint,
+            quiet=json,
+        )
+        if not finished:
+            command = f"pokerlab solve {shlex.quote(game)} --algorithm {algorithm} --out {out}"
+            for flag, value in (
+                ("--iterations", iterations),
+                ("--target-exploitability", target_exploitability),
+                ("--check-every", check_every),
+                ("--seed", seed),
+            ):
+                if value is not None:
+                    command += f" {flag} {value}"
+            err_console.print(
+                f"interrupted after {solver.iterations:,} iterations; checkpoint saved to "
+                f"{checkpoint}\nresume with: {command} --resume {checkpoint}",
+                soft_wrap=True,
+            )
+            raise typer.Exit(130)
     exploitability = solver.history[-1].exploitability if solver.history else None
     value = getattr(solver, "value", None)
+    if value is None and algorithm != "lp":
+        from pokerlab.eval import expected_value
+
+        value = expected_value(solver.game, solver.average_strategy())[0]
     strategy = solver.average_strategy().with_metadata(
         algorithm=algorithm,
         iterations=solver.iterations,
@@ -91,15 +225,16 @@ def solve_command(
         "seconds": solver.seconds,
         "exploitability": exploitability,
         "value": value,
+        "p2_advantage": None if value is None else -value,
         "out": str(path),
     }
     if json:
         print_json(data)
         return
     console.print(f"solved {solver.game.spec} with {algorithm} in {solver.seconds:.3f} s")
-    console.print(f"iterations: {solver.iterations}")
+    console.print(f"iterations: {solver.iterations:,}")
     if value is not None:
-        console.print(f"game value (P1): {value:.10f} chips per hand")
+        console.print(f"game value (P1): {value:.10f} chips per hand; P2 advantage {-value:.10f}")
     if exploitability is not None:
         console.print(f"exploitability: {exploitability:.3e} chips per hand")
     console.print(f"saved to {path}")

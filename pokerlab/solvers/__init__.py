@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from pokerlab.solvers.base import Solver
+from pokerlab.solvers.cfr import CFR, CFRPlus, DiscountedCFR, LinearCFR
 from pokerlab.solvers.lp import LPSolution, SequenceFormLP, solve_sequence_form
+from pokerlab.solvers.mccfr import (
+    ChanceSamplingMCCFR,
+    ExternalSamplingMCCFR,
+    OutcomeSamplingMCCFR,
+)
 from pokerlab.solvers.normal_form import (
     BestResponseActions,
     EliminationResult,
@@ -32,19 +38,33 @@ from pokerlab.solvers.sequence_form import (
 )
 
 SOLVERS: dict[str, type[Solver]] = {
+    "cfr": CFR,
+    "cfr+": CFRPlus,
+    "lcfr": LinearCFR,
+    "dcfr": DiscountedCFR,
     "lp": SequenceFormLP,
+    "cs-mccfr": ChanceSamplingMCCFR,
+    "es-mccfr": ExternalSamplingMCCFR,
+    "os-mccfr": OutcomeSamplingMCCFR,
 }
 """Solver classes by algorithm name (``pokerlab solve --algorithm NAME``); each is built as
 ``SOLVERS[name](game)``."""
 
 __all__ = [
+    "CFR",
     "SOLVERS",
     "BestResponseActions",
+    "CFRPlus",
+    "ChanceSamplingMCCFR",
+    "DiscountedCFR",
     "EliminationResult",
     "EliminationStep",
+    "ExternalSamplingMCCFR",
     "LPSolution",
+    "LinearCFR",
     "MixedEquilibrium",
     "NormalForm",
+    "OutcomeSamplingMCCFR",
     "RegretMatching",
     "RegretMatchingHistory",
     "SequenceForm",

@@ -138,10 +138,11 @@ def load_checkpoint(path: str | Path, *, game: Game | None = None) -> Solver:
     """
     from pokerlab.solvers.base import HistoryRow
 
-    header, arrays = read_npz(path, FORMAT)
+    raw, arrays = read_npz(path, FORMAT)
+    header: dict[str, Any] = dict(raw)
     where = repr(str(path))
     try:
-        spec = GameSpec.from_dict(header["game"])  # type: ignore[arg-type]
+        spec = GameSpec.from_dict(header["game"])
     except (KeyError, PokerlabError) as exc:
         raise FileFormatError(f"{where} names no valid game: {exc}") from None
     if game is not None:
@@ -171,7 +172,7 @@ def load_checkpoint(path: str | Path, *, game: Game | None = None) -> Solver:
     hyperparameters = header.get("hyperparameters", {})
     if not isinstance(hyperparameters, dict):
         raise FileFormatError(f"{where} has corrupted hyper-parameters: {hyperparameters!r}")
-    solver = cls(file_game, **hyperparameters)  # type: ignore[call-arg]
+    solver = cls(file_game, **hyperparameters)
     state: dict[str, Any] = dict(header.get("state_values", {}))
     for key, value in arrays.items():
         if key.startswith(_ARRAY_PREFIX):

@@ -179,7 +179,7 @@ def build_sequence_form(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT)
         ((7, 13), (7, 13), (13, 13), 30)
     """
     check_two_player_zero_sum(game)
-    tree = compile(game, memory_limit=memory_limit)
+    tree = compile(game, memory_limit=max(memory_limit, DEFAULT_MEMORY_LIMIT))
     check_two_player_zero_sum(game, tree)
     check_lp_size(game, tree, memory_limit)
     E, e, rows1 = _constraints(tree, 0)

@@ -1,0 +1,143 @@
+"""Checkpoints: resuming is exact, and a checkpoint is refused where it does not belong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pokerlab.errors import FileFormatError, SolverError, StrategyMismatchError
+from pokerlab.games import kuhn, leduc
+from pokerlab.solvers import CFR, CFRPlus, DiscountedCFR, LinearCFR, Solver
+from pokerlab.solvers.cfr import _FullWidthCFR
+from pokerlab.solvers.checkpoint import (
+    load_checkpoint,
+    register_solver,
+    registered_solvers,
+    save_checkpoint,
+)
+from pokerlab.strategy import Strategy
+from pokerlab.strategy.io import read_npz, write_npz_atomic
+
+VARIANTS: list[tuple[type[_FullWidthCFR], dict[str, Any]]] = [
+    (CFR, {}),
+    (CFR, {"alternating": False}),
+    (CFRPlus, {}),
+    (CFRPlus, {"alternating": False}),
+    (LinearCFR, {}),
+    (LinearCFR, {"alternating": False}),
+    (DiscountedCFR, {}),
+    (DiscountedCFR, {"alpha": 1.0, "beta": -0.5, "gamma": 3.0, "alternating": False}),
+]
+
+
+@pytest.mark.parametrize(("cls", "kwargs"), VARIANTS)
+def test_resume_equals_an_uninterrupted_run(
+    cls: type[_FullWidthCFR], kwargs: dict[str, Any], tmp_path: Path
+) -> None:
+    game = leduc()
+    straight = cls(game, **kwargs).run(iterations=37, check_every=10)
+    first = cls(game, **kwargs).run(iterations=20, check_every=10)
+    path = first.save_checkpoint(tmp_path / "run.ckpt.npz")
+    resumed = Solver.load_checkpoint(path)
+    assert type(resumed) is cls
+    assert resumed.hyperparameters() == first.hyperparameters()
+    assert resumed.iterations == 20
+    assert resumed.seconds == first.seconds
+    assert resumed.history == first.history
+    resumed.run(iterations=17, check_every=10)
+    assert resumed.iterations == straight.iterations == 37
+    assert isinstance(resumed, _FullWidthCFR)
+    np.testing.assert_array_equal(resumed._regrets, straight._regrets)
+    np.testing.assert_array_equal(resumed._strategy_sum, straight._strategy_sum)
+    np.testing.assert_array_equal(
+        resumed.average_strategy().probs, straight.average_strategy().probs
+    )
+    np.testing.assert_array_equal(
+        resumed.current_strategy().probs, straight.current_strategy().probs
+    )
+    assert [(r.iteration, r.exploitability) for r in resumed.history] == [
+        (r.iteration, r.exploitability) for r in straight.history
+    ]
+
+
+def test_load_through_the_class_and_with_a_game(tmp_path: Path) -> None:
+    game = kuhn()
+    path = CFRPlus(game).run(iterations=3).save_checkpoint(tmp_path / "a.npz")
+    solver = CFRPlus.load_checkpoint(path, game=game)
+    assert isinstance(solver, CFRPlus)
+    assert solver.game is game
+    assert isinstance(load_checkpoint(path), CFRPlus)
+
+
+def test_another_game_is_refused(tmp_path: Path) -> None:
+    path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "kuhn.npz")
+    with pytest.raises(StrategyMismatchError, match="kuhn"):
+        Solver.load_checkpoint(path, game=leduc())
+    with pytest.raises(StrategyMismatchError):
+        Solver.load_checkpoint(path, game=kuhn(players=3))
+
+
+def test_another_solver_class_is_refused(tmp_path: Path) -> None:
+    path = CFRPlus(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "plus.npz")
+    with pytest.raises(SolverError, match="CFRPlus"):
+        CFR.load_checkpoint(path)
+    with pytest.raises(SolverError, match="not DiscountedCFR"):
+        DiscountedCFR.load_checkpoint(path)
+
+
+def test_a_strategy_file_is_not_a_checkpoint(tmp_path: Path) -> None:
+    path = Strategy.uniform(kuhn()).save(tmp_path / "s.npz")
+    with pytest.raises(FileFormatError, match="checkpoint"):
+        Solver.load_checkpoint(path)
+    with pytest.raises(FileFormatError):
+        Solver.load_checkpoint(tmp_path / "missing.npz")
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04 not a zip")
+    with pytest.raises(FileFormatError):
+        Solver.load_checkpoint(broken)
+
+
+def _rewrite(path: Path, **changes: Any) -> Path:
+    header, arrays = read_npz(path, "pokerlab-checkpoint")
+    header.update(changes)
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    write_npz_atomic(path, arrays)
+    return path
+
+
+def test_unknown_solver_and_bad_state(tmp_path: Path) -> None:
+    path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "c.npz")
+    with pytest.raises(SolverError, match="unknown"):
+        Solver.load_checkpoint(_rewrite(path, solver="NoSuchSolver"))
+    path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "d.npz")
+    with pytest.raises(SolverError):
+        Solver.load_checkpoint(_rewrite(path, hyperparameters={"alternating": "sometimes"}))
+    path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "e.npz")
+    header, arrays = read_npz(path, "pokerlab-checkpoint")
+    arrays["state.regrets"] = arrays["state.regrets"][:3]
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    write_npz_atomic(path, arrays)
+    with pytest.raises(SolverError, match="regrets"):
+        Solver.load_checkpoint(path)
+
+
+def test_registry() -> None:
+    known = registered_solvers()
+    for cls in (CFR, CFRPlus, LinearCFR, DiscountedCFR):
+        assert known[cls.__name__] is cls
+
+    impostor = type("CFR", (_FullWidthCFR,), {})  # same name as the real one
+    with pytest.raises(SolverError, match="named 'CFR'"):
+        register_solver(impostor)
+
+
+def test_an_unregistered_solver_cannot_save(tmp_path: Path) -> None:
+    class Unregistered(_FullWidthCFR):
+        pass
+
+    with pytest.raises(SolverError, match="register_solver"):
+        save_checkpoint(Unregistered(kuhn()), tmp_path / "u.npz")
