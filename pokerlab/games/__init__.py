@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pokerlab._types import CHANCE, TERMINAL
 from pokerlab.games.base import Game, State
+from pokerlab.games.holdem import HoldemGame, HoldemState, holdem
 from pokerlab.games.kuhn import KuhnGame, KuhnState, kuhn
 from pokerlab.games.leduc import LeducGame, LeducState, leduc
 from pokerlab.games.matrix import MatrixGame, bimatrix, matrix_from_file, rps
@@ -21,6 +22,8 @@ __all__ = [
     "Game",
     "GameEntry",
     "GameSpec",
+    "HoldemGame",
+    "HoldemState",
     "KuhnGame",
     "KuhnState",
     "LeducGame",
@@ -30,6 +33,7 @@ __all__ = [
     "Parameter",
     "State",
     "bimatrix",
+    "holdem",
     "kuhn",
     "leduc",
     "load",

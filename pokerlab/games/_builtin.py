@@ -14,6 +14,7 @@ def _players_plus_one(params: Mapping[str, object]) -> int:
 
 def register_all() -> None:
     """Register every built-in game."""
+    from pokerlab.games.holdem import HoldemGame
     from pokerlab.games.kuhn import KuhnGame
     from pokerlab.games.leduc import LeducGame
     from pokerlab.games.matrix import PRESETS, MatrixGame, preset_builder
@@ -47,6 +48,22 @@ def register_all() -> None:
                 Parameter("bets", (2, 4), "bet size in round 1 and round 2", kind=tuple),
             ),
             LeducGame,
+        )
+    )
+    register(
+        GameEntry(
+            "holdem",
+            "Texas Hold'em, limit or no-limit, 2-9 players, one hand (chips in, chips out)",
+            (
+                Parameter("players", 2, "number of players, 2..9"),
+                Parameter("betting", "nolimit", "'limit' or 'nolimit'", kind=str),
+                Parameter("blinds", (1, 2), "(small blind, big blind)", kind=tuple),
+                Parameter("ante", 0, "chips every player antes"),
+                Parameter("stack", 200, "chips each player has before the hand (an int, or "
+                          "one per player)", kind=(int, tuple)),
+                Parameter("cap", 4, "limit: bets per round, the big blind counting preflop"),
+            ),
+            HoldemGame,
         )
     )
     for name, summary in PRESETS.items():

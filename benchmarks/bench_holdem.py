@@ -1,0 +1,93 @@
+"""Hold'em rules engine: random playouts of heads-up no-limit hands, pokerlab vs pokerkit.
+
+Both engines play complete hands (blinds 1/2, stacks of 200) with the same random action
+rule: facing a bet, fold 20% of the time; raise 30% of the time when a raise is legal, to
+an amount drawn uniformly from the legal range; otherwise check or call. pokerlab deals
+from a shuffled deck through its chance nodes (immutable states, one per action) and
+settles with its evaluator; pokerkit runs with every automation on (it deals, shows down,
+ranks hands and pushes chips itself), its fastest way to play a hand. Rates are hands per
+second on one core, timed in the same process.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from benchmarks._harness import Row, best_time
+from pokerlab._types import CHANCE, TERMINAL
+from pokerlab.games import holdem
+from pokerlab.games.holdem import CALL, FOLD, RAISE
+
+
+def _ours(hands: int, seed: int) -> None:
+    game = holdem(stack=200)
+    rng = random.Random(seed)
+    deck_rng = np.random.default_rng(seed)
+    initial = game.initial_state()
+    for _ in range(hands):
+        deck = deck_rng.permutation(52).tolist()
+        state = initial
+        while True:
+            player = state.player
+            if player == CHANCE:
+                state = state.child(deck[len(state.hole) + len(state.board)])
+                continue
+            if player == TERMINAL:
+                state.returns()
+                break
+            draw = rng.random()
+            bounds = state.raise_range()
+            if draw < 0.2 and state.to_call() > 0:
+                state = state.child(FOLD)
+            elif draw > 0.7 and bounds is not None:
+                state = state.child(RAISE + rng.randint(bounds[0], bounds[1]))
+            else:
+                state = state.child(CALL)
+
+
+def _pokerkit(hands: int, seed: int) -> None:
+    from pokerkit import Automation, NoLimitTexasHoldem
+
+    automations = (
+        Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING, Automation.HOLE_DEALING, Automation.BOARD_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+    )
+    rng = random.Random(seed)
+    for _ in range(hands):
+        state = NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), 2, (200, 200), 2)
+        while state.status:
+            draw = rng.random()
+            if draw < 0.2 and state.can_fold():
+                state.fold()
+            elif draw > 0.7 and state.can_complete_bet_or_raise_to():
+                low = state.min_completion_betting_or_raising_to_amount
+                high = state.max_completion_betting_or_raising_to_amount
+                assert low is not None
+                assert high is not None
+                state.complete_bet_or_raise_to(rng.randint(low, high))
+            else:
+                state.check_or_call()
+
+
+def run(quick: bool) -> list[Row]:
+    n_ours = 2_000 if quick else 20_000
+    n_peer = 200 if quick else 1_500
+    _ours(50, seed=1)  # warm up: the evaluator's tables
+    ours = n_ours / best_time(lambda: _ours(n_ours, seed=2), repeat=3)
+    peer = n_peer / best_time(lambda: _pokerkit(n_peer, seed=2), repeat=3)
+    return [
+        Row(
+            name="HUNL random playouts",
+            unit="hands/s",
+            ours=ours,
+            peer_name="pokerkit NoLimitTexasHoldem",
+            peer=peer,
+            higher_is_better=True,
+            target=">= 10x",
+            note="blinds 1/2, stacks 200, fold 20% / raise 30% (uniform size) / call",
+        )
+    ]

@@ -1,0 +1,130 @@
+"""``pokerlab play``: a scripted player at a pseudo-terminal, and sessions through a pipe."""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pokerlab.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _drive_pty(args: list[str], answers: list[str], *, limit: float = 60.0) -> str:
+    """Run the CLI on a pseudo-terminal; answer each move prompt with the next answer."""
+    leader, follower = os.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pokerlab.cli", *args],
+        stdin=follower, stdout=follower, stderr=follower, cwd=ROOT, close_fds=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"},
+    )
+    os.close(follower)
+    output = b""
+    prompts = 0
+    deadline = time.monotonic() + limit
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([leader], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                output += chunk
+                while output.count(b"Your move (") > prompts:
+                    answer = answers[prompts] if prompts < len(answers) else "c"
+                    os.write(leader, (answer + "\n").encode())
+                    prompts += 1
+            elif process.poll() is not None:
+                break
+        else:
+            raise AssertionError(f"the game did not finish in {limit} s:\n{output.decode()}")
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+        os.close(leader)
+    return output.decode("utf-8", errors="replace").replace("\r\n", "\n")
+
+
+@pytest.mark.slow
+def test_holdem_in_a_pseudo_terminal() -> None:
+    text = _drive_pty(
+        ["play", "holdem", "--players", "3", "--stack", "100", "--seed", "4", "--hands", "3"],
+        ["xyz", "r 1", "r 10"],
+    )
+    assert "You are seat 0" in text
+    assert "'xyz' is not a move; moves: f = fold, c = call 2" in text  # asked again
+    assert "raise to 1 is not allowed: from 4 to 100" in text
+    assert "Your cards: K♦ A♥" in text  # hole cards with suit symbols
+    assert "r X = raise to X (min 4, max 100)" in text
+    assert "--- flop:" in text
+    assert "Showdown:" in text
+    assert "Pot of" in text
+    assert "Result:" in text
+    assert "=== Hand 3" in text
+    assert "After 3 hands:" in text
+
+
+def test_holdem_through_a_pipe(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("f\n" * 3 + "c\n" * 200))
+    rc = main(["play", "holdem", "--players", "4", "--seed", "1", "--hands", "4",
+               "--betting", "limit", "--opponents", "random"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "=== Hand 4" in out
+    assert "After 4 hands:" in out
+    assert "Randoms" in out
+
+
+def test_holdem_quit_and_end_of_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["play", "holdem", "--players", "2", "--seed", "2"]) == 0
+    assert "Stopped: you quit." in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "holdem", "--players", "2", "--seed", "2"]) == 0
+    assert "Stopped: the input ended." in capsys.readouterr().out
+
+
+def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "holdem", "--opponents", "hard"]) == 1
+    assert "--opponents must be easy or random" in capsys.readouterr().err
+    assert main(["play", "holdem", "--players", "12"]) == 1
+    assert "players=2..9" in capsys.readouterr().err
+    assert main(["play", "leduc", "--opponent", "missing.npz"]) == 1
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_kuhn(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x\n" + "c\n" * 50))
+    assert main(["play", "kuhn", "--hands", "4", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "'x' is not a legal move; legal: check, bet" in out or "legal: fold, call" in out
+    assert "After 4 hands you are" in out
+
+
+def test_leduc_against_a_strategy_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.games import leduc
+    from pokerlab.strategy import Strategy
+
+    path = Strategy.uniform(leduc()).save(tmp_path / "uniform.npz")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("r\n" + "c\n" * 60))
+    assert main(["play", "leduc", "--opponent", str(path), "--hands", "3", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "After 3 hands you are" in out
+    assert "board" in out
