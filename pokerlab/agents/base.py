@@ -7,28 +7,10 @@ hand with what the seat may see) are optional hooks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from pokerlab._types import Action, Player
-from pokerlab.games.observation import Observation
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """What a seat learns when a hand ends.
-
-    Attributes:
-        seat: the receiving seat.
-        returns: chips won by each seat in this hand.
-        public_history: the hand's public events (see :class:`Observation`).
-        showdown: each seat's private cards if they were shown at showdown, else ``""``.
-    """
-
-    seat: Player
-    returns: tuple[float, ...]
-    public_history: tuple[tuple[Player, str], ...]
-    showdown: tuple[str, ...]
+from pokerlab._types import Action
+from pokerlab.games.observation import HandResult, Observation
 
 
 @runtime_checkable
@@ -45,6 +27,9 @@ def call_reset(agent: object) -> None:
     hook = getattr(agent, "reset", None)
     if callable(hook):
         hook()
+
+
+__all__ = ["Agent", "HandResult", "call_observe", "call_reset"]
 
 
 def call_observe(agent: object, result: HandResult) -> None:

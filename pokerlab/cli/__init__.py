@@ -23,6 +23,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "lp",
     "solve",
     "inspect",
+    "arena",
+    "study",
     "play",
 )
 

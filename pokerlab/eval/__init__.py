@@ -18,9 +18,12 @@ from pokerlab.eval.exploitability import (
     nash_conv,
     nash_conv_array,
 )
+from pokerlab.eval.matches import HandRecord, MatchResult, play_match, play_strategies
 
 __all__ = [
     "BestResponse",
+    "HandRecord",
+    "MatchResult",
     "best_response",
     "best_response_values_array",
     "expected_value",
@@ -29,4 +32,6 @@ __all__ = [
     "exploitability_array",
     "nash_conv",
     "nash_conv_array",
+    "play_match",
+    "play_strategies",
 ]

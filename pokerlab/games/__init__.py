@@ -12,7 +12,7 @@ from pokerlab.games.holdem import HoldemGame, HoldemState, holdem
 from pokerlab.games.kuhn import KuhnGame, KuhnState, kuhn
 from pokerlab.games.leduc import LeducGame, LeducState, leduc
 from pokerlab.games.matrix import MatrixGame, bimatrix, matrix_from_file, rps
-from pokerlab.games.observation import Observation
+from pokerlab.games.observation import HandResult, Observation
 from pokerlab.games.registry import GameEntry, Parameter, load, load_dict, registered
 from pokerlab.games.spec import GameSpec
 
@@ -23,6 +23,7 @@ __all__ = [
     "GameEntry",
     "GameSpec",
     "HoldemGame",
+    "HandResult",
     "HoldemState",
     "KuhnGame",
     "KuhnState",

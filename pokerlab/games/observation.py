@@ -57,3 +57,20 @@ class Observation:
                 return action
         legal = ", ".join(self.action_names)
         raise ValueError(f"no legal action named {name!r}; legal: {legal}")
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a seat learns when a hand ends.
+
+    Attributes:
+        seat: the receiving seat.
+        returns: chips won by each seat in this hand.
+        public_history: the hand's public events (see :class:`Observation`).
+        showdown: each seat's private cards if they were shown at showdown, else ``""``.
+    """
+
+    seat: Player
+    returns: tuple[float, ...]
+    public_history: tuple[tuple[Player, str], ...]
+    showdown: tuple[str, ...]

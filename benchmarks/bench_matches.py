@@ -1,0 +1,71 @@
+"""Matches: strategy bot against strategy bot on standard Leduc, hands per second, one core.
+
+pokerlab: ``play_match`` between two :class:`StrategyAgent` (uniform strategies), which
+samples whole hands on the compiled tree (the ``play_strategies`` fast path), duplicate
+dealing and the statistics included; and the same match on the generic path (State
+objects, one observation per decision). Peer: OpenSpiel's python
+``evaluate_bots.evaluate_bots`` with two ``PolicyBot``s playing the uniform random
+policy, one hand per call, as OpenSpiel's examples play matches. Same game, same run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from benchmarks._harness import Row, best_time
+from pokerlab.agents import StrategyAgent
+from pokerlab.eval.matches import play_match
+from pokerlab.games import leduc
+from pokerlab.strategy import Strategy
+
+
+def run(quick: bool) -> list[Row]:
+    game = leduc()
+    uniform = Strategy.uniform(game)
+    a, b = StrategyAgent(uniform), StrategyAgent(uniform)
+    n_fast = 100_000 if quick else 1_000_000
+    n_slow = 1_000 if quick else 5_000
+    n_peer = 2_000 if quick else 20_000
+    play_match(game, a, b, hands=1000, seed=0)  # compile the tree before timing
+    fast = n_fast / best_time(lambda: play_match(game, a, b, hands=n_fast, seed=1), repeat=3)
+    slow = n_slow / best_time(
+        lambda: play_match(game, a, b, hands=n_slow, seed=1, fast=False), repeat=1
+    )
+
+    import pyspiel
+    from open_spiel.python import policy as os_policy
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    from open_spiel.python.bots.policy import PolicyBot
+
+    os_game = pyspiel.load_game("leduc_poker")
+    rng = np.random.RandomState(0)
+    random_policy = os_policy.UniformRandomPolicy(os_game)
+    bots = [PolicyBot(0, rng, random_policy), PolicyBot(1, rng, random_policy)]
+
+    def run_peer() -> None:
+        for _ in range(n_peer):
+            evaluate_bots(os_game.new_initial_state(), bots, rng)
+
+    peer = n_peer / best_time(run_peer, repeat=1)
+    peer_name = "open_spiel evaluate_bots (PolicyBot, uniform)"
+    return [
+        Row(
+            name="Leduc strategy vs strategy match",
+            unit="hands/s",
+            ours=fast,
+            peer_name=peer_name,
+            peer=peer,
+            higher_is_better=True,
+            target=">= 20,000 hands/s",
+            note=f"play_match fast path, {n_fast:,} duplicate hands, 1 thread",
+        ),
+        Row(
+            name="Leduc match, generic path",
+            unit="hands/s",
+            ours=slow,
+            peer_name=peer_name,
+            peer=peer,
+            higher_is_better=True,
+            note=f"play_match(fast=False): State objects, observations, {n_slow:,} hands",
+        ),
+    ]

@@ -1,0 +1,153 @@
+"""``pokerlab arena``: run a round-robin tournament and print its leaderboard.
+
+``pokerlab arena run GAME --agents DIR --builtins solver,random --hands 1000 --db arena.db``
+plays every pair of entrants (the ``*.py`` files of DIR defining class ``Agent``, plus the
+built-ins) in duplicate matches of ``hands`` hands per seat, storing every hand in the
+SQLite database; ``--resume`` continues the latest run of the database after a crash.
+``pokerlab arena leaderboard --db arena.db`` prints the standings and the head-to-head
+matrix (``--json`` for machines).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from pokerlab.arena import (
+    Entrant,
+    Leaderboard,
+    TournamentProgress,
+    builtin_entrants,
+    file_entrants,
+    leaderboard,
+    run_tournament,
+)
+from pokerlab.cli._common import console, err_console, load_game, print_json
+
+DbOption = Annotated[Path, typer.Option("--db", help="The SQLite database of the arena.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``arena`` command group to ``app``."""
+    group = typer.Typer(
+        name="arena",
+        help="Round-robin tournaments stored in SQLite, and their leaderboard.",
+        no_args_is_help=True,
+    )
+    group.command("run")(run_command)
+    group.command("leaderboard")(leaderboard_command)
+    app.add_typer(group, name="arena")
+
+
+def run_command(
+    game: Annotated[str, typer.Argument(help="The game, e.g. 'leduc(stack=50, raise_cap=None)'.")],
+    agents: Annotated[
+        Path | None, typer.Option("--agents", help="A folder of agent files (class Agent).")
+    ] = None,
+    builtins: Annotated[
+        str,
+        typer.Option(
+            "--builtins",
+            help="Comma-separated built-ins: random, always-call, always-raise, rule-based, "
+            "exploitative, solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
+        ),
+    ] = "",
+    hands: Annotated[int, typer.Option("--hands", help="Hands per seat per pair.")] = 1000,
+    db: DbOption = Path("arena.db"),
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the latest run of the database.")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="The run's seed.")] = 0,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", help="Seconds allowed per decision.")
+    ] = None,
+    batch: Annotated[int, typer.Option("--batch", help="Hands per transaction (even).")] = 100,
+    cache_dir: Annotated[
+        Path | None, typer.Option("--cache-dir", help="Solver bot cache (default $POKERLAB_CACHE).")
+    ] = None,
+    json: JsonOption = False,
+) -> None:
+    """Play every pair of agents in duplicate matches and store every hand."""
+    the_game = load_game(game)
+    entrants: list[Entrant] = []
+    if agents is not None:
+        entrants += file_entrants(agents)
+    for name in (n.strip() for n in builtins.split(",")):
+        if name:
+            entrants += builtin_entrants(name, cache_dir=cache_dir)
+    for entrant in entrants:
+        if entrant.error is not None:
+            err_console.print(f"[red]left out[/red] {entrant.source}: {entrant.error}")
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeRemainingColumn(), console=err_console, transient=True,
+    ) as bar:
+        task = bar.add_task("arena", total=None)
+
+        def report(p: TournamentProgress) -> None:
+            bar.update(
+                task,
+                description=f"match {p.match_index + 1}/{p.n_matches} {p.names[0]} vs {p.names[1]}",
+                completed=p.hands_done,
+                total=p.hands_total,
+            )
+
+        result = run_tournament(
+            the_game, entrants, db=db, hands=hands, seed=seed, resume=resume, batch_size=batch,
+            time_limit=time_limit, progress=report,
+        )
+    board = leaderboard(db, run_id=result.run_id)
+    if json:
+        print_json({"run": result.run_id, "hands_played": result.hands_played,
+                    "leaderboard": board.to_dict()})
+        return
+    err_console.print(
+        f"run {result.run_id}: {result.matches} matches, {result.hands_played} hands played "
+        f"now, stored in {result.db}"
+    )
+    _print_board(board)
+
+
+def leaderboard_command(
+    db: DbOption = Path("arena.db"),
+    run: Annotated[int | None, typer.Option("--run", help="The run (default: the latest).")] = None,
+    json: JsonOption = False,
+) -> None:
+    """Print the standings (shared places when not significantly different) and head to head."""
+    board = leaderboard(db, run_id=run)
+    if json:
+        print_json(board.to_dict())
+        return
+    _print_board(board)
+
+
+def _print_board(board: Leaderboard) -> None:
+    title = f"run {board.run_id}: {board.game}" + ("" if board.complete else " (incomplete)")
+    table = Table(title=title)
+    for column in ("place", "agent", "chips/hand", f"{board.confidence:.0%} interval",
+                   "matches", "hands", "faults"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for s in board.standings:
+        e = s.estimate
+        table.add_row(str(s.place), s.name, f"{e.mean:+.4f}", f"[{e.low:+.4f}, {e.high:+.4f}]",
+                      str(s.matches), str(s.hands), str(s.faults))
+    console.print(table)
+    h2h = Table(title="head to head (row's chips/hand against column)")
+    h2h.add_column("")
+    for name in board.names:
+        h2h.add_column(name, justify="right")
+    for i, name in enumerate(board.names):
+        cells = []
+        for j in range(len(board.names)):
+            mean, se = board.head_to_head[i, j], board.head_to_head_error[i, j]
+            cells.append("" if math.isnan(mean) else f"{mean:+.3f} ±{1.96 * se:.3f}")
+        h2h.add_row(name, *cells)
+    console.print(h2h)
+    for name, source, error in board.failed:
+        console.print(f"[red]not loaded[/red] {name} ({source}): {error}")

@@ -1,0 +1,946 @@
+"""Matches between two agents: duplicate dealing, per-hand records, robust play, statistics.
+
+``play_match(game, a, b, hands=1000)`` plays hands with each agent in each seat and
+returns a :class:`MatchResult`: every hand as a frozen :class:`HandRecord`, agent ``a``'s
+mean in chips per hand with a 95% confidence interval, the exact expected value when both
+agents are strategy-backed, and a control-variate estimate with its variance reduction.
+
+How a match is played:
+
+1. Hand ``i`` uses deal ``i // 2`` (duplicate) or ``i``; a deal is a stream of uniforms
+   drawn from ``default_rng([seed, deal])``, the ``k``-th chance node of the hand taking
+   its outcome by inverse CDF from the ``k``-th uniform. Both hands of a duplicate pair
+   therefore see the same cards, with the agents' seats swapped: card luck cancels, and
+   the pairs are the independent units of the confidence interval.
+2. Before each hand every agent's optional ``reset()`` is called, then its optional
+   ``seed(value)`` with a value derived from ``(seed, hand, agent)``, so that an agent
+   that draws its randomness from that generator plays each hand reproducibly (this is
+   what lets the arena resume a killed run exactly).
+3. At each decision the agent gets ``state.observation(seat)``. An exception, an illegal
+   action, or a decision slower than ``time_limit`` is replaced by the default action
+   (check if legal, else fold, else the first legal action), recorded as a
+   :class:`FaultEvent`, and the hand goes on. (The time limit is measured, not enforced
+   preemptively: an agent that never returns stalls the match.)
+4. After the hand every agent's optional ``observe(HandResult)`` gets the returns, the
+   public history and the cards shown at showdown.
+
+When both agents are strategy-backed (they expose a ``strategy`` attribute holding a
+:class:`~pokerlab.strategy.Strategy`, as :class:`~pokerlab.agents.StrategyAgent` does),
+whole hands are sampled on the compiled tree with numpy (:func:`play_strategies`),
+hundreds of thousands of hands per second, and the exact value is reported beside the
+Monte Carlo estimate.
+
+Control variate (AIVAT's chance term): with the exact values ``V`` of every history under
+a reference profile (a strategy agent's strategy, or uniform), each chance event of a hand
+contributes ``V(child) - V(chance node)`` for agent ``a``'s seat; the sum ``C`` has mean
+exactly 0 whatever the agents do, and ``x - beta * C`` (``beta`` estimated) keeps the mean
+while removing the part of the variance that the cards explain.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, overload
+
+import numpy as np
+
+from pokerlab._types import CHANCE, TERMINAL, Action, FloatArray, IntArray, Player
+from pokerlab.errors import PokerlabError
+from pokerlab.eval.statistics import (
+    ControlVariateEstimate,
+    Estimate,
+    control_variate_estimate,
+    mean_estimate,
+)
+from pokerlab.games.base import Game, State
+from pokerlab.games.observation import Observation
+from pokerlab.strategy import Strategy
+from pokerlab.tree import CompiledTree, compile
+
+Seats = Literal["both", "first", "second"]
+"""``"both"``: each agent in each seat; ``"first"``/``"second"``: ``a`` always in seat 0/1."""
+
+FAULT_KINDS = ("exception", "illegal", "timeout")
+"""The kinds of :class:`FaultEvent`."""
+
+
+class MatchAgent(Protocol):
+    """What a match needs of an agent (the :class:`~pokerlab.agents.Agent` protocol)."""
+
+    def act(self, observation: Observation) -> Action:
+        """Return one of ``observation.legal_actions``."""
+        ...
+
+
+@dataclass(frozen=True)
+class FaultEvent:
+    """A decision (or hook call) an agent got wrong, and what was done instead.
+
+    Attributes:
+        hand: the hand index in the match.
+        seat: the seat the agent sat in.
+        agent: 0 for agent ``a``, 1 for agent ``b``.
+        kind: ``"exception"``, ``"illegal"`` or ``"timeout"``.
+        detail: a readable description (the exception, the illegal action, the seconds).
+        action: the default action played instead (-1 for a failing ``reset``/``observe``).
+    """
+
+    hand: int
+    seat: Player
+    agent: int
+    kind: str
+    detail: str
+    action: Action
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand of a match.
+
+    Attributes:
+        hand: the hand index in the match (0-based).
+        deal: the deal id (the two hands of a duplicate pair share it).
+        seats: which agent sat in each seat (``(0, 1)``: ``a`` in seat 0, ``b`` in seat 1).
+        returns: chips won by each seat.
+        history: every action of the hand, chance outcomes included (``state.history``).
+        events: the faults of this hand.
+        seconds: total thinking time of agents ``a`` and ``b`` in this hand, in seconds.
+        decisions: number of decisions of agents ``a`` and ``b`` in this hand.
+    """
+
+    hand: int
+    deal: int
+    seats: tuple[int, ...]
+    returns: tuple[float, ...]
+    history: tuple[Action, ...]
+    events: tuple[FaultEvent, ...] = ()
+    seconds: tuple[float, ...] = (0.0, 0.0)
+    decisions: tuple[int, ...] = (0, 0)
+
+    def agent_returns(self) -> tuple[float, float]:
+        """Chips won by agent ``a`` and agent ``b`` in this hand."""
+        seat_a = self.seats.index(0)
+        seat_b = self.seats.index(1)
+        return self.returns[seat_a], self.returns[seat_b]
+
+
+@dataclass(frozen=True, eq=False)
+class MatchResult:
+    """The outcome of a match between agents ``a`` and ``b`` (two players).
+
+    Attributes:
+        game: the game's spec string.
+        agent_names: the names of ``a`` and ``b``.
+        hands: every hand, in order (built lazily for sampled matches).
+        returns: ``[n_hands]`` chips won by agent ``a`` in each hand.
+        estimate: agent ``a``'s chips per hand with its 95% interval (from the per-pair
+            means when duplicate; ``b``'s is the negation in a zero-sum game).
+        exact_value: agent ``a``'s exact chips per hand averaged over the seats played,
+            when both agents are strategy-backed; else None.
+        control_variate: the control-variate estimate of agent ``a``'s chips per hand,
+            with the coefficient and the variance reduction factor; None without a
+            compiled tree.
+        events: every fault of the match.
+        duplicate: whether deals were played twice with seats swapped.
+        sampled: whether the fast path (:func:`play_strategies`) played the hands.
+    """
+
+    game: str
+    agent_names: tuple[str, str]
+    hands: Sequence[HandRecord]
+    returns: FloatArray
+    estimate: Estimate
+    exact_value: float | None
+    control_variate: ControlVariateEstimate | None
+    events: tuple[FaultEvent, ...]
+    duplicate: bool
+    sampled: bool
+
+    @property
+    def n_hands(self) -> int:
+        """Number of hands played."""
+        return int(self.returns.shape[0])
+
+    @property
+    def means(self) -> tuple[float, float]:
+        """Chips per hand of ``a`` and ``b``."""
+        return self.estimate.mean, -self.estimate.mean
+
+    @property
+    def ci95(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """95% intervals of ``a``'s and ``b``'s chips per hand."""
+        e = self.estimate
+        return (e.low, e.high), (-e.high, -e.low)
+
+    @property
+    def per_100(self) -> Estimate:
+        """Agent ``a``'s chips per 100 hands."""
+        return self.estimate.scaled(100.0)
+
+    @property
+    def best_estimate(self) -> Estimate:
+        """The control-variate estimate when there is one, else the plain one."""
+        return self.control_variate.estimate if self.control_variate else self.estimate
+
+    def __repr__(self) -> str:
+        a, b = self.agent_names
+        return f"<MatchResult {a} vs {b}: {self.estimate} chips/hand over {self.n_hands} hands>"
+
+
+# -- schedule and seeding ------------------------------------------------------------------
+
+
+def hand_schedule(index: int, *, seats: Seats, duplicate: bool) -> tuple[int, tuple[int, int]]:
+    """Return ``(deal id, seats)`` of hand ``index``: which deal, which agent in each seat."""
+    if seats == "first":
+        return index, (0, 1)
+    if seats == "second":
+        return index, (1, 0)
+    seat_map = (0, 1) if index % 2 == 0 else (1, 0)
+    return (index // 2 if duplicate else index), seat_map
+
+
+def agent_seed(seed: int, hand: int, agent: int) -> int:
+    """The value passed to agent ``agent``'s ``seed()`` hook before hand ``hand``."""
+    state = np.random.SeedSequence([seed, hand, agent, 0x5EA7]).generate_state(1, np.uint64)
+    return int(state[0])
+
+
+def default_action(state: State) -> Action:
+    """Check if legal, else fold, else the first legal action."""
+    legal = state.legal_actions()
+    names = [state.action_name(a) for a in legal]
+    for wanted in ("check", "fold"):
+        if wanted in names:
+            return legal[names.index(wanted)]
+    return legal[0]
+
+
+def _check_seats(seats: str) -> None:
+    if seats not in ("both", "first", "second"):
+        raise PokerlabError(f"seats must be 'both', 'first' or 'second'; got {seats!r}")
+
+
+def _agent_name(agent: object) -> str:
+    name = getattr(agent, "name", None)
+    return name if isinstance(name, str) and name else type(agent).__name__
+
+
+def _agent_strategy(agent: object) -> Strategy | None:
+    strategy = getattr(agent, "strategy", None)
+    return strategy if isinstance(strategy, Strategy) else None
+
+
+# -- the generic path: State objects, one decision at a time -------------------------------
+
+
+def _call_hook(
+    agent: object, hook: str, argument: object, events: list[FaultEvent], hand: int,
+    seat: int, who: int,
+) -> None:
+    function = getattr(agent, hook, None)
+    if not callable(function):
+        return
+    try:
+        if argument is None:
+            function()
+        else:
+            function(argument)
+    except Exception as exc:  # an entrant's bug must not stop the match
+        events.append(FaultEvent(hand, seat, who, "exception", f"{hook}: {exc!r}", -1))
+
+
+def showdown_cards(
+    state: State, public: tuple[tuple[Player, str], ...] | None = None
+) -> tuple[str, ...]:
+    """Each seat's private cards if shown at the end of ``state``'s hand, else ``""``.
+
+    A seat shows its cards when it did not fold and at least one other seat did not fold.
+    ``public`` is ``state.public_history()`` when the caller has it already.
+    """
+    n = state.game.n_players
+    if public is None:
+        public = state.public_history()
+    folded = {player for player, name in public if player >= 0 and name == "fold"}
+    if n - len(folded) < 2:
+        return ("",) * n
+    return tuple("" if p in folded else state.private_cards(p) for p in range(n))
+
+
+def hand_results(state: State) -> list[object]:
+    """The :class:`~pokerlab.agents.HandResult` of each seat of a finished hand."""
+    # HandResult lives in pokerlab.agents.base (one layer right of eval); it is a plain
+    # frozen dataclass with no dependency of its own.
+    from pokerlab.games.observation import HandResult
+
+    returns = state.returns()
+    public = state.public_history()
+    shown = showdown_cards(state, public)
+    return [HandResult(seat, returns, public, shown) for seat in range(state.game.n_players)]
+
+
+def play_hand(
+    game: Game,
+    agents: Sequence[object],
+    *,
+    hand: int,
+    deal: int,
+    seats: tuple[int, ...],
+    seed: int,
+    time_limit: float | None = None,
+    forced: Sequence[Action] | None = None,
+) -> HandRecord:
+    """Play one hand; ``agents[k]`` sits in seat ``seats.index(k)``.
+
+    Args:
+        game: the game (two players).
+        agents: the agents, in agent order (``a``, ``b``).
+        hand: the hand index (seeds the agents).
+        deal: the deal id (seeds chance).
+        seats: the agent index sitting in each seat.
+        seed: the match seed.
+        time_limit: seconds allowed per decision, or None.
+        forced: replay mode: the hand's recorded history; every chance outcome and every
+            action is taken from it, the agents are still asked (so that their state
+            evolves as when the hand was first played) but their answers are ignored.
+
+    Returns:
+        The hand's record; agents' ``observe`` hooks have been called.
+    """
+    events: list[FaultEvent] = []
+    seat_agents = [agents[seats[s]] for s in range(len(seats))]
+    for seat, agent in enumerate(seat_agents):
+        who = seats[seat]
+        _call_hook(agent, "reset", None, events, hand, seat, who)
+        _call_hook(agent, "seed", agent_seed(seed, hand, who), events, hand, seat, who)
+    chance_rng = np.random.default_rng([seed, deal])
+    seconds = [0.0, 0.0]
+    decisions = [0, 0]
+    state = game.initial_state()
+    step = 0
+    while state.player != TERMINAL:
+        if state.player == CHANCE:
+            outcomes = state.chance_outcomes()
+            u = chance_rng.random()
+            if forced is not None:
+                outcome = forced[step]
+            else:
+                outcome = outcomes[-1][0]
+                total = 0.0
+                for candidate, prob in outcomes:
+                    total += prob
+                    if u < total:
+                        outcome = candidate
+                        break
+            state = state._apply(outcome)
+            step += 1
+            continue
+        seat = state.player
+        who = seats[seat]
+        agent = seat_agents[seat]
+        observation = state.observation(seat)
+        legal = observation.legal_actions
+        tick = time.perf_counter()
+        fault: tuple[str, str] | None = None
+        action: Action = -1
+        try:
+            answer = agent.act(observation)  # type: ignore[attr-defined]
+        except Exception as exc:
+            fault = ("exception", repr(exc))
+        else:
+            try:
+                action = int(answer)
+            except (TypeError, ValueError):
+                fault = ("illegal", f"returned {answer!r}, not an action id; legal: {legal}")
+            else:
+                if action not in legal:
+                    fault = ("illegal", f"returned {answer!r}; legal: {legal}")
+        elapsed = time.perf_counter() - tick
+        seconds[who] += elapsed
+        decisions[who] += 1
+        if fault is None and time_limit is not None and elapsed > time_limit:
+            fault = ("timeout", f"took {elapsed:.3f} s; the limit is {time_limit:g} s")
+        if forced is not None:
+            action = forced[step]
+        elif fault is not None:
+            action = default_action(state)
+            events.append(FaultEvent(hand, seat, who, fault[0], fault[1], action))
+        state = state._apply(action)
+        step += 1
+    results = hand_results(state)
+    for seat, agent in enumerate(seat_agents):
+        _call_hook(agent, "observe", results[seat], events, hand, seat, seats[seat])
+    return HandRecord(
+        hand=hand,
+        deal=deal,
+        seats=tuple(seats),
+        returns=tuple(float(r) for r in state.returns()),
+        history=tuple(int(a) for a in state.history),
+        events=tuple(events),
+        seconds=(seconds[0], seconds[1]),
+        decisions=(decisions[0], decisions[1]),
+    )
+
+
+def iter_hands(
+    game: Game,
+    a: object,
+    b: object,
+    *,
+    hands: int,
+    seats: Seats = "both",
+    duplicate: bool = True,
+    seed: int = 0,
+    time_limit: float | None = None,
+    start: int = 0,
+) -> Iterator[HandRecord]:
+    """Play hands ``start..hands-1`` of a match one at a time (the arena's entry point).
+
+    Hand ``i`` is the same whether the match started at 0 or at ``start`` (chance and
+    seeds depend only on ``(seed, i)``), provided the agents are in the state they would
+    have been in after hands ``0..start-1`` (see :func:`replay_hands`).
+    """
+    _check_seats(seats)
+    agents = (a, b)
+    for index in range(start, hands):
+        deal, seat_map = hand_schedule(index, seats=seats, duplicate=duplicate)
+        yield play_hand(
+            game, agents, hand=index, deal=deal, seats=seat_map, seed=seed, time_limit=time_limit
+        )
+
+
+def replay_hands(game: Game, a: object, b: object, records: Sequence[HandRecord], *,
+                 seed: int = 0) -> int:
+    """Feed recorded hands to fresh agents, as if they had played them; return mismatches.
+
+    Each agent is reset, seeded, asked to act and shown the result exactly as during the
+    original hand, but the recorded actions are played. The return value counts the
+    hands in which some agent's answer differed from the record (0 for agents whose
+    behaviour depends only on what they observed and on the ``seed()`` hook).
+    """
+    mismatches = 0
+    for record in records:
+        check = _Recorder((a, b))
+        replayed = play_hand(
+            game, check.agents, hand=record.hand, deal=record.deal, seats=record.seats,
+            seed=seed, forced=record.history,
+        )
+        if check.answers_differ(game, record) or replayed.returns != record.returns:
+            mismatches += 1
+    return mismatches
+
+
+class _Recorder:
+    """Wraps agents to collect their answers during a replay."""
+
+    def __init__(self, agents: Sequence[object]) -> None:
+        self.answers: list[Action] = []
+        self.agents = [_RecordingAgent(agent, self.answers) for agent in agents]
+
+    def answers_differ(self, game: Game, record: HandRecord) -> bool:
+        actions = []
+        state = game.initial_state()
+        for action in record.history:
+            if state.player >= 0:
+                actions.append(action)
+            state = state._apply(action)
+        return actions != self.answers
+
+
+class _RecordingAgent:
+    def __init__(self, agent: object, answers: list[Action]) -> None:
+        self.agent = agent
+        self.answers = answers
+
+    def act(self, observation: Observation) -> Action:
+        try:
+            answer = int(self.agent.act(observation))  # type: ignore[attr-defined]
+        except Exception:
+            answer = -1
+        self.answers.append(answer)
+        return answer
+
+    def reset(self) -> None:
+        _plain_hook(self.agent, "reset", None)
+
+    def seed(self, value: int) -> None:
+        _plain_hook(self.agent, "seed", value)
+
+    def observe(self, result: object) -> None:
+        _plain_hook(self.agent, "observe", result)
+
+
+def _plain_hook(agent: object, hook: str, argument: object) -> None:
+    function = getattr(agent, hook, None)
+    if callable(function):
+        try:
+            function() if argument is None else function(argument)
+        except Exception:  # the original run recorded it already
+            return
+
+
+# -- the fast path: whole hands sampled on the compiled tree -------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Sampler:
+    """Per-tree arrays of the fast path, cached by spec."""
+
+    tree: CompiledTree
+    terminal_row: IntArray  # [H] row in terminal_payoffs, -1 elsewhere
+    chance_parent: np.ndarray  # [H] bool: the edge into the node is a chance edge
+    max_chance: int  # largest number of chance events on a path
+    child_lookup: dict[tuple[int, int], int] = field(default_factory=dict)
+
+
+_SAMPLERS: dict[object, _Sampler] = {}
+
+
+def _sampler(game: Game) -> _Sampler:
+    cached = _SAMPLERS.get(game.spec)
+    if cached is not None:
+        return cached
+    tree = compile(game)
+    h = tree.n_histories
+    terminal_row = np.full(h, -1, dtype=np.int64)
+    terminal_row[tree.terminal_ids] = np.arange(tree.n_terminals)
+    chance_parent = np.zeros(h, dtype=bool)
+    chance_parent[1:] = tree.player[tree.parent[1:]] == CHANCE
+    count = np.zeros(h, dtype=np.int64)
+    offsets = tree.level_offsets
+    for d in range(1, len(offsets) - 1):
+        lo, hi = int(offsets[d]), int(offsets[d + 1])
+        count[lo:hi] = count[tree.parent[lo:hi]] + chance_parent[lo:hi]
+    sampler = _Sampler(tree, terminal_row, chance_parent, int(count.max()))
+    _SAMPLERS[game.spec] = sampler
+    return sampler
+
+
+def _edge_probabilities(tree: CompiledTree, probs: FloatArray) -> FloatArray:
+    """``[H]`` probability of the edge into each history under the profile ``probs``."""
+    edge = tree.chance_prob.copy()
+    parent = tree.parent[1:]
+    decided = tree.player[parent] >= 0
+    rows = np.flatnonzero(decided) + 1
+    edge[rows] = probs[tree.infoset[tree.parent[rows]], tree.slot[rows]]
+    return edge
+
+
+def _search_keys(tree: CompiledTree, probs: FloatArray) -> FloatArray:
+    """``[H-1]`` sorted keys ``parent + cumulative probability`` of children ``1..H-1``."""
+    edge = _edge_probabilities(tree, probs)[1:]
+    cum = np.cumsum(edge)
+    parent = tree.parent[1:]
+    start = tree.first_child[parent] - 1  # index of the group's first child in ``edge``
+    before = np.where(start > 0, cum[np.maximum(start - 1, 0)], 0.0)
+    within = np.minimum(cum - before, 1.0)
+    last = tree.first_child[parent] + tree.n_children[parent] - 1
+    within[np.arange(1, tree.n_histories) == last] = 1.0
+    return parent.astype(np.float64) + within
+
+
+def _walk(
+    sampler: _Sampler, keys: FloatArray, chance_u: FloatArray, decision_u: FloatArray
+) -> IntArray:
+    """Sample one terminal history per row of the uniforms; return their history ids."""
+    tree = sampler.tree
+    n = chance_u.shape[0]
+    nodes = np.zeros(n, dtype=np.int64)
+    chance_count = np.zeros(n, dtype=np.int64)
+    active = np.arange(n)
+    step = 0
+    player = tree.player
+    while active.size:
+        current = nodes[active]
+        who = player[current]
+        live = who != TERMINAL
+        if not live.all():
+            active, current, who = active[live], current[live], who[live]
+            if not active.size:
+                break
+        is_chance = who == CHANCE
+        u = decision_u[active, step]
+        if is_chance.any():
+            rows = np.flatnonzero(is_chance)
+            u[rows] = chance_u[active[rows], chance_count[active[rows]]]
+            chance_count[active[rows]] += 1
+        child = np.searchsorted(keys, current + u, side="right") + 1
+        nodes[active] = child
+        step += 1
+    return nodes
+
+
+@dataclass(frozen=True)
+class SampledHands:
+    """Hands sampled by :func:`play_strategies`.
+
+    Attributes:
+        terminals: ``[hands]`` the terminal history id of each hand (compiled tree ids).
+        returns: ``[hands, n_players]`` chips won by each seat.
+    """
+
+    terminals: IntArray
+    returns: FloatArray
+
+
+def play_strategies(
+    game: Game,
+    s1: Strategy,
+    s2: Strategy,
+    hands: int,
+    seed: np.random.Generator | int | None = None,
+    *,
+    chance_uniforms: FloatArray | None = None,
+) -> SampledHands:
+    """Sample ``hands`` whole hands with ``s1`` in seat 0 and ``s2`` in seat 1 (fast path).
+
+    Walks the compiled tree's flat arrays for all hands at once, one depth per numpy
+    step: at each history the child is chosen by inverse CDF of a uniform over the edge
+    probabilities (chance probabilities, or the acting seat's strategy row).
+
+    Args:
+        game: a two-player game small enough to compile.
+        s1: the strategy of seat 0 (its player-0 rows are used).
+        s2: the strategy of seat 1 (its player-1 rows are used).
+        hands: how many hands.
+        seed: the generator (or its seed) of the uniforms.
+        chance_uniforms: ``[hands, k]`` uniforms for the chance events (shared between the
+            two hands of a duplicate pair); drawn from ``seed`` when None.
+
+    Raises:
+        StrategyMismatchError: if a strategy was made for another game.
+    """
+    s1.check_game(game)
+    s2.check_game(game)
+    sampler = _sampler(game)
+    tree = sampler.tree
+    rng = np.random.default_rng(seed)
+    profile = s1.combine([s1, s2]).probs if tree.n_players == 2 else s1.probs
+    keys = _search_keys(tree, profile)
+    if chance_uniforms is None:
+        chance_uniforms = rng.random((hands, max(sampler.max_chance, 1)))
+    decision_u = rng.random((hands, tree.depth + 1))
+    terminals = _walk(sampler, keys, chance_uniforms, decision_u)
+    payoffs = tree.terminal_payoffs[sampler.terminal_row[terminals]]
+    return SampledHands(terminals, payoffs)
+
+
+class _LazyRecords(Sequence[HandRecord]):
+    """Hand records of a sampled match, built on access."""
+
+    def __init__(self, tree: CompiledTree, terminals: IntArray, deals: IntArray,
+                 a_seats: IntArray, returns: FloatArray, *, first_hand: int = 0) -> None:
+        self._first_hand = first_hand
+        self._tree = tree
+        self._terminals = terminals
+        self._deals = deals
+        self._a_seats = a_seats
+        self._returns = returns
+
+    def __len__(self) -> int:
+        return int(self._terminals.shape[0])
+
+    @overload
+    def __getitem__(self, index: int) -> HandRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[HandRecord]: ...
+
+    def __getitem__(self, index: int | slice) -> HandRecord | list[HandRecord]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        node = int(self._terminals[index])
+        path = []
+        while node > 0:
+            path.append(int(self._tree.action[node]))
+            node = int(self._tree.parent[node])
+        seats = (0, 1) if self._a_seats[index] == 0 else (1, 0)
+        return HandRecord(
+            hand=self._first_hand + index,
+            deal=int(self._deals[index]),
+            seats=seats,
+            returns=tuple(float(r) for r in self._returns[index]),
+            history=tuple(reversed(path)),
+        )
+
+
+# -- control variate -----------------------------------------------------------------------
+
+
+def _history_values(tree: CompiledTree, probs: FloatArray) -> FloatArray:
+    """``[H, n_players]`` exact expected returns of every history under ``probs``."""
+    edge = _edge_probabilities(tree, probs)
+    values = np.zeros((tree.n_histories, tree.n_players))
+    values[tree.terminal_ids] = tree.terminal_payoffs
+    offsets = tree.level_offsets
+    for d in range(len(offsets) - 2, 0, -1):
+        lo, hi = int(offsets[d]), int(offsets[d + 1])
+        np.add.at(values, tree.parent[lo:hi], values[lo:hi] * edge[lo:hi, None])
+    return values
+
+
+def chance_luck(tree: CompiledTree, reference: FloatArray) -> FloatArray:
+    """``[H, n_players]`` sum over the chance edges above each history of ``V(child) - V(node)``.
+
+    ``V`` is the exact value under the ``reference`` profile; at a terminal history this
+    is the control variate of the hand: its expectation is exactly 0 for any agents.
+    """
+    values = _history_values(tree, reference)
+    luck = np.zeros_like(values)
+    offsets = tree.level_offsets
+    for d in range(1, len(offsets) - 1):
+        lo, hi = int(offsets[d]), int(offsets[d + 1])
+        parent = tree.parent[lo:hi]
+        step = values[lo:hi] - values[parent]
+        step[tree.player[parent] != CHANCE] = 0.0
+        luck[lo:hi] = luck[parent] + step
+    return luck
+
+
+def _terminal_of(sampler: _Sampler, history: Sequence[Action]) -> int:
+    tree = sampler.tree
+    node = 0
+    lookup = sampler.child_lookup
+    for action in history:
+        key = (node, action)
+        child = lookup.get(key)
+        if child is None:
+            first = int(tree.first_child[node])
+            children = tree.action[first : first + int(tree.n_children[node])]
+            child = first + int(np.flatnonzero(children == action)[0])
+            lookup[key] = child
+        node = child
+    return node
+
+
+def _pair_units(values: FloatArray, deals: IntArray) -> FloatArray:
+    """Means over the hands sharing a deal (the independent units of a duplicate match)."""
+    _, inverse, counts = np.unique(deals, return_inverse=True, return_counts=True)
+    sums = np.bincount(inverse, weights=values)
+    return sums / counts
+
+
+# -- the match -----------------------------------------------------------------------------
+
+
+def play_match(
+    game: Game,
+    a: MatchAgent,
+    b: MatchAgent,
+    *,
+    hands: int = 1000,
+    seats: Seats = "both",
+    duplicate: bool = True,
+    seed: int = 0,
+    time_limit: float | None = None,
+    reference: Strategy | None = None,
+    fast: bool = True,
+) -> MatchResult:
+    """Play ``hands`` hands between ``a`` and ``b`` and estimate what ``a`` wins per hand.
+
+    Args:
+        game: a two-player game.
+        a: the first agent (the estimates are from its point of view).
+        b: the second agent.
+        hands: the number of hands (even for a duplicate match in both seats).
+        seats: ``"both"`` alternates seats; ``"first"``/``"second"`` keeps ``a`` in seat 0/1.
+        duplicate: with ``seats="both"``, play every deal twice with the seats swapped.
+        seed: seeds chance and the agents (see the module docstring).
+        time_limit: seconds allowed per decision (slower decisions get the default action).
+        reference: the profile whose exact history values make the control variate;
+            default: a strategy agent's strategy, else uniform (only when the game is
+            small enough to compile, which a strategy agent implies).
+        fast: sample whole hands on the compiled tree when both agents are strategy-backed.
+
+    Returns:
+        The :class:`MatchResult`.
+
+    Raises:
+        PokerlabError: a game that is not two-player, a bad ``seats``, or ``hands < 1``
+            (or an odd number of duplicate hands).
+
+    Example:
+        >>> from pokerlab.games import kuhn
+        >>> from pokerlab.agents import StrategyAgent
+        >>> game = kuhn()
+        >>> uniform = StrategyAgent(Strategy.uniform(game))
+        >>> result = play_match(game, uniform, uniform, hands=2000, seed=1)
+        >>> result.exact_value, result.n_hands
+        (0.0, 2000)
+    """
+    if game.n_players != 2:
+        raise PokerlabError(f"play_match needs a two-player game; {game.spec} has "
+                            f"{game.n_players} players")
+    _check_seats(seats)
+    if not isinstance(hands, int) or hands < 1:
+        raise PokerlabError(f"hands must be an integer >= 1; got {hands!r}")
+    pairs = seats == "both" and duplicate
+    if pairs and hands % 2:
+        raise PokerlabError(f"a duplicate match plays every deal twice: hands must be even; "
+                            f"got {hands}")
+    names = (_agent_name(a), _agent_name(b))
+    strategy_a, strategy_b = _agent_strategy(a), _agent_strategy(b)
+    both = strategy_a is not None and strategy_b is not None
+    if reference is None:
+        reference = strategy_a or strategy_b
+    index = np.arange(hands, dtype=np.int64)
+    deals, a_seats = _schedule_arrays(index, seats, duplicate)
+    events: tuple[FaultEvent, ...] = ()
+    terminals: IntArray | None = None
+    records: Sequence[HandRecord]
+    if both and fast and strategy_a is not None and strategy_b is not None:
+        sampler = _sampler(game)
+        terminals, seat_returns = _sample_match(
+            game, strategy_a, strategy_b, a_seats, deals, np.random.default_rng([seed, 0xFA57])
+        )
+        records = _LazyRecords(sampler.tree, terminals, deals, a_seats, seat_returns)
+        a_returns = seat_returns[index, a_seats]
+    else:
+        played = list(
+            iter_hands(game, a, b, hands=hands, seats=seats, duplicate=duplicate, seed=seed,
+                       time_limit=time_limit)
+        )
+        records = played
+        a_returns = np.array([r.agent_returns()[0] for r in played])
+        events = tuple(e for r in played for e in r.events)
+    units = _pair_units(a_returns, deals) if pairs else a_returns
+    estimate = mean_estimate(units)
+    exact: float | None = None
+    if both and strategy_a is not None and strategy_b is not None:
+        exact = _exact_value(game, strategy_a, strategy_b, a_seats)
+    control: ControlVariateEstimate | None = None
+    if reference is not None and units.shape[0] > 2:
+        sampler = _sampler(game)
+        luck = chance_luck(sampler.tree, reference.probs)
+        if terminals is None:
+            terminals = np.array([_terminal_of(sampler, r.history) for r in records])
+        c = luck[terminals, a_seats]
+        c_units = _pair_units(c, deals) if pairs else c
+        control = control_variate_estimate(units, c_units)
+    return MatchResult(
+        game=str(game.spec),
+        agent_names=names,
+        hands=records,
+        returns=a_returns,
+        estimate=estimate,
+        exact_value=exact,
+        control_variate=control,
+        events=events,
+        duplicate=pairs,
+        sampled=terminals is not None and both and fast,
+    )
+
+
+def _sample_match(
+    game: Game, sa: Strategy, sb: Strategy, a_seats: IntArray, deals: IntArray,
+    rng: np.random.Generator,
+) -> tuple[IntArray, FloatArray]:
+    """Sample hands on the compiled tree; hands sharing a deal share the chance uniforms."""
+    sampler = _sampler(game)
+    first_deal = int(deals.min())
+    chance_u = rng.random((int(deals.max()) - first_deal + 1, max(sampler.max_chance, 1)))
+    hands = a_seats.shape[0]
+    terminals = np.empty(hands, dtype=np.int64)
+    returns = np.empty((hands, game.n_players))
+    for seat in (0, 1):
+        rows = np.flatnonzero(a_seats == seat)
+        if not rows.size:
+            continue
+        first, second = (sa, sb) if seat == 0 else (sb, sa)
+        sampled = play_strategies(
+            game, first, second, int(rows.size), rng,
+            chance_uniforms=chance_u[deals[rows] - first_deal],
+        )
+        terminals[rows] = sampled.terminals
+        returns[rows] = sampled.returns
+    return terminals, returns
+
+
+def _schedule_arrays(index: IntArray, seats: Seats, duplicate: bool) -> tuple[IntArray, IntArray]:
+    """``(deals, seat of agent a)`` of the hands ``index`` (see :func:`hand_schedule`)."""
+    if seats == "first":
+        return index.copy(), np.zeros_like(index)
+    if seats == "second":
+        return index.copy(), np.ones_like(index)
+    return (index // 2 if duplicate else index.copy()), index % 2
+
+
+def sample_hands(
+    game: Game,
+    sa: Strategy,
+    sb: Strategy,
+    *,
+    start: int,
+    stop: int,
+    seats: Seats = "both",
+    duplicate: bool = True,
+    seed: int = 0,
+) -> list[HandRecord]:
+    """Sample hands ``start..stop-1`` of a strategy-vs-strategy match on the compiled tree.
+
+    The arena's fast path: the result depends only on ``(seed, start, stop)``, so a batch
+    replayed after a crash is the same batch. With duplicate hands, ``start`` and ``stop``
+    must be even (both hands of a pair in the batch).
+
+    Raises:
+        PokerlabError: if a duplicate batch would split a pair.
+    """
+    _check_seats(seats)
+    pairs = seats == "both" and duplicate
+    if pairs and (start % 2 or stop % 2):
+        raise PokerlabError(f"a duplicate batch must start and stop on even hands; got "
+                            f"{start}..{stop}")
+    if stop <= start:
+        return []
+    index = np.arange(start, stop, dtype=np.int64)
+    deals, a_seats = _schedule_arrays(index, seats, duplicate)
+    rng = np.random.default_rng([seed, start, 0xFA57])
+    terminals, returns = _sample_match(game, sa, sb, a_seats, deals, rng)
+    tree = _sampler(game).tree
+    return list(_LazyRecords(tree, terminals, deals, a_seats, returns, first_hand=start))
+
+
+def _exact_value(game: Game, sa: Strategy, sb: Strategy, a_seats: IntArray) -> float:
+    from pokerlab.eval.expected_value import expected_value
+
+    total = 0.0
+    weight = 0.0
+    for seat in (0, 1):
+        share = float(np.mean(a_seats == seat))
+        if share == 0:
+            continue
+        profile = [sa, sb] if seat == 0 else [sb, sa]
+        total += share * expected_value(game, profile)[seat]
+        weight += share
+    value = total / weight
+    return 0.0 if math.isclose(value, 0.0, abs_tol=1e-12) else value
+
+
+__all__ = [
+    "FAULT_KINDS",
+    "FaultEvent",
+    "HandRecord",
+    "MatchAgent",
+    "MatchResult",
+    "SampledHands",
+    "Seats",
+    "agent_seed",
+    "chance_luck",
+    "default_action",
+    "hand_results",
+    "hand_schedule",
+    "iter_hands",
+    "play_hand",
+    "play_match",
+    "play_strategies",
+    "replay_hands",
+    "sample_hands",
+    "showdown_cards",
+]
