@@ -33,13 +33,12 @@ def _forward_one(
     n_children: Ints,
     chance_prob: Floats,
     sigma: Floats,
-    strategy_sum: Floats,
     updating: int,
-    average_weight: float,
     own: Floats,
     cf: Floats,
+    infoset_reach: Floats,
 ) -> None:
-    """Reach of ``updating`` (own) and of everyone else (cf); add to its strategy sums."""
+    """Reach of ``updating`` (own) and of everyone else (cf); sum own reach per infoset."""
     n_histories = player.shape[0]
     own[0] = 1.0
     cf[0] = 1.0
@@ -58,12 +57,11 @@ def _forward_one(
                 cf[c] = cf_h * chance_prob[c]
         elif who == updating:
             row = infoset[h]
+            infoset_reach[row] += own_h
             for k in range(n):
                 c = first + k
-                prob = sigma[row, k]
-                own[c] = own_h * prob
+                own[c] = own_h * sigma[row, k]
                 cf[c] = cf_h
-                strategy_sum[row, k] += average_weight * own_h * prob
         else:
             row = infoset[h]
             for k in range(n):
@@ -127,11 +125,10 @@ def _forward_all(
     n_children: Ints,
     chance_prob: Floats,
     sigma: Floats,
-    strategy_sum: Floats,
-    average_weight: float,
     reach: Floats,
+    infoset_reach: Floats,
 ) -> None:
-    """Every player's reach (column ``n_players`` is chance's); add to every strategy sum."""
+    """Every player's reach (column ``n_players`` is chance's); sum own reach per infoset."""
     n_histories = player.shape[0]
     columns = reach.shape[1]
     for q in range(columns):
@@ -151,13 +148,12 @@ def _forward_all(
         else:
             row = infoset[h]
             own_h = reach[h, who]
+            infoset_reach[row] += own_h
             for k in range(n):
                 c = first + k
-                prob = sigma[row, k]
                 for q in range(columns):
                     reach[c, q] = reach[h, q]
-                reach[c, who] = own_h * prob
-                strategy_sum[row, k] += average_weight * own_h * prob
+                reach[c, who] = own_h * sigma[row, k]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -219,16 +215,28 @@ def _update_infosets(
     rows: Ints,
     n_actions: Ints,
     regrets: Floats,
+    strategy_sum: Floats,
+    infoset_reach: Floats,
+    average_weight: float,
     sigma: Floats,
     floor: bool,
     discount: bool,
     positive_factor: float,
     negative_factor: float,
 ) -> None:
-    """Discount or floor the cumulative regrets of ``rows``, then regret match them."""
+    """Add to the strategy sums of ``rows``; discount or floor their regrets; regret match.
+
+    ``infoset_reach`` holds each row's summed own reach this iteration, and is reset to 0.
+    """
     for i in range(rows.shape[0]):
         row = rows[i]
         n = n_actions[row]
+        reach = infoset_reach[row]
+        if reach != 0.0:
+            weight = average_weight * reach
+            for k in range(n):
+                strategy_sum[row, k] += weight * sigma[row, k]
+            infoset_reach[row] = 0.0
         total = 0.0
         for k in range(n):
             r = regrets[row, k]
@@ -265,6 +273,7 @@ def cfr_iteration(
     strategy_sum: Floats,
     sigma: Floats,
     work: Floats,
+    infoset_reach: Floats,
     reach: Floats,
     values: Floats,
     alternating: bool,
@@ -293,6 +302,7 @@ def cfr_iteration(
         strategy_sum: ``[I, A]`` weighted sums of the current strategies, updated in place.
         sigma: ``[I, A]`` the current strategy, replaced by the next one.
         work: ``[3, H]`` work space for alternating updates (never read before written).
+        infoset_reach: ``[I]`` zeros (work space, left zeroed).
         reach: ``[H, n_players + 1]`` work space for simultaneous updates.
         values: ``[H, n_players]`` work space for simultaneous updates.
         alternating: update the players one after the other (each seeing the strategies
@@ -311,21 +321,23 @@ def cfr_iteration(
         cf = work[1]
         own_values = work[2]
         for p in range(n_players):
-            _forward_one(player, infoset, first_child, n_children, chance_prob, sigma,
-                         strategy_sum, p, average_weight, own, cf)
+            _forward_one(player, infoset, first_child, n_children, chance_prob, sigma, p,
+                         own, cf, infoset_reach)
             _backward_one(player, infoset, first_child, n_children, chance_prob,
                           terminal_index, payoffs, sigma, regrets, p, regret_weight, cf,
                           own_values)
             rows = player_rows[player_row_offsets[p]:player_row_offsets[p + 1]]
-            _update_infosets(rows, n_actions, regrets, sigma, floor, discount,
-                             positive_factor, negative_factor)
+            _update_infosets(rows, n_actions, regrets, strategy_sum, infoset_reach,
+                             average_weight, sigma, floor, discount, positive_factor,
+                             negative_factor)
     else:
-        _forward_all(player, infoset, first_child, n_children, chance_prob, sigma,
-                     strategy_sum, average_weight, reach)
+        _forward_all(player, infoset, first_child, n_children, chance_prob, sigma, reach,
+                     infoset_reach)
         _backward_all(player, infoset, first_child, n_children, chance_prob, terminal_index,
                       payoffs, sigma, regrets, regret_weight, reach, values)
-        _update_infosets(player_rows, n_actions, regrets, sigma, floor, discount,
-                         positive_factor, negative_factor)
+        _update_infosets(player_rows, n_actions, regrets, strategy_sum, infoset_reach,
+                         average_weight, sigma, floor, discount, positive_factor,
+                         negative_factor)
 
 
 @numba.njit(cache=True, nogil=True)

@@ -65,9 +65,7 @@ class _FullWidthCFR(Solver):
 
     def __init__(self, game: Game, *, alternating: bool = True) -> None:
         if not isinstance(alternating, bool):
-            raise SolverError(
-                f"alternating must be True or False; got {alternating!r}"
-            )
+            raise SolverError(f"alternating must be True or False; got {alternating!r}")
         super().__init__(game)
         self.alternating = alternating
         tree = compile(game)
@@ -77,9 +75,8 @@ class _FullWidthCFR(Solver):
         shape = (tree.n_infosets, tree.max_actions)
         self._regrets: FloatArray = np.zeros(shape)
         self._strategy_sum: FloatArray = np.zeros(shape)
-        mask = tree.legal_mask
-        self._sigma: FloatArray = np.where(mask, 1.0 / np.maximum(tree.infoset_n_actions, 1)[
-            :, None], 0.0)
+        uniform = 1.0 / np.maximum(tree.infoset_n_actions, 1)
+        self._sigma: FloatArray = np.where(tree.legal_mask, uniform[:, None], 0.0)
         terminal_index = np.full(n_histories, -1, dtype=np.int64)
         terminal_index[tree.terminal_ids] = np.arange(tree.n_terminals, dtype=np.int64)
         self._terminal_index: IntArray = terminal_index
@@ -91,12 +88,12 @@ class _FullWidthCFR(Solver):
         )
         self._payoffs: FloatArray = np.ascontiguousarray(tree.terminal_payoffs, dtype=np.float64)
         self._work: FloatArray = np.zeros((3, n_histories))
+        self._infoset_reach: FloatArray = np.zeros(tree.n_infosets)
         simultaneous = not alternating
         self._reach: FloatArray = np.zeros(
             (n_histories if simultaneous else 1, n_players + 1)
         )
         self._values: FloatArray = np.zeros((n_histories if simultaneous else 1, n_players))
-        self._average: FloatArray = np.zeros(shape)
 
     # -- the variant ----------------------------------------------------------------------
     def _schedule(self, t: int) -> tuple[float, float, float, float]:
@@ -130,6 +127,7 @@ class _FullWidthCFR(Solver):
             self._strategy_sum,
             self._sigma,
             self._work,
+            self._infoset_reach,
             self._reach,
             self._values,
             self.alternating,
@@ -166,8 +164,7 @@ class _FullWidthCFR(Solver):
     def _measure(self) -> float:
         from pokerlab.eval import exploitability_array
 
-        self._average = self.average_probs()
-        return float(exploitability_array(self._tree, self._average))
+        return float(exploitability_array(self._tree, self.average_probs()))
 
     # -- checkpoints ----------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:
