@@ -13,7 +13,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from pokerlab import errors, games, strategy, tree  # noqa: E402
-from pokerlab.strategy import Strategy  # noqa: E402
+from pokerlab import abstraction, errors, games, strategy, tree
+from pokerlab.strategy import Strategy
 
-__all__ = ["Strategy", "__version__", "errors", "games", "strategy", "tree"]
+__all__ = ["Strategy", "__version__", "abstraction", "errors", "games", "strategy", "tree"]

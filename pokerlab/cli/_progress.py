@@ -9,6 +9,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    TaskID,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
@@ -21,7 +22,7 @@ from pokerlab.solvers.base import Progress as SolverProgress
 class SolverProgressBar:
     """Turns a solver's ``Progress`` callbacks into a progress bar on stderr."""
 
-    def __init__(self, bar: Progress, task: int, *, target: float | None) -> None:
+    def __init__(self, bar: Progress, task: TaskID, *, target: float | None) -> None:
         self._bar = bar
         self._task = task
         self._target = target

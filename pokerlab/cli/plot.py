@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from pokerlab.cli._common import console, err_console, load_game
-from pokerlab.games import load
+from pokerlab.games import MatrixGame, load
 from pokerlab.solvers.convergence import ConvergenceCurve, convergence_curves
 
 plot_app = typer.Typer(help="Plots: convergence of solvers, regret matching.", no_args_is_help=True)
 
 
-def _pyplot():  # type: ignore[no-untyped-def]
+def _pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -98,6 +98,7 @@ def regret_matching(
     from pokerlab.solvers.regret_matching import RegretMatching
 
     game = load("rps")
+    assert isinstance(game, MatrixGame)
     learner = RegretMatching(game, sampled=True, rng=seed).run(iterations=iterations)
     history = learner.history()
     plt = _pyplot()

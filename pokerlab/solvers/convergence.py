@@ -85,4 +85,4 @@ def _make(factory: type[Solver], game: Game, seed: int) -> Solver:
     try:
         return factory(game, seed=seed)  # type: ignore[call-arg]
     except TypeError:
-        return factory(game)  # type: ignore[call-arg]
+        return factory(game)

@@ -23,13 +23,15 @@ def test_equity_json_matches_the_library(capsys: pytest.CaptureFixture[str]) -> 
 def test_equity_text_names_every_player(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["equity", "AsKs", "QdQh", "8c8h", "--board", "2c7dTh"]) == 0
     out = capsys.readouterr().out
-    assert "P3" in out and "exact" in out
+    assert "P3" in out
+    assert "exact" in out
 
 
 def test_equity_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["equity", "AsKs", "AsQd"]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "share cards" in err
+    assert err.count("\n") == 1
+    assert "share cards" in err
 
 
 def test_plot_convergence_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -39,7 +41,8 @@ def test_plot_convergence_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = capsys.readouterr().out
-    assert "cfr+: 200 iterations" in text and "es-mccfr" in text
+    assert "cfr+: 200 iterations" in text
+    assert "es-mccfr" in text
 
 
 def test_plot_regret_matching_writes_a_png(tmp_path: Path) -> None:
@@ -48,7 +51,9 @@ def test_plot_regret_matching_writes_a_png(tmp_path: Path) -> None:
     assert out.stat().st_size > 10_000
 
 
-def test_plot_unknown_algorithm_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_plot_unknown_algorithm_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(["plot", "convergence", "kuhn", "--algorithms", "cfr,nope",
                  "--out", str(tmp_path / "x.png")])
     assert code == 1

@@ -47,7 +47,8 @@ def test_interrupted_and_resumed_run_equals_uninterrupted(
     monkeypatch.setattr(solve_cli, "_Interrupt", lambda: _InterruptAfter(2))
     assert main([*args, "--out", str(part), "--json"]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
-    assert checkpoint.exists() and not part.exists()
+    assert checkpoint.exists()
+    assert not part.exists()
     monkeypatch.undo()
 
     assert main([*args, "--out", str(part), "--resume", str(checkpoint), "--json"]) == 0
