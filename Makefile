@@ -18,7 +18,7 @@ demo: $(STAMP)
 	$(BIN)/pokerlab demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q --doctest-modules tests pokerlab
 
 lint: $(STAMP)
 	$(BIN)/ruff check pokerlab tests benchmarks

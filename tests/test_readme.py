@@ -1,0 +1,25 @@
+"""The README's Python examples run as written (so the five-minute tour cannot rot)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+
+
+def test_readme_opens_with_the_two_commands() -> None:
+    text = README.read_text(encoding="utf-8")
+    first_block = text.split("```bash", 1)[1].split("```", 1)[0]
+    assert "make demo" in first_block
+    assert "make test" in first_block
+
+
+@pytest.mark.parametrize("upto", range(len(BLOCKS)), ids=[f"block{i}" for i in range(len(BLOCKS))])
+def test_readme_python_block_runs(upto: int) -> None:
+    namespace: dict[str, object] = {}
+    for block in BLOCKS[: upto + 1]:  # later blocks build on the names of earlier ones
+        exec(compile(block, str(README), "exec"), namespace)
