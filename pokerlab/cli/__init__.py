@@ -68,12 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:
         print("aborted", file=sys.stderr)
         return 1
-    except Exception as exc:  # click's usage errors
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show(file=sys.stderr)
-            return int(exc.exit_code)
+    except Exception as exc:
+        # Usage errors (typer ships its own copy of click, so match them by behaviour).
+        show = getattr(exc, "show", None)
+        code = getattr(exc, "exit_code", None)
+        if callable(show) and isinstance(code, int):
+            show(file=sys.stderr)
+            return code
         raise
     return result if isinstance(result, int) else 0
 

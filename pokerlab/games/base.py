@@ -7,6 +7,7 @@ node of player ``0..n_players-1``, or terminal (``player == TERMINAL``).
 
 from __future__ import annotations
 
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
@@ -124,7 +125,11 @@ class State(ABC):
             IllegalActionError: if ``action`` is not legal here; the message lists the legal ones.
         """
         legal = self.legal_actions()
-        if action not in legal:
+        try:
+            is_int = operator.index(action) == action  # ints and numpy ints, not 2.0 or "2"
+        except TypeError:
+            is_int = False
+        if not is_int or action not in legal:
             if self.is_terminal:
                 raise IllegalActionError(f"no action is legal: the hand is over ({self})")
             names = ", ".join(f"{self.action_name(a)} ({a})" for a in legal)
@@ -133,9 +138,12 @@ class State(ABC):
         return self._apply(action)
 
     def _nameable(self, action: Action) -> bool:
+        # Negative ids would be named by Python's negative indexing ("-1" as the last card).
+        if not isinstance(action, int) or action < 0:
+            return False
         try:
             self.action_name(action)
-        except (PokerlabError, IndexError, KeyError, ValueError):
+        except (PokerlabError, IndexError, KeyError, ValueError, TypeError):
             return False
         return True
 

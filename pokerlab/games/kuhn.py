@@ -16,6 +16,7 @@ letters, e.g. ``"K|pb"`` (P1 holding the K, who checked and faces a bet). Cards 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import SpecError
@@ -48,7 +49,15 @@ class KuhnGame(Game):
                 f"kuhn needs cards >= players + 1 = {self.n_players + 1} (so a card is left "
                 f"undealt); got cards={self.cards}"
             )
-        self.card_names = kuhn_card_names(self.cards)
+
+    @cached_property
+    def card_names(self) -> tuple[str, ...]:
+        """The cards' names, lowest first.
+
+        Built on first use: a huge deck is refused by ``tree.compile`` before anything
+        this size is needed.
+        """
+        return kuhn_card_names(self.cards)
 
     @property
     def max_actions(self) -> int:

@@ -26,6 +26,7 @@ call, ``r`` bet or raise (the ACPC convention).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import SpecError
@@ -94,8 +95,12 @@ class LeducGame(Game):
         if self.stack is not None and self.n_players != 2:
             raise SpecError("leduc with a finite stack supports players=2 only")
         self.pair_counts = bool(p["pair_counts"])
-        self.rank_names = leduc_rank_names(self.ranks)
         self.n_cards = SUITS * self.ranks
+
+    @cached_property
+    def rank_names(self) -> tuple[str, ...]:
+        """The ranks' names, lowest first (built on first use)."""
+        return leduc_rank_names(self.ranks)
 
     @property
     def max_actions(self) -> int:

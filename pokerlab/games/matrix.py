@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -189,7 +190,9 @@ def _names(value: object, count: int, what: str, prefix: str) -> tuple[str, ...]
 
 
 def _payoff_table(value: object) -> list[list[tuple[float, float]]]:
-    allowed = "payoffs must be rows of (P1, P2) number pairs, every row the same length"
+    allowed = (
+        "payoffs must be rows of (P1, P2) finite number pairs, every row the same length"
+    )
     if not isinstance(value, tuple) or not value:
         raise SpecError(f"matrix: {allowed}; got {value!r}")
     table: list[list[tuple[float, float]]] = []
@@ -201,7 +204,10 @@ def _payoff_table(value: object) -> list[list[tuple[float, float]]]:
             if (
                 not isinstance(cell, tuple)
                 or len(cell) != 2
-                or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in cell)
+                or not all(
+                    isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+                    for x in cell
+                )
             ):
                 raise SpecError(f"matrix: {allowed}; got cell {cell!r}")
             cells.append((float(cell[0]), float(cell[1])))
@@ -278,20 +284,25 @@ def matrix_from_file(path: str | Path) -> MatrixGame:
 
 def _number(text: str, where: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise FileFormatError(f"{where}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise FileFormatError(f"{where}: {text!r} is not a finite number")
+    return value
 
 
 def _from_csv(text: str, path: Path) -> MatrixGame:
-    rows = [r for r in csv.reader(text.splitlines()) if any(cell.strip() for cell in r)]
+    reader = csv.reader(text.splitlines())
+    numbered = [(reader.line_num, r) for r in reader if any(cell.strip() for cell in r)]
+    rows = [r for _, r in numbered]
     if len(rows) < 2 or len(rows[0]) < 2:
         raise FileFormatError(
             f"{path}: expected a header ',col1,col2,...' and at least one row 'name,a;b,...'"
         )
     cols = tuple(c.strip() for c in rows[0][1:])
     names, table = [], []
-    for i, row in enumerate(rows[1:], start=2):
+    for i, row in numbered[1:]:  # i: the line number in the file, blank lines counted
         if len(row) != len(cols) + 1:
             raise FileFormatError(
                 f"{path}, line {i}: expected {len(cols) + 1} cells (a name and one per column), "

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pokerlab.errors import SpecError
 from pokerlab.games.base import Game
-from pokerlab.games.spec import GameSpec, ParamValue
+from pokerlab.games.spec import GameSpec, ParamValue, _freeze
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,22 @@ _REGISTRY: dict[str, GameEntry] = {}
 def register(entry: GameEntry) -> None:
     """Add a game to the registry (a later entry of the same name replaces it)."""
     _REGISTRY[entry.name] = entry
+
+
+Loader = Callable[[Mapping[str, object]], Game]
+"""Builds a game from its parameters, for a name outside the registry (:func:`register_loader`)."""
+
+_LOADERS: dict[str, Loader] = {}
+
+
+def register_loader(name: str, loader: Loader) -> None:
+    """Let :func:`load` build games named ``name`` with ``loader(params)``.
+
+    For families of games defined by packages to the right of ``games`` (the abstract games
+    of :mod:`pokerlab.abstraction`), which register themselves on import, so that a saved
+    strategy of such a game loads again. Registered games take precedence over loaders.
+    """
+    _LOADERS[name] = loader
 
 
 def registered() -> list[GameEntry]:
@@ -94,7 +110,10 @@ def make_spec(name: str, params: Mapping[str, object]) -> GameSpec:
                 or "none"
             )
         )
-    checked = {key: _check_kind(entry, known[key], value) for key, value in params.items()}
+    checked = {
+        key: _check_kind(entry, known[key], _freeze(value, where=key))
+        for key, value in params.items()
+    }
     fixed: dict[str, object] = {
         p.name: p.default for p in entry.parameters if not callable(p.default)
     }
@@ -125,6 +144,9 @@ def load(name_or_spec: str | GameSpec, /, **params: object) -> Game:
     else:
         name, values = GameSpec.parse(name_or_spec)
     values.update(params)
+    _ensure_builtins()
+    if name not in _REGISTRY and name in _LOADERS:
+        return _LOADERS[name](values)
     spec = make_spec(name, values)
     return _REGISTRY[name].build(spec)
 

@@ -130,6 +130,8 @@ class GameSpec:
         for keyword in tree.keywords:
             if keyword.arg is None:
                 raise SpecError(f"cannot read game {text!r}: '**' is not allowed")
+            if keyword.arg in values:
+                raise SpecError(f"cannot read game {text!r}: {keyword.arg} is given twice")
             try:
                 values[keyword.arg] = ast.literal_eval(keyword.value)
             except ValueError:

@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 import tempfile
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -91,11 +90,19 @@ def read_npz(
     if not source.is_file():
         raise FileFormatError(f"{str(source)!r} does not exist")
     try:
-        with np.load(source, allow_pickle=False) as data:
+        loaded = np.load(source, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):
+            raise FileFormatError(
+                f"{str(source)!r} holds a single .npy array, not a pokerlab .npz file"
+            )
+        with loaded as data:
             arrays = {name: data[name] for name in data.files}
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as exc:
+    except FileFormatError:
+        raise
+    except Exception as exc:  # a damaged zip fails in zipfile, zlib, numpy's header parser...
         raise FileFormatError(
-            f"{str(source)!r} is not a readable pokerlab file (truncated or corrupted?): {exc}"
+            f"{str(source)!r} is not a readable pokerlab file (truncated or corrupted?): "
+            f"{type(exc).__name__}: {exc}"
         ) from None
     if "header" not in arrays:
         raise FileFormatError(f"{str(source)!r} has no pokerlab header")
@@ -115,8 +122,10 @@ def load_strategy(path: str | Path, *, game: Game | None = None) -> Strategy:
     """Read a strategy file; check it against ``game`` when one is given."""
     header, arrays = read_npz(path, FORMAT)
     try:
-        spec = GameSpec.from_dict(header["game"])  # type: ignore[arg-type]
-        file_game = load(spec)
+        game_dict = header["game"]
+        if not isinstance(game_dict, dict):
+            raise FileFormatError(f"its 'game' is {game_dict!r}, not a spec dict")
+        file_game = load(GameSpec.from_dict(game_dict))
     except (KeyError, PokerlabError) as exc:
         raise FileFormatError(f"{str(path)!r} names no valid game: {exc}") from None
     if game is not None and game != file_game:

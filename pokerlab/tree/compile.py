@@ -152,6 +152,7 @@ def compile(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> Compiled
     """
     cached = _CACHE.get(game.spec)
     if cached is not None:
+        _check_size(game, cached.n_histories, memory_limit, exact=True)
         return cached
     estimate = _estimated_histories(game)
     if estimate is not None:
