@@ -277,41 +277,44 @@ class LeducState(State):
                 to_act,
             )
         player = self.to_act
-        committed = list(self.committed)
         folded = self.folded
         stakes, n_raises, n_calls = self.stakes, self.n_raises, self.n_calls
+        committed = self.committed
         if action == FOLD:
-            folded = tuple(f or p == player for p, f in enumerate(self.folded))
-        elif action == CALL:
-            committed[player] = stakes
-            n_calls += 1
+            folded = (*folded[:player], True, *folded[player + 1 :])
         else:
-            size = game.bet_sizes[self.round]
-            stakes = stakes + size if game.stack is None else min(stakes + size, game.stack)
-            committed[player] = stakes
-            n_raises += 1
-            n_calls = 0
-        sequences = list(self.sequences)
-        sequences[self.round] = (*sequences[self.round], action)
-        remaining = n - sum(folded)
-        round_over = (n_raises == 0 and n_calls == remaining) or (
-            n_raises > 0 and n_calls == remaining - 1
-        )
+            if action == CALL:
+                n_calls += 1
+            else:
+                stakes += game.bet_sizes[self.round]
+                if game.stack is not None and stakes > game.stack:
+                    stakes = game.stack
+                n_raises += 1
+                n_calls = 0
+            committed = (*committed[:player], stakes, *committed[player + 1 :])
+        first, second = self.sequences
+        if self.round == 0:
+            first = (*first, action)
+        else:
+            second = (*second, action)
+        remaining = n - folded.count(True)
+        round_over = n_calls == remaining if n_raises == 0 else n_calls == remaining - 1
         if remaining == 1 or (round_over and self.round == 1):
             to_act = TERMINAL
         elif round_over:
             to_act = CHANCE
+            n_raises, n_calls = 0, 0
+        elif n == 2:
+            to_act = 1 - player
         else:
             to_act = self._next_active(player, folded)
-        if round_over and self.round == 0 and remaining > 1:
-            n_raises, n_calls = 0, 0
         return LeducState(
             game,
             self.private,
             self.board,
             self.round,
-            (sequences[0], sequences[1]),
-            tuple(committed),
+            (first, second),
+            committed,
             folded,
             stakes,
             n_raises,
@@ -385,6 +388,18 @@ class LeducState(State):
 
     def _terminal_returns(self) -> tuple[float, ...]:
         n = self.leduc.n_players
+        if n == 2:  # written out: compiling the 50-chip variant visits 164k terminals
+            first, second = self.committed
+            if self.folded[0]:
+                return (-float(first), float(first))
+            if self.folded[1]:
+                return (float(second), -float(second))
+            mine, theirs = self.hand_strength(0), self.hand_strength(1)
+            if mine == theirs:
+                return (0.0, 0.0)
+            return (
+                (float(second), -float(second)) if mine > theirs else (-float(first), float(first))
+            )
         pot = sum(self.committed)
         active = [p for p in range(n) if not self.folded[p]]
         if len(active) == 1:
