@@ -6,7 +6,7 @@ exact best response and exploitability, matches and tournaments.
 
 Layers, each importing only from its left::
 
-    cards -> games -> tree -> solvers -> strategy -> eval -> agents -> arena -> cli
+    cards -> games -> tree -> strategy -> eval -> solvers -> abstraction -> agents -> arena -> cli
 """
 
 from __future__ import annotations
@@ -16,4 +16,31 @@ __version__ = "0.1.0"
 from pokerlab import abstraction, errors, games, strategy, tree
 from pokerlab.strategy import Strategy
 
-__all__ = ["Strategy", "__version__", "abstraction", "errors", "games", "strategy", "tree"]
+_LAZY = ("agents", "arena", "cards", "eval", "solvers", "testing")
+"""Subpackages imported on first access (``pokerlab.solvers``), so ``import pokerlab`` stays
+cheap: they load numba kernels and scipy."""
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        return importlib.import_module(f"pokerlab.{name}")
+    raise AttributeError(f"module 'pokerlab' has no attribute {name!r}")
+
+
+__all__ = [
+    "Strategy",
+    "__version__",
+    "abstraction",
+    "agents",
+    "arena",
+    "cards",
+    "errors",
+    "eval",
+    "games",
+    "solvers",
+    "strategy",
+    "testing",
+    "tree",
+]

@@ -17,6 +17,7 @@ study_app = typer.Typer(
 
 def register(app: typer.Typer) -> None:
     """Add the ``study`` command group (with every study command) to ``app``."""
+    import pokerlab.cli.study_challenge  # (adds its command to study_app)
     import pokerlab.cli.study_exploitation  # noqa: F401  (adds its command to study_app)
 
     app.add_typer(study_app, name="study")

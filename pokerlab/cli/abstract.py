@@ -1,0 +1,158 @@
+"""``pokerlab abstract GAME --cards uniform:10 --out FILE``: solve an abstraction, lift it.
+
+Builds the abstract game (card buckets, and for two-player Leduc an optional raise cap),
+solves it with ``--algorithm``, and writes the *lifted* strategy: a strategy of the real
+game GAME in which every card plays its bucket's row. Prints the abstract game's value,
+the lifted strategy's exact exploitability and value in GAME, and the size reduction.
+``--cards optimized:B`` first searches B buckets
+(:func:`pokerlab.abstraction.optimize_buckets`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pokerlab.abstraction import BucketEvaluator, optimize_buckets, solve_abstraction
+from pokerlab.cli._common import console, err_console, load_game, print_json
+from pokerlab.cli._progress import solver_progress
+from pokerlab.errors import SpecError
+
+GameArgument = Annotated[
+    str, typer.Argument(help="The real game: 'kuhn(cards=100)', 'leduc(stack=50, raise_cap=None)'.")
+]
+CardsOption = Annotated[
+    str,
+    typer.Option(
+        "--cards",
+        help="Card buckets: identity, uniform:B, percentile:B, optimized:B, boundaries:0,5,17,...",
+    ),
+]
+BoardOption = Annotated[
+    str | None, typer.Option("--board", help="Leduc board buckets (default: as --cards).")
+]
+RaiseCapOption = Annotated[
+    int | None,
+    typer.Option("--raise-cap", help="Betting abstraction: bets + raises per round (Leduc)."),
+]
+AlgorithmOption = Annotated[
+    str, typer.Option("--algorithm", "-a", help="The abstract game's solver (lp, cfr+, ...).")
+]
+IterationsOption = Annotated[
+    int | None, typer.Option("--iterations", help="Iterations of an iterative solver.")
+]
+TargetOption = Annotated[
+    float | None,
+    typer.Option(
+        "--target-exploitability", help="Stop once the abstract strategy is this close (chips)."
+    ),
+]
+SearchOption = Annotated[
+    int, typer.Option("--search-evaluations", help="Budget of optimized:B (solved bucketings).")
+]
+OutOption = Annotated[
+    Path, typer.Option("--out", "-o", help="Where to save the lifted strategy (.npz).")
+]
+SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of sampling solvers.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``abstract`` command to ``app``."""
+    app.command("abstract")(abstract_command)
+
+
+def abstract_command(
+    game: GameArgument,
+    out: OutOption,
+    cards: CardsOption = "identity",
+    board: BoardOption = None,
+    raise_cap: RaiseCapOption = None,
+    algorithm: AlgorithmOption = "cfr+",
+    iterations: IterationsOption = None,
+    target_exploitability: TargetOption = None,
+    search_evaluations: SearchOption = 150,
+    seed: SeedOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Solve GAME's abstraction and save the lifted strategy (a strategy of GAME) to --out."""
+    real = load_game(game)
+    name, _, argument = cards.strip().partition(":")
+    buckets: object = cards
+    if name.strip().lower() == "optimized":
+        try:
+            count = int(argument)
+        except ValueError:
+            raise SpecError(
+                f"--cards {cards!r}: optimized needs a number of buckets, e.g. optimized:10"
+            ) from None
+        with Progress(
+            TextColumn("[bold]searching buckets"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("best exploitability {task.fields[best]}"),
+            TimeElapsedColumn(),
+            console=err_console,
+            disable=json,
+        ) as bar:
+            task = bar.add_task("search", total=search_evaluations, best="-")
+            found = optimize_buckets(
+                real,
+                count,
+                evaluator=BucketEvaluator(real, board=board, raise_cap=raise_cap),
+                max_evaluations=search_evaluations,
+                progress=lambda n, best: bar.update(task, completed=n, best=f"{best:.3e}"),
+            )
+        buckets = found.bucketing
+        if not json:
+            err_console.print(
+                f"optimized buckets: {found.bucketing.to_text()} "
+                f"({found.evaluations} evaluations, started from {found.start})",
+                style="dim",
+            )
+    iterative = algorithm != "lp"
+    if iterative and iterations is None and target_exploitability is None:
+        iterations = 1000
+    with solver_progress(
+        f"{algorithm} on the abstract game",
+        total=iterations if iterative else None,
+        target=target_exploitability,
+        disable=json or not iterative,
+    ) as callback:
+        result = solve_abstraction(
+            real,
+            buckets,  # type: ignore[arg-type]
+            board=board,
+            raise_cap=raise_cap,
+            algorithm=algorithm,
+            iterations=iterations,
+            target_exploitability=target_exploitability,
+            seed=seed,
+            callback=callback,
+        )
+    path = result.lifted.save(out)
+    data = {**result.to_dict(), "out": str(path)}
+    if json:
+        print_json(data)
+        return
+    table = Table(title=f"{result.abstract.describe()}")
+    table.add_column("")
+    table.add_column("value", justify="right")
+    reduction = result.n_infosets_full / max(result.n_infosets_abstract, 1)
+    for label, value in (
+        ("infosets (real -> abstract)",
+         f"{result.n_infosets_full:,} -> {result.n_infosets_abstract:,} ({reduction:.1f}x fewer)"),
+        ("histories solved (collapsed)", f"{result.n_histories_solved:,}"),
+        ("abstract game value (P1, chips/hand)", f"{result.abstract_value:+.6f}"),
+        ("abstract exploitability (chips/hand)", f"{result.abstract_exploitability:.3e}"),
+        ("lifted value in the real game (P1)", f"{result.lifted_value:+.6f}"),
+        ("lifted exploitability in the real game", f"{result.lifted_exploitability:.6g}"),
+        ("algorithm", f"{result.algorithm}, {result.iterations:,} iterations"),
+        ("saved", str(path)),
+    ):
+        table.add_row(label, value)
+    console.print(table)
