@@ -25,7 +25,12 @@ def run() -> None:
     game = leduc()
     console.rule("Solving Leduc poker with CFR+")
     solver = CFRPlus(game)
-    with solver_progress("CFR+ on leduc", total=None, target=TARGET) as callback:
+    with solver_progress(
+        "CFR+ on leduc",
+        total=None,
+        target=TARGET,
+        value=lambda: expected_value(game, solver.average_strategy())[0],
+    ) as callback:
         solver.run(target_exploitability=TARGET, check_every=10, callback=callback)
     average = solver.average_strategy()
     value = expected_value(game, average)[0]

@@ -20,6 +20,7 @@ import typer
 from pokerlab.cli._common import console, err_console, load_game, print_json
 from pokerlab.cli._progress import solver_progress
 from pokerlab.errors import SolverError
+from pokerlab.eval import expected_value
 from pokerlab.solvers import SOLVERS
 from pokerlab.solvers.base import Solver
 
@@ -111,6 +112,7 @@ def _run_with_checkpoints(
             f"{solver.algorithm} on {solver.game.spec}",
             total=iterations,
             target=target_exploitability,
+            value=lambda: expected_value(solver.game, solver.average_strategy())[0],
             disable=quiet,
         ) as bar,
     ):
@@ -206,8 +208,6 @@ def solve_command(
     exploitability = solver.history[-1].exploitability if solver.history else None
     value = getattr(solver, "value", None)
     if value is None and algorithm != "lp":
-        from pokerlab.eval import expected_value
-
         value = expected_value(solver.game, solver.average_strategy())[0]
     strategy = solver.average_strategy().with_metadata(
         algorithm=algorithm,
