@@ -19,8 +19,10 @@ How a match is played:
 3. At each decision the agent gets ``state.observation(seat)``. An exception, an illegal
    action, or a decision slower than ``time_limit`` is replaced by the default action
    (check if legal, else fold, else the first legal action), recorded as a
-   :class:`FaultEvent`, and the hand goes on. (The time limit is measured, not enforced
-   preemptively: an agent that never returns stalls the match.)
+   :class:`FaultEvent`, and the hand goes on. With a time limit, each decision runs in a
+   daemon thread that the match stops waiting for once the limit has passed: an agent
+   that never returns costs ``time_limit`` per decision, not the match (its abandoned
+   thread is left to finish on its own; Python cannot kill it).
 4. After the hand every agent's optional ``observe(HandResult)`` gets the returns, the
    public history and the cards shown at showdown.
 
@@ -40,10 +42,11 @@ while removing the part of the variance that the cards explain.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, overload
+from typing import Any, Literal, Protocol, overload
 
 import numpy as np
 
@@ -209,6 +212,34 @@ def agent_seed(seed: int, hand: int, agent: int) -> int:
     return int(state[0])
 
 
+class _DecisionTimeoutError(Exception):
+    """An agent did not answer within the time limit."""
+
+
+def _act(agent: object, observation: Observation, time_limit: float | None) -> Any:
+    """``agent.act(observation)``, given up on after ``time_limit`` seconds."""
+    act = agent.act  # type: ignore[attr-defined]
+    if time_limit is None:
+        return act(observation)
+    box: dict[str, object] = {}
+
+    def decide() -> None:
+        try:
+            box["answer"] = act(observation)
+        except BaseException as exc:  # handed back to the match's thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=decide, name="pokerlab-agent-decision", daemon=True)
+    worker.start()
+    worker.join(time_limit)
+    if worker.is_alive():
+        raise _DecisionTimeoutError
+    error = box.get("error")
+    if isinstance(error, BaseException):
+        raise error
+    return box.get("answer")
+
+
 def default_action(state: State) -> Action:
     """Check if legal, else fold, else the first legal action."""
     legal = state.legal_actions()
@@ -347,7 +378,9 @@ def play_hand(
         fault: tuple[str, str] | None = None
         action: Action = -1
         try:
-            answer = agent.act(observation)  # type: ignore[attr-defined]
+            answer = _act(agent, observation, time_limit)
+        except _DecisionTimeoutError:
+            fault = ("timeout", f"no answer within the limit of {time_limit:g} s")
         except Exception as exc:
             fault = ("exception", repr(exc))
         else:
