@@ -11,6 +11,7 @@ scikit-learn contract, adapted: we validate early because there is no ``set_para
 
 from __future__ import annotations
 
+import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -51,6 +52,42 @@ class Progress:
 Callback = Callable[[Progress], None]
 
 
+_TIME_SLICE = 0.1
+"""With a time budget, iterations run in batches of about this many seconds."""
+
+
+def check_stopping_rules(
+    iterations: int | None,
+    target_exploitability: float | None,
+    seconds: float | None,
+    check_every: int | None,
+) -> int:
+    """Validate ``run()``'s stopping rules and return the resolved ``check_every``.
+
+    Raises:
+        SolverError: if no stopping rule is given, or one is out of range.
+    """
+    if iterations is None and target_exploitability is None and seconds is None:
+        raise SolverError(
+            "run() needs a stopping rule: iterations=, target_exploitability= or seconds="
+        )
+    if iterations is not None and (
+        isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+    ):
+        raise SolverError(f"iterations must be an integer >= 1; got {iterations!r}")
+    if target_exploitability is not None and not target_exploitability > 0:
+        raise SolverError(
+            f"target_exploitability must be > 0 (chips per hand); got {target_exploitability!r}"
+        )
+    if seconds is not None and not seconds > 0:
+        raise SolverError(f"seconds must be > 0; got {seconds!r}")
+    if check_every is None:
+        check_every = max(1, iterations // 10) if iterations else 10
+    if isinstance(check_every, bool) or not isinstance(check_every, int) or check_every < 1:
+        raise SolverError(f"check_every must be an integer >= 1; got {check_every!r}")
+    return check_every
+
+
 class Solver(ABC):
     """Base class of the solvers: the run loop, the stopping rules, the history.
 
@@ -70,6 +107,15 @@ class Solver(ABC):
     @abstractmethod
     def _iterate(self) -> None:
         """Do one iteration (``self.iterations`` is advanced by the caller)."""
+
+    def _advance(self, count: int) -> None:
+        """Do ``count`` iterations and count them in :attr:`iterations`.
+
+        Solvers that batch iterations in compiled code override it.
+        """
+        for _ in range(count):
+            self._iterate()
+            self.iterations += 1
 
     @abstractmethod
     def average_strategy(self) -> Strategy:
@@ -116,46 +162,37 @@ class Solver(ABC):
         Raises:
             SolverError: if no stopping rule is given, or one is out of range.
         """
-        if iterations is None and target_exploitability is None and seconds is None:
-            raise SolverError(
-                "run() needs a stopping rule: iterations=, target_exploitability= or seconds="
-            )
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise SolverError(f"iterations must be an integer >= 1; got {iterations!r}")
-        if target_exploitability is not None and not target_exploitability > 0:
-            raise SolverError(
-                f"target_exploitability must be > 0 (chips per hand); got {target_exploitability!r}"
-            )
-        if seconds is not None and not seconds > 0:
-            raise SolverError(f"seconds must be > 0; got {seconds!r}")
-        if check_every is None:
-            check_every = max(1, iterations // 10) if iterations else 10
-        if not isinstance(check_every, int) or check_every < 1:
-            raise SolverError(f"check_every must be an integer >= 1; got {check_every!r}")
+        check_every = check_stopping_rules(iterations, target_exploitability, seconds, check_every)
         start_iterations = self.iterations
         spent_at_start = self._seconds
+        target_iterations = None if iterations is None else start_iterations + iterations
+        per_iteration = math.inf  # seconds, measured on the last batch
         while True:
-            if iterations is not None and self.iterations - start_iterations >= iterations:
+            done_count = self.iterations - start_iterations
+            if iterations is not None and done_count >= iterations:
                 break
-            if seconds is not None and self._seconds - spent_at_start >= seconds:
+            spent = self._seconds - spent_at_start
+            if seconds is not None and spent >= seconds:
                 break
+            # Run up to the next measurement in one batch (one compiled call for the
+            # sampling solvers); with a time budget, in slices of about _TIME_SLICE.
+            batch = check_every - self.iterations % check_every
+            if iterations is not None:
+                batch = min(batch, iterations - done_count)
+            if seconds is not None:
+                budget = min(seconds - spent, _TIME_SLICE)
+                batch = min(batch, max(1, int(budget / per_iteration)))
             tick = time.perf_counter()
-            self._iterate()
-            self.iterations += 1
-            self._seconds += time.perf_counter() - tick
-            done = iterations is not None and self.iterations - start_iterations >= iterations
+            self._advance(batch)
+            elapsed = time.perf_counter() - tick
+            self._seconds += elapsed
+            per_iteration = max(elapsed, 1e-9) / batch
+            done = target_iterations is not None and self.iterations >= target_iterations
             if self.iterations % check_every == 0 or done:
                 value = self._measure()
                 self.history.append(HistoryRow(self.iterations, self._seconds, value))
                 if callback is not None:
-                    callback(
-                        Progress(
-                            self.iterations,
-                            self._seconds,
-                            value,
-                            None if iterations is None else start_iterations + iterations,
-                        )
-                    )
+                    callback(Progress(self.iterations, self._seconds, value, target_iterations))
                 if target_exploitability is not None and value <= target_exploitability:
                     break
         return self

@@ -45,10 +45,8 @@ References:
 
 from __future__ import annotations
 
-import math
-import time
 from abc import abstractmethod
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -56,7 +54,7 @@ from numpy.typing import NDArray
 from pokerlab._types import FloatArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
-from pokerlab.solvers.base import Callback, HistoryRow, Progress, Solver
+from pokerlab.solvers.base import Solver
 from pokerlab.solvers.checkpoint import register_solver
 from pokerlab.strategy import Strategy
 from pokerlab.tree import CompiledTree, compile
@@ -153,93 +151,18 @@ class _MonteCarloCFR(Solver):
 
     # -- Solver ---------------------------------------------------------------------------
     def _advance(self, count: int) -> None:
+        self._run_seeded(count)
+        self.iterations += count
+
+    def _iterate(self) -> None:
+        self._run_seeded(1)
+
+    def _run_seeded(self, count: int) -> None:
+        """Run ``count`` iterations, each seeded by one draw from the solver's generator."""
         seeds = self._generator.integers(
             0, np.iinfo(np.uint64).max, size=count, dtype=np.uint64, endpoint=True
         )
         self._run_kernel(seeds)
-
-    def _iterate(self) -> None:
-        self._advance(1)
-
-    def run(
-        self,
-        *,
-        iterations: int | None = None,
-        target_exploitability: float | None = None,
-        seconds: float | None = None,
-        check_every: int | None = None,
-        callback: Callback | None = None,
-    ) -> Self:
-        """Iterate until one of the stopping rules holds; cumulative over calls.
-
-        The contract of :meth:`Solver.run`; the iterations between two measurements run as
-        one compiled batch (with ``seconds=``, batches of at most about 0.1 s).
-
-        Args:
-            iterations: how many more iterations to run.
-            target_exploitability: stop once the average strategy's exploitability (chips
-                per hand) is at most this; measured every ``check_every`` iterations.
-            seconds: stop after about this much more solving time.
-            check_every: iterations between measurements (default: 10% of ``iterations``,
-                or 10); each measurement is appended to :attr:`history`.
-            callback: called with a :class:`Progress` after every measurement.
-
-        Returns:
-            ``self``, for chaining.
-
-        Raises:
-            SolverError: if no stopping rule is given, or one is out of range.
-        """
-        if iterations is None and target_exploitability is None and seconds is None:
-            raise SolverError(
-                "run() needs a stopping rule: iterations=, target_exploitability= or seconds="
-            )
-        if iterations is not None and (
-            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
-        ):
-            raise SolverError(f"iterations must be an integer >= 1; got {iterations!r}")
-        if target_exploitability is not None and not target_exploitability > 0:
-            raise SolverError(
-                f"target_exploitability must be > 0 (chips per hand); got {target_exploitability!r}"
-            )
-        if seconds is not None and not seconds > 0:
-            raise SolverError(f"seconds must be > 0; got {seconds!r}")
-        if check_every is None:
-            check_every = max(1, iterations // 10) if iterations else 10
-        if isinstance(check_every, bool) or not isinstance(check_every, int) or check_every < 1:
-            raise SolverError(f"check_every must be an integer >= 1; got {check_every!r}")
-        start_iterations = self.iterations
-        spent_at_start = self._seconds
-        target_iterations = None if iterations is None else start_iterations + iterations
-        per_iteration = math.inf  # seconds, measured on the last batch
-        while True:
-            done_count = self.iterations - start_iterations
-            if iterations is not None and done_count >= iterations:
-                break
-            spent = self._seconds - spent_at_start
-            if seconds is not None and spent >= seconds:
-                break
-            batch = check_every - self.iterations % check_every
-            if iterations is not None:
-                batch = min(batch, iterations - done_count)
-            if seconds is not None:
-                budget = min(seconds - spent, _TIME_SLICE)
-                batch = min(batch, max(1, int(budget / per_iteration)))
-            tick = time.perf_counter()
-            self._advance(batch)
-            elapsed = time.perf_counter() - tick
-            self.iterations += batch
-            self._seconds += elapsed
-            per_iteration = max(elapsed, 1e-9) / batch
-            done = target_iterations is not None and self.iterations >= target_iterations
-            if self.iterations % check_every == 0 or done:
-                value = self._measure()
-                self.history.append(HistoryRow(self.iterations, self._seconds, value))
-                if callback is not None:
-                    callback(Progress(self.iterations, self._seconds, value, target_iterations))
-                if target_exploitability is not None and value <= target_exploitability:
-                    break
-        return self
 
     def average_probs(self) -> FloatArray:
         """The average strategy as a new ``[I, A]`` array (uniform where never updated)."""
