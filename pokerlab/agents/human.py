@@ -141,8 +141,8 @@ class HumanAgent:
 
     def generic_table(self, observation: Observation) -> str:
         """What a seat of Kuhn, Leduc (or any game) sees, in a few lines."""
-        history = " ".join(
-            f"{'board' if p < 0 else self.seat_name(p, observation.seat)}: {name}"
+        history = ", ".join(
+            name if p < 0 else f"{self.seat_name(p, observation.seat)}: {name}"
             for p, name in observation.public_history
         )
         lines = [

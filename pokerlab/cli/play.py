@@ -57,28 +57,6 @@ class RandomAgent:
         return legal[int(self.rng.integers(len(legal)))]
 
 
-class StrategyAgent:
-    """Samples its actions from a saved strategy (``strategy.probabilities(infoset_key)``)."""
-
-    def __init__(self, path: Path, game: Game, rng: np.random.Generator | int | None) -> None:
-        from pokerlab.strategy import Strategy
-
-        self.strategy = Strategy.load(path, game=game)
-        self.rng = np.random.default_rng(rng)
-
-    def act(self, observation: Observation) -> Action:
-        """An action drawn from the strategy at the observation's infoset."""
-        probabilities = self.strategy.probabilities(observation.infoset_key)
-        actions = [a for a in observation.legal_actions if probabilities.get(a, 0.0) > 0]
-        if not actions:
-            actions = list(observation.legal_actions)
-            weights = np.full(len(actions), 1.0 / len(actions))
-        else:
-            weights = np.array([probabilities[a] for a in actions], dtype=float)
-            weights /= weights.sum()
-        return actions[int(self.rng.choice(len(actions), p=weights))]
-
-
 def _out() -> TextIO:
     return sys.stdout
 
@@ -215,33 +193,76 @@ def _holdem_summary(setup: HandSetup, state: HoldemState, names: dict[int, str])
     return "\n".join(lines)
 
 
+OpponentOption = Annotated[
+    str,
+    typer.Option(
+        "--opponent",
+        help="A built-in agent (random, always-call, always-raise, rule-based, exploitative, "
+        "solver, cfr+N), a strategy .npz file, or an entrant's agent .py file.",
+    ),
+]
+
+
+def opponent_factory(opponent: str, game: Game, seed: int | None) -> Callable[[], object]:
+    """How to build the AI named by ``--opponent`` for ``game``.
+
+    Raises:
+        SpecError: if ``opponent`` is neither a built-in name nor an existing file.
+    """
+    from pokerlab.agents import StrategyAgent, load_agent
+    from pokerlab.arena.tournament import builtin_entrants, builtin_names
+
+    path = Path(opponent)
+    if opponent.endswith(".npz"):
+        if not path.is_file():
+            raise SpecError(f"--opponent {opponent}: the strategy file does not exist")
+        return lambda: StrategyAgent.from_file(path, game, rng=seed)
+    if opponent.endswith(".py"):
+        if not path.is_file():
+            raise SpecError(f"--opponent {opponent}: the agent file does not exist")
+        return lambda: load_agent(path, game)
+    if opponent in ("solvers",) or (opponent not in builtin_names() and not (
+        opponent.startswith("cfr+") and opponent[4:].isdigit()
+    )):
+        names = ", ".join(n for n in builtin_names() if n != "solvers")
+        raise SpecError(
+            f"--opponent {opponent!r} is not known; use one of {names}, cfr+N, a strategy "
+            ".npz file or an agent .py file"
+        )
+    (entrant,) = builtin_entrants(opponent)
+    factory = entrant.factory
+    assert factory is not None  # built-in entrants always load
+
+    def build() -> object:
+        agent = factory(game)
+        hook = getattr(agent, "seed", None)
+        if callable(hook) and seed is not None:
+            hook(seed)
+        return agent
+
+    return build
+
+
 def kuhn_command(
+    opponent: OpponentOption = "random",
+    game_spec: Annotated[str, typer.Option("--game", help="The Kuhn variant.")] = "kuhn",
     hands: HandsOption = None,
     seed: SeedOption = None,
 ) -> None:
-    """Play Kuhn poker against a random opponent (you alternate seats)."""
-    game = load("kuhn")
-    _play_small_game(game, lambda: RandomAgent(seed), hands, seed)
+    """Play Kuhn poker against an AI (you alternate seats)."""
+    game = load(game_spec)
+    _play_small_game(game, opponent_factory(opponent, game, seed), hands, seed)
 
 
 def leduc_command(
-    opponent: Annotated[
-        str, typer.Option("--opponent", help="random, or a strategy .npz file for Leduc.")
-    ] = "random",
+    opponent: OpponentOption = "random",
     game_spec: Annotated[str, typer.Option("--game", help="The Leduc variant.")] = "leduc",
     hands: HandsOption = None,
     seed: SeedOption = None,
 ) -> None:
-    """Play Leduc poker against a random opponent or a saved strategy."""
+    """Play Leduc poker against an AI: a built-in agent, a saved strategy, or an entrant."""
     game = load(game_spec)
-    if opponent == "random":
-        factory: Callable[[], object] = lambda: RandomAgent(seed)  # noqa: E731
-    else:
-        path = Path(opponent)
-        if not path.exists():
-            raise SpecError(f"--opponent must be random or a strategy file; {path} does not exist")
-        factory = lambda: StrategyAgent(path, game, seed)  # noqa: E731
-    _play_small_game(game, factory, hands, seed)
+    _play_small_game(game, opponent_factory(opponent, game, seed), hands, seed)
 
 
 def _play_small_game(

@@ -128,3 +128,30 @@ def test_leduc_against_a_strategy_file(
     out = capsys.readouterr().out
     assert "After 3 hands you are" in out
     assert "board" in out
+
+
+def test_leduc_against_a_builtin_and_an_entrant_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.cli import main
+
+    monkeypatch.setenv("POKERLAB_CACHE", str(tmp_path / "bots"))
+    entrant = tmp_path / "caller.py"
+    entrant.write_text(
+        "class Agent:\n"
+        "    def act(self, observation):\n"
+        "        return 1\n"
+    )
+    for opponent in ("rule-based", "cfr+1", str(entrant)):
+        monkeypatch.setattr("sys.stdin", io.StringIO("c\nc\nc\nc\nc\nc\n"))
+        assert main(["play", "leduc", "--opponent", opponent, "--hands", "1", "--seed", "2"]) == 0
+        assert "After 1 hands" in capsys.readouterr().out
+
+
+def test_unknown_opponent_lists_what_is_allowed(capsys: pytest.CaptureFixture[str]) -> None:
+    from pokerlab.cli import main
+
+    assert main(["play", "kuhn", "--opponent", "nope"]) == 1
+    err = capsys.readouterr().err
+    assert "rule-based" in err
+    assert ".py" in err
