@@ -1,4 +1,9 @@
-"""Run the benchmarks and print one table: ``python -m benchmarks [topic ...] [--quick]``."""
+"""Run the benchmarks and print one table.
+
+``python -m benchmarks [topic ...] [--quick] [--markdown]``: ``--quick`` uses fewer
+repetitions and skips the slowest rows; ``--markdown`` prints the rows as a markdown table
+(the form docs/benchmarks.md records) instead of a rich table.
+"""
 
 from __future__ import annotations
 
@@ -24,20 +29,30 @@ def _topics() -> list[str]:
 
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
+    markdown = "--markdown" in argv
     wanted = [a for a in argv if not a.startswith("--")] or _topics()
     unknown = sorted(set(wanted) - set(_topics()))
     if unknown:
         print(f"unknown benchmark topic(s) {unknown}; known: {_topics()}", file=sys.stderr)
         return 2
-    console = Console()
+    console = Console(width=200)
     table = Table(title="pokerlab benchmarks (ratio > 1: pokerlab is faster)")
     for column in ("benchmark", "pokerlab", "peer", "peer value", "ratio", "target", "note"):
         table.add_column(column)
+    lines = [
+        "| benchmark | pokerlab | peer | peer value | ratio | target | note |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for topic in wanted:
         module = importlib.import_module(f"benchmarks.bench_{topic}")
         rows: list[Row] = module.run(quick=quick)
         for row in rows:
             ratio = row.ratio
+            lines.append(
+                f"| {row.name} | {row.ours:.4g} {row.unit} | {row.peer_name} | "
+                + ("" if row.peer is None else f"{row.peer:.4g} {row.unit}")
+                + f" | {'' if ratio is None else f'{ratio:.1f}x'} | {row.target} | {row.note} |"
+            )
             table.add_row(
                 row.name,
                 f"{row.ours:.4g} {row.unit}",
@@ -47,7 +62,10 @@ def main(argv: list[str]) -> int:
                 row.target,
                 row.note,
             )
-    console.print(table)
+    if markdown:
+        print("\n".join(lines))
+    else:
+        console.print(table)
     return 0
 
 
