@@ -15,8 +15,8 @@ Bucketings by name (the text a spec records, :func:`parse_bucketing`):
   only in where the remainder falls when ``B`` does not divide ``N`` (uniform puts the larger
   buckets at the bottom, percentile in the middle: with 100 cards and 3 buckets uniform
   gives 34/33/33 cards, percentile 33/34/33);
-- ``boundaries:0,5,17``: the first item of each bucket, strictly increasing (a missing
-  leading 0 is added);
+- ``boundaries:0,5,17``: the first item of each bucket, strictly increasing from 0
+  (``boundaries:5,17`` is refused rather than silently given a third bucket);
 - ``optimized:B``: found by :func:`pokerlab.abstraction.optimize_buckets`, which searches
   boundaries to minimise the full-game exploitability of the lifted strategy; it is always
   recorded as the ``boundaries:...`` it found.
@@ -184,15 +184,13 @@ def percentile_buckets(weights: Sequence[float] | FloatArray, n_buckets: int) ->
 
 
 def boundary_buckets(n_items: int, starts: Sequence[int]) -> Bucketing:
-    """Buckets starting at the given items (a missing leading 0 is added).
+    """Buckets starting at the given items (the first must be 0).
 
     Raises:
-        SpecError: if the boundaries are not strictly increasing or not in ``0..n_items-1``.
+        SpecError: if the boundaries do not start at 0, are not strictly increasing, or are
+            not in ``0..n_items-1``.
     """
-    values = [int(s) for s in starts]
-    if values and values[0] > 0:
-        values = [0, *values]
-    return Bucketing(n_items, tuple(values), "boundaries")
+    return Bucketing(n_items, tuple(int(s) for s in starts), "boundaries")
 
 
 def _from_assignment(assignment: IntArray, method: str) -> Bucketing:

@@ -121,7 +121,7 @@ def leaderboard(
     Raises:
         PokerlabError: if the database holds no such run.
     """
-    store = db if isinstance(db, ArenaStore) else ArenaStore(db)
+    store = db if isinstance(db, ArenaStore) else ArenaStore(db, create=False)
     try:
         return _leaderboard(store, run_id, confidence)
     finally:

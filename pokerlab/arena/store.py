@@ -129,14 +129,23 @@ class ArenaStore:
         path: the database file.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
+        if self.path.is_dir():
+            raise PokerlabError(f"arena database {str(self.path)!r} is a folder; give a file name")
+        if not create and not self.path.is_file():
+            raise PokerlabError(f"arena database {str(self.path)!r} does not exist")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise PokerlabError(
+                f"{str(self.path)!r} is not a pokerlab arena database ({exc})"
+            ) from None
 
     def close(self) -> None:
         """Close the connection."""

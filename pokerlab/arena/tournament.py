@@ -230,11 +230,23 @@ def run_tournament(
     playable = [i for i, e in enumerate(entrants) if e.error is None and e.factory is not None]
     failed = tuple((e.name, e.error or "") for e in entrants if e.error is not None)
     with ArenaStore(db) as store:
-        if resume and store.runs():
+        if resume and not store.runs():
+            raise PokerlabError(f"{db} holds no run to resume; drop --resume to start one")
+        if resume:
             run = store.run()
             if run.game != str(game.spec):
                 raise PokerlabError(f"{db}: the latest run is of {run.game}, not {game.spec}; "
                                     "drop --resume to start a new run")
+            changed = [
+                f"{name} {stored} (asked {asked})"
+                for name, stored, asked in (("hands", run.hands, hands), ("seed", run.seed, seed))
+                if stored != asked
+            ]
+            if changed:
+                raise PokerlabError(
+                    f"{db}: the run to resume was started with {', '.join(changed)}; resume "
+                    "with the same options, or drop --resume to start a new run"
+                )
             run_id = run.id
             batch_size = run.batch_size
             time_limit = run.time_limit

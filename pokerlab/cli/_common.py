@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from pokerlab.errors import FileFormatError
 from pokerlab.games import Game, load, matrix_from_file
 
-console = Console()
+
+def _width(stream: object) -> int | None:
+    """The terminal's width, or 160 columns when output goes to a pipe or a file.
+
+    Rich falls back to 80 columns without a terminal, which squeezes wide tables into
+    ellipses exactly when a user saves the output.
+    """
+    isatty = getattr(stream, "isatty", None)
+    if os.environ.get("COLUMNS") or (callable(isatty) and isatty()):
+        return None
+    return 160
+
+
+console = Console(width=_width(sys.stdout))
 """Results go to stdout."""
 
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, width=_width(sys.stderr))
 """Progress and logs go to stderr."""
 
 
@@ -38,3 +53,13 @@ def _default(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def check_output_path(path: Path) -> None:
+    """Refuse an output path that is a folder, before any work is done.
+
+    Raises:
+        FileFormatError: if ``path`` is an existing folder.
+    """
+    if path.is_dir():
+        raise FileFormatError(f"--out {path} is a folder; give the name of a file to write")

@@ -17,8 +17,14 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pokerlab.abstraction import BucketEvaluator, optimize_buckets, solve_abstraction
-from pokerlab.cli._common import console, err_console, load_game, print_json
+from pokerlab.abstraction import (
+    BucketEvaluator,
+    abstract_game,
+    optimize_buckets,
+    solve_abstraction,
+)
+from pokerlab.abstraction.abstract_game import item_names
+from pokerlab.cli._common import check_output_path, console, err_console, load_game, print_json
 from pokerlab.cli._progress import solver_progress
 from pokerlab.errors import SpecError
 
@@ -57,7 +63,7 @@ SearchOption = Annotated[
 OutOption = Annotated[
     Path, typer.Option("--out", "-o", help="Where to save the lifted strategy (.npz).")
 ]
-SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of sampling solvers.")]
+SeedOption = Annotated[int | None, typer.Option("--seed", min=0, help="Seed of sampling solvers.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 
 
@@ -81,15 +87,28 @@ def abstract_command(
 ) -> None:
     """Solve GAME's abstraction and save the lifted strategy (a strategy of GAME) to --out."""
     real = load_game(game)
+    check_output_path(out)
     name, _, argument = cards.strip().partition(":")
     buckets: object = cards
-    if name.strip().lower() == "optimized":
+    optimized = name.strip().lower() == "optimized"
+    # Check everything the user typed before drawing any progress bar.
+    if optimized:
         try:
             count = int(argument)
         except ValueError:
             raise SpecError(
                 f"--cards {cards!r}: optimized needs a number of buckets, e.g. optimized:10"
             ) from None
+        n_items = len(item_names(real))
+        if not 1 <= count <= n_items:
+            raise SpecError(
+                f"--cards {cards!r}: the number of buckets must be between 1 and the number "
+                f"of cards ({n_items}); got {count}"
+            )
+        abstract_game(real, "identity", board=board, raise_cap=raise_cap)
+    else:
+        abstract_game(real, cards, board=board, raise_cap=raise_cap)
+    if optimized:
         with Progress(
             TextColumn("[bold]searching buckets"),
             BarColumn(),

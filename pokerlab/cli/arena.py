@@ -58,15 +58,20 @@ def run_command(
             "exploitative, solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",
-    hands: Annotated[int, typer.Option("--hands", help="Hands per seat per pair.")] = 1000,
+    hands: Annotated[int, typer.Option("--hands", min=1, help="Hands per seat per pair.")] = 1000,
     db: DbOption = Path("arena.db"),
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the latest run of the database.")
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", help="The run's seed.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="The run's seed.")] = 0,
     time_limit: Annotated[
-        float | None, typer.Option("--time-limit", help="Seconds allowed per decision.")
-    ] = None,
+        float,
+        typer.Option(
+            "--time-limit",
+            min=0.001,
+            help="Seconds allowed per decision; a slower agent gets the default action.",
+        ),
+    ] = 10.0,
     batch: Annotated[int, typer.Option("--batch", help="Hands per transaction (even).")] = 100,
     cache_dir: Annotated[
         Path | None, typer.Option("--cache-dir", help="Solver bot cache (default $POKERLAB_CACHE).")

@@ -24,7 +24,7 @@ def equity_command(
     exact_threshold: Annotated[
         int, typer.Option("--exact-threshold", help="Enumerate when at most this many showdowns.")
     ] = 10_000_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the Monte Carlo draws.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the Monte Carlo draws.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Print each player's equity (win + tie share), exact when cheap, else Monte Carlo."""

@@ -309,7 +309,9 @@ def regret_matching_command(
             "--sampled", help="Update regrets against sampled actions instead of mixed strategies."
         ),
     ] = False,
-    seed: Annotated[int | None, typer.Option("--seed", help="Random seed (--sampled).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, help="Random seed (--sampled).")
+    ] = None,
     json: JsonOption = False,
 ) -> None:
     """Run regret matching and print the final average and current strategies."""

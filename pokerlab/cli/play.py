@@ -28,8 +28,12 @@ from pokerlab.games.holdem import STREET_NAMES, HoldemState
 from pokerlab.games.holdem_session import HandSetup, HoldemSession
 from pokerlab.games.observation import Observation
 
-SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of the deal and the AIs.")]
-HandsOption = Annotated[int | None, typer.Option("--hands", help="Stop after this many hands.")]
+SeedOption = Annotated[
+    int | None, typer.Option("--seed", min=0, help="Seed of the deal and the AIs.")
+]
+HandsOption = Annotated[
+    int | None, typer.Option("--hands", min=1, help="Stop after this many hands.")
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -80,9 +84,7 @@ def holdem_command(
     except ValueError:
         raise SpecError(f"--blinds must look like 1/2; got {blinds!r}") from None
     out = _out()
-    session = HoldemSession(
-        players, betting=betting, blinds=(small, big), stack=stack, rng=seed
-    )
+    session = HoldemSession(players, betting=betting, blinds=(small, big), stack=stack, rng=seed)
     seeds = np.random.SeedSequence(seed).spawn(players)
     ais = {
         seat: EasyAI(np.random.default_rng(seeds[seat]))
@@ -104,10 +106,14 @@ def holdem_command(
             _play_holdem_hand(session, human, ais, label, out)
     except HumanQuitError as exc:
         print(f"\nStopped: {exc}.", file=out)
-    print(f"\nAfter {session.hands_played} hands: " + ", ".join(
-        f"{'you' if seat == 0 else f'seat {seat}'} {chips}"
-        for seat, chips in enumerate(session.stacks)
-    ), file=out)
+    print(
+        f"\nAfter {session.hands_played} hands: "
+        + ", ".join(
+            f"{'you' if seat == 0 else f'seat {seat}'} {chips}"
+            for seat, chips in enumerate(session.stacks)
+        ),
+        file=out,
+    )
 
 
 def _play_holdem_hand(
@@ -143,15 +149,15 @@ def _play_holdem_hand(
     session.finish_hand(setup, state)
     print(_holdem_summary(setup, state, names), file=out)
     showdown = state.settle().showdown
-    shown = tuple(
-        state.private_cards(p) if p in showdown else "" for p in range(len(setup.seats))
-    )
+    shown = tuple(state.private_cards(p) if p in showdown else "" for p in range(len(setup.seats)))
     for player, seat in enumerate(setup.seats):
         agent = human if seat == 0 else ais[seat]
         call_observe(
             agent,
             HandResult(
-                player, state.returns(), state.public_history(),
+                player,
+                state.returns(),
+                state.public_history(),
                 shown,
             ),
         )
@@ -162,9 +168,7 @@ def _show_board(state: HoldemState, shown: int, out: TextIO) -> int:
     size = len(state.board)
     for street, count in ((1, 3), (2, 4), (3, 5)):
         if shown < count <= size:
-            print(
-                f"--- {STREET_NAMES[street]}: {cards_pretty(state.board[:count])} ---", file=out
-            )
+            print(f"--- {STREET_NAMES[street]}: {cards_pretty(state.board[:count])} ---", file=out)
     return max(shown, size)
 
 
@@ -185,9 +189,7 @@ def _holdem_summary(setup: HandSetup, state: HoldemState, names: dict[int, str])
             f"{names[w]} +{share}" for w, share in zip(pot.winners, pot.shares, strict=True)
         )
         lines.append(f"{what} of {pot.amount}: {winners}")
-    changes = ", ".join(
-        f"{names[p]} {r:+d}" for p, r in enumerate(settlement.returns) if r
-    )
+    changes = ", ".join(f"{names[p]} {r:+d}" for p, r in enumerate(settlement.returns) if r)
     lines.append(f"Result: {changes or 'no chips moved'}")
     del setup
     return "\n".join(lines)
@@ -221,9 +223,10 @@ def opponent_factory(opponent: str, game: Game, seed: int | None) -> Callable[[]
         if not path.is_file():
             raise SpecError(f"--opponent {opponent}: the agent file does not exist")
         return lambda: load_agent(path, game)
-    if opponent in ("solvers",) or (opponent not in builtin_names() and not (
-        opponent.startswith("cfr+") and opponent[4:].isdigit()
-    )):
+    if opponent in ("solvers",) or (
+        opponent not in builtin_names()
+        and not (opponent.startswith("cfr+") and opponent[4:].isdigit())
+    ):
         names = ", ".join(n for n in builtin_names() if n != "solvers")
         raise SpecError(
             f"--opponent {opponent!r} is not known; use one of {names}, cfr+N, a strategy "

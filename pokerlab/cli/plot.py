@@ -54,9 +54,9 @@ def convergence(
         str, typer.Option("--algorithms", help="Comma-separated solver names.")
     ] = "cfr,cfr+,dcfr,es-mccfr",
     iterations: Annotated[
-        int, typer.Option("--iterations", help="Iterations per algorithm.")
+        int, typer.Option("--iterations", min=1, help="Iterations per algorithm.")
     ] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampling solvers.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sampling solvers.")] = 0,
     out: Annotated[Path, typer.Option("--out", help="The PNG to write.")] = Path("convergence.png"),
 ) -> None:
     """Plot exploitability against iterations and seconds (log-log) for several solvers."""
@@ -87,9 +87,9 @@ def convergence(
 @plot_app.command("regret-matching")
 def regret_matching(
     iterations: Annotated[
-        int, typer.Option("--iterations", help="Iterations of self-play.")
+        int, typer.Option("--iterations", min=1, help="Iterations of self-play.")
     ] = 2000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled play.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sampled play.")] = 0,
     out: Annotated[Path, typer.Option("--out", help="The PNG to write.")] = Path(
         "regret_matching.png"
     ),

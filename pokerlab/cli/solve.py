@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pokerlab.cli._common import console, err_console, load_game, print_json
+from pokerlab.cli._common import check_output_path, console, err_console, load_game, print_json
 from pokerlab.cli._progress import solver_progress
 from pokerlab.errors import SolverError
 from pokerlab.eval import expected_value
@@ -42,7 +42,7 @@ SecondsOption = Annotated[float | None, typer.Option("--seconds", help="Stop aft
 CheckEveryOption = Annotated[
     int | None, typer.Option("--check-every", help="Iterations between exploitability checks.")
 ]
-SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of sampling solvers.")]
+SeedOption = Annotated[int | None, typer.Option("--seed", min=0, help="Seed of sampling solvers.")]
 ResumeOption = Annotated[
     Path | None, typer.Option("--resume", help="A checkpoint written by an interrupted run.")
 ]
@@ -161,6 +161,7 @@ def solve_command(
     prints the command that resumes it (``--resume``), which ends exactly where an
     uninterrupted run would have. --iterations counts from the start of the run.
     """
+    check_output_path(out)
     if resume is not None:
         solver = Solver.load_checkpoint(resume, game=load_game(game))
         if solver.algorithm != algorithm and SOLVERS.get(algorithm) is not type(solver):

@@ -18,6 +18,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from pokerlab.abstraction.study import run_challenge_study, write_report
 from pokerlab.cli._common import console, err_console, print_json
 from pokerlab.cli.study import study_app
+from pokerlab.errors import FileFormatError
 
 
 @study_app.command("challenge")
@@ -31,6 +32,8 @@ def challenge_command(
     json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
 ) -> None:
     """Run the challenge study and write DIR/README.md with its tables and plots."""
+    if out.exists() and not out.is_dir():
+        raise FileFormatError(f"--out {out} is a file; the report needs a folder")
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),

@@ -1,6 +1,6 @@
 """Matches between two agents: duplicate dealing, per-hand records, robust play, statistics.
 
-``play_match(game, a, b, hands=1000)`` plays hands with each agent in each seat and
+``play_match(game, a, b, hands=1000)`` plays 1000 hands with each agent in each seat and
 returns a :class:`MatchResult`: every hand as a frozen :class:`HandRecord`, agent ``a``'s
 mean in chips per hand with a 95% confidence interval, the exact expected value when both
 agents are strategy-backed, and a control-variate estimate with its variance reduction.
@@ -474,13 +474,25 @@ class _Recorder:
         self.agents = [_RecordingAgent(agent, self.answers) for agent in agents]
 
     def answers_differ(self, game: Game, record: HandRecord) -> bool:
-        actions = []
+        """True if some replayed answer is not what the recorded hand shows.
+
+        A decision recorded as a fault (exception, illegal answer, timeout) was replaced
+        by the default action; the replayed answer matches it when it is the same kind of
+        failure (an illegal answer) or when that seat has a fault on record in this hand.
+        """
+        faulted_seats = {event.seat for event in record.events}
+        answers = iter(self.answers)
         state = game.initial_state()
         for action in record.history:
             if state.player >= 0:
-                actions.append(action)
+                answer = next(answers, None)
+                if answer != action:
+                    replaced = action == default_action(state)
+                    failed = answer not in state.legal_actions() or state.player in faulted_seats
+                    if not (replaced and failed):
+                        return True
             state = state._apply(action)
-        return actions != self.answers
+        return next(answers, None) is not None
 
 
 class _RecordingAgent:
@@ -782,7 +794,9 @@ def play_match(
         game: a two-player game.
         a: the first agent (the estimates are from its point of view).
         b: the second agent.
-        hands: the number of hands (even for a duplicate match in both seats).
+        hands: hands played in each seat: with ``seats="both"`` the match plays
+            ``2 * hands`` hands (``hands`` with each agent in each seat, as the challenge
+            asks), with ``"first"``/``"second"`` it plays ``hands``.
         seats: ``"both"`` alternates seats; ``"first"``/``"second"`` keeps ``a`` in seat 0/1.
         duplicate: with ``seats="both"``, play every deal twice with the seats swapped.
         seed: seeds chance and the agents (see the module docstring).
@@ -796,28 +810,27 @@ def play_match(
         The :class:`MatchResult`.
 
     Raises:
-        PokerlabError: a game that is not two-player, a bad ``seats``, or ``hands < 1``
-            (or an odd number of duplicate hands).
+        PokerlabError: a game that is not two-player, a bad ``seats``, or ``hands < 1``.
 
     Example:
         >>> from pokerlab.games import kuhn
         >>> from pokerlab.agents import StrategyAgent
         >>> game = kuhn()
         >>> uniform = StrategyAgent(Strategy.uniform(game))
-        >>> result = play_match(game, uniform, uniform, hands=2000, seed=1)
-        >>> result.exact_value, result.n_hands
+        >>> result = play_match(game, uniform, uniform, hands=1000, seed=1)
+        >>> result.exact_value, result.n_hands   # 1000 hands in each seat
         (0.0, 2000)
     """
     if game.n_players != 2:
         raise PokerlabError(f"play_match needs a two-player game; {game.spec} has "
                             f"{game.n_players} players")
     _check_seats(seats)
-    if not isinstance(hands, int) or hands < 1:
-        raise PokerlabError(f"hands must be an integer >= 1; got {hands!r}")
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+        raise PokerlabError(f"hands (per seat) must be an integer >= 1; got {hands!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise PokerlabError(f"time_limit must be a positive number of seconds; got {time_limit!r}")
     pairs = seats == "both" and duplicate
-    if pairs and hands % 2:
-        raise PokerlabError(f"a duplicate match plays every deal twice: hands must be even; "
-                            f"got {hands}")
+    hands = 2 * hands if seats == "both" else hands
     names = (_agent_name(a), _agent_name(b))
     strategy_a, strategy_b = _agent_strategy(a), _agent_strategy(b)
     both = strategy_a is not None and strategy_b is not None

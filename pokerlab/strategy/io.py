@@ -31,7 +31,13 @@ def keys_fingerprint(tree: CompiledTree) -> str:
 
 
 def write_npz_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write ``arrays`` to ``path`` through a temporary file and a rename."""
+    """Write ``arrays`` to ``path`` through a temporary file and a rename.
+
+    Raises:
+        FileFormatError: if ``path`` is an existing folder.
+    """
+    if path.is_dir():
+        raise FileFormatError(f"{str(path)!r} is a folder; give the name of a file to write")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:

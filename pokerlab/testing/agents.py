@@ -81,8 +81,9 @@ def check_agent(
     except AgentLoadError as exc:
         return AgentCheckReport(str(file), game_text, False, (str(exc),))
     hands += hands % 2
+    per_seat = hands // 2
     result = play_match(
-        game, agent, RandomAgent(), hands=hands, seed=seed, time_limit=time_limit  # type: ignore[arg-type]
+        game, agent, RandomAgent(), hands=per_seat, seed=seed, time_limit=time_limit  # type: ignore[arg-type]
     )
     mine = [e for e in result.events if e.agent == 0]
     problems = _describe(mine, hands)

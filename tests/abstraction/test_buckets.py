@@ -40,7 +40,8 @@ def test_boundaries_text_and_round_trip() -> None:
     assert bucketing.sizes() == [5, 12, 3]
     assert list(bucketing.members(1)) == list(range(5, 17))
     assert parse_bucketing(bucketing.to_text(), 20) == bucketing
-    assert parse_bucketing("boundaries:5,17", 20) == bucketing  # leading 0 added
+    with pytest.raises(SpecError, match="must start at 0"):
+        parse_bucketing("boundaries:5,17", 20)  # refused, not silently given a bucket
     assert parse_bucketing("identity", 4) == identity_buckets(4)
     assert identity_buckets(4).to_text() == "identity"
 

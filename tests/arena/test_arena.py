@@ -112,6 +112,25 @@ def test_a_finished_run_resumes_to_nothing(tmp_path, bot_cache) -> None:
     assert again.run_id == 1
     with pytest.raises(PokerlabError, match="not leduc"):
         run_tournament(leduc(), entrants, db=db, hands=10, resume=True)
+    with pytest.raises(PokerlabError, match="hands 10 \\(asked 50\\)"):
+        run_tournament(kuhn(), entrants, db=db, hands=50, resume=True)
+    with pytest.raises(PokerlabError, match="no run to resume"):
+        run_tournament(kuhn(), entrants, db=tmp_path / "new.db", hands=10, resume=True)
+
+
+def test_bad_database_paths_are_clear_errors(tmp_path, bot_cache) -> None:
+    from pokerlab.arena import leaderboard
+
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n" * 100)
+    entrants = _entrants(["random", "always-call"], bot_cache)
+    with pytest.raises(PokerlabError, match="not a pokerlab arena database"):
+        run_tournament(kuhn(), entrants, db=text, hands=2)
+    with pytest.raises(PokerlabError, match="is a folder"):
+        run_tournament(kuhn(), entrants, db=tmp_path, hands=2)
+    with pytest.raises(PokerlabError, match="does not exist"):
+        leaderboard(tmp_path / "missing.db")
+    assert not (tmp_path / "missing.db").exists()
 
 
 def test_too_few_agents(tmp_path, bot_cache) -> None:

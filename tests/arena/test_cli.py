@@ -35,7 +35,8 @@ def test_arena_run_and_leaderboard(tmp_path, bot_cache, capsys) -> None:
 def test_arena_errors_are_one_line(tmp_path, capsys) -> None:
     rc = main(["arena", "leaderboard", "--db", str(tmp_path / "empty.db")])
     assert rc == 1
-    assert "holds no arena run" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "empty.db").exists()
     rc = main(["arena", "run", "kuhn", "--builtins", "nobody", "--db", str(tmp_path / "a.db")])
     assert rc == 1
     assert "unknown built-in agent 'nobody'" in capsys.readouterr().err

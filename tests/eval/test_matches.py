@@ -60,7 +60,7 @@ def _terminal_probabilities(game, s1: Strategy, s2: Strategy) -> dict[tuple[int,
 def test_kuhn_equilibrium_self_play_is_zero(fast: bool) -> None:
     game = kuhn()
     eq = kuhn_equilibrium()
-    result = play_match(game, StrategyAgent(eq), StrategyAgent(eq), hands=4000, seed=1, fast=fast)
+    result = play_match(game, StrategyAgent(eq), StrategyAgent(eq), hands=2000, seed=1, fast=fast)
     assert result.exact_value == 0.0
     assert result.estimate.contains(0.0)
     assert result.duplicate
@@ -180,8 +180,10 @@ def test_seats_first_and_second() -> None:
 
 def test_bad_arguments() -> None:
     game = kuhn()
-    with pytest.raises(PokerlabError, match="even"):
-        play_match(game, RandomAgent(), RandomAgent(), hands=3)
+    with pytest.raises(PokerlabError, match="per seat"):
+        play_match(game, RandomAgent(), RandomAgent(), hands=0)
+    with pytest.raises(PokerlabError, match="time_limit"):
+        play_match(game, RandomAgent(), RandomAgent(), hands=2, time_limit=-1)
     with pytest.raises(PokerlabError, match="seats"):
         play_match(game, RandomAgent(), RandomAgent(), hands=4, seats="left")  # type: ignore[arg-type]
     with pytest.raises(PokerlabError, match="two-player"):
@@ -209,7 +211,7 @@ class Slow:
     name = "slow"
 
     def act(self, observation: Observation) -> int:
-        time.sleep(0.02)
+        time.sleep(0.6)
         return observation.legal_actions[-1]
 
 
@@ -217,8 +219,11 @@ class Slow:
                                              (Slow(), "timeout")])
 def test_faults_get_the_default_action_and_are_recorded(agent: object, kind: str) -> None:
     game = leduc()
-    result = play_match(game, agent, RandomAgent(), hands=20, seed=0, time_limit=0.01)  # type: ignore[arg-type]
-    assert result.n_hands == 20
+    # A limit the random opponent never comes near, even on a loaded machine; the slow
+    # agent is given up on after it (so the test costs about 0.25 s per slow decision).
+    hands = 2 if kind == "timeout" else 10
+    result = play_match(game, agent, RandomAgent(), hands=hands, seed=0, time_limit=0.25)  # type: ignore[arg-type]
+    assert result.n_hands == 2 * hands  # hands in each seat
     assert result.events
     assert all(e.kind == kind and e.agent == 0 for e in result.events)
     for event in result.events:
@@ -288,3 +293,14 @@ def test_mean_estimate_interval() -> None:
     assert e.mean == 2.5
     assert e.low < 2.5 < e.high
     assert e.scaled(100).mean == 250
+
+
+def test_hands_counts_hands_in_each_seat() -> None:
+    # The challenge: "1000 hands as P1 and 1000 hands as P2".
+    game = kuhn()
+    result = play_match(game, RandomAgent(), AlwaysCall(), hands=25, seed=3, fast=False)
+    seats = [r.seats for r in result.hands]
+    assert result.n_hands == 50
+    assert seats.count(seats[0]) == 25
+    one_seat = play_match(game, RandomAgent(), AlwaysCall(), hands=25, seats="first", seed=3)
+    assert one_seat.n_hands == 25
