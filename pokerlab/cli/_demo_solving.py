@@ -13,7 +13,7 @@ from pokerlab.cli.plot import write_convergence_plot
 from pokerlab.eval import expected_value, exploitability
 from pokerlab.games import leduc
 from pokerlab.solvers import CFRPlus
-from pokerlab.solvers.convergence import ConvergenceCurve
+from pokerlab.solvers.convergence import ConvergenceCurve, warm_up
 from pokerlab.strategy import strategy_rows
 
 TARGET = 1e-3
@@ -24,6 +24,7 @@ def run() -> None:
     """Solve standard Leduc to exploitability 1e-3 and show what came out."""
     game = leduc()
     console.rule("Solving Leduc poker with CFR+")
+    warm_up(CFRPlus)  # numba's one-off compilation is not solving time
     solver = CFRPlus(game)
     with solver_progress(
         "CFR+ on leduc",
@@ -43,7 +44,7 @@ def run() -> None:
         f"Game value for P1: {value:+.5f} chips per hand; P2 advantage: {-value:+.5f} "
         "(the LP's exact value is -0.08561)."
     )
-    table = Table(title="Leduc strategy, first rows (P1 holding each card, first to act)")
+    table = Table(title="Leduc average strategy: the first rows (pokerlab show prints them all)")
     table.add_column("infoset")
     table.add_column("player")
     table.add_column("actions")

@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from pokerlab.cli._common import console
-from pokerlab.games import load
+from pokerlab.games import MatrixGame, load
 from pokerlab.tree import compile
 
 
@@ -48,16 +48,30 @@ def _normal_form_section() -> None:
     from pokerlab.solvers.regret_matching import RegretMatching
 
     dominance = load("dominance")
+    assert isinstance(dominance, MatrixGame)
     reduced = eliminate_dominated(dominance)
+    removed = "; ".join(
+        f"P{s.player + 1} drops {s.action_name} (dominated by {s.dominated_by_name})"
+        for s in reduced.steps
+    )
+    row, col = reduced.row_ids[0], reduced.col_ids[0]
+    payoff = (dominance.A[row, col], dominance.B[row, col])
     lines = [
-        "[b]Dominance[/b] (tutorial 3x3): "
-        + "; ".join(str(step) for step in reduced.steps)
-        + f" -> {reduced}",
+        f"[b]Dominance[/b] (the tutorial's 3x3 game): {removed}; what is left: "
+        f"({reduced.row_names[0]}, {reduced.col_names[0]}) with payoffs "
+        f"({payoff[0]:g}, {payoff[1]:g}).",
     ]
     bos = mixed_equilibrium_2x2(load("battle_of_sexes"))
-    lines.append(f"[b]Battle of the sexes[/b]: {bos}")
+    lines.append(
+        f"[b]Battle of the sexes[/b] by indifference: P1 plays Tennis {bos.p:.3g}, P2 plays "
+        f"Tennis {bos.q:.3g}; each earns {bos.row_payoff:.3g}."
+    )
     rps_solution = solve_zero_sum(load("rps"))
-    lines.append(f"[b]Rock-Paper-Scissors[/b] by LP: {rps_solution}")
+    strategy = ", ".join(f"{p:.4f}" for p in rps_solution.row_strategy)
+    lines.append(
+        f"[b]Rock-Paper-Scissors[/b] by LP: play ({strategy}); the game's value is "
+        f"{abs(rps_solution.value):.4f}."
+    )
     learner = RegretMatching(load("rps"), opponent=(0.4, 0.3, 0.3)).run(iterations=10_000)
     average = learner.average_strategy()
     lines.append(

@@ -22,7 +22,7 @@ from pokerlab.cli._progress import solver_progress
 from pokerlab.errors import SolverError
 from pokerlab.eval import expected_value
 from pokerlab.solvers import SOLVERS
-from pokerlab.solvers.base import Solver
+from pokerlab.solvers.base import Solver, check_stopping_rules
 
 GameArgument = Annotated[
     str, typer.Argument(help="A game: 'kuhn', 'leduc', 'leduc(stack=50, raise_cap=None)'.")
@@ -179,6 +179,7 @@ def solve_command(
                 f"{algorithm} needs a stopping rule: --iterations, --target-exploitability "
                 "or --seconds"
             )
+        check_stopping_rules(iterations, target_exploitability, seconds, check_every)
         checkpoint = out.with_name(out.stem + ".checkpoint.npz")
         step = check_every or (max(1, iterations // 20) if iterations else 10)
         finished = _run_with_checkpoints(
@@ -206,6 +207,8 @@ def solve_command(
                 soft_wrap=True,
             )
             raise typer.Exit(130)
+        if resume is not None and resume.resolve() == checkpoint.resolve():
+            checkpoint.unlink(missing_ok=True)  # the run it belonged to is finished
     exploitability = solver.history[-1].exploitability if solver.history else None
     value = getattr(solver, "value", None)
     if value is None and algorithm != "lp":

@@ -14,6 +14,7 @@ import numpy as np
 from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
+from pokerlab.games.registry import load
 from pokerlab.solvers.base import Progress, Solver
 
 
@@ -66,6 +67,7 @@ def convergence_curves(
     step = check_every or max(1, iterations // 30)
     curves = []
     for name in algorithms:
+        warm_up(SOLVERS[name])
         solver = _make(SOLVERS[name], game, seed)
         callback = None if progress is None else (lambda p, n=name: progress(n, p))
         solver.run(iterations=iterations, check_every=step, callback=callback)
@@ -79,6 +81,15 @@ def convergence_curves(
             )
         )
     return curves
+
+
+def warm_up(factory: type[Solver]) -> None:
+    """Compile a solver's kernels (and the exploitability pass's) on 3-card Kuhn.
+
+    numba compiles on first use (or loads its disk cache); doing that on a tiny game first
+    keeps the one-off cost out of the solving time that is then measured.
+    """
+    _make(factory, load("kuhn"), 0).run(iterations=2, check_every=1)
 
 
 def _make(factory: type[Solver], game: Game, seed: int) -> Solver:

@@ -41,6 +41,10 @@ def write_npz_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600); give it the permissions of an ordinary file.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, "wb") as handle:
             np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
             handle.flush()

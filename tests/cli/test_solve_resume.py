@@ -85,3 +85,36 @@ def test_iterative_solver_needs_a_stopping_rule(
 ) -> None:
     assert main(["solve", "kuhn", "--algorithm", "cfr+", "--out", str(tmp_path / "x.npz")]) == 1
     assert "stopping rule" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--iterations", "0"], "iterations must be an integer >= 1"),
+        (["--iterations", "-5"], "iterations must be an integer >= 1"),
+        (["--target-exploitability", "-1"], "target_exploitability must be > 0"),
+        (["--seconds", "0"], "seconds must be > 0"),
+        (["--iterations", "10", "--check-every", "0"], "check_every must be an integer >= 1"),
+    ],
+)
+def test_out_of_range_stopping_rules_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    out = tmp_path / "x.npz"
+    assert main(["solve", "kuhn", "--algorithm", "cfr", *flags, "--out", str(out)]) == 1
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_finished_resume_removes_its_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "30", "--check-every", "10"]
+    out = tmp_path / "s.npz"
+    monkeypatch.setattr(solve_cli, "_Interrupt", lambda: _InterruptAfter(0))
+    assert main([*args, "--out", str(out), "--json"]) == 130
+    monkeypatch.undo()
+    checkpoint = tmp_path / "s.checkpoint.npz"
+    assert main([*args, "--out", str(out), "--resume", str(checkpoint), "--json"]) == 0
+    assert out.exists()
+    assert not checkpoint.exists()
