@@ -157,6 +157,18 @@ class RuleBased:
         self.raise_at = raise_at
         self.call_at = call_at
 
+    def check_game(self, game: Game) -> None:
+        """Refuse, before a match, a game whose hands this bot cannot rate.
+
+        Raises:
+            PokerlabError: for games other than Kuhn and Leduc.
+        """
+        if game.spec.name not in ("kuhn", "leduc"):
+            raise PokerlabError(
+                f"RuleBased rates Kuhn and Leduc cards only; it cannot play {game.spec} "
+                "(for Hold'em, use the Easy AI: pokerlab.agents.easy.EasyAI)"
+            )
+
     def strength(self, observation: Observation) -> float:
         """The hand strength in ``[0, 1]`` (see the class docstring)."""
         ranks = _rank_order(observation.game)

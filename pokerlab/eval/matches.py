@@ -825,6 +825,13 @@ def play_match(
         raise PokerlabError(f"play_match needs a two-player game; {game.spec} has "
                             f"{game.n_players} players")
     _check_seats(seats)
+    for agent in (a, b):
+        check = getattr(agent, "check_game", None)
+        if callable(check):
+            check(game)  # an agent that knows it cannot play this game says so up front
+        backing = _agent_strategy(agent)
+        if backing is not None:
+            backing.check_game(game)  # StrategyMismatchError for a strategy of another game
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise PokerlabError(f"hands (per seat) must be an integer >= 1; got {hands!r}")
     if time_limit is not None and not time_limit > 0:

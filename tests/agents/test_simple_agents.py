@@ -110,3 +110,16 @@ def test_strategy_agent_refuses_a_foreign_infoset() -> None:
     obs = next(o for k, o in _observations(leduc()).items() if k.count("|") == 3)
     with pytest.raises(PokerlabError, match="no infoset"):
         agent.act(obs)
+
+
+def test_rule_based_refuses_holdem_before_the_match() -> None:
+    from pokerlab.games import holdem
+
+    with pytest.raises(PokerlabError, match="Kuhn and Leduc"):
+        play_match(holdem(players=2), RuleBased(), RandomAgent(), hands=5)
+
+
+def test_a_strategy_bot_for_another_game_is_refused() -> None:
+    bot = StrategyAgent(Strategy.uniform(kuhn()))
+    with pytest.raises(StrategyMismatchError):
+        play_match(leduc(), bot, RandomAgent(), hands=5)
