@@ -177,6 +177,7 @@ class LeducState(State):
     n_raises: int  # bets + raises this round
     n_calls: int  # calls (checks) since the last raise this round
     to_act: Player  # 0..n-1, CHANCE or TERMINAL
+    letters: tuple[str, str] = ("", "")  # `sequences` as f/c/r letters, kept for infoset keys
 
     @property
     def game(self) -> LeducGame:
@@ -258,6 +259,7 @@ class LeducState(State):
                     0,
                     0,
                     to_act,
+                    self.letters,
                 )
             # The board: round 2 starts with the first active player from seat 0, unless
             # everyone still in is all-in, in which case the hand goes to showdown.
@@ -275,6 +277,7 @@ class LeducState(State):
                 0,
                 0,
                 to_act,
+                self.letters,
             )
         player = self.to_act
         folded = self.folded
@@ -293,10 +296,13 @@ class LeducState(State):
                 n_calls = 0
             committed = (*committed[:player], stakes, *committed[player + 1 :])
         first, second = self.sequences
+        first_letters, second_letters = self.letters
         if self.round == 0:
             first = (*first, action)
+            first_letters += _LETTERS[action]
         else:
             second = (*second, action)
+            second_letters += _LETTERS[action]
         remaining = n - folded.count(True)
         round_over = n_calls == remaining if n_raises == 0 else n_calls == remaining - 1
         if remaining == 1 or (round_over and self.round == 1):
@@ -320,6 +326,7 @@ class LeducState(State):
             n_raises,
             n_calls,
             to_act,
+            (first_letters, second_letters),
         )
 
     def infoset_key(self, player: Player | None = None) -> str:
@@ -328,10 +335,9 @@ class LeducState(State):
             player = self.to_act
         names = self.leduc.rank_names
         card = names[self.private[player] // SUITS] if player < len(self.private) else "?"
-        first = "".join(_LETTERS[a] for a in self.sequences[0])
+        first, second = self.letters
         if self.board < 0:
             return f"{card}|{first}"
-        second = "".join(_LETTERS[a] for a in self.sequences[1])
         return f"{card}|{names[self.board // SUITS]}|{first}|{second}"
 
     def action_name(self, action: Action) -> str:
