@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
+from pokerlab._types import FloatArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
 from pokerlab.strategy import Strategy
@@ -227,3 +228,28 @@ class Solver(ABC):
                 f"{str(path)!r} is a checkpoint of {type(solver).__name__}, not {cls.__name__}"
             )
         return solver
+
+
+class RegretSolver(Solver):
+    """A solver that keeps regrets and strategy sums as ``[n_infosets, max_actions]`` arrays.
+
+    The CFR family and Monte Carlo CFR share this: the average strategy is the normalised
+    strategy sums (:meth:`average_probs`), wrapped in a :class:`Strategy` that records
+    what made it.
+    """
+
+    @abstractmethod
+    def average_probs(self) -> FloatArray:
+        """The average strategy as a new ``[n_infosets, max_actions]`` array."""
+
+    def _metadata(self, kind: str) -> dict[str, Any]:
+        return {
+            "algorithm": self.algorithm,
+            "strategy": kind,
+            "iterations": self.iterations,
+            "hyperparameters": self.hyperparameters(),
+        }
+
+    def average_strategy(self) -> Strategy:
+        """The average strategy so far (a copy): the one that converges to equilibrium."""
+        return Strategy(self.game, self.average_probs(), self._metadata("average"))

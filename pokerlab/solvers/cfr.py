@@ -47,13 +47,13 @@ from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
 from pokerlab.solvers import _cfr_kernels as kernels
-from pokerlab.solvers.base import Solver
+from pokerlab.solvers.base import RegretSolver
 from pokerlab.solvers.checkpoint import register_solver
 from pokerlab.strategy import Strategy
 from pokerlab.tree import CompiledTree, compile
 
 
-class _FullWidthCFR(Solver):
+class _FullWidthCFR(RegretSolver):
     """Shared machinery: the tree arrays, the state, one kernel call per iteration.
 
     Subclasses set :attr:`_floor` / :attr:`_discount` and implement :meth:`_schedule`.
@@ -144,18 +144,6 @@ class _FullWidthCFR(Solver):
         out = np.empty_like(self._strategy_sum)
         kernels.normalize_rows(self._strategy_sum, self._tree.infoset_n_actions, out)
         return out
-
-    def _metadata(self, kind: str) -> dict[str, Any]:
-        return {
-            "algorithm": self.algorithm,
-            "strategy": kind,
-            "iterations": self.iterations,
-            "hyperparameters": self.hyperparameters(),
-        }
-
-    def average_strategy(self) -> Strategy:
-        """The average strategy so far (a copy): the one that converges to equilibrium."""
-        return Strategy(self.game, self.average_probs(), self._metadata("average"))
 
     def current_strategy(self) -> Strategy:
         """The strategy the next iteration will play (a copy)."""

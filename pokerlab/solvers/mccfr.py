@@ -54,7 +54,7 @@ from numpy.typing import NDArray
 from pokerlab._types import FloatArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
-from pokerlab.solvers.base import Solver
+from pokerlab.solvers.base import RegretSolver
 from pokerlab.solvers.checkpoint import register_solver
 from pokerlab.strategy import Strategy
 from pokerlab.tree import CompiledTree, compile
@@ -102,7 +102,7 @@ def _regret_matching(regrets: FloatArray, legal: NDArray[np.bool_]) -> FloatArra
     return np.where(sums > 0, positive / np.where(sums > 0, sums, 1.0), uniform)
 
 
-class _MonteCarloCFR(Solver):
+class _MonteCarloCFR(RegretSolver):
     """Shared machinery: seeding, state, batched runs; subclasses call one kernel."""
 
     algorithm: ClassVar[str] = "mccfr"
@@ -170,18 +170,6 @@ class _MonteCarloCFR(Solver):
         sums = self._strategy_sum.sum(axis=1, keepdims=True)
         uniform = legal / legal.sum(axis=1, keepdims=True)
         return np.where(sums > 0, self._strategy_sum / np.where(sums > 0, sums, 1.0), uniform)
-
-    def _metadata(self, kind: str) -> dict[str, Any]:
-        return {
-            "algorithm": self.algorithm,
-            "strategy": kind,
-            "iterations": self.iterations,
-            "hyperparameters": self.hyperparameters(),
-        }
-
-    def average_strategy(self) -> Strategy:
-        """The average strategy so far (a copy): the one that converges to equilibrium."""
-        return Strategy(self.game, self.average_probs(), self._metadata("average"))
 
     def current_strategy(self) -> Strategy:
         """The strategy the next iteration will play (regret matching; a copy)."""
