@@ -9,7 +9,7 @@ import typer
 
 study_app = typer.Typer(
     name="study",
-    help="Studies comparing agents: exploitation, ...",
+    help="Studies: the challenge (values, abstractions, P2 advantage) and exploitation.",
     no_args_is_help=True,
 )
 """The ``study`` command group; study modules add their commands to it."""
