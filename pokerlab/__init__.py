@@ -11,7 +11,7 @@ Layers, each importing only from its left::
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from pokerlab._version import __version__
 
 from pokerlab import abstraction, errors, games, strategy, tree
 from pokerlab.strategy import Strategy

@@ -42,6 +42,14 @@ class StrategyError(PokerlabError, ValueError):
     """A strategy whose contents are invalid (rows not summing to one, wrong shape...)."""
 
 
+class PolicyError(StrategyError):
+    """A policy's answer that is not a distribution over the legal actions.
+
+    Probabilities that are negative, not finite, on an illegal action, or that do not sum
+    to 1 (within 1e-6). The dealer records it as a fault and plays the default action.
+    """
+
+
 class StrategyMismatchError(StrategyError):
     """A strategy (or checkpoint) used with a game it was not made for."""
 
@@ -60,6 +68,7 @@ __all__ = [
     "GameTooLargeError",
     "IllegalActionError",
     "PokerlabError",
+    "PolicyError",
     "SolverError",
     "SpecError",
     "StrategyError",

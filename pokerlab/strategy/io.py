@@ -1,8 +1,9 @@
-"""Strategy files: ``.npz`` arrays plus a JSON header, written atomically.
+"""pokerlab's files: ``.npz`` arrays plus a JSON header, written atomically.
 
-The header records the game spec, the infoset keys' fingerprint, what made the strategy
-(algorithm, iterations, exploitability) and the pokerlab version, so that loading a file
-for another game, or a damaged file, is a clear error rather than a wrong answer.
+Strategies, infoset tables and solver checkpoints are all such files. The header records
+the format, the game spec, what made the file and the pokerlab version, so that loading a
+file for another game, or a damaged file, is a clear error rather than a wrong answer.
+This module knows the container only; each format's reader and writer lives with its type.
 """
 
 from __future__ import annotations
@@ -15,13 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.errors import FileFormatError, PokerlabError, StrategyMismatchError
+from pokerlab._version import __version__
+from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games import Game, GameSpec, load
-from pokerlab.strategy.strategy import Strategy
-from pokerlab.tree import CompiledTree, compile
-
-FORMAT = "pokerlab-strategy"
-FORMAT_VERSION = 1
+from pokerlab.tree import CompiledTree
 
 
 def keys_fingerprint(tree: CompiledTree) -> str:
@@ -55,32 +53,8 @@ def write_npz_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
         raise
 
 
-def save_strategy(strategy: Strategy, path: str | Path) -> Path:
-    """Write ``strategy`` to ``path`` atomically and return the path."""
-    from pokerlab import __version__
-
-    target = Path(path)
-    tree = compile(strategy.game)
-    header = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "pokerlab_version": __version__,
-        "game": strategy.game.spec.to_dict(),
-        "game_string": str(strategy.game.spec),
-        "n_infosets": tree.n_infosets,
-        "max_actions": tree.max_actions,
-        "keys_fingerprint": keys_fingerprint(tree),
-        "metadata": dict(strategy.metadata),
-    }
-    arrays: dict[str, np.ndarray] = {
-        "header": np.frombuffer(json.dumps(header, default=_json_default).encode(), dtype=np.uint8),
-        "probs": np.ascontiguousarray(strategy.probs),
-    }
-    write_npz_atomic(target, arrays)
-    return target
-
-
-def _json_default(value: object) -> object:
+def json_default(value: object) -> object:
+    """Make numpy values JSON-ready (``json.dumps(..., default=json_default)``)."""
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, np.ndarray):
@@ -88,14 +62,52 @@ def _json_default(value: object) -> object:
     return str(value)
 
 
+def header_array(header: dict[str, object]) -> np.ndarray:
+    """The JSON header as the ``uint8`` array stored under the name ``header``."""
+    text = json.dumps(header, default=json_default)
+    return np.frombuffer(text.encode(), dtype=np.uint8)
+
+
+def make_header(file_format: str, version: int, game: Game, **fields: object) -> dict[str, object]:
+    """The header fields every pokerlab file has, plus ``fields``."""
+    return {
+        "format": file_format,
+        "format_version": version,
+        "pokerlab_version": __version__,
+        "game": game.spec.to_dict(),
+        "game_string": str(game.spec),
+        **fields,
+    }
+
+
+def header_game(header: dict[str, object], path: str | Path) -> Game:
+    """The game a file's header names.
+
+    Raises:
+        FileFormatError: if the header names no valid game.
+    """
+    try:
+        game_dict = header["game"]
+        if not isinstance(game_dict, dict):
+            raise FileFormatError(f"its 'game' is {game_dict!r}, not a spec dict")
+        return load(GameSpec.from_dict(game_dict))
+    except (KeyError, PokerlabError) as exc:
+        raise FileFormatError(f"{str(path)!r} names no valid game: {exc}") from None
+
+
 def read_npz(
-    path: str | Path, expected_format: str
+    path: str | Path, expected_format: str | tuple[str, ...]
 ) -> tuple[dict[str, object], dict[str, np.ndarray]]:
     """Read a pokerlab ``.npz`` file: its JSON header and its arrays.
+
+    Args:
+        path: the file.
+        expected_format: the format (or formats) the caller can read.
 
     Raises:
         FileFormatError: missing, truncated, corrupted, or not of ``expected_format``.
     """
+    formats = (expected_format,) if isinstance(expected_format, str) else expected_format
     source = Path(path)
     if not source.is_file():
         raise FileFormatError(f"{str(source)!r} does not exist")
@@ -120,38 +132,9 @@ def read_npz(
         header = json.loads(arrays.pop("header").tobytes().decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FileFormatError(f"{str(source)!r} has a corrupted header: {exc}") from None
-    if not isinstance(header, dict) or header.get("format") != expected_format:
+    if not isinstance(header, dict) or header.get("format") not in formats:
         found = header.get("format") if isinstance(header, dict) else None
         raise FileFormatError(
-            f"{str(source)!r} is a {found or 'unknown'} file, not a {expected_format} file"
+            f"{str(source)!r} is a {found or 'unknown'} file, not a {' or '.join(formats)} file"
         )
     return header, arrays
-
-
-def load_strategy(path: str | Path, *, game: Game | None = None) -> Strategy:
-    """Read a strategy file; check it against ``game`` when one is given."""
-    header, arrays = read_npz(path, FORMAT)
-    try:
-        game_dict = header["game"]
-        if not isinstance(game_dict, dict):
-            raise FileFormatError(f"its 'game' is {game_dict!r}, not a spec dict")
-        file_game = load(GameSpec.from_dict(game_dict))
-    except (KeyError, PokerlabError) as exc:
-        raise FileFormatError(f"{str(path)!r} names no valid game: {exc}") from None
-    if game is not None and game != file_game:
-        raise StrategyMismatchError(
-            f"{str(path)!r} holds a strategy for {file_game.spec}, not for {game.spec}"
-        )
-    tree = compile(file_game)
-    if header.get("keys_fingerprint") != keys_fingerprint(tree):
-        raise StrategyMismatchError(
-            f"{str(path)!r} was made for {file_game.spec} by a pokerlab whose infosets differ "
-            "from this one's; solve it again"
-        )
-    probs = arrays.get("probs")
-    if probs is None:
-        raise FileFormatError(f"{str(path)!r} has no 'probs' array")
-    metadata = header.get("metadata", {})
-    return Strategy.from_array(
-        file_game, probs, metadata=metadata if isinstance(metadata, dict) else {}
-    )

@@ -16,9 +16,23 @@ from typing import Any
 import numpy as np
 
 from pokerlab._types import Action, FloatArray
-from pokerlab.errors import StrategyError, StrategyMismatchError
+from pokerlab.errors import FileFormatError, StrategyError, StrategyMismatchError
 from pokerlab.games.base import Game, State
+from pokerlab.games.observation import Observation
+from pokerlab.strategy.io import (
+    header_array,
+    header_game,
+    keys_fingerprint,
+    make_header,
+    read_npz,
+    write_npz_atomic,
+)
 from pokerlab.tree import CompiledTree, compile
+
+FORMAT = "pokerlab-strategy"
+"""The ``format`` field of a strategy file's header."""
+
+FORMAT_VERSION = 1
 
 ROW_TOLERANCE = 1e-6
 """How far a row may sum from 1 before it is refused."""
@@ -196,9 +210,17 @@ class Strategy:
         n = int(tree.infoset_n_actions[i])
         return {int(tree.infoset_actions[i, k]): float(self.probs[i, k]) for k in range(n)}
 
-    def action_probabilities(self, state: State) -> dict[Action, float]:
-        """The probabilities at the infoset of the player to move in ``state``."""
-        return self.probabilities(state.infoset_key(state.player))
+    def action_probabilities(self, observation: Observation | State) -> dict[Action, float]:
+        """The policy contract: the probabilities of the legal actions seen in ``observation``.
+
+        A :class:`~pokerlab.games.State` is accepted too (its player to move's infoset).
+
+        Raises:
+            PokerlabError: if the game has no infoset with the observation's key.
+        """
+        if isinstance(observation, State):
+            return self.probabilities(observation.infoset_key(observation.player))
+        return self.probabilities(observation.infoset_key)
 
     def check_game(self, game: Game) -> None:
         """Raise :class:`StrategyMismatchError` unless this strategy was made for ``game``."""
@@ -232,8 +254,6 @@ class Strategy:
     # -- files --------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
         """Write the strategy to ``path`` (``.npz`` + JSON header), atomically."""
-        from pokerlab.strategy.io import save_strategy
-
         return save_strategy(self, path)
 
     @classmethod
@@ -244,9 +264,62 @@ class Strategy:
             StrategyMismatchError: if ``game`` is given and the file was made for another.
             FileFormatError: if the file is missing, truncated or corrupted.
         """
-        from pokerlab.strategy.io import load_strategy
-
         return load_strategy(path, game=game)
+
+
+def save_strategy(strategy: Strategy, path: str | Path) -> Path:
+    """Write ``strategy`` to ``path`` atomically and return the path."""
+    target = Path(path)
+    tree = compile(strategy.game)
+    header = make_header(
+        FORMAT,
+        FORMAT_VERSION,
+        strategy.game,
+        n_infosets=tree.n_infosets,
+        max_actions=tree.max_actions,
+        keys_fingerprint=keys_fingerprint(tree),
+        metadata=dict(strategy.metadata),
+    )
+    write_npz_atomic(
+        target, {"header": header_array(header), "probs": np.ascontiguousarray(strategy.probs)}
+    )
+    return target
+
+
+def strategy_from_file(
+    header: dict[str, object], arrays: dict[str, np.ndarray], path: str | Path,
+    game: Game | None,
+) -> Strategy:
+    """Build the strategy of a file already read by :func:`~pokerlab.strategy.io.read_npz`."""
+    file_game = header_game(header, path)
+    if game is not None and game != file_game:
+        raise StrategyMismatchError(
+            f"{str(path)!r} holds a strategy for {file_game.spec}, not for {game.spec}"
+        )
+    tree = compile(file_game)
+    if header.get("keys_fingerprint") != keys_fingerprint(tree):
+        raise StrategyMismatchError(
+            f"{str(path)!r} was made for {file_game.spec} by a pokerlab whose infosets differ "
+            "from this one's; solve it again"
+        )
+    probs = arrays.get("probs")
+    if probs is None:
+        raise FileFormatError(f"{str(path)!r} has no 'probs' array")
+    metadata = header.get("metadata", {})
+    return Strategy.from_array(
+        file_game, probs, metadata=metadata if isinstance(metadata, dict) else {}
+    )
+
+
+def load_strategy(path: str | Path, *, game: Game | None = None) -> Strategy:
+    """Read a strategy file; check it against ``game`` when one is given.
+
+    Raises:
+        StrategyMismatchError: if ``game`` is given and the file was made for another.
+        FileFormatError: if the file is missing, truncated, corrupted or of another format.
+    """
+    header, arrays = read_npz(path, FORMAT)
+    return strategy_from_file(header, arrays, path, game)
 
 
 def _slot_of(game: Game, legal: list[int], action: Action | str, key: str) -> int:

@@ -120,6 +120,30 @@ class CompiledTree:
         """History ids of decision nodes."""
         return np.flatnonzero(self.player >= 0)
 
+    @cached_property
+    def infoset_history(self) -> IntArray:
+        """[I] the first history (breadth-first) of each infoset: a representative of it."""
+        decisions = self.decision_ids
+        first = np.full(self.n_infosets, -1, dtype=np.int64)
+        # Reversed assignment leaves the smallest id of each infoset in place.
+        first[self.infoset[decisions[::-1]]] = decisions[::-1]
+        return first
+
+    def history_actions(self, node: int) -> tuple[int, ...]:
+        """The actions (chance outcomes included) from the root to history ``node``."""
+        path = []
+        while node > 0:
+            path.append(int(self.action[node]))
+            node = int(self.parent[node])
+        return tuple(reversed(path))
+
+    def history_state(self, node: int) -> State:
+        """The game state of history ``node``, rebuilt by replaying its actions."""
+        state = self.game.initial_state()
+        for action in self.history_actions(node):
+            state = state._apply(action)
+        return state
+
     @property
     def nbytes(self) -> int:
         """Memory used by the arrays, in bytes."""
