@@ -31,7 +31,7 @@ LAYERS = (
     "cli",
     "web",
 )
-TOP_LEVEL = ("__init__", "errors", "_types")
+TOP_LEVEL = ("__init__", "errors", "_types", "_version")
 TYPER_LAYERS = ("cli", "web")
 
 

@@ -15,7 +15,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from pokerlab.agents.strategy_agent import StrategyAgent
+from pokerlab.agents.policy_agent import PolicyAgent
 from pokerlab.errors import FileFormatError, PokerlabError, StrategyError
 from pokerlab.games import Game
 from pokerlab.strategy import Strategy
@@ -81,9 +81,9 @@ def solver_bot(
     iterations: int,
     *,
     cache_dir: str | Path | None = None,
-    rng: int | None = None,
-) -> StrategyAgent:
-    """Return a :class:`StrategyAgent` playing CFR+ after ``iterations`` iterations.
+    seed: int | None = None,
+) -> PolicyAgent:
+    """Return a :class:`PolicyAgent` playing CFR+ after ``iterations`` iterations.
 
     Example:
         >>> import tempfile
@@ -93,7 +93,7 @@ def solver_bot(
         'cfr+10'
     """
     strategy = solver_strategy(game, iterations, cache_dir=cache_dir)
-    return StrategyAgent(strategy, rng=rng, name=f"cfr+{iterations}")
+    return PolicyAgent(strategy, seed=seed, name=f"cfr+{iterations}")
 
 
 def solver_bots(
@@ -101,7 +101,7 @@ def solver_bots(
     iterations: tuple[int, ...] = SOLVER_BOT_ITERATIONS,
     *,
     cache_dir: str | Path | None = None,
-) -> list[StrategyAgent]:
+) -> list[PolicyAgent]:
     """Return one solver bot per iteration count, weakest first."""
     return [solver_bot(game, n, cache_dir=cache_dir) for n in iterations]
 

@@ -55,10 +55,10 @@ def run_command(
         typer.Option(
             "--builtins",
             help="Comma-separated built-ins: random, always-call, always-raise, rule-based, "
-            "exploitative, solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
+            "easy, exploitative, solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",
-    hands: Annotated[int, typer.Option("--hands", min=1, help="Hands per seat per pair.")] = 1000,
+    hands: Annotated[int, typer.Option("--hands", min=1, help="Hands per seat per table.")] = 1000,
     db: DbOption = Path("arena.db"),
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the latest run of the database.")
@@ -72,20 +72,23 @@ def run_command(
             help="Seconds allowed per decision; a slower agent gets the default action.",
         ),
     ] = 10.0,
-    batch: Annotated[int, typer.Option("--batch", help="Hands per transaction (even).")] = 100,
+    batch: Annotated[
+        int | None,
+        typer.Option("--batch", help="Hands per transaction, whole deals (default about 100)."),
+    ] = None,
     cache_dir: Annotated[
         Path | None, typer.Option("--cache-dir", help="Solver bot cache (default $POKERLAB_CACHE).")
     ] = None,
     json: JsonOption = False,
 ) -> None:
-    """Play every pair of agents in duplicate matches and store every hand."""
+    """Play every table of agents, seats rotated over shared deals, and store every hand."""
     the_game = load_game(game)
     entrants: list[Entrant] = []
     if agents is not None:
         entrants += file_entrants(agents)
     for name in (n.strip() for n in builtins.split(",")):
         if name:
-            entrants += builtin_entrants(name, cache_dir=cache_dir)
+            entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)
     for entrant in entrants:
         if entrant.error is not None:
             err_console.print(f"[red]left out[/red] {entrant.source}: {entrant.error}")
@@ -98,7 +101,7 @@ def run_command(
         def report(p: TournamentProgress) -> None:
             bar.update(
                 task,
-                description=f"match {p.match_index + 1}/{p.n_matches} {p.names[0]} vs {p.names[1]}",
+                description=f"match {p.match_index + 1}/{p.n_matches} {' vs '.join(p.names)}",
                 completed=p.hands_done,
                 total=p.hands_total,
             )
@@ -134,25 +137,46 @@ def leaderboard_command(
 
 def _print_board(board: Leaderboard) -> None:
     title = f"run {board.run_id}: {board.game}" + ("" if board.complete else " (incomplete)")
-    table = Table(title=title)
-    for column in ("place", "agent", "chips/hand", f"{board.confidence:.0%} interval",
+    if board.empty:
+        console.print(f"{title}: no hand has been played yet")
+        return
+    table = Table(title=title, caption="ranked by the mean of each agent's results at its "
+                  "tables")
+    for column in ("place", "agent", board.unit, f"{board.confidence:.0%} interval",
                    "matches", "hands", "faults"):
         table.add_column(column, justify="left" if column == "agent" else "right")
+    digits = 1 if board.unit == "mbb/hand" else 4
     for s in board.standings:
         e = s.estimate
-        table.add_row(str(s.place), s.name, f"{e.mean:+.4f}", f"[{e.low:+.4f}, {e.high:+.4f}]",
-                      str(s.matches), str(s.hands), str(s.faults))
+        interval = "-" if not e.n else f"[{e.low:+.{digits}f}, {e.high:+.{digits}f}]"
+        mean = "-" if not e.n else f"{e.mean:+.{digits}f}"
+        table.add_row(str(s.place), s.name, mean, interval, str(s.matches), str(s.hands),
+                      str(s.faults))
     console.print(table)
-    h2h = Table(title="head to head (row's chips/hand against column)")
-    h2h.add_column("")
-    for name in board.names:
-        h2h.add_column(name, justify="right")
-    for i, name in enumerate(board.names):
-        cells = []
-        for j in range(len(board.names)):
-            mean, se = board.head_to_head[i, j], board.head_to_head_error[i, j]
-            cells.append("" if math.isnan(mean) else f"{mean:+.3f} ±{1.96 * se:.3f}")
-        h2h.add_row(name, *cells)
-    console.print(h2h)
+    heads_up = bool(board.tables) and len(board.tables[0].names) == 2
+    if heads_up:
+        h2h = Table(title=f"head to head (row's {board.unit} against column)")
+        h2h.add_column("")
+        for name in board.names:
+            h2h.add_column(name, justify="right")
+        for i, name in enumerate(board.names):
+            cells = []
+            for j in range(len(board.names)):
+                mean, se = board.head_to_head[i, j], board.head_to_head_error[i, j]
+                cells.append("" if math.isnan(mean) else f"{mean:+.3f} ±{1.96 * se:.3f}")
+            h2h.add_row(name, *cells)
+        console.print(h2h)
+    else:
+        tables = Table(title=f"tables ({board.unit} of each agent)")
+        tables.add_column("match", justify="right")
+        tables.add_column("agents and results")
+        tables.add_column("hands", justify="right")
+        for t in board.tables:
+            results = ", ".join(
+                f"{name} {'-' if math.isnan(mean) else f'{mean:+.{digits}f}'}"
+                for name, mean in zip(t.names, t.means, strict=True)
+            )
+            tables.add_row(str(t.match_index + 1), results, str(t.hands))
+        console.print(tables)
     for name, source, error in board.failed:
-        console.print(f"[red]not loaded[/red] {name} ({source}): {error}")
+        console.print(f"[red]not loaded[/red] {name} ({source}): {error}", soft_wrap=True)

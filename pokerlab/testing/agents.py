@@ -82,8 +82,9 @@ def check_agent(
         return AgentCheckReport(str(file), game_text, False, (str(exc),))
     hands += hands % 2
     per_seat = hands // 2
+    others = [RandomAgent() for _ in range(game.n_players - 1)]
     result = play_match(
-        game, agent, RandomAgent(), hands=per_seat, seed=seed, time_limit=time_limit  # type: ignore[arg-type]
+        game, agent, *others, hands=per_seat, seed=seed, time_limit=time_limit, fast=False
     )
     mine = [e for e in result.events if e.agent == 0]
     problems = _describe(mine, hands)

@@ -134,7 +134,7 @@ def test_bad_database_paths_are_clear_errors(tmp_path, bot_cache) -> None:
 
 
 def test_too_few_agents(tmp_path, bot_cache) -> None:
-    with pytest.raises(PokerlabError, match="at least two"):
+    with pytest.raises(PokerlabError, match="at least 2 agents"):
         run_tournament(kuhn(), _entrants(["random"], bot_cache), db=tmp_path / "a.db")
     with pytest.raises(PokerlabError, match="unknown built-in"):
         builtin_entrants("nobody")
