@@ -6,6 +6,7 @@ compiles, sample whole hands on the compiled tree and report the exact expected 
 
 from __future__ import annotations
 
+import bisect
 from pathlib import Path
 
 import numpy as np
@@ -56,15 +57,10 @@ class PolicyAgent:
         label = metadata.get("algorithm", "?") if isinstance(metadata, dict) else None
         default = f"strategy({label})" if label else str(getattr(policy, "name", "policy"))
         self.name = name or default
-        self._table: tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray] | None = None
-        if isinstance(policy, Strategy):
-            tree = policy.tree
-            self._table = (
-                tree._key_index,
-                tree.infoset_actions,
-                tree.infoset_n_actions,
-                np.cumsum(policy.probs, axis=1),
-            )
+        # Strategy rows as Python lists, built on first use: (legal actions, running sums).
+        self._rows: dict[str, tuple[list[int], list[float]]] | None = (
+            {} if isinstance(policy, Strategy) else None
+        )
 
     @classmethod
     def from_file(
@@ -89,6 +85,22 @@ class PolicyAgent:
         """The game of the policy."""
         return self.policy.game
 
+    def _strategy_row(self, observation: Observation) -> tuple[list[int], list[float]]:
+        assert isinstance(self.policy, Strategy)
+        assert self._rows is not None
+        tree = self.policy.tree
+        i = tree._key_index.get(observation.infoset_key)
+        if i is None:
+            raise StrategyError(
+                f"the strategy ({self.policy.game.spec}) has no infoset "
+                f"{observation.infoset_key!r}; was it made for {observation.game}?"
+            )
+        n = int(tree.infoset_n_actions[i])
+        row = ([int(a) for a in tree.infoset_actions[i, :n]],
+               np.cumsum(self.policy.probs[i, :n]).tolist())
+        self._rows[observation.infoset_key] = row
+        return row
+
     def seed(self, value: int) -> None:
         """Restart the generator from ``value`` (called by matches before each hand)."""
         self._rng = reseed(self._rng, value)
@@ -100,18 +112,13 @@ class PolicyAgent:
             StrategyError: if a strategy has no row for the infoset (another game).
             PolicyError: if the policy's answer is not a distribution over the legal actions.
         """
-        if self._table is not None:
-            index, actions, n_actions, cumulative = self._table
-            i = index.get(observation.infoset_key)
-            if i is None:
-                raise StrategyError(
-                    f"the strategy ({self.policy.game.spec}) has no infoset "
-                    f"{observation.infoset_key!r}; was it made for {observation.game}?"
-                )
-            n = int(n_actions[i])
-            row = cumulative[i, :n]
-            slot = int(np.searchsorted(row, self._rng.random() * row[-1], side="right"))
-            return int(actions[i, min(slot, n - 1)])
+        if self._rows is not None:
+            row = self._rows.get(observation.infoset_key)
+            if row is None:
+                row = self._strategy_row(observation)
+            actions, cumulative = row
+            slot = bisect.bisect_right(cumulative, self._rng.random() * cumulative[-1])
+            return actions[min(slot, len(actions) - 1)]
         probs = check_distribution(
             self.policy.action_probabilities(observation),
             observation.legal_actions,

@@ -228,9 +228,9 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 @functools.lru_cache(maxsize=64)
-def _stream_key(seed: int) -> np.uint64:
+def _stream_key(seed: int) -> int:
     words = np.random.SeedSequence([int(seed), _STREAM_SALT]).generate_state(1, np.uint64)
-    return np.uint64(words[0])
+    return int(words[0])
 
 
 _MASK = (1 << 64) - 1
@@ -260,10 +260,11 @@ def reseed(rng: np.random.Generator, value: int) -> np.random.Generator:
     """
     bit_generator = rng.bit_generator
     if isinstance(bit_generator, np.random.PCG64):
+        h = mix64(value)
         bit_generator.state = {
             "bit_generator": "PCG64",
-            "state": {"state": mix64(value, 1) << 64 | mix64(value, 2),
-                      "inc": (mix64(value, 3) << 64 | mix64(value, 4)) | 1},
+            "state": {"state": h << 64 | (h ^ 0x5851F42D4C957F2D),
+                      "inc": ((h * 0xD1B54A32D192ED03) & _MASK) << 64 | h | 1},
             "has_uint32": 0,
             "uinteger": 0,
         }
@@ -278,7 +279,7 @@ def chance_uniforms(seed: int, deals: IntArray, count: int) -> FloatArray:
     uniform of any deal is computed directly, so the dealer (one deal at a time) and the
     sampled fast path (thousands of deals at once) see the same cards.
     """
-    key = _stream_key(seed)
+    key = np.uint64(_stream_key(seed))
     d = np.asarray(deals, dtype=np.int64).astype(np.uint64)[:, None]
     k = np.arange(1, count + 1, dtype=np.uint64)[None, :]
     z = key + d * _MIX_DEAL + k * _MIX_STEP
@@ -299,22 +300,21 @@ class DealStream:
         True
     """
 
-    _BLOCK = 16
-
     def __init__(self, seed: int, deal: int) -> None:
         self.seed = seed
         self.deal = deal
-        self._values: list[float] = []
+        # The same arithmetic as chance_uniforms, on Python ints (a few microseconds each).
+        self._base = (_stream_key(seed) + (deal & _MASK) * int(_MIX_DEAL)) & _MASK
         self._next = 0
 
     def __call__(self) -> float:
         """The next uniform of the stream."""
-        if self._next >= len(self._values):
-            count = len(self._values) + self._BLOCK
-            self._values = chance_uniforms(self.seed, np.array([self.deal]), count)[0].tolist()
-        value = self._values[self._next]
         self._next += 1
-        return value
+        z = (self._base + self._next * int(_MIX_STEP)) & _MASK
+        z = ((z ^ (z >> 30)) * int(_MIX1)) & _MASK
+        z = ((z ^ (z >> 27)) * int(_MIX2)) & _MASK
+        z ^= z >> 31
+        return (z >> 11) * (1.0 / 9007199254740992.0)
 
 
 def sample_chance(state: State, u: float) -> Action:
@@ -411,10 +411,16 @@ def showdown_cards(
     return tuple("" if p in folded else state.private_cards(p) for p in range(n))
 
 
-def hand_results(state: State) -> list[HandResult]:
-    """The :class:`~pokerlab.games.HandResult` of each seat of a finished hand."""
+def hand_results(
+    state: State, public: tuple[tuple[Player, str], ...] | None = None
+) -> list[HandResult]:
+    """The :class:`~pokerlab.games.HandResult` of each seat of a finished hand.
+
+    ``public`` is ``state.public_history()`` when the caller has it already.
+    """
     returns = state.returns()
-    public = state.public_history()
+    if public is None:
+        public = state.public_history()
     shown = showdown_cards(state, public)
     return [HandResult(seat, returns, public, shown) for seat in range(state.game.n_players)]
 
@@ -490,18 +496,23 @@ def deal_hand(
     for listener in listeners:
         listener(HandStarted(hand, deal, who, tuple(c.name for c in seats), state))
     updating = [s for s, c in enumerate(seats) if c.wants_updates]
+    public: list[tuple[Player, str]] = []  # the public history, kept as the hand goes
     step = 0
     while state.player != TERMINAL:
         if state.player == CHANCE:
             u = chance()
             outcome = forced[step] if forced is not None else sample_chance(state, u)
-            state = state._apply(outcome)
+            child = state._apply(outcome)
+            event = state.public_event(outcome, child)
+            if event is not None:
+                public.append(event)
+            state = child
             step += 1
             for listener in listeners:
                 listener(ChanceDealt(hand, outcome, state))
             continue
         seat = state.player
-        observation = state.observation(seat)
+        observation = state.observation(seat, public_history=tuple(public))
         legal = observation.legal_actions
         tick = time.perf_counter()
         problem: tuple[str, str] | None = None
@@ -523,14 +534,20 @@ def deal_hand(
             action = default_action(state)
             fault(seat, problem[0], problem[1], action)
         name = state.action_name(action)
-        state = state._apply(action)
+        child = state._apply(action)
+        event = state.public_event(action, child)
+        if event is not None:
+            public.append(event)
+        state = child
         step += 1
         for listener in listeners:
             listener(ActionTaken(hand, seat, who[seat], action, name, state))
-        if state.player != TERMINAL:
+        if state.player != TERMINAL and updating:
+            history = tuple(public)
             for other in updating:
-                hook(other, "observe", seats[other].observe, state.observation(other))
-    results = hand_results(state)
+                view = state.observation(other, public_history=history)
+                hook(other, "observe", seats[other].observe, view)
+    results = hand_results(state, tuple(public))
     for seat, connection in enumerate(seats):
         hook(seat, "observe", connection.observe, results[seat])
     record = HandRecord(

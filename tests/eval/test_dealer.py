@@ -179,3 +179,39 @@ def test_reseed_depends_only_on_the_value() -> None:
     assert one.tolist() != other.tolist()
     philox = reseed(np.random.Generator(np.random.Philox(3)), 77)  # other generators: rebuilt
     assert philox.random() == np.random.default_rng(77).random()
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["kuhn", "leduc", "kuhn(players=3)", "leduc(players=3)", "holdem(players=3)",
+     "holdem(betting='limit')", "abstract leduc"],
+)
+def test_public_events_rebuild_the_public_history(spec: str) -> None:
+    from pokerlab.abstraction import abstract_game
+    from pokerlab.games import load
+
+    game = abstract_game(leduc(), "uniform:2") if spec == "abstract leduc" else load(spec)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        state = game.initial_state()
+        public: list[tuple[int, str]] = []
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+            child = state._apply(action)
+            event = state.public_event(action, child)
+            if event is not None:
+                public.append(event)
+            state = child
+            assert tuple(public) == state.public_history()
+
+
+def test_results_carry_the_dealers_public_history() -> None:
+    one, two = Recorder(), Recorder()
+    _, state = deal_hand(leduc(), [InProcessConnection(one), InProcessConnection(two)],
+                         chance=DealStream(3, 1))
+    result = one.updates[-1]
+    assert isinstance(result, HandResult)
+    assert result.public_history == state.public_history()
+    assert any(player == -1 and name.startswith("board") for player, name in
+               result.public_history)

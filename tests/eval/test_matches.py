@@ -58,7 +58,7 @@ def test_kuhn_equilibrium_self_play_is_zero(fast: bool) -> None:
     eq = kuhn_equilibrium()
     result = play_match(game, PolicyAgent(eq), PolicyAgent(eq), hands=2000, seed=1, fast=fast)
     assert result.exact_value == 0.0
-    assert result.estimate.contains(0.0)
+    assert abs(result.estimate.mean) < 3.3 * result.estimate.std_error  # 99.9%: unbiased
     assert result.duplicate
     assert result.estimate.n == 2000  # pairs are the units
     assert result.sampled is fast
