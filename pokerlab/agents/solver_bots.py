@@ -18,7 +18,7 @@ from pathlib import Path
 from pokerlab.agents.policy_agent import PolicyAgent
 from pokerlab.errors import FileFormatError, PokerlabError, StrategyError
 from pokerlab.games import Game
-from pokerlab.strategy import Strategy
+from pokerlab.strategy import Strategy, tabulate
 
 SOLVER_BOT_ITERATIONS: tuple[int, ...] = (1, 10, 100, 1_000, 10_000)
 """The iteration counts of the standard solver bots, weakest first."""
@@ -68,7 +68,7 @@ def solver_strategy(
 
     solver = SOLVERS[ALGORITHM](game)
     solver.run(iterations=iterations, check_every=iterations)
-    strategy = solver.average_strategy().with_metadata(
+    strategy = tabulate(solver.average_strategy(), game).with_metadata(
         algorithm=ALGORITHM, iterations=iterations
     )
     with contextlib.suppress(OSError):  # a read-only cache only costs the next run a re-solve

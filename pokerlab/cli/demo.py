@@ -73,7 +73,7 @@ def _normal_form_section() -> None:
         f"{abs(rps_solution.value):.4f}."
     )
     learner = RegretMatching(load("rps"), opponent=(0.4, 0.3, 0.3)).run(iterations=10_000)
-    average = learner.average_strategy()
+    average = learner.average_vectors()
     lines.append(
         "[b]Regret matching[/b] against a fixed (0.4, 0.3, 0.3): average strategy "
         f"{[round(float(p), 3) for p in average[1]]} (always Paper, as the tutorial says)"

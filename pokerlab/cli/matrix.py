@@ -318,9 +318,9 @@ def regret_matching_command(
     matrix = _matrix_game(game)
     fixed = None if opponent is None else parse_strategy(opponent)
     solver = RegretMatching(
-        matrix, opponent=fixed, fixed_player=fixed_player, sampled=sampled, rng=seed
+        matrix, opponent=fixed, fixed_player=fixed_player, sampled=sampled, seed=seed
     ).run(iterations=iterations)
-    average, current = solver.average_strategy(), solver.current_strategy()
+    average, current = solver.average_vectors(), solver.current_vectors()
     if json:
         print_json(
             {

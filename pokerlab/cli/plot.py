@@ -99,8 +99,8 @@ def regret_matching(
 
     game = load("rps")
     assert isinstance(game, MatrixGame)
-    learner = RegretMatching(game, sampled=True, rng=seed).run(iterations=iterations)
-    history = learner.history()
+    learner = RegretMatching(game, sampled=True, seed=seed).run(iterations=iterations)
+    history = learner.trajectory()
     plt = _pyplot()
     figure, (current, average) = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     steps = range(1, history.current_strategies[0].shape[0] + 1)
@@ -123,7 +123,7 @@ def regret_matching(
     out.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(out, dpi=110)
     plt.close(figure)
-    final = [round(float(p), 4) for p in learner.average_strategy()[0]]
+    final = [round(float(p), 4) for p in learner.average_vectors()[0]]
     console.print(f"P1 average strategy after {iterations:,} iterations: {final}")
     console.print(f"wrote {out}")
 
