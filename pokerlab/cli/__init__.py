@@ -166,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     except PokerlabError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # a file the system refused: say which, in one line
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -125,11 +125,21 @@ def check_input_file(path: Path, what: str = "strategy file") -> None:
         raise FileFormatError(f"{what} {path} does not exist")
 
 
-def check_output_path(path: Path) -> None:
-    """Refuse an output path that is a folder, before any work is done.
+def check_output_path(path: Path, *, option: str = "--out", folder: bool = False) -> None:
+    """Refuse an output path that cannot be written, before any work is done.
+
+    A file to write must not be a folder; a folder to write into must not be a file; and
+    no existing ancestor may be a file (``notes.txt/out.npz``).
 
     Raises:
-        FileFormatError: if ``path`` is an existing folder.
+        FileFormatError: naming the path and what is in the way.
     """
-    if path.is_dir():
-        raise FileFormatError(f"--out {path} is a folder; give the name of a file to write")
+    if folder and path.exists() and not path.is_dir():
+        raise FileFormatError(f"{option} {path} is a file; give a folder to write into")
+    if not folder and path.is_dir():
+        raise FileFormatError(f"{option} {path} is a folder; give the name of a file to write")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise FileFormatError(f"{option} {path}: {parent} is a file, not a folder")
+            break

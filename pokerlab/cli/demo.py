@@ -13,8 +13,7 @@ from typing import Annotated
 
 import typer
 
-from pokerlab.cli._common import console, path_text
-from pokerlab.errors import FileFormatError
+from pokerlab.cli._common import check_output_path, console, path_text
 
 OutOption = Annotated[
     Path | None,
@@ -50,12 +49,11 @@ def plot_folder(out: Path | None) -> Path:
     """The folder the demo writes into: ``out`` (created if missing) or a fresh one.
 
     Raises:
-        FileFormatError: if ``out`` exists and is not a folder.
+        FileFormatError: if ``out``, or a folder above it, is a file.
     """
     if out is None:
         return Path(tempfile.mkdtemp(prefix="pokerlab-demo-"))
-    if out.exists() and not out.is_dir():
-        raise FileFormatError(f"--out {out} is a file; the demo needs a folder for its plots")
+    check_output_path(out, folder=True)
     out.mkdir(parents=True, exist_ok=True)
     return out
 

@@ -122,5 +122,5 @@ def test_demo_out_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert list(fresh.iterdir()) == []
     assert fresh != plot_folder(None)  # a new one every run
     (tmp_path / "file").write_text("x")
-    with pytest.raises(FileFormatError, match="is a file; the demo needs a folder"):
+    with pytest.raises(FileFormatError, match="is a file; give a folder to write into"):
         plot_folder(tmp_path / "file")

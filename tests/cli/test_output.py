@@ -61,6 +61,7 @@ def test_paths_on_stderr_are_never_broken(long_folder: Path, tmp_path: Path) -> 
         ["plot", "regret-matching", "--out", "{folder}"],
         ["lp", "{folder}/missing.csv"],
         ["demo", "--out", "{folder}/file.txt"],
+        ["plot", "convergence", "kuhn", "--out", "{folder}/file.txt/plot.png"],
     ],
     ids=lambda argv: " ".join(argv[:2]),
 )
