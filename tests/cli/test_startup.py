@@ -42,12 +42,17 @@ def _imports_of(argv: list[str]) -> dict[str, object]:
     return report
 
 
+def _command_modules(report: dict[str, object]) -> list[str]:
+    """The command modules (not helpers such as ``_common``) the process imported."""
+    loaded = report["cli"]
+    assert isinstance(loaded, list)
+    names = [str(name).removeprefix("pokerlab.cli.") for name in loaded]
+    return [name for name in names if name in cli.COMMAND_MODULES]
+
+
 @pytest.mark.parametrize(
     ("argv", "modules", "printed"),
-    [
-        (["--help"], [], "Commands:"),
-        (["games", "list"], ["pokerlab.cli._common", "pokerlab.cli.games"], "raise_cap"),
-    ],
+    [(["--help"], [], "Commands:"), (["games", "list"], ["games"], "raise_cap")],
 )
 def test_light_commands_import_no_heavy_package(
     argv: list[str], modules: list[str], printed: str
@@ -57,7 +62,7 @@ def test_light_commands_import_no_heavy_package(
     loaded = report["loaded"]
     assert isinstance(loaded, list)
     assert [name for name in HEAVY if name in loaded] == []
-    assert report["cli"] == modules  # only the module of the command that runs
+    assert _command_modules(report) == modules  # only the module of the command that runs
     assert printed in str(report["stdout"])
 
 
@@ -72,7 +77,8 @@ def test_help_lists_every_command_without_importing_it() -> None:
 def test_a_subcommand_help_imports_only_its_module() -> None:
     report = _imports_of(["lp", "--help"])
     assert report["code"] == 0
-    assert report["cli"] == ["pokerlab.cli._common", "pokerlab.cli.lp"]
+    assert _command_modules(report) == ["lp"]
+    assert "Usage: pokerlab lp" in str(report["stdout"])
 
 
 @pytest.mark.parametrize("module", sorted(cli.COMMAND_MODULES))
