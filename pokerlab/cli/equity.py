@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from pokerlab.cards import equity
-from pokerlab.cli._common import console, print_json
+from pokerlab.cli._common import console, plural, print_json
 
 
 def equity_command(
@@ -47,7 +47,8 @@ def equity_command(
         )
         return
     how = "exact, all runouts" if result.exact else f"Monte Carlo, seed {seed}"
-    table = Table(title=f"Equity on board '{board or '-'}' ({how}, {result.samples:,} showdowns)")
+    showdowns = plural(result.samples, "showdown")
+    table = Table(title=f"Equity on board '{board or '-'}' ({how}, {showdowns})")
     for column in ("player", "hand", "equity", "win", "tie", "±95%"):
         table.add_column(column)
     for i, hand in enumerate(hands):
