@@ -30,7 +30,7 @@ from pokerlab.errors import PokerlabError
 COMMAND_MODULES: dict[str, dict[str, str]] = {
     "games": {"games": "List the games and show their sizes."},
     "matrix": {"matrix": "Normal-form games: dominance, equilibria, zero-sum LP, regret matching."},
-    "solve": {"solve": "Solve GAME with --algorithm and save the average strategy to --out."},
+    "solve": {"solve": "Solve GAME with --algorithm; print the summary; save it to --out."},
     "lp": {"lp": "Solve GAME exactly by the sequence-form LP: value, exploitability, equilibrium."},
     "abstract": {"abstract": "Solve an abstraction of GAME and lift its strategy back to GAME."},
     "inspect": {

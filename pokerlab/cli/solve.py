@@ -30,20 +30,6 @@ if TYPE_CHECKING:
     from pokerlab.solvers.base import Solver
     from pokerlab.strategy import InfosetTable, Strategy
 
-ALGORITHMS = (
-    "cfr",
-    "cfr+",
-    "lcfr",
-    "dcfr",
-    "lp",
-    "cs-mccfr",
-    "es-mccfr",
-    "os-mccfr",
-    "regret-matching",
-)
-"""The names of :data:`pokerlab.solvers.SOLVERS`, listed here so that ``--help`` need not
-import the solvers (a test keeps the two equal)."""
-
 GameArgument = Annotated[
     str, typer.Argument(help="A game: 'kuhn', 'leduc', 'leduc(stack=50, raise_cap=None)'.")
 ]
@@ -52,7 +38,7 @@ AlgorithmOption = Annotated[
     typer.Option(
         "--algorithm",
         "-a",
-        help=f"The solver: {', '.join(ALGORITHMS)}.",
+        help="The solver (the algorithms are listed above).",
     ),
 ]
 OutOption = Annotated[
@@ -187,7 +173,7 @@ def solve_command(
     resume: ResumeOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Solve GAME with --algorithm; print the summary; save the strategy to --out.
+    """Solve GAME with --algorithm; print the summary; save it to --out.
 
     Iterative solvers need a stopping rule and show a progress bar;
     --iterations and --seconds count from the start of the run. Ctrl-C saves
@@ -195,6 +181,11 @@ def solve_command(
     prints the command that resumes it, which ends where an uninterrupted run
     would have. Games too big to compile (Hold'em) are solved by the Monte
     Carlo solvers walking their states, without measuring exploitability.
+
+    \b
+    Algorithms: cfr, cfr+, lcfr, dcfr (the CFR family); lp (exact, HiGHS);
+    cs-mccfr, es-mccfr, os-mccfr (Monte Carlo CFR);
+    regret-matching (matrix games).
     """
     from pokerlab.solvers import SOLVERS
     from pokerlab.solvers.base import Solver, check_stopping_rules

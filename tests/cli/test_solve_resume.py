@@ -253,10 +253,6 @@ def test_help_is_readable_at_80_columns(
         assert name in text
 
 
-def test_the_help_lists_every_registered_algorithm() -> None:
-    assert tuple(SOLVERS) == solve_cli.ALGORITHMS
-
-
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
