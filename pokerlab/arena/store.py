@@ -20,6 +20,7 @@ Schema (a match's agents are numbered 0..n-1 by their *position* in the match)::
         -- seats: the position of the agent in each seat; returns: chips by seat;
         -- agent_returns: chips by position (JSON lists)
     event(id, match_id, hand_index, seat, agent, kind, detail, action)  -- agent: position
+    log(match_id, position, text)   -- what an isolated entrant printed (bounded)
 """
 
 from __future__ import annotations
@@ -99,6 +100,12 @@ CREATE TABLE event (
     action INTEGER
 );
 CREATE INDEX event_match ON event (match_id, hand_index);
+CREATE TABLE log (
+    match_id INTEGER NOT NULL REFERENCES match(id),
+    position INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (match_id, position)
+);
 """
 
 
@@ -401,6 +408,24 @@ class ArenaStore:
                 "VALUES (?, ?, NULL, NULL, ?, ?, -1)",
                 (match_id, hand, kind, detail),
             )
+
+    def write_log(self, match_id: int, position: int, text: str) -> None:
+        """Store (or extend, on a resumed match) what an entrant printed during a match."""
+        with self.transaction() as db:
+            row = db.execute("SELECT text FROM log WHERE match_id = ? AND position = ?",
+                             (match_id, position)).fetchone()
+            if row is None:
+                db.execute("INSERT INTO log (match_id, position, text) VALUES (?, ?, ?)",
+                           (match_id, position, text))
+            else:
+                db.execute("UPDATE log SET text = ? WHERE match_id = ? AND position = ?",
+                           (row[0] + "\n" + text, match_id, position))
+
+    def logs(self, match_id: int) -> dict[int, str]:
+        """What each isolated entrant of the match printed, by position."""
+        rows = self._db.execute("SELECT position, text FROM log WHERE match_id = ?",
+                                (match_id,)).fetchall()
+        return {int(position): str(text) for position, text in rows}
 
     def hands(self, match_id: int) -> list[HandRecord]:
         """The stored hands of a match, in order, as records (with their events)."""

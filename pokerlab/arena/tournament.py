@@ -25,17 +25,20 @@ Reproducibility and resumption:
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from pokerlab.agents.loader import AgentLoadError, load_agent, load_agent_class
 from pokerlab.agents.registry import check_builtin, expand_name, make_agent
+from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent, SandboxLimits, check_loads
 from pokerlab.arena.store import ArenaStore, MatchRow
 from pokerlab.errors import PokerlabError
+from pokerlab.eval.dealer import AgentConnection, connect
 from pokerlab.eval.matches import (
     HandRecord,
     agent_policy,
@@ -136,11 +139,37 @@ def builtin_entrants(
     return entrants
 
 
-def file_entrants(folder: str | Path) -> list[Entrant]:
+def file_entrant(
+    path: str | Path, game: Game, *, limits: SandboxLimits | None = None
+) -> Entrant:
+    """The entrant of one agent file, which will play from its own process (a sandbox).
+
+    The file is read once (later changes to it change nothing) and started once in a
+    sandbox to check that it imports and builds its ``Agent``; a file that does not
+    becomes an entrant with its ``error`` set (reported, and left out of play).
+    """
+    try:
+        source = EntrantSource.read(path)
+    except PokerlabError as exc:
+        return Entrant(Path(path).stem, str(path), None, str(exc))
+    error = check_loads(source, game, limits=limits)
+    if error is not None:
+        return Entrant(source.name, str(path), None,
+                       f"cannot load an agent from {str(path)!r}: {error}")
+
+    def factory(game: Game) -> object:
+        return SandboxedAgent(source, game, limits=limits)
+
+    return Entrant(source.name, str(path), factory)
+
+
+def file_entrants(
+    folder: str | Path, game: Game, *, limits: SandboxLimits | None = None
+) -> list[Entrant]:
     """One entrant per ``*.py`` file of ``folder`` (files starting with ``_`` skipped).
 
-    A file that fails to import, has no ``Agent`` class, or whose ``Agent`` cannot be
-    built becomes an entrant with its ``error`` set (reported, and left out of play).
+    Each file is checked in a sandbox of its own, several at a time (see
+    :func:`file_entrant`).
 
     Raises:
         PokerlabError: if ``folder`` is not a folder.
@@ -148,21 +177,9 @@ def file_entrants(folder: str | Path) -> list[Entrant]:
     path = Path(folder)
     if not path.is_dir():
         raise PokerlabError(f"--agents must be a folder of agent files; {str(path)!r} is not")
-    entrants = []
-    for file in sorted(path.glob("*.py")):
-        if file.name.startswith("_"):
-            continue
-        try:
-            load_agent_class(file)
-        except AgentLoadError as exc:
-            entrants.append(Entrant(file.stem, str(file), None, str(exc)))
-            continue
-
-        def factory(game: Game, file: Path = file) -> object:
-            return load_agent(file, game)
-
-        entrants.append(Entrant(file.stem, str(file), factory))
-    return entrants
+    files = [f for f in sorted(path.glob("*.py")) if not f.name.startswith("_")]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(lambda f: file_entrant(f, game, limits=limits), files))
 
 
 def _unique(entrants: Sequence[Entrant]) -> list[Entrant]:
@@ -348,6 +365,32 @@ def _play_match(
     if any(build is None for build in builders):
         raise PokerlabError(f"match {match.match_index}: an agent of the stored run is missing")
     agents = [build(game) for build in builders if build is not None]
+    try:
+        return _play_agents(store, game, match, n_matches, names, agents, batch_size,
+                            time_limit, progress)
+    finally:
+        for position, agent in enumerate(agents):
+            close = getattr(agent, "close", None)
+            if isinstance(agent, SandboxedAgent):
+                agent.close()
+                if agent.log:
+                    store.write_log(match.id, position, agent.log)
+            elif callable(close) and isinstance(agent, AgentConnection):
+                with contextlib.suppress(Exception):
+                    close()
+
+
+def _play_agents(
+    store: ArenaStore,
+    game: Game,
+    match: MatchRow,
+    n_matches: int,
+    names: dict[int, str],
+    agents: list[object],
+    batch_size: int,
+    time_limit: float | None,
+    progress: Callable[[TournamentProgress], None] | None,
+) -> int:
     check_agents(game, agents)
     table = tuple(names[agent_id] for agent_id in match.agents)
     done = store.hands_done(match.id)
@@ -367,14 +410,15 @@ def _play_match(
             played += len(batch)
             report(stop)
         return played
+    connections = [connect(agent, time_limit=time_limit) for agent in agents]
     if done:
-        mismatches = replay_hands(game, agents, store.hands(match.id), seed=match.seed)
+        mismatches = replay_hands(game, connections, store.hands(match.id), seed=match.seed)
         if mismatches:
             store.write_event(match.id, done, "replay",
                               f"{mismatches} replayed hand(s) differ from the record: an agent "
                               "is not reproducible")
     batch_records: list[HandRecord] = []
-    for record in iter_hands(game, agents, hands=match.hands, seed=match.seed,
+    for record in iter_hands(game, connections, hands=match.hands, seed=match.seed,
                              time_limit=time_limit, start=done):
         batch_records.append(record)
         if len(batch_records) == batch_size:
@@ -395,6 +439,7 @@ __all__ = [
     "TournamentProgress",
     "TournamentResult",
     "builtin_entrants",
+    "file_entrant",
     "file_entrants",
     "match_seed",
     "run_tournament",

@@ -85,7 +85,10 @@ def run_command(
     the_game = load_game(game)
     entrants: list[Entrant] = []
     if agents is not None:
-        entrants += file_entrants(agents)
+        from pokerlab.arena.sandbox import SandboxLimits
+
+        entrants += file_entrants(agents, the_game,
+                                  limits=SandboxLimits(decision_seconds=time_limit))
     for name in (n.strip() for n in builtins.split(",")):
         if name:
             entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)

@@ -90,11 +90,18 @@ class AgentFault(Exception):  # noqa: N818 - a fault report, as FaultEvent recor
 class AgentConnection(Protocol):
     """How the dealer reaches an agent: in this process, in a subprocess, over a socket.
 
-    Every call may raise :class:`AgentFault`; the dealer records it and goes on.
+    Every call may raise :class:`AgentFault`; the dealer records it and goes on. A
+    transport that learns of a fault after the call returned (a pipelined hook's error)
+    may also offer ``take_faults() -> [(kind, detail)]``, which the dealer drains after
+    each decision and at the end of the hand.
     """
 
     name: str
-    wants_updates: bool
+
+    @property
+    def wants_updates(self) -> bool:
+        """True when the agent wants ``observe`` after every action, not only at the end."""
+        ...
 
     def reset(self) -> None:
         """Call the agent's ``reset`` hook."""
@@ -488,6 +495,13 @@ def deal_hand(
         except AgentFault as exc:
             fault(seat, exc.kind, f"{name}: {exc.detail}", -1)
 
+    def late(seat: int) -> None:
+        """Record the faults a transport found after the call (a pipelined hook's error)."""
+        take = getattr(seats[seat], "take_faults", None)
+        if take is not None:
+            for kind, detail in take():
+                fault(seat, kind, detail, -1)
+
     for seat, connection in enumerate(seats):
         hook(seat, "reset", connection.reset)
         if agent_seeds is not None:
@@ -533,6 +547,7 @@ def deal_hand(
         elif problem is not None:
             action = default_action(state)
             fault(seat, problem[0], problem[1], action)
+        late(seat)
         name = state.action_name(action)
         child = state._apply(action)
         event = state.public_event(action, child)
@@ -550,6 +565,7 @@ def deal_hand(
     results = hand_results(state, tuple(public))
     for seat, connection in enumerate(seats):
         hook(seat, "observe", connection.observe, results[seat])
+        late(seat)
     record = HandRecord(
         hand=hand,
         deal=deal,

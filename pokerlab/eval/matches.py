@@ -41,7 +41,6 @@ from pokerlab.errors import GameTooLargeError, PokerlabError, PolicyError, Strat
 from pokerlab.eval.dealer import (
     AgentConnection,
     DealStream,
-    InProcessConnection,
     Listener,
     agent_name,
     connect,
@@ -62,7 +61,7 @@ from pokerlab.eval.sampling import (
 )
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate, mean_estimate
 from pokerlab.games.base import Game
-from pokerlab.games.observation import Observation
+from pokerlab.games.observation import HandResult, Observation
 from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import compile
 
@@ -180,20 +179,41 @@ def iter_hands(
         yield record
 
 
-class _RecordingConnection(InProcessConnection):
-    """An in-process connection that remembers the agent's answers (for replays)."""
+class _RecordingConnection:
+    """Any connection, remembering the agent's answers (for replays)."""
 
-    def __init__(self, agent: object, answers: list[object]) -> None:
-        super().__init__(agent)
+    def __init__(self, inner: AgentConnection, answers: list[object]) -> None:
+        self.inner = inner
         self.answers = answers
+        self.name = inner.name
+
+    @property
+    def wants_updates(self) -> bool:
+        return self.inner.wants_updates
+
+    def reset(self) -> None:
+        self.inner.reset()
+
+    def seed(self, value: int) -> None:
+        self.inner.seed(value)
+
+    def observe(self, update: Observation | HandResult) -> None:
+        self.inner.observe(update)
 
     def act(self, observation: Observation) -> object:
         try:
-            answer = super().act(observation)
+            answer = self.inner.act(observation)
         except Exception:  # the original run recorded the fault already
             answer = None
         self.answers.append(answer)
         return answer
+
+    def take_faults(self) -> list[tuple[str, str]]:
+        take = getattr(self.inner, "take_faults", None)
+        return [] if take is None else list(take())
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 def replay_hands(
@@ -208,7 +228,9 @@ def replay_hands(
     """
     mismatches = 0
     answers: list[object] = []
-    connections: list[AgentConnection] = [_RecordingConnection(a, answers) for a in agents]
+    connections: list[AgentConnection] = [
+        _RecordingConnection(connect(a), answers) for a in agents
+    ]
     for record in records:
         answers.clear()
         replayed, _ = deal_hand(

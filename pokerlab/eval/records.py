@@ -12,10 +12,13 @@ from dataclasses import dataclass
 from pokerlab._types import Action, FloatArray, Player
 from pokerlab.eval.statistics import ControlVariateEstimate, Estimate
 
-FAULT_KINDS = ("exception", "illegal", "timeout", "policy")
+FAULT_KINDS = (
+    "exception", "illegal", "timeout", "policy", "crash", "protocol", "disqualified",
+)
 """The kinds of :class:`FaultEvent`: an exception in the agent's code, an answer that is not
 a legal action id, no answer within the time limit, a policy whose probabilities are not a
-distribution over the legal actions."""
+distribution over the legal actions; for agents in their own processes also a process that
+died or exited (``crash``), broke the protocol, or was disqualified after too many faults."""
 
 
 @dataclass(frozen=True)
