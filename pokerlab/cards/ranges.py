@@ -25,6 +25,7 @@ named them in: two ranges holding the same combos at the same weights are equal,
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -134,34 +135,39 @@ class HandRange:
     """The notation it was parsed from ('' when built from combos; ``str()`` then writes one)."""
 
     def __post_init__(self) -> None:
-        weights = self.weights or (1.0,) * len(self.combos)
-        if len(weights) != len(self.combos):
+        n_combos = len(self.combos)
+        if not n_combos:
+            raise CardError("a range needs at least one combo, such as ((51, 47),) for AsKs")
+        weights = self.weights or (1.0,) * n_combos
+        if len(weights) != n_combos:
             raise CardError(
                 f"a range needs one weight per combo; got {len(weights)} weights for "
-                f"{len(self.combos)} combos"
+                f"{n_combos} combos"
             )
-        pairs: dict[Combo, float] = {}
-        for combo, weight in zip(self.combos, weights, strict=True):
-            cards = to_cards(combo, what="a range's combo")
-            if len(cards) != 2:
-                raise CardError(
-                    f"a range's combo {cards_str(cards)!r} has {len(cards)} cards; allowed: 2"
-                )
-            canonical = (max(cards), min(cards))
-            if canonical in pairs:
-                raise CardError(
-                    f"combo {cards_str(canonical)} appears twice in a range; each combo once"
-                )
-            value = float(weight)
-            if not 0.0 < value <= 1.0:
-                raise CardError(
-                    f"combo {cards_str(canonical)} has weight {value!r}; allowed: a weight in "
-                    f"(0, 1] (leave a combo out rather than weighting it 0)"
-                )
-            pairs[canonical] = value
-        ordered = sorted(pairs, reverse=True)
-        object.__setattr__(self, "combos", tuple(ordered))
-        object.__setattr__(self, "weights", tuple(pairs[combo] for combo in ordered))
+        cards = _combo_array(self.combos)
+        high, low = cards.max(axis=1), cards.min(axis=1)
+        indices = high * (high - 1) // 2 + low
+        order = np.argsort(-indices, kind="stable")
+        repeated = np.flatnonzero(np.diff(indices[order]) == 0)
+        if len(repeated):
+            first = order[repeated[0]]
+            raise CardError(
+                f"combo {cards_str((int(high[first]), int(low[first])))} appears twice in a "
+                f"range; each combo once"
+            )
+        values = np.array(weights, dtype=np.float64)
+        bad = np.flatnonzero(~((values > 0.0) & (values <= 1.0)))
+        if len(bad):
+            where = int(bad[0])
+            raise CardError(
+                f"combo {cards_str((int(high[where]), int(low[where])))} has weight "
+                f"{float(values[where])!r}; allowed: a weight in (0, 1] (leave a combo out "
+                f"rather than weighting it 0)"
+            )
+        object.__setattr__(
+            self, "combos", tuple(zip(high[order].tolist(), low[order].tolist(), strict=True))
+        )
+        object.__setattr__(self, "weights", tuple(values[order].tolist()))
 
     def __len__(self) -> int:
         return len(self.combos)
@@ -216,12 +222,9 @@ class HandRange:
             >>> len(parse_range("KK+").without("As"))
             9
         """
-        removed = set(to_cards(cards, what="the cards to remove"))
-        kept = [
-            (combo, weight)
-            for combo, weight in zip(self.combos, self.weights, strict=True)
-            if combo[0] not in removed and combo[1] not in removed
-        ]
+        removed = to_cards(cards, what="the cards to remove")
+        removed_mask = sum(1 << card for card in removed)
+        kept = np.flatnonzero((self.masks() & removed_mask) == 0).tolist()
         if not kept:
             raise CardError(
                 f"range {str(self)!r} has no combo left once {cards_str(sorted(removed))} "
@@ -230,7 +233,7 @@ class HandRange:
         if len(kept) == len(self.combos):
             return self
         return HandRange(
-            combos=tuple(combo for combo, _ in kept), weights=tuple(weight for _, weight in kept)
+            combos=tuple(self.combos[i] for i in kept), weights=tuple(self.weights[i] for i in kept)
         )
 
     def grid(self) -> NDArray[np.float64]:
@@ -318,6 +321,34 @@ class HandRange:
         return ", ".join(items)
 
 
+def _combo_array(combos: object) -> NDArray[np.int64]:
+    """`combos` as an int array ``[n, 2]`` of card ids, each row two distinct cards."""
+    try:
+        array = np.array(combos)
+    except ValueError:
+        array = np.zeros(0)
+    if (
+        array.ndim != 2
+        or array.shape[1] != 2
+        or array.dtype == np.bool_
+        or not np.issubdtype(array.dtype, np.integer)
+    ):
+        raise CardError(
+            "a range's combos must be pairs of card ids 0..51, such as ((51, 47), (43, 42))"
+        )
+    array = array.astype(np.int64)
+    outside = np.flatnonzero(np.any((array < 0) | (array > 51), axis=1))
+    if len(outside):
+        raise CardError(
+            f"a range's combo {array[outside[0]].tolist()} holds a card id outside 0..51"
+        )
+    doubled = np.flatnonzero(array[:, 0] == array[:, 1])
+    if len(doubled):
+        card = int(array[doubled[0], 0])
+        raise CardError(f"a range's combo uses card {cards_str((card,))} twice; allowed: 2 cards")
+    return array
+
+
 def _bisect_descending(combos: tuple[Combo, ...], key: Combo) -> int:
     low, high = 0, len(combos)
     while low < high:
@@ -333,7 +364,7 @@ def _weight_suffix(weight: float) -> str:
     return "" if weight == 1.0 else f":{weight!r}"
 
 
-def _class_weight(weights: dict[Combo, float], combos: list[Combo]) -> float | None:
+def _class_weight(weights: dict[Combo, float], combos: tuple[Combo, ...]) -> float | None:
     """The common weight of `combos` if every one is held at one weight, else None."""
     found = {weights.get(combo) for combo in combos}
     if len(found) != 1:
@@ -370,7 +401,8 @@ def _kicker_item(high: int, top: int, bottom: int, kind: str) -> str:
     return f"{name}{RANKS[top]}{kind}-{name}{RANKS[bottom]}{kind}"
 
 
-def _class_combos(high: int, low: int, kind: str) -> list[Combo]:
+@functools.cache
+def _class_combos(high: int, low: int, kind: str) -> tuple[Combo, ...]:
     """All combos of ranks `high` >= `low`; kind 's' suited, 'o' offsuit, '' both."""
     combos: list[Combo] = []
     for suit_high in range(4):
@@ -384,7 +416,7 @@ def _class_combos(high: int, low: int, kind: str) -> list[Combo]:
             if kind == "o" and suit_high == suit_low:
                 continue
             combos.append((max(card_high, card_low), min(card_high, card_low)))
-    return combos
+    return tuple(combos)
 
 
 def _read_class(first: str, second: str, kind: str, token: str) -> tuple[int, int, str]:
@@ -409,7 +441,7 @@ def _expand(token: str) -> list[Combo]:
         return [(max(first, second), min(first, second))]
     if match := _SINGLE.fullmatch(token):
         high, low, kind = _read_class(match[1], match[2], match[3], token)
-        return _class_combos(high, low, kind)
+        return list(_class_combos(high, low, kind))
     if match := _PLUS.fullmatch(token):
         high, low, kind = _read_class(match[1], match[2], match[3], token)
         if high == low:

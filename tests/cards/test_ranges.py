@@ -204,8 +204,16 @@ def test_direct_construction_is_checked() -> None:
         HandRange(combos=((51, 47),), weights=(0.0,))
     with pytest.raises(CardError, match="one weight per combo"):
         HandRange(combos=((51, 47),), weights=(0.5, 0.5))
-    with pytest.raises(CardError, match="appears twice"):
+    with pytest.raises(CardError, match="uses card As twice"):
         HandRange(combos=((51, 51),))
+    with pytest.raises(CardError, match="at least one combo"):
+        HandRange(combos=())
+    with pytest.raises(CardError, match=r"outside 0\.\.51"):
+        HandRange(combos=((52, 1),))
+    with pytest.raises(CardError, match="pairs of card ids"):
+        HandRange(combos=((51, 47, 43),))
+    with pytest.raises(CardError, match=r"weight nan"):
+        HandRange(combos=((51, 47),), weights=(float("nan"),))
 
 
 ALL_COMBOS = [(a, b) for a in range(52) for b in range(a)]
