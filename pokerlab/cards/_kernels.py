@@ -1,9 +1,10 @@
-"""Compiled loops of the evaluator and of exact equity (numba, cached on disk).
+"""Compiled loops of the evaluator and of equity, exact and Monte Carlo (numba, cached on disk).
 
 Imported on first use only, so ``import pokerlab.cards`` does not pay for numba. The
-lookup tables come from :mod:`pokerlab.cards.evaluator` as arguments (numba would freeze
-global arrays into the compiled code). A hand is accumulated into three ints, each a sum
-over its cards (cards are distinct, so the bit fields never carry):
+lookup tables come from :mod:`pokerlab.cards.evaluator` and :mod:`pokerlab.cards.equity` as
+arguments (numba would freeze global arrays into the compiled code). A hand is accumulated
+into three ints, each a sum over its cards (cards are distinct, so the bit fields never
+carry); the equity kernels use another rank key, described above them:
 
 - ``rank_key``: 3 bits per rank (bits ``3r .. 3r+2``) counting the cards of rank r;
 - ``suit_bits``: 16 bits per suit (bit ``16s + r``) marking the ranks held in suit s;
@@ -125,6 +126,38 @@ def _value7(rank_key: int, suit_bits: int, suit_counts: int, tables: EquityTable
     return int(flushed if flush_bits else plain)
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _deal_runout(
+    state: np.uint64,
+    used: int,
+    n_runout: int,
+    cards: NDArray[np.int64],
+    rank_key: int,
+    suit_bits: int,
+    suit_counts: int,
+) -> tuple[np.uint64, int, int, int]:
+    """Deal `n_runout` cards not in `used` uniformly, adding their keys; two per draw.
+
+    Each 64-bit draw gives two card candidates (its halves); a candidate already used is
+    skipped, so the cards come uniformly from the rest of the deck.
+    """
+    drawn = 0
+    while drawn < n_runout:
+        state += _GAMMA
+        bits = _mix(state)
+        for _half in range(2):
+            card = np.int64(((bits & _LOW32) * _N_CARDS) >> _S32)
+            bits >>= _S32
+            bit = 1 << int(card)
+            if drawn < n_runout and not used & bit:
+                used |= bit
+                rank_key += cards[card, 0]
+                suit_bits |= cards[card, 1]
+                suit_counts += cards[card, 2]
+                drawn += 1
+    return state, rank_key, suit_bits, suit_counts
+
+
 @numba.njit(cache=True, nogil=True)
 def evaluate_keys(
     rank_keys: NDArray[np.int64],
@@ -218,17 +251,9 @@ def sample_showdowns(
         rank_key = board[0]
         suit_bits = board[1]
         suit_counts = board[2]
-        drawn = 0
-        while drawn < n_runout:
-            state += _GAMMA
-            card = np.int64(((_mix(state) & _LOW32) * _N_CARDS) >> _S32)
-            bit = 1 << int(card)
-            if not used & bit:
-                used |= bit
-                rank_key += cards[card, 0]
-                suit_bits |= cards[card, 1]
-                suit_counts += cards[card, 2]
-                drawn += 1
+        state, rank_key, suit_bits, suit_counts = _deal_runout(
+            state, used, n_runout, cards, rank_key, suit_bits, suit_counts
+        )
         best = 0
         n_best = 0
         for player in range(n_players):
@@ -305,17 +330,9 @@ def sample_showdowns_two(
         rank_key = board[0]
         suit_bits = board[1]
         suit_counts = board[2]
-        drawn = 0
-        while drawn < n_runout:
-            state += _GAMMA
-            card = np.int64(((_mix(state) & _LOW32) * _N_CARDS) >> _S32)
-            bit = 1 << int(card)
-            if not used & bit:
-                used |= bit
-                rank_key += cards[card, 0]
-                suit_bits |= cards[card, 1]
-                suit_counts += cards[card, 2]
-                drawn += 1
+        state, rank_key, suit_bits, suit_counts = _deal_runout(
+            state, used, n_runout, cards, rank_key, suit_bits, suit_counts
+        )
         value_0 = _value7(
             rank_key + combos[pick_0, 0],
             suit_bits | combos[pick_0, 1],
