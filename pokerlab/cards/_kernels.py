@@ -298,6 +298,11 @@ def sample_showdowns_two(
 ) -> tuple[int, int, bool]:
     """:func:`sample_showdowns` for two players, the common case, without branches to count.
 
+    Player 0's alias table is over its *marginal* weights: each combo's weight times the
+    weight of player 1's combos that share no card with it. Player 0 is drawn once, then
+    player 1 from its own table until its combo shares no card with player 0's: the same
+    distribution of deals as redrawing both, for one draw per retry instead of two.
+
     Returns:
         showdowns won by player 0, showdowns won by player 1 (the rest are ties), and the
         same success flag.
@@ -309,19 +314,20 @@ def sample_showdowns_two(
     wins_1 = 0
     state = seed
     for _ in range(n_samples):
+        state += _GAMMA
+        bits = _mix(state)
+        pick_0 = np.int64(((bits >> _S32) * n_0) >> _S32)
+        if np.int64(bits & _LOW32) >= thresholds[pick_0]:
+            pick_0 = aliases[pick_0]
+        mask_0 = combos[pick_0, 3]
         redeals = 0
         while True:
-            state += _GAMMA
-            bits = _mix(state)
-            pick_0 = np.int64(((bits >> _S32) * n_0) >> _S32)
-            if np.int64(bits & _LOW32) >= thresholds[pick_0]:
-                pick_0 = aliases[pick_0]
             state += _GAMMA
             bits = _mix(state)
             pick_1 = start_1 + np.int64(((bits >> _S32) * n_1) >> _S32)
             if np.int64(bits & _LOW32) >= thresholds[pick_1]:
                 pick_1 = aliases[pick_1]
-            if not combos[pick_0, 3] & combos[pick_1, 3]:
+            if not mask_0 & combos[pick_1, 3]:
                 break
             redeals += 1
             if redeals >= _MAX_REDEALS:

@@ -444,6 +444,21 @@ def _alias_tables(weights: NDArray[np.float64], start: int) -> tuple[list[int], 
     return thresholds, aliases  # what is left has probability 1 up to rounding: kept
 
 
+def _marginal_weights(first: HandRange, second: HandRange) -> NDArray[np.float64]:
+    """How often each of `first`'s combos is dealt against `second`, up to a constant.
+
+    Its weight times the weight of `second`'s combos sharing no card with it: the total,
+    minus the combos holding its first card and those holding its second, plus its own
+    combo (removed twice).
+    """
+    combos, weights = second.as_array(), second.weight_array()
+    by_card = np.bincount(combos[:, 0], weights, 52) + np.bincount(combos[:, 1], weights, 52)
+    own = np.array([second.weight_of(combo) for combo in first.combos])
+    mine = first.as_array()
+    free = weights.sum() - by_card[mine[:, 0]] - by_card[mine[:, 1]] + own
+    return first.weight_array() * np.maximum(free, 0.0)
+
+
 def _monte_carlo(spot: _Spot, samples: int, generator: np.random.Generator) -> EquityResult:
     from pokerlab.cards import _kernels  # numba is imported on first use only
 
@@ -451,12 +466,13 @@ def _monte_carlo(spot: _Spot, samples: int, generator: np.random.Generator) -> E
     n_players = len(ranges)
     stacked = np.concatenate([hand_range.as_array() for hand_range in ranges])
     offsets = np.cumsum([0] + [len(hand_range) for hand_range in ranges]).astype(np.int64)
+    draw_weights = [hand_range.weight_array() for hand_range in ranges]
+    if n_players == 2:
+        draw_weights[0] = _marginal_weights(ranges[0], ranges[1])
     thresholds: list[int] = []
     aliases: list[int] = []
-    for player, hand_range in enumerate(ranges):
-        player_thresholds, player_aliases = _alias_tables(
-            hand_range.weight_array(), int(offsets[player])
-        )
+    for player, weights in enumerate(draw_weights):
+        player_thresholds, player_aliases = _alias_tables(weights, int(offsets[player]))
         thresholds += player_thresholds
         aliases += player_aliases
     arguments = (

@@ -339,7 +339,7 @@ def test_equity_kernel_evaluator_matches_evaluate_batch() -> None:
     from pokerlab.cards.equity import _card_keys, _equity_tables
 
     rng = np.random.default_rng(7)
-    hands = np.argsort(rng.random((300_000, 52)), axis=1)[:, :7]
+    hands = np.argsort(rng.random((100_000, 52)), axis=1)[:, :7]
     keys = _card_keys()[hands]  # [n, 7, 3]
     values = _kernels.evaluate_keys(
         keys[:, :, 0].sum(axis=1),

@@ -241,7 +241,7 @@ def hand_ranges(draw: st.DrawFn) -> HandRange:
 
 
 @given(hand_ranges())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_text_form_round_trips(hand_range: HandRange) -> None:
     text = hand_range.to_text()
     parsed = parse_range(text)
@@ -258,7 +258,7 @@ ITEMS = st.one_of(
 
 
 @given(st.lists(st.tuples(ITEMS, st.one_of(st.none(), ANY_WEIGHT, st.just(0.0))), min_size=1))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_notation_parses_formats_and_parses_again(items: list[tuple[str, float | None]]) -> None:
     text = ", ".join(item if weight is None else f"{item}:{weight!r}" for item, weight in items)
     expected: dict[tuple[int, int], float] = {}
