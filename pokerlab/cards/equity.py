@@ -456,7 +456,8 @@ def _marginal_weights(first: HandRange, second: HandRange) -> NDArray[np.float64
     own = np.array([second.weight_of(combo) for combo in first.combos])
     mine = first.as_array()
     free = weights.sum() - by_card[mine[:, 0]] - by_card[mine[:, 1]] + own
-    return first.weight_array() * np.maximum(free, 0.0)
+    marginal: NDArray[np.float64] = first.weight_array() * np.maximum(free, 0.0)
+    return marginal
 
 
 def _monte_carlo(spot: _Spot, samples: int, generator: np.random.Generator) -> EquityResult:
