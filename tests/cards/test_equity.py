@@ -266,6 +266,9 @@ def test_weights_change_the_mix_of_hands() -> None:
         (["AsKs", "QQ:0.5, JhTh"], ""),
         (["AhKh:0.5, QQ", "JJ:0.25, AsKs", "TT, 9c9d:0.6"], "Qh7h2c"),
         (["random", "random:0.5, AA"], "5c6d7h"),
+        # AsAh leaves 3 of villain's 5 combos possible, 2c2d all 5: dealt 3:5, not 1:1
+        (["AsAh, 2c2d", "AKs, 3c3d"], ""),
+        (["AsAh, 2c2d:0.3", "AKs:0.5, 3c3d"], "4h5h6s"),
     ],
 )
 def test_weighted_monte_carlo_within_its_interval_of_exact(players: list[str], board: str) -> None:
@@ -368,3 +371,13 @@ def test_equity_kernel_evaluator_matches_evaluate_batch() -> None:
     )
     assert len(cards) == 49_205
     assert np.array_equal(values, evaluate_batch(cards))
+
+
+def test_card_removal_weighs_each_hand_by_the_combos_it_leaves() -> None:
+    # AsAh leaves 3 of villain's 5 combos possible, 2c2d all 5: dealt 3:5, not 1:1.
+    villain = "AKs, 3c3d"
+    mixed = equity(["AsAh, 2c2d", villain], exact_threshold=10**10).equity[0]
+    aces = equity(["AsAh", villain]).equity[0]
+    deuces = equity(["2c2d", villain]).equity[0]
+    assert mixed == pytest.approx(3 / 8 * aces + 5 / 8 * deuces, abs=1e-12)
+    assert abs(mixed - (aces + deuces) / 2) > 0.05
