@@ -6,9 +6,10 @@ output going to a bounded log, resource limits already set, and (``--contain``) 
 new mount, PID and network namespaces. Before any entrant code runs it:
 
 1. with ``--contain``: makes the whole file system read-only, mounts a fresh, empty,
-   size-limited ``/tmp`` (its working directory) and a ``/proc`` that shows only its own
-   processes, then drops every capability for good (so it cannot remount anything or
-   regain privileges), and caps the number of processes;
+   size-limited ``/tmp`` (its working directory), a ``/proc`` that shows only its own
+   processes and a ``/dev`` with only null, zero, full, random and urandom (no disk), then
+   drops every capability for good (so it cannot remount anything or regain
+   privileges), and caps the number of processes;
 2. reads the ``start`` request: the entrant's source travels in the message, is written
    to the working directory, imported and its ``Agent`` built;
 3. answers requests until ``stop`` or the end of the channel.
@@ -24,6 +25,7 @@ import ctypes
 import os
 import resource
 import socket
+import stat
 import sys
 import traceback
 from pathlib import Path
@@ -49,6 +51,9 @@ _PR_SET_NO_NEW_PRIVS = 38
 _PR_CAPBSET_DROP = 24
 _CAPABILITY_VERSION_3 = 0x20080522
 _LAST_CAPABILITY = 63
+
+_DEVICES = {"null": 3, "zero": 5, "full": 7, "random": 8, "urandom": 9}
+"""Character devices (major 1) of the contained /dev."""
 
 WORKDIR = "/tmp/entrant"
 """The entrant's working directory inside the contained process."""
@@ -90,6 +95,13 @@ def contain(tmp_megabytes: int, max_processes: int) -> None:
     _mount(libc, "proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
     _mount(libc, "tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV,
            f"size={tmp_megabytes}m,mode=1777")
+    # A /dev with the harmless devices only (no disks): null, zero, full, random, urandom.
+    _mount(libc, "tmpfs", "/dev", "tmpfs", _MS_NOSUID | _MS_NOEXEC, "size=64k,mode=755")
+    for name, minor in _DEVICES.items():
+        os.mknod(f"/dev/{name}", stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    os.mkdir("/dev/shm", 0o1777)
+    _mount(libc, "tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
+           "size=1m,mode=1777")
     # No capabilities, ever again: drop them from the bounding set, then clear them.
     for capability in range(_LAST_CAPABILITY + 1):
         libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)

@@ -10,7 +10,9 @@ observations cross; the process gets:
   changing the file later changes nothing), in a working directory of its own;
 - a closed stdin, its stdout and stderr captured to a bounded log (the first
   :attr:`SandboxLimits.log_bytes`; the rest is counted and dropped);
-- resource limits: address space, CPU seconds, file size, open files, no core dumps;
+- resource limits: address space, CPU seconds, file size, open files, no core dumps, and
+  (where the machine's cgroups allow) a cap on its number of processes, which also lists
+  every process it started, so that all are killed with it;
 - when the machine allows it (root and Linux namespaces: :func:`containment_available`),
   containment: new mount, PID and network namespaces, the whole file system read-only,
   a private size-limited ``/tmp`` and ``/proc``, every capability dropped, a process cap.
@@ -35,6 +37,7 @@ import contextlib
 import ctypes
 import functools
 import hashlib
+import itertools
 import os
 import resource
 import select
@@ -146,6 +149,73 @@ def containment_available() -> bool:
     return done.returncode == 0
 
 
+_PIDS_CGROUP = Path("/sys/fs/cgroup/pids")
+_SANDBOX_COUNT = itertools.count()
+
+
+@functools.lru_cache(maxsize=1)
+def _pids_root() -> Path | None:
+    """Where sandboxes get their process-count cgroup (cgroup v1 ``pids``), if we may."""
+    if not (_PIDS_CGROUP / "cgroup.procs").exists():
+        return None
+    root = _PIDS_CGROUP / "pokerlab"
+    try:
+        root.mkdir(exist_ok=True)
+        probe = root / f"probe-{os.getpid()}"
+        probe.mkdir(exist_ok=True)
+        probe.rmdir()
+    except OSError:
+        return None
+    return root
+
+
+class _ProcessCap:
+    """A ``pids`` cgroup holding a sandbox's processes.
+
+    It caps their number, and lists every one of them to kill: none escapes it by changing
+    its session or process group.
+    """
+
+    def __init__(self, max_processes: int) -> None:
+        root = _pids_root()
+        self.path: Path | None = None
+        if root is None:
+            return
+        path = root / f"sandbox-{os.getpid()}-{next(_SANDBOX_COUNT)}"
+        try:
+            path.mkdir()
+            (path / "pids.max").write_text(str(max_processes))
+        except OSError:
+            return
+        self.path = path
+
+    def join(self) -> None:
+        """Move the calling process (a child before exec) into the cgroup."""
+        if self.path is not None:
+            with open(self.path / "cgroup.procs", "w") as procs:
+                procs.write(str(os.getpid()))
+
+    def kill_all(self) -> None:
+        """Kill every process of the cgroup, then remove it."""
+        if self.path is None:
+            return
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+            except OSError:
+                break
+            if not pids:
+                break
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.01)
+        with contextlib.suppress(OSError):
+            self.path.rmdir()
+        self.path = None
+
+
 class _Log:
     """Reads a process's output in a thread; keeps the first ``limit`` bytes."""
 
@@ -178,8 +248,10 @@ class _Log:
         return text
 
 
-def _limit_child(limits: SandboxLimits) -> None:
+def _limit_child(limits: SandboxLimits, cap: _ProcessCap | None) -> None:
     """Runs in the child between fork and exec: resource limits and a death signal."""
+    if cap is not None:
+        cap.join()
     memory = limits.memory_megabytes * 1024 * 1024
     for which, value in (
         (resource.RLIMIT_AS, memory),
@@ -231,6 +303,7 @@ class SandboxedAgent:
         self._reader: Reader | None = None
         self._log: _Log | None = None
         self._workdir: str | None = None
+        self._cap: _ProcessCap | None = None
 
     # -- the process ---------------------------------------------------------------------
     @property
@@ -273,6 +346,8 @@ class SandboxedAgent:
         parent, child = socket.socketpair()
         log_read, log_write = os.pipe()
         self._workdir = tempfile.mkdtemp(prefix="pokerlab-entrant-")
+        # unshare and the interpreter, then what the entrant may start itself
+        self._cap = _ProcessCap(self.limits.max_processes + 2)
         command = [sys.executable, "-I", "-m", "pokerlab.arena.entrant_process",
                    str(child.fileno()), self._workdir]
         if self.contained:
@@ -286,7 +361,8 @@ class SandboxedAgent:
             self._process = subprocess.Popen(
                 command, pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL,
                 stdout=log_write, stderr=log_write, cwd=self._workdir, env=environment,
-                start_new_session=True, preexec_fn=functools.partial(_limit_child, self.limits),
+                start_new_session=True,
+                preexec_fn=functools.partial(_limit_child, self.limits, self._cap),
             )
         finally:
             child.close()
@@ -304,6 +380,9 @@ class SandboxedAgent:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
+        if self._cap is not None:
+            self._cap.kill_all()
+            self._cap = None
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=5)
         if self._channel is not None:
