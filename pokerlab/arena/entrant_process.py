@@ -21,6 +21,7 @@ limits and kills the process when they pass.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import resource
@@ -195,12 +196,19 @@ def main(argv: list[str] | None = None) -> None:
     if len(args) >= 5 and args[2] == "--contain":
         contain(int(args[3]), int(args[4]))
         workdir = WORKDIR
-    # The entrant's prints go to the log; the protocol has its own socket.
+    # The entrant's prints go to the log (a line at a time, so that a killed process's
+    # last lines are there too); the protocol has its own socket.
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     channel = socket.socket(fileno=descriptor)
     try:
         serve(channel, workdir)
     finally:
         channel.close()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
         os._exit(0)  # skip the interpreter's teardown: entrant objects may misbehave in it
 
 

@@ -529,6 +529,8 @@ class SandboxedAgent:
             with contextlib.suppress(OSError):
                 self._queue.append(frame({"op": "stop", "id": 0}))
                 self._flush_quietly()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._process.wait(timeout=0.5)  # a moment to finish its hooks and print
         self._kill()
 
     def _flush_quietly(self) -> None:

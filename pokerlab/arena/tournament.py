@@ -26,8 +26,10 @@ Reproducibility and resumption:
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import itertools
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -248,7 +250,7 @@ def run_tournament(
     entrants = _unique(entrants)
     playable = [i for i, e in enumerate(entrants) if e.error is None and e.factory is not None]
     failed = tuple((e.name, e.error or "") for e in entrants if e.error is not None)
-    with ArenaStore(db) as store:
+    with _writer_lock(Path(db)), ArenaStore(db) as store:
         if resume:
             run_id, batch_size, time_limit, factories, names = _resumed(
                 store, game, hands, seed, entrants
@@ -286,6 +288,40 @@ def run_tournament(
             store.finish_match(match.id)
         store.finish_run(run_id)
         return TournamentResult(run_id, Path(db), len(matches), played, failed)
+
+
+@contextlib.contextmanager
+def _writer_lock(db: Path) -> Iterator[None]:
+    """Hold ``DB.lock`` while a run writes ``db``: a second run or ``--resume`` is refused.
+
+    An ``flock`` lock: the operating system releases it when the process dies, so a killed
+    run never leaves a stale lock behind.
+
+    Raises:
+        PokerlabError: if another process is running a tournament on ``db``.
+    """
+    if db.is_dir():
+        raise PokerlabError(f"arena database {str(db)!r} is a folder; give a file name")
+    db.parent.mkdir(parents=True, exist_ok=True)
+    lock = db.with_name(db.name + ".lock")
+    with open(lock, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "?"
+            raise PokerlabError(
+                f"another tournament (process {holder}) is writing {str(db)!r}; wait for it to "
+                "finish (or stop it), then --resume"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _resumed(

@@ -1,18 +1,24 @@
-"""``pokerlab arena``: run a round-robin tournament and print its leaderboard.
+"""``pokerlab arena``: run a tournament, check an entrant, print a leaderboard.
 
 ``pokerlab arena run GAME --agents DIR --builtins solver,random --hands 1000 --db arena.db``
-plays every pair of entrants (the ``*.py`` files of DIR defining class ``Agent``, plus the
-built-ins) in duplicate matches of ``hands`` hands per seat, storing every hand in the
-SQLite database; ``--resume`` continues the latest run of the database after a crash.
-``pokerlab arena leaderboard --db arena.db`` prints the standings and the head-to-head
-matrix (``--json`` for machines).
+plays every table of entrants (the ``*.py`` files of DIR defining class ``Agent``, each in
+a sandboxed process of its own, plus the built-ins) with the seats rotated over shared
+deals, ``hands`` hands per seat, storing every hand in the SQLite database; ``--resume``
+continues the latest run of the database after a crash, Ctrl-C or SIGTERM.
+``pokerlab arena check-agent FILE --game GAME`` tries an entrant as the arena would.
+``pokerlab arena leaderboard --db arena.db`` prints the standings (``--json`` for machines).
 """
 
 from __future__ import annotations
 
 import math
+import shlex
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -27,10 +33,18 @@ from pokerlab.arena import (
     leaderboard,
     run_tournament,
 )
-from pokerlab.cli._common import console, err_console, load_game, print_json
+from pokerlab.cli._common import console, err_console, load_game, path_text, plural, print_json
 
 DbOption = Annotated[Path, typer.Option("--db", help="The SQLite database of the arena.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+TimeLimitOption = Annotated[
+    float,
+    typer.Option(
+        "--time-limit",
+        min=0.001,
+        help="Seconds allowed per decision; a slower agent gets the default action.",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -42,7 +56,22 @@ def register(app: typer.Typer) -> None:
     )
     group.command("run")(run_command)
     group.command("leaderboard")(leaderboard_command)
+    group.command("check-agent")(check_agent_command)
     app.add_typer(group, name="arena")
+
+
+@contextmanager
+def _interrupts() -> Iterator[None]:
+    """SIGTERM stops a run like Ctrl-C (KeyboardInterrupt), between two stored batches."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def run_command(
@@ -64,14 +93,7 @@ def run_command(
         bool, typer.Option("--resume", help="Continue the latest run of the database.")
     ] = False,
     seed: Annotated[int, typer.Option("--seed", min=0, help="The run's seed.")] = 0,
-    time_limit: Annotated[
-        float,
-        typer.Option(
-            "--time-limit",
-            min=0.001,
-            help="Seconds allowed per decision; a slower agent gets the default action.",
-        ),
-    ] = 10.0,
+    time_limit: TimeLimitOption = 10.0,
     batch: Annotated[
         int | None,
         typer.Option("--batch", help="Hands per transaction, whole deals (default about 100)."),
@@ -81,12 +103,17 @@ def run_command(
     ] = None,
     json: JsonOption = False,
 ) -> None:
-    """Play every table of agents, seats rotated over shared deals, and store every hand."""
+    """Play every table of agents, seats rotated over shared deals, and store every hand.
+
+    Entrant files play from sandboxed processes of their own (see docs/entrants.md).
+    Ctrl-C or SIGTERM stops the run between two stored batches and prints the command
+    that resumes it; a killed run resumes the same way.
+    """
+    from pokerlab.arena.sandbox import SandboxLimits
+
     the_game = load_game(game)
     entrants: list[Entrant] = []
     if agents is not None:
-        from pokerlab.arena.sandbox import SandboxLimits
-
         entrants += file_entrants(agents, the_game,
                                   limits=SandboxLimits(decision_seconds=time_limit))
     for name in (n.strip() for n in builtins.split(",")):
@@ -94,7 +121,50 @@ def run_command(
             entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)
     for entrant in entrants:
         if entrant.error is not None:
-            err_console.print(f"[red]left out[/red] {entrant.source}: {entrant.error}")
+            err_console.print(f"[red]left out[/red] {path_text(entrant.source)}: "
+                              f"{path_text(entrant.error)}")
+    interactive = sys.stderr.isatty() and not json
+    try:
+        with _interrupts():
+            result = _run(the_game, entrants, interactive, db=db, hands=hands, seed=seed,
+                          resume=resume, batch_size=batch, time_limit=time_limit)
+    except KeyboardInterrupt:
+        command = ["pokerlab", "arena", "run", game]
+        if agents is not None:
+            command += ["--agents", str(agents)]
+        if builtins:
+            command += ["--builtins", builtins]
+        command += ["--hands", str(hands), "--db", str(db), "--seed", str(seed),
+                    "--time-limit", f"{time_limit:g}"]
+        if cache_dir is not None:
+            command += ["--cache-dir", str(cache_dir)]
+        err_console.print(
+            f"interrupted: every finished batch is stored in {path_text(db)}\n"
+            f"resume with: {path_text(shlex.join([*command, '--resume']))}"
+        )
+        raise typer.Exit(130) from None
+    board = leaderboard(db, run_id=result.run_id)
+    if json:
+        print_json({"run": result.run_id, "hands_played": result.hands_played,
+                    "leaderboard": board.to_dict()})
+        return
+    err_console.print(
+        f"run {result.run_id}: {plural(result.matches, 'match')}, "
+        f"{plural(result.hands_played, 'hand')} played now, stored in {path_text(result.db)}"
+    )
+    _print_board(board)
+
+
+def _run(game: Any, entrants: list[Entrant], interactive: bool, **options: Any) -> Any:
+    """Run the tournament with a progress bar on a terminal, a line per match elsewhere."""
+    if not interactive:
+        def line(p: TournamentProgress) -> None:
+            if p.hands_done == p.hands_total:
+                err_console.print(f"match {p.match_index + 1}/{p.n_matches} "
+                                  f"{' vs '.join(p.names)}: {plural(p.hands_total, 'hand')} "
+                                  "stored")
+
+        return run_tournament(game, entrants, progress=line, **options)
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
         TimeRemainingColumn(), console=err_console, transient=True,
@@ -109,20 +179,31 @@ def run_command(
                 total=p.hands_total,
             )
 
-        result = run_tournament(
-            the_game, entrants, db=db, hands=hands, seed=seed, resume=resume, batch_size=batch,
-            time_limit=time_limit, progress=report,
-        )
-    board = leaderboard(db, run_id=result.run_id)
+        return run_tournament(game, entrants, progress=report, **options)
+
+
+def check_agent_command(
+    file: Annotated[Path, typer.Argument(help="The entrant's Python file (class Agent).")],
+    game: Annotated[str, typer.Option("--game", help="The game to try it on.")] = "leduc",
+    hands: Annotated[int, typer.Option("--hands", min=1, help="Hands to play.")] = 300,
+    time_limit: TimeLimitOption = 1.0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deals.")] = 0,
+    json: JsonOption = False,
+) -> None:
+    """Try an entrant as the arena would: its own process, its limits, random opponents."""
+    from pokerlab.testing import check_agent
+
+    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit)
     if json:
-        print_json({"run": result.run_id, "hands_played": result.hands_played,
-                    "leaderboard": board.to_dict()})
-        return
-    err_console.print(
-        f"run {result.run_id}: {result.matches} matches, {result.hands_played} hands played "
-        f"now, stored in {result.db}"
-    )
-    _print_board(board)
+        print_json({**{k: v for k, v in vars(report).items() if k != "log"},
+                    "log": report.log[:4000]})
+    else:
+        console.print(str(report), soft_wrap=True, markup=False)
+        if report.log:
+            console.print("what it printed (first lines):", markup=False)
+            console.print("\n".join(report.log.splitlines()[:10]), soft_wrap=True, markup=False)
+    if not report.ok:
+        raise typer.Exit(1)
 
 
 def leaderboard_command(
