@@ -16,9 +16,10 @@ at most ``K`` bets and raises per round (the betting abstraction; :mod:`.betting
 the real game's longer raise wars onto it).
 
 Abstract games live outside the game registry (``games`` cannot import ``abstraction``)
-but load by name: this package registers a loader for ``"abstract"`` (and ``"collapsed"``),
-so ``games.load("abstract(game='kuhn(cards=100)', cards='uniform:10')")`` works and
-strategy files of abstract games load again.
+but load by name: this module registers a loader for ``"abstract"`` (and ``"collapsed"``)
+when it is imported, and the registry's ``PROVIDERS`` table names this module, so
+``games.load("abstract(game='kuhn(cards=100)', cards='uniform:10')")`` works and
+strategy files of abstract games load again, even when nothing imported this package.
 
 Solving is done on the *collapsed* game (:func:`collapse`): histories that differ only
 in cards the abstraction cannot see (the card inside a bucket, the suit) are merged, with
@@ -45,6 +46,7 @@ from pokerlab.games import load
 from pokerlab.games.base import Game, State
 from pokerlab.games.kuhn import KuhnGame
 from pokerlab.games.leduc import LeducGame
+from pokerlab.games.registry import register_loader
 from pokerlab.games.spec import GameSpec
 from pokerlab.tree import CompiledTree, compile
 
@@ -705,6 +707,9 @@ def _load_collapsed(params: Mapping[str, object]) -> Game:
         raise SpecError(f"collapsed needs an abstract game; got {inner.spec}")
     return collapse(inner)
 
+
+register_loader("abstract", _load_abstract)
+register_loader("collapsed", _load_collapsed)
 
 __all__ = [
     "ABSTRACT_PARAMETERS",

@@ -9,7 +9,7 @@ import typer
 
 from pokerlab.cli._common import console, err_console, load_game
 from pokerlab.games import MatrixGame, load
-from pokerlab.solvers.convergence import ConvergenceCurve, convergence_curves
+from pokerlab.studies.convergence import ConvergenceCurve, convergence_curves
 
 plot_app = typer.Typer(help="Plots: convergence of solvers, regret matching.", no_args_is_help=True)
 

@@ -67,6 +67,7 @@ from pokerlab.cards import cards_str, evaluate_batch, parse_cards
 from pokerlab.errors import IllegalActionError, PokerlabError, SpecError
 from pokerlab.games.base import Game, State
 from pokerlab.games.observation import Observation
+from pokerlab.games.registry import load
 from pokerlab.games.spec import GameSpec
 
 FOLD: Action = 0
@@ -856,8 +857,6 @@ def holdem(
         >>> state.player, state.raise_range(), state.infoset_key()
         (1, (4, 100), 'AhKh|')
     """
-    from pokerlab.games.registry import load
-
     stack_value: object = stack if isinstance(stack, int) else tuple(stack)
     game = load(
         "holdem", players=players, betting=betting, blinds=tuple(blinds), ante=ante,
