@@ -38,6 +38,7 @@ from functools import cached_property
 
 import numpy as np
 
+from pokerlab._cache import SpecCache
 from pokerlab._types import CHANCE, Action, FloatArray, IntArray, Player
 from pokerlab.abstraction.betting import translate_leduc_key
 from pokerlab.abstraction.buckets import Bucketing, parse_bucketing
@@ -583,7 +584,8 @@ class CollapsedState(State):
         return self.collapsed.abstract.action_name(action)
 
 
-_COLLAPSED: dict[GameSpec, CollapsedGame] = {}
+_COLLAPSED: SpecCache[CollapsedGame] = SpecCache("abstraction.collapse", maxsize=32)
+"""Collapsed games by the abstract game's spec; the 32 used last are kept."""
 
 
 def collapse(game: AbstractGame) -> CollapsedGame:
@@ -592,7 +594,7 @@ def collapse(game: AbstractGame) -> CollapsedGame:
     Level by level over the compiled real tree, a history's class is its parent's class
     and its edge (the action, or the chance label: the bucket dealt). A class's weight is
     the total chance reach of its histories; chance edges get the ratio of weights, and
-    terminal payoffs the reach-weighted mean. Cached by spec.
+    terminal payoffs the reach-weighted mean. Cached by spec (the 32 used last).
 
     Raises:
         PokerlabError: if merged histories had different abstract keys (a bug guard).
@@ -683,7 +685,7 @@ def collapse(game: AbstractGame) -> CollapsedGame:
         event=event.tolist(),
     )
     collapsed = CollapsedGame(game, nodes)
-    _COLLAPSED[game.spec] = collapsed
+    _COLLAPSED.put(game.spec, collapsed)
     return collapsed
 
 

@@ -4,7 +4,7 @@
 contiguous, every parent comes before its children, and each depth is one contiguous
 range (``level_offsets``). CFR, best response, exact values and the sequence-form LP
 are then a few vectorized passes over these arrays, level by level, with no Python
-recursion per history. Compiled trees are cached by spec.
+recursion per history. Compiled trees are cached by spec (the 16 used last).
 
 Vocabulary: a *history* is a node of the tree; an *infoset* groups the histories a
 player cannot tell apart (same ``infoset_key``); a *slot* is the position of an action in
@@ -20,6 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
+from pokerlab._cache import SpecCache
 from pokerlab._types import CHANCE, TERMINAL, FloatArray, IntArray
 from pokerlab.errors import GameTooLargeError, PokerlabError
 from pokerlab.games.base import Game, State
@@ -33,7 +34,8 @@ BYTES_PER_HISTORY = 48
 BYTES_PER_PENDING_STATE = 400
 """Approximate size of one Python state object waiting in the breadth-first walk."""
 
-_CACHE: dict[object, CompiledTree] = {}
+_CACHE: SpecCache[CompiledTree] = SpecCache("tree.compile", maxsize=16)
+"""Compiled trees by spec; the 16 used last are kept (``pokerlab._cache.clear_caches``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,6 +163,8 @@ class CompiledTree:
 def compile(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> CompiledTree:
     """Enumerate every history of ``game`` into a :class:`CompiledTree` (cached by spec).
 
+    The cache keeps the 16 trees used last; ``clear_cache()`` empties it.
+
     Args:
         game: any game of pokerlab.
         memory_limit: the largest compiled size accepted, in bytes.
@@ -192,12 +196,12 @@ def compile(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> Compiled
     finally:
         if collecting:
             gc.enable()
-    _CACHE[game.spec] = tree
+    _CACHE.put(game.spec, tree)
     return tree
 
 
 def clear_cache() -> None:
-    """Forget every compiled tree."""
+    """Forget every compiled tree (``pokerlab._cache.clear_caches()`` clears every cache)."""
     _CACHE.clear()
 
 
