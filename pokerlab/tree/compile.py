@@ -183,9 +183,7 @@ def compile(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> Compiled
     if cached is not None:
         _check_size(game, cached.n_histories, memory_limit, exact=True)
         return cached
-    estimate = _estimated_histories(game)
-    if estimate is not None:
-        _check_size(game, estimate, memory_limit, exact=True)
+    _check_announced_size(game, memory_limit)
     # The walk allocates millions of small state objects and no reference cycles: pausing
     # the cyclic garbage collector (which would rescan them all, again and again) saves a
     # fifth of the time on Leduc and more on the largest Kuhn decks.
@@ -205,12 +203,21 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def _estimated_histories(game: Game) -> int | None:
+def _check_announced_size(game: Game, memory_limit: int) -> None:
+    """Refuse, before walking, a game whose own count says it is too large.
+
+    A game may announce its size: ``min_histories()``, a lower bound found at once
+    (checked first, so Hold'em is refused without counting), and ``count_histories()``,
+    the number of histories (a lower bound where ``history_count_is_exact`` is False).
+    """
+    quick = getattr(game, "min_histories", None)
+    if quick is not None:
+        _check_size(game, int(quick()), memory_limit, exact=False)
     count = getattr(game, "count_histories", None)
-    if count is None:
-        return None
-    value = count()
-    return None if value is None else int(value)
+    value = None if count is None else count()
+    if value is not None:
+        exact = bool(getattr(game, "history_count_is_exact", True))
+        _check_size(game, int(value), memory_limit, exact=exact)
 
 
 def _check_size(game: Game, histories: int, limit: int, *, exact: bool) -> None:
