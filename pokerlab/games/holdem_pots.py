@@ -94,17 +94,20 @@ def settle(
         contributions = [c - a for c, a in zip(committed, rules.antes_paid, strict=True)]
         antes = sum(rules.antes_paid)
         # A hand that cannot win any pot is dead (pokerkit kills it before pushing).
-        first = build_pots(contributions, antes, live)
+        layers = build_pots(contributions, antes, live)
+        bests = [max((values[j] for j in eligible), default=0) for _, eligible in layers]
         alive = [
             i
             for i in live
             if any(
-                i in eligible and values[i] >= max(values[j] for j in eligible)
-                for _, eligible in first
+                i in eligible and values[i] >= best
+                for (_, eligible), best in zip(layers, bests, strict=True)
             )
         ]
+        if len(alive) < len(live):
+            layers = build_pots(contributions, antes, alive)
         pot_list = []
-        for amount, eligible in build_pots(contributions, antes, alive):
+        for amount, eligible in layers:
             if not eligible:  # pragma: no cover - chips nobody may win; pokerkit burns them
                 pot_list.append(Pot(amount, (), (), ()))
                 continue

@@ -89,6 +89,8 @@ class HoldemRules:
         board_sizes: board cards out during the betting of each street.
         n_hole_cards: hole cards dealt in all, ``hole_size * n_players`` (derived).
         n_streets: betting rounds, ``len(board_sizes)`` (derived).
+        preflop_opener: the first player to act preflop: the one after the last player to
+            post the largest blind (derived; pokerkit's rule, heads-up the button).
     """
 
     n_players: int
@@ -109,10 +111,14 @@ class HoldemRules:
     # Derived, stored because the engine reads them at every card.
     n_hole_cards: int = field(init=False)
     n_streets: int = field(init=False)
+    preflop_opener: int = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "n_hole_cards", self.hole_size * self.n_players)
+        n = self.n_players
+        last = max(range(n), key=lambda i: (self.blinds_paid[i] if self.posts_blind[i] else 0, i))
+        object.__setattr__(self, "n_hole_cards", self.hole_size * n)
         object.__setattr__(self, "n_streets", len(self.board_sizes))
+        object.__setattr__(self, "preflop_opener", (last + 1) % n)
 
     @property
     def betting(self) -> str:

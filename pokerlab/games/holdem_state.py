@@ -69,7 +69,6 @@ class HoldemGame(Game):
         committed = tuple(a + b for a, b in zip(rules.antes_paid, rules.blinds_paid, strict=True))
         self._initial = HoldemState(
             holdem=self,
-            hist=(),
             hole=(),
             board=(),
             street=0,
@@ -181,7 +180,6 @@ class HoldemState(State):
     """
 
     holdem: HoldemGame
-    hist: tuple[Action, ...]  # every action, chance included
     hole: tuple[int, ...]  # hole cards in deal order: player p holds hole[p], hole[p + n]
     board: tuple[int, ...]
     street: int  # 0 preflop .. 3 river (the street being dealt or bet)
@@ -213,8 +211,19 @@ class HoldemState(State):
 
     @property
     def history(self) -> tuple[Action, ...]:
-        """Every action so far: the hole cards, then betting and board cards in order."""
-        return self.hist
+        """Every action so far: the hole cards, then betting and board cards in order.
+
+        Rebuilt from the cards and each street's betting (the order is fixed: all hole
+        cards, the preflop betting, then each street's board cards and its betting), so
+        no state carries the same actions twice.
+        """
+        sizes = self.holdem.rules.board_sizes
+        actions = list(self.hole)
+        for street, betting in enumerate(self.betting):
+            if street:
+                actions.extend(self.board[sizes[street - 1] : sizes[street]])
+            actions.extend(betting)
+        return tuple(actions)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Undealt cards at chance; fold (facing a bet), call, and the legal raises."""
@@ -264,7 +273,9 @@ class HoldemState(State):
         """
         if not self.is_legal(action):
             raise IllegalActionError(self._illegal_message(action))
-        return self._apply(action)
+        if self.to_act == CHANCE:  # (_apply, inlined: this runs at every step of every hand)
+            return self._deal(action)
+        return self._bet(action)
 
     def _illegal_message(self, action: Action) -> str:
         if self.to_act == TERMINAL:
@@ -340,7 +351,7 @@ class HoldemState(State):
         sizes = rules.board_sizes
         events: list[tuple[Player, str]] = []
         state: HoldemState = self.holdem.initial_state()
-        for action in self.hist:
+        for action in self.history:
             if state.to_act >= 0:
                 events.append((state.to_act, state.action_name(action)))
             dealing_board = state.to_act == CHANCE and len(state.hole) == rules.n_hole_cards
@@ -485,36 +496,34 @@ class HoldemState(State):
     def _deal(self, card: int) -> HoldemState:
         game = self.holdem
         rules = game.rules
-        hist = (*self.hist, card)
         if len(self.hole) < rules.n_hole_cards:
             hole = (*self.hole, card)
             if len(hole) < rules.n_hole_cards:
                 return HoldemState(
-                    holdem=game, hist=hist, hole=hole, board=(), street=0, betting=self.betting,
+                    holdem=game, hole=hole, board=(), street=0, betting=self.betting,
                     behind=self.behind, bets=self.bets, committed=self.committed,
                     folded=self.folded, to_act=CHANCE,
                 )
             return _begin_betting(
-                game, hist=hist, hole=hole, board=(), street=0, betting=self.betting,
-                behind=self.behind, bets=self.bets, committed=self.committed, folded=self.folded,
+                game, hole, (), 0, self.betting, self.behind, self.bets, self.committed,
+                self.folded,
             )
         board = (*self.board, card)
         street = self.street
         if len(board) < rules.board_sizes[street]:
             return HoldemState(
-                holdem=game, hist=hist, hole=self.hole, board=board, street=street,
+                holdem=game, hole=self.hole, board=board, street=street,
                 betting=self.betting, behind=self.behind, bets=self.bets,
                 committed=self.committed, folded=self.folded, to_act=CHANCE, runout=self.runout,
             )
         if not self.runout:
             return _begin_betting(
-                game, hist=hist, hole=self.hole, board=board, street=street,
-                betting=self.betting, behind=self.behind, bets=self.bets,
-                committed=self.committed, folded=self.folded,
+                game, self.hole, board, street, self.betting, self.behind, self.bets,
+                self.committed, self.folded,
             )
         done = street == rules.n_streets - 1
         return HoldemState(
-            holdem=game, hist=hist, hole=self.hole, board=board,
+            holdem=game, hole=self.hole, board=board,
             street=street if done else street + 1,
             betting=self.betting if done else (*self.betting, ()), behind=self.behind,
             bets=self.bets, committed=self.committed, folded=self.folded,
@@ -535,7 +544,7 @@ class HoldemState(State):
             self.raise_amount, self.raise_count, self.short_all_ins
         )
         if action == FOLD:
-            folded = tuple(f or i == player for i, f in enumerate(folded))
+            folded = (*folded[:player], True, *folded[player + 1 :])
         elif action == CALL:
             amount = min(behind[player], max(bets) - bets[player])
             bets[player] += amount
@@ -562,14 +571,13 @@ class HoldemState(State):
             if sum(short_all_ins) >= raise_amount:
                 short_all_ins = ()
         betting = (*self.betting[:-1], (*self.betting[-1], action))
-        hist = (*self.hist, action)
         if not actors or folded.count(False) <= 1:
             return _end_betting(
-                game, hist=hist, hole=self.hole, board=self.board, street=self.street,
-                betting=betting, behind=behind, bets=bets, committed=committed, folded=folded,
+                game, self.hole, self.board, self.street, betting, behind, bets,
+                committed, folded,
             )
         return HoldemState(
-            holdem=game, hist=hist, hole=self.hole, board=self.board, street=self.street,
+            holdem=game, hole=self.hole, board=self.board, street=self.street,
             betting=betting, behind=tuple(behind), bets=tuple(bets), committed=tuple(committed),
             folded=folded, to_act=actors[0], actors=actors, raise_amount=raise_amount,
             raise_count=raise_count, acted=acted, short_all_ins=short_all_ins,
@@ -604,8 +612,6 @@ class HoldemState(State):
 
 def _begin_betting(
     game: HoldemGame,
-    *,
-    hist: tuple[Action, ...],
     hole: tuple[int, ...],
     board: tuple[int, ...],
     street: int,
@@ -615,14 +621,14 @@ def _begin_betting(
     committed: tuple[int, ...],
     folded: tuple[bool, ...],
 ) -> HoldemState:
-    """Start the betting of ``street`` (pokerkit's ``_begin_betting``)."""
+    """Start the betting of ``street`` (pokerkit's ``_begin_betting``).
+
+    Arguments are the hand so far, as :class:`HoldemState` names its fields (passed by
+    position: this runs at every street of every hand).
+    """
     n = game.n_players
-    if street == 0:
-        posts = game.rules.posts_blind
-        last = max(range(n), key=lambda i: (bets[i] if posts[i] else 0, i))
-        opener = (last + 1) % n
-    else:
-        opener = 0
+    # Preflop the bets are still the blinds, so the opener is the rules' (precomputed).
+    opener = game.rules.preflop_opener if street == 0 else 0
     totals = sorted(bets[i] + behind[i] for i in range(n) if not folded[i])
     second = totals[-2]
     actors = tuple(
@@ -632,11 +638,11 @@ def _begin_betting(
     )
     if not actors or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
         return _end_betting(
-            game, hist=hist, hole=hole, board=board, street=street, betting=betting,
-            behind=list(behind), bets=bets, committed=list(committed), folded=folded,
+            game, hole, board, street, betting, list(behind), bets, list(committed),
+            folded,
         )
     return HoldemState(
-        holdem=game, hist=hist, hole=hole, board=board, street=street, betting=betting,
+        holdem=game, hole=hole, board=board, street=street, betting=betting,
         behind=behind, bets=bets, committed=committed, folded=folded, to_act=actors[0],
         actors=actors,
     )
@@ -644,8 +650,6 @@ def _begin_betting(
 
 def _end_betting(
     game: HoldemGame,
-    *,
-    hist: tuple[Action, ...],
     hole: tuple[int, ...],
     board: tuple[int, ...],
     street: int,
@@ -655,7 +659,10 @@ def _end_betting(
     committed: list[int],
     folded: tuple[bool, ...],
 ) -> HoldemState:
-    """Close a betting round: return uncalled chips, then deal on, show down or stop."""
+    """Close a betting round: return uncalled chips, then deal on, show down or stop.
+
+    Arguments as :func:`_begin_betting`'s; ``behind`` and ``committed`` are updated in place.
+    """
     n = game.n_players
     cutoff = sorted(bets)[-2]
     for i in range(n):
@@ -665,12 +672,12 @@ def _end_betting(
     live = [i for i in range(n) if not folded[i]]
     if len(live) <= 1 or street == game.rules.n_streets - 1:
         return HoldemState(
-            holdem=game, hist=hist, hole=hole, board=board, street=street, betting=betting,
+            holdem=game, hole=hole, board=board, street=street, betting=betting,
             behind=tuple(behind), bets=(0,) * n, committed=tuple(committed), folded=folded,
             to_act=TERMINAL,
         )
     return HoldemState(
-        holdem=game, hist=hist, hole=hole, board=board, street=street + 1,
+        holdem=game, hole=hole, board=board, street=street + 1,
         betting=(*betting, ()), behind=tuple(behind), bets=(0,) * n,
         committed=tuple(committed), folded=folded, to_act=CHANCE,
         runout=sum(1 for i in live if behind[i] > 0) <= 1,

@@ -260,3 +260,20 @@ def test_session_without_carried_stacks_resets_them() -> None:
     assert session.stacks == [50, 50]
     assert [o.setup.button for o in outcomes] == [0, 1, 0, 1]
     assert outcomes[0].setup.seats == (1, 0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_history_is_every_action_in_order(players: int) -> None:
+    # The state keeps cards and betting, not the actions twice: history is rebuilt from
+    # them, all-in run-outs (short stacks) included.
+    rng = np.random.default_rng(players)
+    for stack in (3, 12, 200):
+        game = holdem(players=players, stack=stack)
+        for _ in range(30):
+            state, taken = game.initial_state(), []
+            while not state.is_terminal:
+                legal = state.legal_actions()
+                action = int(legal[int(rng.integers(len(legal)))])
+                state = state.child(action)
+                taken.append(action)
+                assert state.history == tuple(taken)
