@@ -345,23 +345,21 @@ class HoldemState(State):
                 out.append("r")
         return "".join(out)
 
-    def public_history(self) -> tuple[tuple[Player, str], ...]:
-        """The betting, with one ``(-1, "flop Qh7c2d")`` event per street of board cards."""
+    def public_event(self, action: Action, child: State) -> tuple[Player, str] | None:
+        """The betting, and ``(-1, "flop Qh7c2d")`` once a street's board cards are all out."""
+        if self.to_act >= 0:
+            return (self.to_act, self.action_name(action))
         rules = self.holdem.rules
+        if len(self.hole) < rules.n_hole_cards:
+            return None
+        assert isinstance(child, HoldemState)
         sizes = rules.board_sizes
-        events: list[tuple[Player, str]] = []
-        state: HoldemState = self.holdem.initial_state()
-        for action in self.history:
-            if state.to_act >= 0:
-                events.append((state.to_act, state.action_name(action)))
-            dealing_board = state.to_act == CHANCE and len(state.hole) == rules.n_hole_cards
-            state = state._apply(action)
-            size = len(state.board)
-            if dealing_board and size in sizes[1:]:
-                street = sizes.index(size)
-                first = sizes[street - 1] if street > 1 else 0
-                events.append((-1, f"{STREET_NAMES[street]} {cards_str(state.board[first:])}"))
-        return tuple(events)
+        size = len(child.board)
+        if size not in sizes[1:]:
+            return None
+        street = sizes.index(size)
+        first = sizes[street - 1] if street > 1 else 0
+        return (-1, f"{STREET_NAMES[street]} {cards_str(child.board[first:])}")
 
     def private_cards(self, player: Player) -> str:
         """The player's hole cards dealt so far (``"AsKd"``)."""
