@@ -21,6 +21,7 @@ from functools import cached_property
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import SpecError
 from pokerlab.games.base import Game, State
+from pokerlab.games.registry import load
 from pokerlab.games.spec import GameSpec
 
 PASS: Action = 0
@@ -228,8 +229,6 @@ def kuhn(cards: int | None = None, players: int = 2) -> KuhnGame:
         >>> state.infoset_key(), state.child(0).infoset_key(1)
         ('A|', 'K|p')
     """
-    from pokerlab.games.registry import load
-
     game = (
         load("kuhn", players=players)
         if cards is None

@@ -31,6 +31,7 @@ from functools import cached_property
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import SpecError
 from pokerlab.games.base import Game, State
+from pokerlab.games.registry import load
 from pokerlab.games.spec import GameSpec
 
 FOLD: Action = 0
@@ -436,8 +437,6 @@ def leduc(
         >>> state.legal_actions(), state.infoset_key()
         ((1, 2), 'A|')
     """
-    from pokerlab.games.registry import load
-
     params: dict[str, object] = {
         "raise_cap": raise_cap,
         "stack": stack,
