@@ -66,10 +66,20 @@ class Game(ABC):
         return f"<{type(self).__name__} {self.spec}>"
 
 
+class CountBudgetExceeded(Exception):  # noqa: N818 - a signal carrying a bound
+    """:func:`count_subtree` gave up; ``at_least`` is a lower bound of the count."""
+
+    def __init__(self, at_least: int) -> None:
+        super().__init__(at_least)
+        self.at_least = at_least
+
+
 def count_subtree(
     root: State,
     key: Callable[[State], Hashable],
     children: Callable[[State], Sequence[tuple[State, int]]],
+    *,
+    budget: int | None = None,
 ) -> int:
     """The number of histories under ``root`` (itself included), without recursion.
 
@@ -78,6 +88,10 @@ def count_subtree(
     in time proportional to their distinct betting situations, not to their histories.
     ``children(state)`` lists ``(child, multiplicity)``: a chance node may give one
     representative child standing for several outcomes of the same size.
+
+    Raises:
+        CountBudgetExceeded: after ``budget`` distinct situations, with the largest
+            subtree counted so far as a lower bound (a subtree is part of the tree).
     """
     sizes: dict[Hashable, int] = {}
     stack: list[tuple[State, bool]] = [(root, False)]
@@ -86,6 +100,8 @@ def count_subtree(
         name = key(state)
         if name in sizes:
             continue
+        if budget is not None and len(sizes) >= budget:
+            raise CountBudgetExceeded(max(sizes.values(), default=1))
         below = [] if state.player == TERMINAL else list(children(state))
         if expanded or not below:
             sizes[name] = 1 + sum(count * sizes[key(child)] for child, count in below)

@@ -30,9 +30,13 @@ from functools import cached_property
 
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import SpecError
-from pokerlab.games.base import Game, State, count_subtree
+from pokerlab.games.base import CountBudgetExceeded, Game, State, count_subtree
 from pokerlab.games.registry import load
 from pokerlab.games.spec import GameSpec
+
+COUNT_BUDGET = 200_000
+"""Distinct betting situations counted before :meth:`LeducGame.count_histories` settles for a
+lower bound (a few seconds)."""
 
 FOLD: Action = 0
 CALL: Action = 1
@@ -123,8 +127,20 @@ class LeducGame(Game):
         """The number of histories, counted without building the tree (for size checks).
 
         The betting does not depend on the cards, so one deal's betting tree is walked and
-        multiplied by the number of deals (private cards, then board cards).
+        multiplied by the number of deals (private cards, then board cards). Deep trees
+        (no raise cap, deep stacks) are given up after :data:`COUNT_BUDGET` distinct
+        betting situations: the count is then a lower bound
+        (:attr:`history_count_is_exact` is False).
         """
+        return self._history_count[0]
+
+    @property
+    def history_count_is_exact(self) -> bool:
+        """False when :meth:`count_histories` is a lower bound."""
+        return self._history_count[1]
+
+    @cached_property
+    def _history_count(self) -> tuple[int, bool]:
         n, cards = self.n_players, self.n_cards
         dealing, ways = 0, 1
         for k in range(n):
@@ -149,7 +165,10 @@ class LeducGame(Game):
             return (node.round, node.board >= 0, node.committed, node.folded, node.stakes,
                     node.n_raises, node.n_calls, node.to_act)
 
-        return dealing + ways * count_subtree(state, key, children)
+        try:
+            return dealing + ways * count_subtree(state, key, children, budget=COUNT_BUDGET), True
+        except CountBudgetExceeded as exc:
+            return dealing + ways * exc.at_least, False
 
     def rank(self, card: int) -> int:
         """The rank (0 = lowest) of card id ``card``."""

@@ -15,6 +15,9 @@ or an (infoset of p, slot) pair, ids ``seq_offset[infoset] + slot``.
 from __future__ import annotations
 
 import gc
+import os
+import resource
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -25,14 +28,40 @@ from pokerlab._types import CHANCE, TERMINAL, FloatArray, IntArray
 from pokerlab.errors import GameTooLargeError, PokerlabError
 from pokerlab.games.base import Game, State
 
-DEFAULT_MEMORY_LIMIT = 4 * 1024**3
-"""Compiled trees larger than this (bytes) are refused unless a larger limit is given."""
+MEMORY_LIMIT_ENV = "POKERLAB_MEMORY_LIMIT"
+"""Environment variable that sets the default memory limit: bytes, or ``8G``, ``500M``."""
 
-BYTES_PER_HISTORY = 48
-"""Approximate size of one history in the compiled arrays (used for the estimate)."""
 
-BYTES_PER_PENDING_STATE = 400
-"""Approximate size of one Python state object waiting in the breadth-first walk."""
+def _limit_from_environment(default: int = 4 * 1024**3) -> int:
+    text = os.environ.get(MEMORY_LIMIT_ENV, "").strip().upper()
+    if not text:
+        return default
+    scale = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}.get(text[-1:], 1)
+    number = text[:-1] if scale > 1 else text
+    try:
+        value = int(float(number) * scale)
+    except ValueError:
+        raise PokerlabError(
+            f"{MEMORY_LIMIT_ENV}={os.environ[MEMORY_LIMIT_ENV]!r} is not a size; write bytes "
+            "or a number with K, M, G or T (8G)"
+        ) from None
+    if value <= 0:
+        raise PokerlabError(f"{MEMORY_LIMIT_ENV} must be positive; got {value}")
+    return value
+
+
+DEFAULT_MEMORY_LIMIT = _limit_from_environment()
+"""Compiled trees larger than this (bytes) are refused unless a larger limit is given
+(4 GiB, or ``POKERLAB_MEMORY_LIMIT``)."""
+
+BYTES_PER_HISTORY = 100
+"""Size of one history in the compiled tree: its arrays and its share of the infoset keys
+(measured 94-104 bytes on Kuhn and Leduc)."""
+
+PEAK_BYTES_PER_HISTORY = 300
+"""Memory one history costs while the tree is walked (state objects waiting, lists, keys):
+measured 250-330 bytes on Kuhn and two-player Leduc, more with three players; the walk also
+reads its real memory use as it goes (:class:`_MemoryWatch`)."""
 
 _CACHE: SpecCache[CompiledTree] = SpecCache("tree.compile", maxsize=16)
 """Compiled trees by spec; the 16 used last are kept (``pokerlab._cache.clear_caches``)."""
@@ -221,16 +250,65 @@ def _check_announced_size(game: Game, memory_limit: int) -> None:
 
 
 def _check_size(game: Game, histories: int, limit: int, *, exact: bool) -> None:
-    size = histories * BYTES_PER_HISTORY
+    size = histories * PEAK_BYTES_PER_HISTORY
     if size > limit:
         which = "" if exact else "at least "
         raise GameTooLargeError(
-            f"{game.spec} has {which}{histories:,} histories, about {size / 1e6:,.0f} MB "
-            f"compiled, over the memory limit of {limit / 1e6:,.0f} MB; pass a larger "
-            "memory_limit, or use a sampling solver (Monte Carlo CFR) or an abstraction",
+            f"{game.spec} has {which}{histories:,} histories: compiling them needs about "
+            f"{size / 1e6:,.0f} MB at its peak ({histories * BYTES_PER_HISTORY / 1e6:,.0f} MB "
+            f"kept), over the memory limit of {limit / 1e6:,.0f} MB; raise it with "
+            f"{MEMORY_LIMIT_ENV}={_suggested(size)} (memory_limit= in Python), or use a "
+            "sampling solver (pokerlab solve GAME --algorithm es-mccfr) or an abstraction "
+            "(pokerlab abstract)",
             found=size,
             limit=limit,
         )
+
+
+def _suggested(size: int) -> str:
+    """A memory limit above ``size``, as users write it (``12G``)."""
+    return f"{size // 1024**3 + 2}G"
+
+
+def _resident_bytes() -> int:
+    """The process's resident memory now (Linux: /proc/self/statm), else its peak so far."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return int(peak) * (1 if sys.platform == "darwin" else 1024)
+
+
+class _MemoryWatch:
+    """Measures what the walk really holds (states waiting, keys, arrays) as it goes.
+
+    The walk's peak is several times the compiled tree (hundreds of bytes per waiting
+    state object); the count checked before walking cannot see it, so the resident
+    memory is read every few tens of thousands of states and the walk refuses the game
+    as soon as it has grown by more than the limit.
+    """
+
+    STEP = 1 << 15
+
+    def __init__(self, game: Game, limit: int) -> None:
+        self.game = game
+        self.limit = limit
+        self.start = _resident_bytes()
+
+    def check(self, histories: int) -> None:
+        """Refuse the game if the walk has grown past the limit."""
+        used = _resident_bytes() - self.start
+        if used > self.limit:
+            raise GameTooLargeError(
+                f"{self.game.spec} needs more than {self.limit / 1e6:,.0f} MB to compile: "
+                f"{used / 1e6:,.0f} MB were in use after {histories:,} histories; raise the "
+                f"limit with {MEMORY_LIMIT_ENV} (memory_limit= in Python), or use a "
+                "sampling solver (pokerlab solve GAME --algorithm es-mccfr) or an "
+                "abstraction (pokerlab abstract)",
+                found=used,
+                limit=self.limit,
+            )
 
 
 def _build(game: Game, memory_limit: int) -> CompiledTree:
@@ -252,6 +330,7 @@ def _build(game: Game, memory_limit: int) -> CompiledTree:
     terminal_payoffs: list[tuple[float, ...]] = []
     level_offsets = [0]
 
+    watch = _MemoryWatch(game, memory_limit)
     level: list[State] = [game.initial_state()]
     level_parent = [-1]
     level_action = [-1]
@@ -268,6 +347,7 @@ def _build(game: Game, memory_limit: int) -> CompiledTree:
         next_action: list[int] = []
         next_slot: list[int] = []
         next_prob: list[float] = []
+        check_at = _MemoryWatch.STEP
         for i, state in enumerate(level):
             who = state.player
             level_player[i] = who
@@ -285,6 +365,9 @@ def _build(game: Game, memory_limit: int) -> CompiledTree:
                     next_action.append(outcome)
                     next_slot.append(k)
                     next_prob.append(prob)
+                if len(next_level) >= check_at:
+                    watch.check(offset + size + len(next_level))
+                    check_at += _MemoryWatch.STEP
                 continue
             key = state.infoset_key(who)
             legal = state.legal_actions()
@@ -309,6 +392,9 @@ def _build(game: Game, memory_limit: int) -> CompiledTree:
                 next_action.append(a)
                 next_slot.append(k)
                 next_prob.append(1.0)
+            if len(next_level) >= check_at:
+                watch.check(offset + size + len(next_level))
+                check_at += _MemoryWatch.STEP
         players.append(level_player)
         infosets.append(level_infoset)
         n_children_levels.append(level_n_children)
@@ -319,13 +405,7 @@ def _build(game: Game, memory_limit: int) -> CompiledTree:
         offset += size
         level_offsets.append(offset)
         _check_size(game, offset + len(next_level), memory_limit, exact=False)
-        if len(next_level) * BYTES_PER_PENDING_STATE > memory_limit:
-            _check_size(
-                game,
-                len(next_level) * BYTES_PER_PENDING_STATE // BYTES_PER_HISTORY,
-                memory_limit,
-                exact=False,
-            )
+        watch.check(offset + len(next_level))
         level, level_parent, level_action = next_level, next_parent, next_action
         level_slot, level_prob = next_slot, next_prob
 
