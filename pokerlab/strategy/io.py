@@ -95,6 +95,46 @@ def header_game(header: dict[str, object], path: str | Path) -> Game:
         raise FileFormatError(f"{str(path)!r} names no valid game: {exc}") from None
 
 
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"PK\x03\x04", "a zip archive (.npz)"),
+    (b"PK\x05\x06", "an empty zip archive"),
+    (b"\x93NUMPY", "a single .npy array"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\x89PNG", "a PNG image"),
+    (b"%PDF", "a PDF document"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"\x80", "a Python pickle"),
+)
+
+
+def describe_file(path: Path) -> str:
+    """What a file is, in a few words, from its first bytes (for clear errors)."""
+    if path.is_dir():
+        return "a folder"
+    if not path.exists():
+        return "a file that does not exist"
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(512)
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc})"
+    if not head:
+        return "an empty file (truncated or corrupted?)"
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+        if len(head) < len(magic) and magic.startswith(head):
+            return f"{kind} cut short (truncated or corrupted?)"
+    text = head.lstrip()
+    if text[:1] in (b"{", b"["):
+        return "a JSON file"
+    try:
+        head.decode()
+    except UnicodeDecodeError:
+        return "a binary file of unknown format"
+    return "a text file"
+
+
 def read_npz(
     path: str | Path, expected_format: str | tuple[str, ...]
 ) -> tuple[dict[str, object], dict[str, np.ndarray]]:
@@ -105,29 +145,35 @@ def read_npz(
         expected_format: the format (or formats) the caller can read.
 
     Raises:
-        FileFormatError: missing, truncated, corrupted, or not of ``expected_format``.
+        FileFormatError: missing, a folder, another kind of file (named), truncated,
+            corrupted, or not of ``expected_format``.
     """
     formats = (expected_format,) if isinstance(expected_format, str) else expected_format
+    wanted = " or ".join(formats)
     source = Path(path)
-    if not source.is_file():
+    kind = describe_file(source)
+    if kind == "a file that does not exist":
         raise FileFormatError(f"{str(source)!r} does not exist")
+    if kind != "a zip archive (.npz)":
+        raise FileFormatError(f"{str(source)!r} is {kind}, not a {wanted} file (.npz)")
     try:
         loaded = np.load(source, allow_pickle=False)
-        if not isinstance(loaded, np.lib.npyio.NpzFile):
-            raise FileFormatError(
-                f"{str(source)!r} holds a single .npy array, not a pokerlab .npz file"
-            )
         with loaded as data:
             arrays = {name: data[name] for name in data.files}
     except FileFormatError:
         raise
     except Exception as exc:  # a damaged zip fails in zipfile, zlib, numpy's header parser...
+        reason = "it holds Python objects" if "allow_pickle" in str(exc) else (
+            f"{type(exc).__name__}: {str(exc)[:120]}")
         raise FileFormatError(
-            f"{str(source)!r} is not a readable pokerlab file (truncated or corrupted?): "
-            f"{type(exc).__name__}: {exc}"
+            f"{str(source)!r} is a zip archive that is not a readable {wanted} file "
+            f"(truncated or corrupted? or another program's .npz: {reason})"
         ) from None
     if "header" not in arrays:
-        raise FileFormatError(f"{str(source)!r} has no pokerlab header")
+        raise FileFormatError(
+            f"{str(source)!r} is an .npz file with no pokerlab header (its arrays: "
+            f"{', '.join(sorted(arrays)[:5]) or 'none'}), not a {wanted} file"
+        )
     try:
         header = json.loads(arrays.pop("header").tobytes().decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -210,3 +211,37 @@ def test_atomic_write(saved: tuple[Strategy, Path], monkeypatch: pytest.MonkeyPa
 def test_save_creates_folders(tmp_path: Path) -> None:
     path = Strategy.uniform(kuhn()).save(tmp_path / "a" / "b" / "k.npz")
     assert Strategy.load(path).game == kuhn()
+
+
+def _pickled_objects(path: Path) -> None:
+    np.savez(path, header=np.array([{"format": "x"}], dtype=object))
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (lambda p: p.mkdir(), "is a folder"),
+        (lambda p: p.write_bytes(bytes(range(256)) * 4), "a binary file of unknown format"),
+        (lambda p: p.write_text('{"format": "pokerlab-strategy"}'), "is a JSON file"),
+        (lambda p: p.write_bytes(b"SQLite format 3\x00" + bytes(100)), "an SQLite database"),
+        (lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(50)), "a PNG image"),
+        (lambda p: p.write_text("hello\n"), "a text file"),
+        (_pickled_objects, "holds Python objects"),
+    ],
+    ids=["folder", "binary", "json", "sqlite", "png", "text", "pickled"],
+)
+def test_files_that_are_not_strategies_say_what_they_are(
+    tmp_path: Path, make: Callable[[Path], object], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.cli import main
+
+    path = tmp_path / "thing.npz"
+    make(path)
+    with pytest.raises(FileFormatError, match=says) as error:
+        Strategy.load(path)
+    assert "allow_pickle" not in str(error.value)
+    assert main(["show", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert says in err
+    assert len(err.strip().splitlines()) == 1
+    assert "allow_pickle" not in err
