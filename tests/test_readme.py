@@ -23,3 +23,26 @@ def test_readme_python_block_runs(upto: int) -> None:
     namespace: dict[str, object] = {}
     for block in BLOCKS[: upto + 1]:  # later blocks build on the names of earlier ones
         exec(compile(block, str(README), "exec"), namespace)
+
+
+@pytest.mark.slow
+def test_the_readmes_arena_commands_work_as_written(tmp_path: Path) -> None:
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    root = README.parent
+    lines = [line.split("#")[0].strip() for line in README.read_text().splitlines()
+             if line.startswith("pokerlab arena ")]
+    assert any("--agents examples/entrants" in line for line in lines)
+    env = {**os.environ, "POKERLAB_CACHE": str(tmp_path / "cache")}
+    for line in lines:
+        argv = shlex.split(line)[1:]
+        if "--db" in argv:
+            argv[argv.index("--db") + 1] = str(tmp_path / "arena.db")
+        if "--hands" in argv:
+            argv[argv.index("--hands") + 1] = "50"  # the command as written, shorter
+        done = subprocess.run([sys.executable, "-m", "pokerlab.cli", *argv], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{line}\n{done.stderr}"
