@@ -60,3 +60,21 @@ def test_compile_cache_is_bounded_and_clear_cache_still_works() -> None:
     compile(leduc())
     clear_cache()
     assert len(trees) == 0
+
+
+def test_the_match_and_agent_caches_are_registered_and_cleared() -> None:
+    from pokerlab.agents import ExploitativeAgent, RandomAgent, RuleBased
+    from pokerlab.eval.matches import play_match
+    from pokerlab.games import leduc
+
+    game = kuhn()
+    play_match(game, ExploitativeAgent(game), RuleBased(), hands=2)
+    from pokerlab.agents import PolicyAgent
+    from pokerlab.strategy import Strategy
+
+    play_match(leduc(), PolicyAgent(Strategy.uniform(leduc())), RandomAgent(leduc()), hands=2)
+    names = registered_caches()
+    for expected in ("eval.sampler", "agents.exploitative_index", "agents.rank_order"):
+        assert len(names[expected]) > 0, expected
+    clear_caches()
+    assert all(len(cache) == 0 for cache in registered_caches().values())

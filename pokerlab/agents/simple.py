@@ -8,10 +8,9 @@ seeded generator and implements the ``seed(value)`` hook, so matches replay exac
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
+from pokerlab._cache import SpecCache
 from pokerlab._types import Action
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.dealer import reseed
@@ -138,16 +137,23 @@ class AlwaysRaise(_PolicyBacked):
         return next(iter(aggressive_probabilities(observation)))
 
 
-@lru_cache(maxsize=32)
+_RANK_ORDERS: SpecCache[tuple[str, ...]] = SpecCache("agents.rank_order", maxsize=32)
+
+
 def _rank_order(game_text: str) -> tuple[str, ...]:
     """Card (rank) names of a Kuhn or Leduc game, lowest first."""
+    cached = _RANK_ORDERS.get(game_text)
+    if cached is not None:
+        return cached
     game = load(game_text)
     names = getattr(game, "card_names", None) or getattr(game, "rank_names", None)
     if names is None:
         raise PokerlabError(
             f"RuleBased plays Kuhn and Leduc games (cards ranked by name); got {game_text}"
         )
-    return tuple(names)
+    order = tuple(names)
+    _RANK_ORDERS.put(game_text, order)
+    return order
 
 
 class RuleBased(_PolicyBacked):

@@ -16,6 +16,7 @@ from typing import overload
 
 import numpy as np
 
+from pokerlab._cache import SpecCache
 from pokerlab._types import CHANCE, TERMINAL, Action, FloatArray, IntArray
 from pokerlab.eval.dealer import chance_uniforms
 from pokerlab.eval.expected_value import expected_value
@@ -37,7 +38,7 @@ class _Sampler:
     child_lookup: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
-_SAMPLERS: dict[object, _Sampler] = {}
+_SAMPLERS: SpecCache[_Sampler] = SpecCache("eval.sampler", maxsize=16)
 
 
 def _sampler(game: Game) -> _Sampler:
@@ -69,7 +70,7 @@ def _sampler(game: Game) -> _Sampler:
         running[rows] += tree.chance_prob[tree.first_child[chance_nodes[rows]] + k]
         cum[rows, k] = running[rows]
     sampler = _Sampler(tree, terminal_row, int(count.max()), chance_row, cum)
-    _SAMPLERS[game.spec] = sampler
+    _SAMPLERS.put(game.spec, sampler)
     return sampler
 
 
