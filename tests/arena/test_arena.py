@@ -155,3 +155,40 @@ def test_shared_places(tmp_path, bot_cache) -> None:
     data = board.to_dict()
     assert data["standings"][0]["place"] == 1
     assert data["head_to_head"]["names"] == list(board.names)
+
+
+def test_a_foreign_sqlite_file_is_refused_untouched(tmp_path, bot_cache) -> None:
+    foreign = tmp_path / "accounts.db"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE account (id INTEGER PRIMARY KEY, owner TEXT)")
+        conn.execute("INSERT INTO account (owner) VALUES ('alice')")
+    conn.close()
+    before = foreign.read_bytes()
+    entrants = _entrants(["random", "always-call"], bot_cache)
+    with pytest.raises(PokerlabError, match="not a pokerlab arena database .*account"):
+        run_tournament(kuhn(), entrants, db=foreign, hands=2)
+    with pytest.raises(PokerlabError, match="not a pokerlab arena database"):
+        leaderboard(foreign)
+    assert foreign.read_bytes() == before  # no tables added, not switched to WAL
+    assert not (tmp_path / "accounts.db-wal").exists()
+
+
+def test_an_empty_run_says_so(tmp_path, bot_cache, capsys) -> None:
+    from pokerlab.cli import main
+
+    db = tmp_path / "empty.db"
+    with ArenaStore(db) as store:
+        store.create_run(game="kuhn", players=2, hands=10, seed=0, batch_size=10,
+                         time_limit=None, config={},
+                         agents=[("a", "builtin:random", None), ("b", "builtin:random", None)],
+                         matches=[((0, 1), 1, 20)])
+    board = leaderboard(db)
+    assert board.empty
+    assert not board.complete
+    assert main(["arena", "leaderboard", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "no hand has been played yet" in out
+    assert "nan" not in out
+    assert "inf" not in out
+    data = board.to_dict()
+    assert data["standings"][0]["mean"] is None  # JSON null, not NaN
