@@ -23,6 +23,7 @@ LAYERS = (
     "strategy",
     "eval",
     "solvers",
+    "subgame",
     "abstraction",
     "agents",
     "arena",

@@ -1,0 +1,51 @@
+"""Range-vs-range solving on public trees: Kuhn, Leduc and Hold'em spots, safe re-solving.
+
+The public tree (what both players see) carries, at every node, vectors over the players'
+private hands: reach going down, counterfactual values coming up, regrets and strategies
+``[actions, hands]``. Showdowns are settled by sorted hand strength with card removal, in
+``O(hands)`` per node. One solver (:class:`RangeSolver`: Discounted CFR or CFR+) runs on
+every game built in that shape (:class:`PublicGame`).
+"""
+
+from __future__ import annotations
+
+from pokerlab.subgame.classic import (
+    ClassicGame,
+    PublicTreeCFR,
+    from_strategy,
+    kuhn_public_game,
+    leduc_public_game,
+    public_exploitability,
+    public_game,
+    to_strategy,
+)
+from pokerlab.subgame.public_tree import HandSpace, NodeSpec, PublicGame, PublicTree
+from pokerlab.subgame.range_solver import (
+    VARIANTS,
+    Evaluation,
+    RangeProgress,
+    RangeSolver,
+    evaluate_profile,
+    uniform_arrays,
+)
+
+__all__ = [
+    "VARIANTS",
+    "ClassicGame",
+    "Evaluation",
+    "HandSpace",
+    "NodeSpec",
+    "PublicGame",
+    "PublicTree",
+    "PublicTreeCFR",
+    "RangeProgress",
+    "RangeSolver",
+    "evaluate_profile",
+    "from_strategy",
+    "kuhn_public_game",
+    "leduc_public_game",
+    "public_exploitability",
+    "public_game",
+    "to_strategy",
+    "uniform_arrays",
+]

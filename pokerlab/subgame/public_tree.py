@@ -1,0 +1,390 @@
+"""The public tree: what every player sees, with one vector over private hands per node.
+
+A two-player game with private cards factors into a *public tree* (the betting and the
+public cards, which both players see) times the players' private hands. The range solver
+keeps, at every public node, a vector over each player's hands: the opponent's reach going
+down, the updating player's counterfactual values coming up, and regrets and strategies
+``[actions, hands]`` at decision nodes. That is how DeepStack-style and commercial postflop
+solvers work, and it is what makes Hold'em spots solvable at all.
+
+This module holds the data, game by game the same shape:
+
+- :class:`PublicTree`: flat arrays over public nodes in breadth-first order (children
+  contiguous, parents before children): the kind of node (decision, chance, fold,
+  showdown), who acts or folded, each player's chips in, the board at the node, the card a
+  chance edge deals, and for chance nodes the isomorphic cards that reuse a representative
+  child (suit isomorphism);
+- :class:`HandSpace`: one player's private hands: their cards (for card removal), their
+  initial weights, their names;
+- :class:`PublicGame`: a tree, both players' hands, and the showdown tables (each hand's
+  strength on each board, and the hands sorted by it) that let a showdown be settled in
+  ``O(hands)`` with card removal.
+
+Game-specific code (Kuhn, Leduc, Hold'em spots) only builds a :class:`PublicGame`, through
+:class:`NodeSpec` and :func:`build_public_tree`; the solver sees nothing else.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerlab._types import FloatArray, IntArray
+from pokerlab.errors import PokerlabError
+
+DECISION = 0
+"""A node where a player acts."""
+CHANCE_NODE = 1
+"""A node where a public card is dealt."""
+FOLD = 2
+"""A terminal node: a player folded."""
+SHOWDOWN = 3
+"""A terminal node: the hands are compared."""
+
+KIND_NAMES = ("decision", "chance", "fold", "showdown")
+
+# Columns of PublicTree.nodes
+COL_KIND, COL_PLAYER, COL_FIRST, COL_COUNT, COL_BOARD, COL_CARD, COL_ROW = range(7)
+COL_ISO_START, COL_ISO_END, COL_PARENT = 7, 8, 9
+N_INT_COLUMNS = 10
+# Columns of PublicTree.amounts
+COL_CHIPS_0, COL_CHIPS_1, COL_FACTOR = 0, 1, 2
+
+
+@dataclass(eq=False)
+class NodeSpec:
+    """A public node while a tree is being built (games build these, then flatten them).
+
+    Attributes:
+        kind: DECISION, CHANCE_NODE, FOLD or SHOWDOWN.
+        player: the player to act (DECISION) or who folded (FOLD); -1 otherwise.
+        chips: chips each player has put in, in total (what a fold loses, what a showdown
+            is played for).
+        board: index of the board (the public cards out) in the game's showdown tables.
+        label: the name of the edge into this node (``"check"``, ``"bet 100"``, ``"7c"``).
+        card: the card dealt on the edge into this node by a chance parent, else -1.
+        chance_factor: the probability of that card given both players' hands (1 for
+            player edges).
+        children: the child nodes, in action order.
+        isomorphic: at a chance node, ``(card, swap, child)`` for each card left out of
+            ``children`` because the suit transposition ``swap`` maps it onto ``child``'s card.
+        key: a readable name of the public history (used in infoset keys and files).
+    """
+
+    kind: int
+    player: int = -1
+    chips: tuple[float, float] = (0.0, 0.0)
+    board: int = 0
+    label: str = ""
+    card: int = -1
+    chance_factor: float = 1.0
+    children: list[NodeSpec] = field(default_factory=list)
+    isomorphic: list[tuple[int, int, NodeSpec]] = field(default_factory=list)
+    key: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class PublicTree:
+    """A public tree as flat arrays; node ids are breadth-first (node 0 is the root).
+
+    Attributes:
+        nodes: ``[N, 10]`` int columns: kind, player (acting or folding, else -1), first
+            child, number of children, board index, card dealt on the edge in (-1), first
+            row of the node's actions in its player's regret arrays (-1), isomorphic
+            entries start and end (chance nodes), parent (-1 at the root).
+        amounts: ``[N, 3]`` float columns: chips in by player 0, by player 1, and the
+            chance probability of the edge in (1 for player edges).
+        isomorphic: ``[K, 3]`` int: representative child, card, suit transposition id.
+        labels: ``[N]`` the name of the edge into each node.
+        keys: ``[N]`` a readable name of each node's public history.
+        n_rows: rows (node-action pairs) of each player's regret arrays.
+    """
+
+    nodes: IntArray
+    amounts: FloatArray
+    isomorphic: IntArray
+    labels: tuple[str, ...]
+    keys: tuple[str, ...]
+    n_rows: tuple[int, int]
+
+    @property
+    def n_nodes(self) -> int:
+        """Number of public nodes."""
+        return int(self.nodes.shape[0])
+
+    def kind(self, node: int) -> int:
+        """The kind of ``node`` (DECISION, CHANCE_NODE, FOLD, SHOWDOWN)."""
+        return int(self.nodes[node, COL_KIND])
+
+    def player(self, node: int) -> int:
+        """The player acting at (or who folded into) ``node``; -1 otherwise."""
+        return int(self.nodes[node, COL_PLAYER])
+
+    def children(self, node: int) -> range:
+        """The ids of ``node``'s children (contiguous)."""
+        first = int(self.nodes[node, COL_FIRST])
+        return range(first, first + int(self.nodes[node, COL_COUNT]))
+
+    def parent(self, node: int) -> int:
+        """The parent of ``node`` (-1 at the root)."""
+        return int(self.nodes[node, COL_PARENT])
+
+    def row(self, node: int) -> int:
+        """The first row of ``node``'s actions in its player's arrays (-1 off decisions)."""
+        return int(self.nodes[node, COL_ROW])
+
+    def chips(self, node: int) -> tuple[float, float]:
+        """Chips each player has put in at ``node``."""
+        return float(self.amounts[node, COL_CHIPS_0]), float(self.amounts[node, COL_CHIPS_1])
+
+    def decision_nodes(self, player: int) -> IntArray:
+        """The decision nodes of ``player``, in id order."""
+        mask = (self.nodes[:, COL_KIND] == DECISION) & (self.nodes[:, COL_PLAYER] == player)
+        return np.flatnonzero(mask)
+
+    def path(self, node: int) -> list[int]:
+        """The nodes from the root to ``node``, both included."""
+        out = [node]
+        while out[-1] > 0:
+            out.append(self.parent(out[-1]))
+        return out[::-1]
+
+    @property
+    def max_actions(self) -> int:
+        """The largest number of children of a decision node."""
+        decisions = self.nodes[:, COL_KIND] == DECISION
+        return int(self.nodes[decisions, COL_COUNT].max()) if decisions.any() else 1
+
+
+@dataclass(frozen=True, eq=False)
+class HandSpace:
+    """One player's private hands.
+
+    Attributes:
+        cards: ``[H, 2]`` the cards of each hand (for card removal); -1 pads one-card hands.
+        weights: ``[H]`` each hand's initial weight (a range weight; 1 for a dealt card).
+        names: ``[H]`` each hand's name (``"K"``, ``"AsKs"``).
+    """
+
+    cards: IntArray
+    weights: FloatArray
+    names: tuple[str, ...]
+
+    @property
+    def n_hands(self) -> int:
+        """Number of hands."""
+        return int(self.cards.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class PublicGame:
+    """A two-player zero-sum game with private hands, ready for the range solver.
+
+    Payoffs are chips: at a fold the folder loses what they put in and the other wins it;
+    at a showdown (both have put in the same) the better hand wins the other's chips, a
+    tie wins nothing. Values are normalized by :attr:`normalizer`, the total weight of the
+    compatible hand pairs, so they are chips per hand.
+
+    Attributes:
+        tree: the public tree.
+        hands: each player's hands.
+        n_cards: the size of the card universe (card ids are ``0..n_cards-1``).
+        same_hand: ``[H_p]`` for each player p, the index of the identical hand in the
+            other player's hands (card removal counts it twice), or -1.
+        strength: ``[B, H_p]`` for each player, each hand's showdown strength on each board
+            (higher wins; -1 where the hand uses a board card).
+        order: ``[B, H_p]`` for each player, the hands that do not touch each board,
+            weakest first, padded with -1.
+        n_valid: ``[B, 2]`` how many hands of each player do not touch each board.
+        swaps: ``[S, H_p]`` for each player, where each hand goes under each suit
+            transposition used by the tree's isomorphic chance cards.
+        normalizer: the weight of all compatible hand pairs at the root.
+        pot: the chips in the pot at the root (for "% of the pot" figures).
+        description: one line naming the game.
+        source: a JSON-ready dict from which the game can be built again (checkpoints).
+    """
+
+    tree: PublicTree
+    hands: tuple[HandSpace, HandSpace]
+    n_cards: int
+    same_hand: tuple[IntArray, IntArray]
+    strength: tuple[IntArray, IntArray]
+    order: tuple[IntArray, IntArray]
+    n_valid: IntArray
+    swaps: tuple[IntArray, IntArray]
+    normalizer: float
+    pot: float
+    description: str
+    source: Mapping[str, Any]
+
+    @property
+    def n_hands(self) -> tuple[int, int]:
+        """Number of hands of each player."""
+        return self.hands[0].n_hands, self.hands[1].n_hands
+
+    def memory_bytes(self) -> int:
+        """Bytes the solver will allocate for this game (regrets, sums, work vectors)."""
+        return estimate_solver_bytes(self.tree.n_nodes, self.tree.n_rows, self.n_hands)
+
+
+BYTES_PER_ENTRY = 8
+"""float64 storage of regrets, strategy sums and work vectors."""
+
+
+def estimate_solver_bytes(n_nodes: int, n_rows: tuple[int, int], n_hands: tuple[int, int]) -> int:
+    """Bytes of the solver's arrays.
+
+    Two ``[rows, hands]`` arrays per player (regrets, strategy sums) and two work arrays
+    ``[nodes, hands]`` (reach and values).
+    """
+    tables = sum(2 * rows * hands for rows, hands in zip(n_rows, n_hands, strict=True))
+    work = 2 * n_nodes * max(n_hands)
+    return BYTES_PER_ENTRY * (tables + work)
+
+
+def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> PublicTree:
+    """Flatten a tree of :class:`NodeSpec` breadth first into a :class:`PublicTree`.
+
+    Args:
+        root: the root spec.
+        ids: if given, filled with ``id(spec) -> node id`` for every spec.
+
+    Raises:
+        PokerlabError: if a terminal has children, a decision node has none, or a
+            showdown is played for unequal chips.
+    """
+    order: list[NodeSpec] = []
+    parents: list[int] = []
+    queue: deque[tuple[NodeSpec, int]] = deque([(root, -1)])
+    while queue:
+        spec, parent = queue.popleft()
+        order.append(spec)
+        parents.append(parent)
+        for child in spec.children:
+            queue.append((child, len(order) - 1))
+    index = {id(spec): i for i, spec in enumerate(order)}
+    if ids is not None:
+        ids.update(index)
+    n = len(order)
+    nodes = np.full((n, N_INT_COLUMNS), -1, dtype=np.int64)
+    amounts = np.zeros((n, 3), dtype=np.float64)
+    iso_rows: list[tuple[int, int, int]] = []
+    rows = [0, 0]
+    for i, spec in enumerate(order):
+        if spec.kind in (FOLD, SHOWDOWN) and spec.children:
+            raise PokerlabError(f"public node {spec.key!r}: a terminal node has children")
+        if spec.kind in (DECISION, CHANCE_NODE) and not spec.children:
+            raise PokerlabError(f"public node {spec.key!r}: a {KIND_NAMES[spec.kind]} node "
+                                "has no children")
+        if spec.kind == SHOWDOWN and spec.chips[0] != spec.chips[1]:
+            raise PokerlabError(f"public node {spec.key!r}: a showdown for unequal chips "
+                                f"{spec.chips}")
+        nodes[i, COL_KIND] = spec.kind
+        nodes[i, COL_PLAYER] = spec.player
+        nodes[i, COL_FIRST] = index[id(spec.children[0])] if spec.children else -1
+        nodes[i, COL_COUNT] = len(spec.children)
+        nodes[i, COL_BOARD] = spec.board
+        nodes[i, COL_CARD] = spec.card
+        nodes[i, COL_PARENT] = parents[i]
+        amounts[i, COL_CHIPS_0], amounts[i, COL_CHIPS_1] = spec.chips
+        amounts[i, COL_FACTOR] = spec.chance_factor
+        if spec.kind == DECISION:
+            nodes[i, COL_ROW] = rows[spec.player]
+            rows[spec.player] += len(spec.children)
+        if spec.kind == CHANCE_NODE:
+            nodes[i, COL_ISO_START] = len(iso_rows)
+            for card, swap, child in spec.isomorphic:
+                iso_rows.append((index[id(child)], card, swap))
+            nodes[i, COL_ISO_END] = len(iso_rows)
+    isomorphic = np.asarray(iso_rows, dtype=np.int64).reshape(len(iso_rows), 3)
+    for array in (nodes, amounts, isomorphic):
+        array.setflags(write=False)
+    return PublicTree(
+        nodes=nodes,
+        amounts=amounts,
+        isomorphic=isomorphic,
+        labels=tuple(spec.label for spec in order),
+        keys=tuple(spec.key for spec in order),
+        n_rows=(rows[0], rows[1]),
+    )
+
+
+def showdown_tables(
+    strengths: Sequence[IntArray],
+) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray], IntArray]:
+    """Sort each player's hands by strength on each board, for the showdown sweep.
+
+    Args:
+        strengths: for each player, ``[B, H_p]`` strengths (-1 where a hand touches the board).
+
+    Returns:
+        ``(strength, order, n_valid)`` as :class:`PublicGame` holds them.
+    """
+    orders = []
+    n_boards = int(strengths[0].shape[0])
+    n_valid = np.zeros((n_boards, 2), dtype=np.int64)
+    for p, table in enumerate(strengths):
+        order = np.full(table.shape, -1, dtype=np.int64)
+        for b in range(n_boards):
+            valid = np.flatnonzero(table[b] >= 0)
+            ranked = valid[np.argsort(table[b, valid], kind="stable")]
+            order[b, : ranked.shape[0]] = ranked
+            n_valid[b, p] = ranked.shape[0]
+        orders.append(order)
+    tables = (np.ascontiguousarray(strengths[0], dtype=np.int64),
+              np.ascontiguousarray(strengths[1], dtype=np.int64))
+    return tables, (orders[0], orders[1]), n_valid
+
+
+def same_hand_index(first: HandSpace, second: HandSpace) -> tuple[IntArray, IntArray]:
+    """For each player's two-card hands, the index of the identical hand of the other (-1).
+
+    One-card hands need none: removing the hands that hold the card removes the identical one.
+    """
+    def index(mine: HandSpace, theirs: HandSpace) -> IntArray:
+        out = np.full(mine.n_hands, -1, dtype=np.int64)
+        if mine.n_hands == 0 or (mine.cards[:, 1] < 0).all():
+            return out
+        lookup = {(int(a), int(b)): j for j, (a, b) in enumerate(theirs.cards) if b >= 0}
+        for i, (a, b) in enumerate(mine.cards):
+            if b >= 0:
+                out[i] = lookup.get((int(a), int(b)), lookup.get((int(b), int(a)), -1))
+        return out
+
+    return index(first, second), index(second, first)
+
+
+def compatible_weight(first: HandSpace, second: HandSpace, n_cards: int) -> float:
+    """The total weight of the hand pairs that share no card: ``sum w0_i w1_j``."""
+    card_sums = np.zeros(n_cards + 1)
+    for column in (0, 1):
+        np.add.at(card_sums, second.cards[:, column], second.weights)  # -1 lands on the pad
+    total = float(second.weights.sum())
+    same, _ = same_hand_index(first, second)
+    compatible = total - card_sums[first.cards[:, 0]]
+    has_second = first.cards[:, 1] >= 0
+    compatible = compatible - np.where(has_second, card_sums[first.cards[:, 1]], 0.0)
+    compatible = compatible + np.where(same >= 0, second.weights[np.maximum(same, 0)], 0.0)
+    return float(first.weights @ compatible)
+
+
+__all__ = [
+    "CHANCE_NODE",
+    "DECISION",
+    "FOLD",
+    "KIND_NAMES",
+    "SHOWDOWN",
+    "HandSpace",
+    "NodeSpec",
+    "PublicGame",
+    "PublicTree",
+    "build_public_tree",
+    "compatible_weight",
+    "estimate_solver_bytes",
+    "same_hand_index",
+    "showdown_tables",
+]
