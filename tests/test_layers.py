@@ -32,7 +32,7 @@ LAYERS = (
     "cli",
     "web",
 )
-TOP_LEVEL = ("__init__", "errors", "_types")
+TOP_LEVEL = ("__init__", "errors", "_types", "_version")
 TYPER_LAYERS = ("cli", "web")
 
 
