@@ -4,7 +4,8 @@ The public tree (what both players see) carries, at every node, vectors over the
 private hands: reach going down, counterfactual values coming up, regrets and strategies
 ``[actions, hands]``. Showdowns are settled by sorted hand strength with card removal, in
 ``O(hands)`` per node. One solver (:class:`RangeSolver`: Discounted CFR or CFR+) runs on
-every game built in that shape (:class:`PublicGame`).
+every game built in that shape (:class:`PublicGame`): Kuhn and Leduc
+(:func:`public_game`, :class:`PublicTreeCFR`) and Hold'em spots (:class:`Spot`).
 """
 
 from __future__ import annotations
@@ -28,9 +29,12 @@ from pokerlab.subgame.range_solver import (
     evaluate_profile,
     uniform_arrays,
 )
+from pokerlab.subgame.spot import BuiltSpot, Spot, SpotSize
+from pokerlab.subgame.spot_game import SpotGame, spot_game, spot_strategy
 
 __all__ = [
     "VARIANTS",
+    "BuiltSpot",
     "ClassicGame",
     "Evaluation",
     "HandSpace",
@@ -40,12 +44,17 @@ __all__ = [
     "PublicTreeCFR",
     "RangeProgress",
     "RangeSolver",
+    "Spot",
+    "SpotGame",
+    "SpotSize",
     "evaluate_profile",
     "from_strategy",
     "kuhn_public_game",
     "leduc_public_game",
     "public_exploitability",
     "public_game",
+    "spot_game",
+    "spot_strategy",
     "to_strategy",
     "uniform_arrays",
 ]

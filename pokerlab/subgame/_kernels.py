@@ -4,16 +4,27 @@ Vocabulary (as postflop solvers write it): ``cfreach`` is the opponent's reach o
 for each of their hands (their range weights times their strategy along the path, times
 the chance probabilities of the public cards); ``cfv`` is the updating player's
 counterfactual value of a node for each of their hands (chips, summed over the opponent's
-compatible hands weighted by ``cfreach``). Node ids are breadth-first, so a pass in id
-order sees parents first (reach goes down) and a pass in reverse order sees children first
-(values come up).
+compatible hands weighted by ``cfreach``). Parents have smaller ids than their children,
+so a pass in id order sees parents first (reach goes down) and a pass in reverse order
+sees children first (values come up). A node whose parent is the updating player's
+decision has the parent's reach: ``source[n]`` names the row that holds it, so those rows
+are never copied.
 
-Terminal values are computed in ``O(hands)`` per node with card removal: a fold sums the
-opponent's reach over the hands that share no card with each of ours (the total, minus
-what each of our cards blocks, plus the identical hand counted twice); a showdown sweeps
-both players' hands sorted by strength, keeping running sums in total and per card, so
-each hand's wins (and, sweeping down, its losses) exclude the opponent's hands that share
-a card with it.
+Terminal values take ``O(hands)`` per node with card removal and no pairwise loop:
+
+- a fold: the opponent's total reach, minus the reach of their hands holding each of our
+  cards (per-card sums over static per-card lists), plus the identical hand (removed twice);
+- a showdown: the opponent's hands sorted by strength on the board; a prefix sum of their
+  reach in that order, and one per card over the sorted hands holding it; each of our
+  hands reads its wins (weaker, compatible) and losses (stronger, compatible) from those
+  prefix sums at cut positions precomputed per board. Ties win nothing: they lie between
+  the two cuts.
+
+A player's arrays travel as one tuple (:class:`~pokerlab.subgame.public_tree.HandTables`,
+in that order): cards, weights, the identical hand of the other player, fold cards, fold
+entries and offsets, and per board the sorted hands, their count, the hands grouped by
+card, the card offsets, the cuts; then the suit swaps. Index arrays are unsigned where
+they are read in hot loops (numba then skips the negative-index check).
 """
 
 from __future__ import annotations
@@ -30,6 +41,10 @@ _CHANCE = 1
 _FOLD = 2
 _SHOWDOWN = 3
 
+# Positions in a player's table tuple.
+CARDS, WEIGHTS, SAME, FOLD_CARDS, FOLD_ENTRIES, FOLD_OFFSETS = 0, 1, 2, 3, 4, 5
+ORDER, N_VALID, ENTRIES, OFFSETS, CUTS, SWAPS = 6, 7, 8, 9, 10, 11
+
 
 @numba.njit(cache=True, nogil=True)
 def regret_match(regrets: Floats, row: int, n_actions: int, n_hands: int, out: Floats) -> None:
@@ -43,125 +58,87 @@ def regret_match(regrets: Floats, row: int, n_actions: int, n_hands: int, out: F
     for a in range(n_actions):
         source = regrets[row + a]
         for h in range(n_hands):
-            r = source[h]
-            if r > 0.0:
-                total[h] += r
+            total[h] += max(source[h], 0.0)
     uniform = 1.0 / n_actions
+    for h in range(n_hands):
+        t = total[h]
+        total[h] = 1.0 / t if t > 0.0 else 0.0
     for a in range(n_actions):
         source = regrets[row + a]
         target = out[a]
         for h in range(n_hands):
-            t = total[h]
-            if t > 0.0:
-                r = source[h]
-                target[h] = r / t if r > 0.0 else 0.0
-            else:
-                target[h] = uniform
+            scale = total[h]
+            target[h] = max(source[h], 0.0) * scale if scale > 0.0 else uniform
 
 
 @numba.njit(cache=True, nogil=True)
-def fold_values(
-    cfreach: Floats,
-    cards_p: Ints,
-    cards_o: Ints,
-    same_p: Ints,
-    scale: float,
-    card_sums: Floats,
-    out: Floats,
-) -> None:
-    """``out[h] = scale * (opponent reach over hands compatible with h)``."""
-    n_o = cards_o.shape[0]
-    for c in range(card_sums.shape[0]):
-        card_sums[c] = 0.0
+def fold_values(cfreach: Floats, mine: tuple, theirs: tuple, scale: float,  # type: ignore[type-arg]
+                scratch: Floats, out: Floats) -> None:
+    """``out[h] = scale * (the opponent's reach over hands compatible with h)``."""
+    entries = theirs[FOLD_ENTRIES]
+    offsets = theirs[FOLD_OFFSETS]
+    n_cards = offsets.shape[0] - 1
     total = 0.0
+    n_o = theirs[CARDS].shape[0]
     for j in range(n_o):
-        r = cfreach[j]
-        if r != 0.0:
-            total += r
-            card_sums[cards_o[j, 0]] += r
-            second = cards_o[j, 1]
-            if second >= 0:
-                card_sums[second] += r
-    for h in range(cards_p.shape[0]):
-        v = total - card_sums[cards_p[h, 0]]
-        second = cards_p[h, 1]
-        if second >= 0:
-            v -= card_sums[second]
-        same = same_p[h]
-        if same >= 0:
-            v += cfreach[same]
+        total += cfreach[j]
+    for c in range(n_cards):
+        s = 0.0
+        for k in range(offsets[c], offsets[c + 1]):
+            s += cfreach[entries[k]]
+        scratch[c] = s
+    scratch[n_cards] = 0.0
+    cards = mine[FOLD_CARDS]
+    same = mine[SAME]
+    for h in range(cards.shape[0]):
+        v = total - scratch[cards[h, 0]] - scratch[cards[h, 1]]
+        s = same[h]
+        if s >= 0:
+            v += cfreach[s]
         out[h] = scale * v
 
 
 @numba.njit(cache=True, nogil=True)
-def showdown_values(
-    cfreach: Floats,
-    cards_p: Ints,
-    cards_o: Ints,
-    strength_p: Ints,
-    order_p: Ints,
-    valid_p: int,
-    strength_o: Ints,
-    order_o: Ints,
-    valid_o: int,
-    scale: float,
-    card_sums: Floats,
-    out: Floats,
-) -> None:
-    """``out[h] = scale * (reach of compatible weaker hands - of compatible stronger ones)``.
+def showdown_values(cfreach: Floats, mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                    board: int, scale: float, scratch: Floats, out: Floats) -> None:
+    """``out[h] = scale * (compatible weaker reach - compatible stronger reach)``.
 
-    Hands that touch the board (not in ``order_p``) get 0.
+    Hands that touch the board get 0.
     """
-    for h in range(cards_p.shape[0]):
+    for h in range(out.shape[0]):
         out[h] = 0.0
-    # Upwards: the opponent's hands strictly weaker than each of ours.
-    for c in range(card_sums.shape[0]):
-        card_sums[c] = 0.0
+    order_o = theirs[ORDER][board]
+    n_o = theirs[N_VALID][board]
+    entries = theirs[ENTRIES][board]
+    offsets = theirs[OFFSETS][board]
+    n_cards = offsets.shape[0] - 1
+    # scratch: prefix [n_o + 1], then the per-card prefixes (a leading 0 per card).
+    prefix = scratch
     cum = 0.0
-    j = 0
-    for i in range(valid_p):
-        h = order_p[i]
-        s = strength_p[h]
-        while j < valid_o:
-            k = order_o[j]
-            if strength_o[k] >= s:
-                break
-            r = cfreach[k]
-            cum += r
-            card_sums[cards_o[k, 0]] += r
-            second = cards_o[k, 1]
-            if second >= 0:
-                card_sums[second] += r
-            j += 1
-        v = cum - card_sums[cards_p[h, 0]]
-        second = cards_p[h, 1]
-        if second >= 0:
-            v -= card_sums[second]
-        out[h] = v
-    # Downwards: the opponent's hands strictly stronger.
-    for c in range(card_sums.shape[0]):
-        card_sums[c] = 0.0
-    cum = 0.0
-    j = valid_o - 1
-    for i in range(valid_p - 1, -1, -1):
-        h = order_p[i]
-        s = strength_p[h]
-        while j >= 0:
-            k = order_o[j]
-            if strength_o[k] <= s:
-                break
-            r = cfreach[k]
-            cum += r
-            card_sums[cards_o[k, 0]] += r
-            second = cards_o[k, 1]
-            if second >= 0:
-                card_sums[second] += r
-            j -= 1
-        v = cum - card_sums[cards_p[h, 0]]
-        second = cards_p[h, 1]
-        if second >= 0:
-            v -= card_sums[second]
-        out[h] = scale * (out[h] - v)
+    prefix[0] = 0.0
+    for j in range(n_o):
+        cum += cfreach[order_o[j]]
+        prefix[j + 1] = cum
+    cards_prefix = scratch[n_o + 1:]
+    for c in range(n_cards):
+        base = offsets[c] + c
+        s = 0.0
+        cards_prefix[base] = 0.0
+        for k in range(offsets[c], offsets[c + 1]):
+            s += cfreach[entries[k]]
+            cards_prefix[base + k - offsets[c] + 1] = s
+    spare = offsets[n_cards] + n_cards
+    cards_prefix[spare] = 0.0
+    order_p = mine[ORDER][board]
+    cuts = mine[CUTS][board]
+    total = prefix[n_o]
+    for i in range(mine[N_VALID][board]):
+        cut = cuts[i]
+        win = prefix[cut[0]] - cards_prefix[cut[2]] - cards_prefix[cut[3]]
+        lose = (total - prefix[cut[1]]
+                - (cards_prefix[cut[6]] - cards_prefix[cut[4]])
+                - (cards_prefix[cut[7]] - cards_prefix[cut[5]]))
+        out[order_p[i]] = scale * (win - lose)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -170,39 +147,32 @@ def _blocked(cards: Ints, h: int, card: int) -> bool:
 
 
 @numba.njit(cache=True, nogil=True)
-def _reach_down(
-    p: int,
-    nodes: Ints,
-    amounts: Floats,
-    cards_o: Ints,
-    weights_o: Floats,
-    regrets_o: Floats,
-    strategy_o: Floats,
-    use_regrets: bool,
-    cum_o: Floats,
-    average_weight: float,
-    cfreach: Floats,
-    sigma: Floats,
-) -> None:
-    """Fill ``cfreach[n]`` (the opponent's reach) at every node, top-down.
+def _reach_down(p: int, nodes: Ints, amounts: Floats, theirs: tuple,  # type: ignore[type-arg]
+                regrets_o: Floats, strategy_o: Floats, use_regrets: bool, cum_o: Floats,
+                average_weight: float, cfreach: Floats, source: Ints, sigma: Floats) -> None:
+    """Fill the opponent's reach of every node, top-down (``cfreach[source[n]]``).
 
     The opponent plays regret matching on ``regrets_o`` (``use_regrets``) or the rows of
     ``strategy_o``; with ``average_weight > 0`` its reach-weighted strategy is added to
     ``cum_o`` (the strategy sums).
     """
+    cards_o = theirs[CARDS]
+    weights_o = theirs[WEIGHTS]
     n_o = cards_o.shape[0]
     for h in range(n_o):
         cfreach[0, h] = weights_o[h]
+    source[0] = 0
     for n in range(nodes.shape[0]):
         count = nodes[n, 3]
         if count == 0:
             continue
         first = nodes[n, 2]
         kind = nodes[n, 0]
-        parent = cfreach[n]
+        parent = cfreach[source[n]]
         if kind == _CHANCE:
             for k in range(count):
                 c = first + k
+                source[c] = c
                 card = nodes[c, 5]
                 factor = amounts[c, 2]
                 child = cfreach[c]
@@ -210,15 +180,15 @@ def _reach_down(
                     child[h] = 0.0 if _blocked(cards_o, h, card) else parent[h] * factor
         elif nodes[n, 1] == p:
             for k in range(count):
-                child = cfreach[first + k]
-                for h in range(n_o):
-                    child[h] = parent[h]
+                source[first + k] = source[n]
         else:
             row = nodes[n, 6]
             if use_regrets:
                 regret_match(regrets_o, row, count, n_o, sigma)
             for k in range(count):
-                child = cfreach[first + k]
+                c = first + k
+                source[c] = c
+                child = cfreach[c]
                 probs = sigma[k] if use_regrets else strategy_o[row + k]
                 for h in range(n_o):
                     child[h] = parent[h] * probs[h]
@@ -229,40 +199,23 @@ def _reach_down(
 
 
 @numba.njit(cache=True, nogil=True)
-def _terminal_or_chance(
-    n: int,
-    p: int,
-    nodes: Ints,
-    amounts: Floats,
-    isomorphic: Ints,
-    cards_p: Ints,
-    cards_o: Ints,
-    same_p: Ints,
-    strength_p: Ints,
-    order_p: Ints,
-    strength_o: Ints,
-    order_o: Ints,
-    n_valid: Ints,
-    swaps_p: Ints,
-    cfreach: Floats,
-    cfv: Floats,
-    card_sums: Floats,
-) -> None:
+def _terminal_or_chance(n: int, p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+                        mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                        cfreach: Floats, source: Ints, cfv: Floats, scratch: Floats) -> None:
     """The values of a fold, showdown or chance node (the same in every pass)."""
     kind = nodes[n, 0]
-    n_p = cards_p.shape[0]
     out = cfv[n]
     if kind == _FOLD:
         folder = nodes[n, 1]
         stake = amounts[n, folder]
         scale = -stake if folder == p else stake
-        fold_values(cfreach[n], cards_p, cards_o, same_p, scale, card_sums, out)
+        fold_values(cfreach[source[n]], mine, theirs, scale, scratch, out)
     elif kind == _SHOWDOWN:
-        b = nodes[n, 4]
-        showdown_values(cfreach[n], cards_p, cards_o, strength_p[b], order_p[b], n_valid[b, p],
-                        strength_o[b], order_o[b], n_valid[b, 1 - p], amounts[n, 0],
-                        card_sums, out)
+        showdown_values(cfreach[source[n]], mine, theirs, nodes[n, 4], amounts[n, 0], scratch,
+                        out)
     else:  # chance: each card's values, for the hands that do not hold it
+        cards_p = mine[CARDS]
+        n_p = cards_p.shape[0]
         for h in range(n_p):
             out[h] = 0.0
         first = nodes[n, 2]
@@ -273,6 +226,7 @@ def _terminal_or_chance(
             for h in range(n_p):
                 if not _blocked(cards_p, h, card):
                     out[h] += child[h]
+        swaps_p = mine[SWAPS]
         for e in range(nodes[n, 7], nodes[n, 8]):
             child = cfv[isomorphic[e, 0]]
             card = isomorphic[e, 1]
@@ -283,35 +237,12 @@ def _terminal_or_chance(
 
 
 @numba.njit(cache=True, nogil=True)
-def cfr_pass(
-    p: int,
-    nodes: Ints,
-    amounts: Floats,
-    isomorphic: Ints,
-    cards_p: Ints,
-    same_p: Ints,
-    strength_p: Ints,
-    order_p: Ints,
-    swaps_p: Ints,
-    cards_o: Ints,
-    weights_o: Floats,
-    strength_o: Ints,
-    order_o: Ints,
-    n_valid: Ints,
-    regrets_p: Floats,
-    regrets_o: Floats,
-    cum_o: Floats,
-    cfreach: Floats,
-    cfv: Floats,
-    sigma: Floats,
-    card_sums: Floats,
-    regret_weight: float,
-    average_weight: float,
-    floor: bool,
-    discount: bool,
-    positive_factor: float,
-    negative_factor: float,
-) -> None:
+def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+             mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+             regrets_p: Floats, regrets_o: Floats, cum_o: Floats, cfreach: Floats,
+             source: Ints, cfv: Floats, sigma: Floats, scratch: Floats, regret_weight: float,
+             average_weight: float, floor: bool, discount: bool, positive_factor: float,
+             negative_factor: float) -> None:
     """One CFR update of player ``p``: regrets of ``p``, strategy sums of the opponent.
 
     Top-down, the opponent plays regret matching and its reach-weighted strategy is added
@@ -319,15 +250,13 @@ def cfr_pass(
     and ``p``'s regrets updated: ``R += regret_weight * (cfv(child) - cfv(node))``, then
     floored at 0 (``floor``, CFR+) or discounted by sign (``discount``, DCFR).
     """
-    _reach_down(p, nodes, amounts, cards_o, weights_o, regrets_o, regrets_o, True, cum_o,
-                average_weight, cfreach, sigma)
-    n_p = cards_p.shape[0]
+    _reach_down(p, nodes, amounts, theirs, regrets_o, regrets_o, True, cum_o,
+                average_weight, cfreach, source, sigma)
+    n_p = mine[CARDS].shape[0]
     for n in range(nodes.shape[0] - 1, -1, -1):
-        kind = nodes[n, 0]
-        if kind != _DECISION:
-            _terminal_or_chance(n, p, nodes, amounts, isomorphic, cards_p, cards_o, same_p,
-                                strength_p, order_p, strength_o, order_o, n_valid, swaps_p,
-                                cfreach, cfv, card_sums)
+        if nodes[n, 0] != _DECISION:
+            _terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs, cfreach,
+                                source, cfv, scratch)
             continue
         first = nodes[n, 2]
         count = nodes[n, 3]
@@ -352,53 +281,36 @@ def cfr_pass(
         for k in range(count):
             child = cfv[first + k]
             target = regrets_p[row + k]
-            for h in range(n_p):
-                r = target[h] + regret_weight * (child[h] - out[h])
-                if floor and r < 0.0:
-                    r = 0.0
-                elif discount:
-                    r = r * positive_factor if r >= 0.0 else r * negative_factor
-                target[h] = r
+            if floor:
+                for h in range(n_p):
+                    target[h] = max(target[h] + regret_weight * (child[h] - out[h]), 0.0)
+            elif discount:
+                for h in range(n_p):
+                    r = target[h] + regret_weight * (child[h] - out[h])
+                    target[h] = r * (positive_factor if r >= 0.0 else negative_factor)
+            else:
+                for h in range(n_p):
+                    target[h] += regret_weight * (child[h] - out[h])
 
 
 @numba.njit(cache=True, nogil=True)
-def evaluate_pass(
-    p: int,
-    nodes: Ints,
-    amounts: Floats,
-    isomorphic: Ints,
-    cards_p: Ints,
-    same_p: Ints,
-    strength_p: Ints,
-    order_p: Ints,
-    swaps_p: Ints,
-    cards_o: Ints,
-    weights_o: Floats,
-    strength_o: Ints,
-    order_o: Ints,
-    n_valid: Ints,
-    strategy_p: Floats,
-    strategy_o: Floats,
-    best_response: bool,
-    cfreach: Floats,
-    cfv: Floats,
-    sigma: Floats,
-    card_sums: Floats,
-) -> None:
+def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+                  mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                  strategy_p: Floats, strategy_o: Floats, best_response: bool,
+                  cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
+                  scratch: Floats) -> None:
     """Counterfactual values of ``p`` at every node against the opponent's ``strategy_o``.
 
     ``p`` plays ``strategy_p``, or a best response (the largest child value per hand) with
-    ``best_response``. ``cfreach`` and ``cfv`` are left filled for every node.
+    ``best_response``. ``cfreach`` (through ``source``) and ``cfv`` are left filled.
     """
-    _reach_down(p, nodes, amounts, cards_o, weights_o, strategy_o, strategy_o, False,
-                strategy_o, 0.0, cfreach, sigma)
-    n_p = cards_p.shape[0]
+    _reach_down(p, nodes, amounts, theirs, strategy_o, strategy_o, False, strategy_o, 0.0,
+                cfreach, source, sigma)
+    n_p = mine[CARDS].shape[0]
     for n in range(nodes.shape[0] - 1, -1, -1):
-        kind = nodes[n, 0]
-        if kind != _DECISION:
-            _terminal_or_chance(n, p, nodes, amounts, isomorphic, cards_p, cards_o, same_p,
-                                strength_p, order_p, strength_o, order_o, n_valid, swaps_p,
-                                cfreach, cfv, card_sums)
+        if nodes[n, 0] != _DECISION:
+            _terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs, cfreach,
+                                source, cfv, scratch)
             continue
         first = nodes[n, 2]
         count = nodes[n, 3]
@@ -416,8 +328,7 @@ def evaluate_pass(
             for k in range(1, count):
                 child = cfv[first + k]
                 for h in range(n_p):
-                    if child[h] > out[h]:
-                        out[h] = child[h]
+                    out[h] = max(out[h], child[h])
         else:
             row = nodes[n, 6]
             for h in range(n_p):
@@ -427,6 +338,30 @@ def evaluate_pass(
                 probs = strategy_p[row + k]
                 for h in range(n_p):
                     out[h] += probs[h] * child[h]
+
+
+@numba.njit(cache=True, nogil=True)
+def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
+                   isomorphic: Ints, hands0: tuple, hands1: tuple,  # type: ignore[type-arg]
+                   regrets0: Floats, regrets1: Floats, sums0: Floats, sums1: Floats,
+                   cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
+                   scratch: Floats, floor: bool, discount: bool) -> None:
+    """``count`` alternating iterations: player 0's update, then player 1's, each time.
+
+    ``schedule[i]`` holds the ``i``-th iteration's ``(regret_weight, average_weight,
+    positive_factor, negative_factor)``.
+    """
+    for i in range(count):
+        regret_weight = schedule[i, 0]
+        average_weight = schedule[i, 1]
+        positive = schedule[i, 2]
+        negative = schedule[i, 3]
+        cfr_pass(0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regrets1, sums1,
+                 cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
+                 discount, positive, negative)
+        cfr_pass(1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regrets0, sums0,
+                 cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
+                 discount, positive, negative)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -463,55 +398,3 @@ def current_rows(nodes: Ints, player: int, regrets: Floats, out: Floats, sigma: 
         for k in range(count):
             for h in range(n_hands):
                 out[row + k, h] = sigma[k, h]
-
-
-@numba.njit(cache=True, nogil=True)
-def cfr_iterations(
-    count: int,
-    first_iteration: int,
-    schedule: Floats,
-    nodes: Ints,
-    amounts: Floats,
-    isomorphic: Ints,
-    cards0: Ints,
-    weights0: Floats,
-    same0: Ints,
-    strength0: Ints,
-    order0: Ints,
-    swaps0: Ints,
-    cards1: Ints,
-    weights1: Floats,
-    same1: Ints,
-    strength1: Ints,
-    order1: Ints,
-    swaps1: Ints,
-    n_valid: Ints,
-    regrets0: Floats,
-    regrets1: Floats,
-    sums0: Floats,
-    sums1: Floats,
-    cfreach: Floats,
-    cfv: Floats,
-    sigma: Floats,
-    card_sums: Floats,
-    floor: bool,
-    discount: bool,
-) -> None:
-    """``count`` alternating iterations: player 0's update, then player 1's, each time.
-
-    ``schedule[t - first_iteration]`` holds iteration ``t``'s ``(regret_weight,
-    average_weight, positive_factor, negative_factor)``.
-    """
-    for i in range(count):
-        regret_weight = schedule[i, 0]
-        average_weight = schedule[i, 1]
-        positive = schedule[i, 2]
-        negative = schedule[i, 3]
-        cfr_pass(0, nodes, amounts, isomorphic, cards0, same0, strength0, order0, swaps0,
-                 cards1, weights1, strength1, order1, n_valid, regrets0, regrets1, sums1,
-                 cfreach, cfv, sigma, card_sums, regret_weight, average_weight, floor,
-                 discount, positive, negative)
-        cfr_pass(1, nodes, amounts, isomorphic, cards1, same1, strength1, order1, swaps1,
-                 cards0, weights0, strength0, order0, n_valid, regrets1, regrets0, sums0,
-                 cfreach, cfv, sigma, card_sums, regret_weight, average_weight, floor,
-                 discount, positive, negative)

@@ -37,9 +37,7 @@ from pokerlab.subgame.public_tree import (
     NodeSpec,
     PublicGame,
     build_public_tree,
-    compatible_weight,
-    same_hand_index,
-    showdown_tables,
+    make_public_game,
 )
 from pokerlab.subgame.range_solver import RangeSolver, evaluate_profile
 from pokerlab.tree import compile
@@ -72,7 +70,7 @@ def public_game(game: Game) -> ClassicGame:
         >>> from pokerlab.games import leduc
         >>> classic = public_game(leduc())
         >>> classic.public.tree.n_nodes, classic.public.n_hands
-        (469, (6, 6))
+        (465, (6, 6))
     """
     if game.n_players != 2:
         raise SolverError(f"the range solver plays two-player games; {game.spec} has "
@@ -170,13 +168,9 @@ def _kuhn(game: KuhnGame) -> ClassicGame:
     cards = np.stack([np.arange(n), np.full(n, -1)], axis=1).astype(np.int64)
     hands = HandSpace(cards, np.ones(n), game.card_names)
     strength = np.arange(n, dtype=np.int64).reshape(1, n)
-    tables, order, n_valid = showdown_tables([strength, strength.copy()])
-    empty = np.zeros((0, n), dtype=np.int64)
-    public = PublicGame(
-        tree=tree, hands=(hands, hands), n_cards=n, same_hand=same_hand_index(hands, hands),
-        strength=tables, order=order, n_valid=n_valid, swaps=(empty, empty),
-        normalizer=compatible_weight(hands, hands, n), pot=2.0, description=str(game.spec),
-        source={"kind": "game", "game": game.spec.to_dict()},
+    public = make_public_game(
+        tree, (hands, hands), n, (strength, strength), None, pot=2.0,
+        description=str(game.spec), source={"kind": "game", "game": game.spec.to_dict()},
     )
 
     def with_hand(state: State, p: int, h: int) -> State:
@@ -208,12 +202,8 @@ def _leduc(game: LeducGame) -> ClassicGame:
             if c != board:
                 state = dataclasses.replace(start, private=(c, 1 - c % 2), board=board)
                 strength[board + 1, c] = state.hand_strength(0)
-    tables, order, n_valid = showdown_tables([strength, strength.copy()])
-    empty = np.zeros((0, n), dtype=np.int64)
-    public = PublicGame(
-        tree=tree, hands=(hands, hands), n_cards=n, same_hand=same_hand_index(hands, hands),
-        strength=tables, order=order, n_valid=n_valid, swaps=(empty, empty),
-        normalizer=compatible_weight(hands, hands, n), pot=2.0 * ante,
+    public = make_public_game(
+        tree, (hands, hands), n, (strength, strength), None, pot=2.0 * ante,
         description=str(game.spec), source={"kind": "game", "game": game.spec.to_dict()},
     )
 

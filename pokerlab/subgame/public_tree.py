@@ -9,16 +9,17 @@ solvers work, and it is what makes Hold'em spots solvable at all.
 
 This module holds the data, game by game the same shape:
 
-- :class:`PublicTree`: flat arrays over public nodes in breadth-first order (children
+- :class:`PublicTree`: flat arrays over public nodes in parent-first order (children
   contiguous, parents before children): the kind of node (decision, chance, fold,
   showdown), who acts or folded, each player's chips in, the board at the node, the card a
   chance edge deals, and for chance nodes the isomorphic cards that reuse a representative
   child (suit isomorphism);
 - :class:`HandSpace`: one player's private hands: their cards (for card removal), their
   initial weights, their names;
-- :class:`PublicGame`: a tree, both players' hands, and the showdown tables (each hand's
-  strength on each board, and the hands sorted by it) that let a showdown be settled in
-  ``O(hands)`` with card removal.
+- :class:`PublicGame`: a tree, both players' hands, each hand's showdown strength on each
+  board, and the tables derived from them (:class:`HandTables`: hands sorted by strength,
+  grouped by card, and cut positions) that settle a fold or a showdown in ``O(hands)``
+  with card removal.
 
 Game-specific code (Kuhn, Leduc, Hold'em spots) only builds a :class:`PublicGame`, through
 :class:`NodeSpec` and :func:`build_public_tree`; the solver sees nothing else.
@@ -26,12 +27,12 @@ Game-specific code (Kuhn, Leduc, Hold'em spots) only builds a :class:`PublicGame
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import PokerlabError
@@ -46,6 +47,8 @@ SHOWDOWN = 3
 """A terminal node: the hands are compared."""
 
 KIND_NAMES = ("decision", "chance", "fold", "showdown")
+
+UIntArray = NDArray[np.uint64]
 
 # Columns of PublicTree.nodes
 COL_KIND, COL_PLAYER, COL_FIRST, COL_COUNT, COL_BOARD, COL_CARD, COL_ROW = range(7)
@@ -89,7 +92,10 @@ class NodeSpec:
 
 @dataclass(frozen=True, eq=False)
 class PublicTree:
-    """A public tree as flat arrays; node ids are breadth-first (node 0 is the root).
+    """A public tree as flat arrays: node 0 is the root, parents come before children.
+
+    Siblings are contiguous; a subtree's nodes lie close together (see
+    :func:`build_public_tree`).
 
     Attributes:
         nodes: ``[N, 10]`` int columns: kind, player (acting or folding, else -1), first
@@ -154,6 +160,15 @@ class PublicTree:
         return out[::-1]
 
     @property
+    def max_depth(self) -> int:
+        """The largest depth of a node (the root has depth 0)."""
+        depth = np.zeros(self.n_nodes, dtype=np.int64)
+        parents = self.nodes[:, COL_PARENT]
+        for n in range(1, self.n_nodes):  # parents come first
+            depth[n] = depth[parents[n]] + 1
+        return int(depth.max()) if self.n_nodes else 0
+
+    @property
     def max_actions(self) -> int:
         """The largest number of children of a decision node."""
         decisions = self.nodes[:, COL_KIND] == DECISION
@@ -181,6 +196,57 @@ class HandSpace:
 
 
 @dataclass(frozen=True, eq=False)
+class HandTables:
+    """One player's arrays for the compiled passes (see :mod:`pokerlab.subgame._kernels`).
+
+    Attributes:
+        cards: ``[H, 2]`` the hands' cards (-1 pads one-card hands).
+        weights: ``[H]`` initial weights.
+        same: ``[H]`` the identical hand of the other player, or -1.
+        fold_cards: ``[H, 2]`` the cards with -1 mapped to the spare slot ``n_cards``.
+        fold_entries: ``[2H]`` hand indices grouped by card.
+        fold_offsets: ``[n_cards + 1]`` where each card's hands start in ``fold_entries``.
+        order: ``[B, H]`` per board, the hands off the board, weakest first.
+        n_valid: ``[B]`` per board, how many hands are off it.
+        entries: ``[B, 2H]`` per board, the hands off the board grouped by card, weakest
+            first within a card.
+        offsets: ``[B, n_cards + 1]`` per board, where each card's hands start.
+        cuts: ``[B, H, 8]`` per board and sorted hand, against the other player's sorted
+            hands: the prefix cut below (strictly weaker) and above (weaker or tied), then
+            the per-card prefix indices of its two cards at the lower cut, at the upper
+            cut, and at the end.
+        swaps: ``[S, H]`` each hand's image under each suit transposition.
+
+    Index arrays read in the hot loops are unsigned (numba then skips the negative-index
+    check on every read) and padded with 0 past their counts (never read).
+    """
+
+    cards: IntArray
+    weights: FloatArray
+    same: IntArray
+    fold_cards: UIntArray
+    fold_entries: UIntArray
+    fold_offsets: IntArray
+    order: UIntArray
+    n_valid: IntArray
+    entries: UIntArray
+    offsets: IntArray
+    cuts: UIntArray
+    swaps: IntArray
+
+    def as_tuple(self) -> tuple[Any, ...]:
+        """The arrays in the order the kernels index them."""
+        return (self.cards, self.weights, self.same, self.fold_cards, self.fold_entries,
+                self.fold_offsets, self.order, self.n_valid, self.entries, self.offsets,
+                self.cuts, self.swaps)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays."""
+        return sum(int(a.nbytes) for a in self.as_tuple())
+
+
+@dataclass(frozen=True, eq=False)
 class PublicGame:
     """A two-player zero-sum game with private hands, ready for the range solver.
 
@@ -193,15 +259,9 @@ class PublicGame:
         tree: the public tree.
         hands: each player's hands.
         n_cards: the size of the card universe (card ids are ``0..n_cards-1``).
-        same_hand: ``[H_p]`` for each player p, the index of the identical hand in the
-            other player's hands (card removal counts it twice), or -1.
         strength: ``[B, H_p]`` for each player, each hand's showdown strength on each board
-            (higher wins; -1 where the hand uses a board card).
-        order: ``[B, H_p]`` for each player, the hands that do not touch each board,
-            weakest first, padded with -1.
-        n_valid: ``[B, 2]`` how many hands of each player do not touch each board.
-        swaps: ``[S, H_p]`` for each player, where each hand goes under each suit
-            transposition used by the tree's isomorphic chance cards.
+            (higher wins; -1 where the hand uses a board card or the board is not final).
+        tables: each player's arrays for the compiled passes.
         normalizer: the weight of all compatible hand pairs at the root.
         pot: the chips in the pot at the root (for "% of the pot" figures).
         description: one line naming the game.
@@ -211,11 +271,8 @@ class PublicGame:
     tree: PublicTree
     hands: tuple[HandSpace, HandSpace]
     n_cards: int
-    same_hand: tuple[IntArray, IntArray]
     strength: tuple[IntArray, IntArray]
-    order: tuple[IntArray, IntArray]
-    n_valid: IntArray
-    swaps: tuple[IntArray, IntArray]
+    tables: tuple[HandTables, HandTables]
     normalizer: float
     pot: float
     description: str
@@ -229,6 +286,136 @@ class PublicGame:
     def memory_bytes(self) -> int:
         """Bytes the solver will allocate for this game (regrets, sums, work vectors)."""
         return estimate_solver_bytes(self.tree.n_nodes, self.tree.n_rows, self.n_hands)
+
+
+def make_public_game(
+    tree: PublicTree,
+    hands: tuple[HandSpace, HandSpace],
+    n_cards: int,
+    strength: tuple[IntArray, IntArray],
+    swaps: tuple[IntArray, IntArray] | None,
+    *,
+    pot: float,
+    description: str,
+    source: Mapping[str, Any],
+) -> PublicGame:
+    """Assemble a :class:`PublicGame`: the kernels' tables are derived here.
+
+    Args:
+        tree: the public tree.
+        hands: each player's hands.
+        n_cards: the card universe's size.
+        strength: ``[B, H_p]`` per player, the showdown strength of each hand on each board
+            the tree's nodes name (-1 where a hand holds a board card, or no showdown).
+        swaps: ``[S, H_p]`` per player, the hand under each suit transposition the tree's
+            isomorphic cards use (None: the tree has none).
+        pot: the pot at the root, chips.
+        description: one line naming the game.
+        source: how to build it again, JSON-ready.
+    """
+    same = same_hand_index(hands[0], hands[1])
+    tables = []
+    for q in (0, 1):
+        table_swaps = (np.zeros((0, hands[q].n_hands), dtype=np.int64) if swaps is None
+                       else np.ascontiguousarray(swaps[q], dtype=np.int64))
+        tables.append(_hand_tables(hands[q], hands[1 - q], strength[q], strength[1 - q],
+                                   same[q], n_cards, table_swaps))
+    return PublicGame(
+        tree=tree, hands=hands, n_cards=n_cards,
+        strength=(np.ascontiguousarray(strength[0], dtype=np.int64),
+                  np.ascontiguousarray(strength[1], dtype=np.int64)),
+        tables=(tables[0], tables[1]), normalizer=compatible_weight(hands[0], hands[1], n_cards),
+        pot=pot, description=description, source=source,
+    )
+
+
+def _grouped_by_card(cards: IntArray, positions: IntArray, n_cards: int, width: int,
+                     labels: IntArray | None = None) -> tuple[UIntArray, IntArray]:
+    """Hands grouped by card, by increasing ``positions`` within a card.
+
+    Returns:
+        ``(entries [width], offsets [n_cards + 1])``: entries hold ``labels`` (default:
+        the positions), -1 padded.
+    """
+    labels = positions if labels is None else labels
+    pairs_card = np.concatenate([cards[:, 0], cards[:, 1]])
+    pairs_position = np.concatenate([positions, positions])
+    pairs_label = np.concatenate([labels, labels])
+    keep = pairs_card >= 0
+    pairs_card, pairs_position, pairs_label = (pairs_card[keep], pairs_position[keep],
+                                               pairs_label[keep])
+    order = np.lexsort((pairs_position, pairs_card))
+    # Unsigned indices spare numba the negative-index check on every read; padding is 0
+    # (never read: ``offsets`` bound every card's entries).
+    entries = np.zeros(width, dtype=np.uint64)
+    entries[: order.shape[0]] = pairs_label[order]
+    counts = np.bincount(pairs_card, minlength=n_cards)
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    return entries, offsets
+
+
+def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
+                 other_strength: IntArray, same: IntArray, n_cards: int,
+                 swaps: IntArray) -> HandTables:
+    n_hands = mine.n_hands
+    n_boards = int(strength.shape[0])
+    fold_cards = np.where(mine.cards >= 0, mine.cards, n_cards).astype(np.uint64)
+    fold_entries, fold_offsets = _grouped_by_card(mine.cards, np.arange(n_hands), n_cards,
+                                                  2 * n_hands)
+    order = np.zeros((n_boards, n_hands), dtype=np.uint64)
+    n_valid = np.zeros(n_boards, dtype=np.int64)
+    entries = np.zeros((n_boards, 2 * n_hands), dtype=np.uint64)
+    offsets = np.zeros((n_boards, n_cards + 1), dtype=np.int64)
+    cuts = np.zeros((n_boards, n_hands, 8), dtype=np.uint64)
+    for b in range(n_boards):
+        valid = np.flatnonzero(strength[b] >= 0)
+        ranked = valid[np.argsort(strength[b, valid], kind="stable")]
+        count = ranked.shape[0]
+        order[b, :count] = ranked
+        n_valid[b] = count
+        entries[b], offsets[b] = _grouped_by_card(mine.cards[ranked], np.arange(count),
+                                                  n_cards, 2 * n_hands, labels=ranked)
+        # Cuts against the other player's sorted hands on this board.
+        other_valid = np.flatnonzero(other_strength[b] >= 0)
+        other_ranked = other_valid[np.argsort(other_strength[b, other_valid], kind="stable")]
+        other_sorted = other_strength[b, other_ranked]
+        mine_sorted = strength[b, ranked]
+        low = np.searchsorted(other_sorted, mine_sorted, side="left")
+        high = np.searchsorted(other_sorted, mine_sorted, side="right")
+        other_cards = theirs.cards[other_ranked]
+        keys_card = np.concatenate([other_cards[:, 0], other_cards[:, 1]])
+        keys_position = np.concatenate([np.arange(other_ranked.shape[0])] * 2)
+        keep = keys_card >= 0
+        stride = other_ranked.shape[0] + 1
+        keys = np.sort(keys_card[keep] * stride + keys_position[keep])
+        spare = int(keys.shape[0]) + n_cards  # the zero slot after the last card's prefixes
+        row = cuts[b, :count]
+        row[:, 0] = low
+        row[:, 1] = high
+        for column, card_column in ((2, 0), (3, 1)):
+            held = mine.cards[ranked, card_column]
+            has = held >= 0
+            safe = np.where(has, held, 0)
+            at_low = np.searchsorted(keys, safe * stride + low) + safe
+            at_high = np.searchsorted(keys, safe * stride + high) + safe
+            at_end = np.searchsorted(keys, safe * stride + stride) + safe
+            row[:, column] = np.where(has, at_low, spare)
+            row[:, column + 2] = np.where(has, at_high, spare)
+            row[:, column + 4] = np.where(has, at_end, spare)
+    def owned(array: np.ndarray, dtype: type) -> Any:
+        # Read-only, owned and C-ordered: numba compiles one version for one layout.
+        copy: np.ndarray = np.array(array, dtype=dtype, order="C")
+        copy.setflags(write=False)
+        return copy
+
+    return HandTables(
+        cards=owned(mine.cards, np.int64), weights=owned(mine.weights, np.float64),
+        same=owned(same, np.int64), fold_cards=owned(fold_cards, np.uint64),
+        fold_entries=owned(fold_entries, np.uint64), fold_offsets=owned(fold_offsets, np.int64),
+        order=owned(order, np.uint64), n_valid=owned(n_valid, np.int64),
+        entries=owned(entries, np.uint64), offsets=owned(offsets, np.int64),
+        cuts=owned(cuts, np.uint64), swaps=owned(swaps, np.int64),
+    )
 
 
 BYTES_PER_ENTRY = 8
@@ -247,7 +434,7 @@ def estimate_solver_bytes(n_nodes: int, n_rows: tuple[int, int], n_hands: tuple[
 
 
 def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> PublicTree:
-    """Flatten a tree of :class:`NodeSpec` breadth first into a :class:`PublicTree`.
+    """Flatten a tree of :class:`NodeSpec` into a :class:`PublicTree`.
 
     Args:
         root: the root spec.
@@ -257,15 +444,21 @@ def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> Publ
         PokerlabError: if a terminal has children, a decision node has none, or a
             showdown is played for unequal chips.
     """
-    order: list[NodeSpec] = []
-    parents: list[int] = []
-    queue: deque[tuple[NodeSpec, int]] = deque([(root, -1)])
-    while queue:
-        spec, parent = queue.popleft()
-        order.append(spec)
-        parents.append(parent)
+    # Depth first by blocks of siblings: a node's children get consecutive ids when the
+    # node is reached, then each child's subtree follows. Parents come before children and
+    # siblings are contiguous (what the passes need), and a subtree's rows lie close
+    # together, so the bottom-up pass finds its children's values still in cache.
+    order: list[NodeSpec] = [root]
+    parents: list[int] = [-1]
+    stack: list[int] = [0]
+    while stack:
+        node = stack.pop()
+        spec = order[node]
+        first = len(order)
         for child in spec.children:
-            queue.append((child, len(order) - 1))
+            order.append(child)
+            parents.append(node)
+        stack.extend(range(first + len(spec.children) - 1, first - 1, -1))
     index = {id(spec): i for i, spec in enumerate(order)}
     if ids is not None:
         ids.update(index)
@@ -313,33 +506,6 @@ def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> Publ
     )
 
 
-def showdown_tables(
-    strengths: Sequence[IntArray],
-) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray], IntArray]:
-    """Sort each player's hands by strength on each board, for the showdown sweep.
-
-    Args:
-        strengths: for each player, ``[B, H_p]`` strengths (-1 where a hand touches the board).
-
-    Returns:
-        ``(strength, order, n_valid)`` as :class:`PublicGame` holds them.
-    """
-    orders = []
-    n_boards = int(strengths[0].shape[0])
-    n_valid = np.zeros((n_boards, 2), dtype=np.int64)
-    for p, table in enumerate(strengths):
-        order = np.full(table.shape, -1, dtype=np.int64)
-        for b in range(n_boards):
-            valid = np.flatnonzero(table[b] >= 0)
-            ranked = valid[np.argsort(table[b, valid], kind="stable")]
-            order[b, : ranked.shape[0]] = ranked
-            n_valid[b, p] = ranked.shape[0]
-        orders.append(order)
-    tables = (np.ascontiguousarray(strengths[0], dtype=np.int64),
-              np.ascontiguousarray(strengths[1], dtype=np.int64))
-    return tables, (orders[0], orders[1]), n_valid
-
-
 def same_hand_index(first: HandSpace, second: HandSpace) -> tuple[IntArray, IntArray]:
     """For each player's two-card hands, the index of the identical hand of the other (-1).
 
@@ -379,12 +545,13 @@ __all__ = [
     "KIND_NAMES",
     "SHOWDOWN",
     "HandSpace",
+    "HandTables",
     "NodeSpec",
     "PublicGame",
     "PublicTree",
     "build_public_tree",
     "compatible_weight",
     "estimate_solver_bytes",
+    "make_public_game",
     "same_hand_index",
-    "showdown_tables",
 ]

@@ -43,7 +43,7 @@ from typing import Any, Self
 
 import numpy as np
 
-from pokerlab._types import FloatArray
+from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import GameTooLargeError, SolverError
 from pokerlab.solvers.base import HistoryRow, check_stopping_rules
 from pokerlab.subgame import _kernels as kernels
@@ -82,6 +82,10 @@ class RangeProgress:
 
 
 RangeCallback = Callable[[RangeProgress], None]
+
+WorkArrays = tuple[FloatArray, IntArray, FloatArray, FloatArray, FloatArray]
+"""(opponent reach [nodes, hands], reach row of each node, values [nodes, hands], strategy
+rows [actions + 1, hands], scratch) for the compiled passes."""
 
 
 @dataclass(frozen=True)
@@ -167,11 +171,7 @@ class RangeSolver:
         n0, n1 = game.n_hands
         self._regrets = (np.zeros((tree.n_rows[0], n0)), np.zeros((tree.n_rows[1], n1)))
         self._sums = (np.zeros((tree.n_rows[0], n0)), np.zeros((tree.n_rows[1], n1)))
-        width = max(n0, n1, 1)
-        self._cfreach = np.zeros((tree.n_nodes, width))
-        self._cfv = np.zeros((tree.n_nodes, width))
-        self._sigma = np.zeros((tree.max_actions + 1, width))
-        self._card_sums = np.zeros(game.n_cards)
+        self._work = work_arrays(game)
 
     # -- hyper-parameters and schedule ----------------------------------------------------
     def hyperparameters(self) -> dict[str, Any]:
@@ -203,14 +203,10 @@ class RangeSolver:
         for i in range(count):
             regret_weight, average_weight, floor, discount, up, down = self._schedule(first + i)
             schedule[i] = regret_weight, average_weight, up, down
-        h0, h1 = game.hands
         kernels.cfr_iterations(
-            count, first, schedule, tree.nodes, tree.amounts, tree.isomorphic,
-            h0.cards, h0.weights, game.same_hand[0], game.strength[0], game.order[0],
-            game.swaps[0], h1.cards, h1.weights, game.same_hand[1], game.strength[1],
-            game.order[1], game.swaps[1], game.n_valid, self._regrets[0], self._regrets[1],
-            self._sums[0], self._sums[1], self._cfreach, self._cfv, self._sigma,
-            self._card_sums, floor, discount,
+            count, schedule, tree.nodes, tree.amounts, tree.isomorphic,
+            game.tables[0].as_tuple(), game.tables[1].as_tuple(), self._regrets[0],
+            self._regrets[1], self._sums[0], self._sums[1], *self._work, floor, discount,
         )
         self.iterations += count
 
@@ -229,7 +225,7 @@ class RangeSolver:
         for p in (0, 1):
             probs = np.empty_like(self._regrets[p])
             kernels.current_rows(self.game.tree.nodes, p, self._regrets[p], probs,
-                                 self._sigma)
+                                 self._work[3])
             out.append(probs)
         return out[0], out[1]
 
@@ -242,18 +238,15 @@ class RangeSolver:
             strategies: ``(probs0, probs1)``, each ``[rows, hands]`` as
                 :meth:`average_arrays` returns them.
         """
-        return evaluate_profile(self.game, strategies or self.average_arrays(),
-                                work=(self._cfreach, self._cfv, self._sigma, self._card_sums))
+        return evaluate_profile(self.game, strategies or self.average_arrays(), work=self._work)
 
     def exploitability(self, strategies: tuple[FloatArray, FloatArray] | None = None) -> float:
         """The exploitability of a profile (default: the average), chips per hand.
 
         The mean of the two best-response values: two passes, since the game is zero-sum.
         """
-        return profile_exploitability(
-            self.game, strategies or self.average_arrays(),
-            work=(self._cfreach, self._cfv, self._sigma, self._card_sums),
-        )
+        return profile_exploitability(self.game, strategies or self.average_arrays(),
+                                      work=self._work)
 
     # -- the loop -------------------------------------------------------------------------
     def run(
@@ -370,7 +363,7 @@ def profile_exploitability(
     game: PublicGame,
     strategies: tuple[FloatArray, FloatArray],
     *,
-    work: tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None = None,
+    work: WorkArrays | None = None,
 ) -> float:
     """The exploitability of ``strategies`` (chips per hand): the mean best-response value.
 
@@ -384,7 +377,7 @@ def evaluate_profile(
     game: PublicGame,
     strategies: tuple[FloatArray, FloatArray],
     *,
-    work: tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None = None,
+    work: WorkArrays | None = None,
 ) -> Evaluation:
     """Exact values and best-response values of ``strategies`` in ``game``, chips per hand.
 
@@ -401,7 +394,7 @@ def _evaluate(
     game: PublicGame,
     strategies: tuple[FloatArray, FloatArray],
     *,
-    work: tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None,
+    work: WorkArrays | None,
     with_values: bool,
 ) -> Evaluation:
     tree = game.tree
@@ -411,10 +404,7 @@ def _evaluate(
             raise SolverError(f"player {p}'s strategy must have shape {expected}; "
                               f"got {strategies[p].shape}")
     if work is None:
-        width = max(*game.n_hands, 1)
-        work = (np.zeros((tree.n_nodes, width)), np.zeros((tree.n_nodes, width)),
-                np.zeros((tree.max_actions + 1, width)), np.zeros(game.n_cards))
-    cfreach, cfv, sigma, card_sums = work
+        work = work_arrays(game)
     values = [0.0, 0.0]
     best = [0.0, 0.0]
     probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
@@ -423,8 +413,8 @@ def _evaluate(
         weights = game.hands[p].weights
         for best_response, out in ((False, values), (True, best)):
             if best_response or with_values:
-                root_values(game, p, probs, best_response, cfreach, cfv, sigma, card_sums)
-                out[p] = float(weights @ cfv[0, : game.n_hands[p]]) / game.normalizer
+                root_values(game, p, probs, best_response, work)
+                out[p] = float(weights @ work[2][0, : game.n_hands[p]]) / game.normalizer
     return Evaluation((values[0], values[1]), (best[0], best[1]))
 
 
@@ -433,20 +423,29 @@ def root_values(
     p: int,
     strategies: tuple[FloatArray, FloatArray],
     best_response: bool,
-    cfreach: FloatArray,
-    cfv: FloatArray,
-    sigma: FloatArray,
-    card_sums: FloatArray,
+    work: WorkArrays,
 ) -> None:
-    """Fill ``cfreach`` (the opponent's reach) and ``cfv`` (``p``'s values) at every node."""
+    """Fill the work arrays with ``p``'s pass over ``strategies``.
+
+    The opponent's reach of node ``n`` ends in ``work[0][work[1][n]]`` and ``p``'s
+    counterfactual values in ``work[2][n]`` (best-response values with ``best_response``).
+    """
     tree = game.tree
-    o = 1 - p
+    cfreach, source, cfv, sigma, scratch = work
     kernels.evaluate_pass(
-        p, tree.nodes, tree.amounts, tree.isomorphic, game.hands[p].cards, game.same_hand[p],
-        game.strength[p], game.order[p], game.swaps[p], game.hands[o].cards,
-        game.hands[o].weights, game.strength[o], game.order[o], game.n_valid,
-        strategies[p], strategies[o], best_response, cfreach, cfv, sigma, card_sums,
+        p, tree.nodes, tree.amounts, tree.isomorphic, game.tables[p].as_tuple(),
+        game.tables[1 - p].as_tuple(), strategies[p], strategies[1 - p], best_response,
+        cfreach, source, cfv, sigma, scratch,
     )
+
+
+def work_arrays(game: PublicGame) -> WorkArrays:
+    """The passes' work arrays: reach and values ``[nodes, hands]``, reach rows, scratch."""
+    tree = game.tree
+    width = max(*game.n_hands, 1)
+    return (np.zeros((tree.n_nodes, width)), np.zeros(tree.n_nodes, dtype=np.int64),
+            np.zeros((tree.n_nodes, width)), np.zeros((tree.max_actions + 1, width)),
+            np.zeros(3 * width + game.n_cards + 8))
 
 
 def uniform_arrays(game: PublicGame) -> tuple[FloatArray, FloatArray]:
@@ -475,4 +474,5 @@ __all__ = [
     "profile_exploitability",
     "root_values",
     "uniform_arrays",
+    "work_arrays",
 ]
