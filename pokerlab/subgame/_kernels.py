@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
+UInts = NDArray[np.uint64]
 
 _DECISION = 0
 _CHANCE = 1
@@ -50,95 +51,84 @@ ORDER, N_VALID, ENTRIES, OFFSETS, CUTS, SWAPS = 6, 7, 8, 9, 10, 11
 def regret_match(regrets: Floats, row: int, n_actions: int, n_hands: int, out: Floats) -> None:
     """Write the regret-matching strategy of rows ``row..row+n_actions`` into ``out[:n, :H]``.
 
-    ``out`` has one spare row (``out[n_actions]``) used for the sums.
+    ``out`` has one spare row (``out[n_actions]``) used for the sums. Rows are indexed in
+    place (no array views: a view costs a reference count in numba).
     """
-    total = out[n_actions]
     for h in range(n_hands):
-        total[h] = 0.0
+        out[n_actions, h] = 0.0
     for a in range(n_actions):
-        source = regrets[row + a]
         for h in range(n_hands):
-            total[h] += max(source[h], 0.0)
+            out[n_actions, h] += max(regrets[row + a, h], 0.0)
+    for h in range(n_hands):
+        total = out[n_actions, h]
+        out[n_actions, h] = 1.0 / total if total > 0.0 else 0.0
     uniform = 1.0 / n_actions
-    for h in range(n_hands):
-        t = total[h]
-        total[h] = 1.0 / t if t > 0.0 else 0.0
     for a in range(n_actions):
-        source = regrets[row + a]
-        target = out[a]
         for h in range(n_hands):
-            scale = total[h]
-            target[h] = max(source[h], 0.0) * scale if scale > 0.0 else uniform
+            scale = out[n_actions, h]
+            out[a, h] = max(regrets[row + a, h], 0.0) * scale if scale > 0.0 else uniform
 
 
 @numba.njit(cache=True, nogil=True)
-def fold_values(cfreach: Floats, mine: tuple, theirs: tuple, scale: float,  # type: ignore[type-arg]
-                scratch: Floats, out: Floats) -> None:
-    """``out[h] = scale * (the opponent's reach over hands compatible with h)``."""
-    entries = theirs[FOLD_ENTRIES]
-    offsets = theirs[FOLD_OFFSETS]
-    n_cards = offsets.shape[0] - 1
+def fold_values(cfreach: Floats, r: int, entries_o: UInts, offsets_o: Ints, n_o: int,
+                cards_p: UInts, same_p: Ints, scale: float, scratch: Floats, out: Floats,
+                n: int) -> None:
+    """``out[n, h] = scale * (the opponent's reach, row r, over hands compatible with h)``."""
+    n_cards = offsets_o.shape[0] - 1
     total = 0.0
-    n_o = theirs[CARDS].shape[0]
     for j in range(n_o):
-        total += cfreach[j]
+        total += cfreach[r, j]
     for c in range(n_cards):
         s = 0.0
-        for k in range(offsets[c], offsets[c + 1]):
-            s += cfreach[entries[k]]
+        for k in range(offsets_o[c], offsets_o[c + 1]):
+            s += cfreach[r, entries_o[k]]
         scratch[c] = s
     scratch[n_cards] = 0.0
-    cards = mine[FOLD_CARDS]
-    same = mine[SAME]
-    for h in range(cards.shape[0]):
-        v = total - scratch[cards[h, 0]] - scratch[cards[h, 1]]
-        s = same[h]
-        if s >= 0:
-            v += cfreach[s]
-        out[h] = scale * v
+    for h in range(cards_p.shape[0]):
+        v = total - scratch[cards_p[h, 0]] - scratch[cards_p[h, 1]]
+        same = same_p[h]
+        if same >= 0:
+            v += cfreach[r, same]
+        out[n, h] = scale * v
 
 
 @numba.njit(cache=True, nogil=True)
-def showdown_values(cfreach: Floats, mine: tuple, theirs: tuple,  # type: ignore[type-arg]
-                    board: int, scale: float, scratch: Floats, out: Floats) -> None:
-    """``out[h] = scale * (compatible weaker reach - compatible stronger reach)``.
+def showdown_values(cfreach: Floats, r: int, b: int, order_o: UInts, valid_o: Ints,
+                    entries_o: UInts, offsets_o: Ints, order_p: UInts, valid_p: Ints,
+                    cuts_p: UInts, n_p: int, scale: float, scratch: Floats, out: Floats,
+                    n: int) -> None:
+    """``out[n, h] = scale * (compatible weaker reach - compatible stronger reach)``.
 
-    Hands that touch the board get 0.
+    The opponent's reach is row ``r`` of ``cfreach``, the board is ``b``; hands that touch
+    the board get 0.
     """
-    for h in range(out.shape[0]):
-        out[h] = 0.0
-    order_o = theirs[ORDER][board]
-    n_o = theirs[N_VALID][board]
-    entries = theirs[ENTRIES][board]
-    offsets = theirs[OFFSETS][board]
-    n_cards = offsets.shape[0] - 1
-    # scratch: prefix [n_o + 1], then the per-card prefixes (a leading 0 per card).
-    prefix = scratch
+    for h in range(n_p):
+        out[n, h] = 0.0
+    count_o = valid_o[b]
+    # scratch: the prefix sums [count_o + 1], then the per-card prefix sums.
     cum = 0.0
-    prefix[0] = 0.0
-    for j in range(n_o):
-        cum += cfreach[order_o[j]]
-        prefix[j + 1] = cum
-    cards_prefix = scratch[n_o + 1:]
+    scratch[0] = 0.0
+    for j in range(count_o):
+        cum += cfreach[r, order_o[b, j]]
+        scratch[j + 1] = cum
+    cards_prefix = scratch[count_o + 1:]
+    n_cards = offsets_o.shape[1] - 1
     for c in range(n_cards):
-        base = offsets[c] + c
+        start = offsets_o[b, c]
+        base = start + c
         s = 0.0
         cards_prefix[base] = 0.0
-        for k in range(offsets[c], offsets[c + 1]):
-            s += cfreach[entries[k]]
-            cards_prefix[base + k - offsets[c] + 1] = s
-    spare = offsets[n_cards] + n_cards
-    cards_prefix[spare] = 0.0
-    order_p = mine[ORDER][board]
-    cuts = mine[CUTS][board]
-    total = prefix[n_o]
-    for i in range(mine[N_VALID][board]):
-        cut = cuts[i]
-        win = prefix[cut[0]] - cards_prefix[cut[2]] - cards_prefix[cut[3]]
-        lose = (total - prefix[cut[1]]
-                - (cards_prefix[cut[6]] - cards_prefix[cut[4]])
-                - (cards_prefix[cut[7]] - cards_prefix[cut[5]]))
-        out[order_p[i]] = scale * (win - lose)
+        for k in range(start, offsets_o[b, c + 1]):
+            s += cfreach[r, entries_o[b, k]]
+            cards_prefix[base + k - start + 1] = s
+    cards_prefix[offsets_o[b, n_cards] + n_cards] = 0.0
+    for i in range(valid_p[b]):
+        win = scratch[cuts_p[b, i, 0]] - cards_prefix[cuts_p[b, i, 2]] - cards_prefix[
+            cuts_p[b, i, 3]]
+        lose = (cum - scratch[cuts_p[b, i, 1]]
+                - (cards_prefix[cuts_p[b, i, 6]] - cards_prefix[cuts_p[b, i, 4]])
+                - (cards_prefix[cuts_p[b, i, 7]] - cards_prefix[cuts_p[b, i, 5]]))
+        out[n, order_p[b, i]] = scale * (win - lose)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -147,17 +137,15 @@ def _blocked(cards: Ints, h: int, card: int) -> bool:
 
 
 @numba.njit(cache=True, nogil=True)
-def _reach_down(p: int, nodes: Ints, amounts: Floats, theirs: tuple,  # type: ignore[type-arg]
+def _reach_down(p: int, nodes: Ints, amounts: Floats, cards_o: Ints, weights_o: Floats,
                 regrets_o: Floats, strategy_o: Floats, use_regrets: bool, cum_o: Floats,
                 average_weight: float, cfreach: Floats, source: Ints, sigma: Floats) -> None:
-    """Fill the opponent's reach of every node, top-down (``cfreach[source[n]]``).
+    """Fill the opponent's reach of every node, top-down (row ``source[n]`` of ``cfreach``).
 
     The opponent plays regret matching on ``regrets_o`` (``use_regrets``) or the rows of
     ``strategy_o``; with ``average_weight > 0`` its reach-weighted strategy is added to
     ``cum_o`` (the strategy sums).
     """
-    cards_o = theirs[CARDS]
-    weights_o = theirs[WEIGHTS]
     n_o = cards_o.shape[0]
     for h in range(n_o):
         cfreach[0, h] = weights_o[h]
@@ -168,34 +156,39 @@ def _reach_down(p: int, nodes: Ints, amounts: Floats, theirs: tuple,  # type: ig
             continue
         first = nodes[n, 2]
         kind = nodes[n, 0]
-        parent = cfreach[source[n]]
+        parent = source[n]
         if kind == _CHANCE:
             for k in range(count):
                 c = first + k
                 source[c] = c
                 card = nodes[c, 5]
                 factor = amounts[c, 2]
-                child = cfreach[c]
                 for h in range(n_o):
-                    child[h] = 0.0 if _blocked(cards_o, h, card) else parent[h] * factor
+                    blocked = cards_o[h, 0] == card or cards_o[h, 1] == card
+                    cfreach[c, h] = 0.0 if blocked else cfreach[parent, h] * factor
         elif nodes[n, 1] == p:
             for k in range(count):
-                source[first + k] = source[n]
+                source[first + k] = parent
         else:
             row = nodes[n, 6]
             if use_regrets:
                 regret_match(regrets_o, row, count, n_o, sigma)
-            for k in range(count):
-                c = first + k
-                source[c] = c
-                child = cfreach[c]
-                probs = sigma[k] if use_regrets else strategy_o[row + k]
-                for h in range(n_o):
-                    child[h] = parent[h] * probs[h]
-                if average_weight > 0.0:
-                    target = cum_o[row + k]
+                for k in range(count):
+                    c = first + k
+                    source[c] = c
                     for h in range(n_o):
-                        target[h] += average_weight * child[h]
+                        cfreach[c, h] = cfreach[parent, h] * sigma[k, h]
+            else:
+                for k in range(count):
+                    c = first + k
+                    source[c] = c
+                    for h in range(n_o):
+                        cfreach[c, h] = cfreach[parent, h] * strategy_o[row + k, h]
+            if average_weight > 0.0:
+                for k in range(count):
+                    c = first + k
+                    for h in range(n_o):
+                        cum_o[row + k, h] += average_weight * cfreach[c, h]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -204,36 +197,36 @@ def _terminal_or_chance(n: int, p: int, nodes: Ints, amounts: Floats, isomorphic
                         cfreach: Floats, source: Ints, cfv: Floats, scratch: Floats) -> None:
     """The values of a fold, showdown or chance node (the same in every pass)."""
     kind = nodes[n, 0]
-    out = cfv[n]
+    cards_p = mine[CARDS]
+    n_p = cards_p.shape[0]
     if kind == _FOLD:
         folder = nodes[n, 1]
         stake = amounts[n, folder]
-        scale = -stake if folder == p else stake
-        fold_values(cfreach[source[n]], mine, theirs, scale, scratch, out)
+        fold_values(cfreach, source[n], theirs[FOLD_ENTRIES], theirs[FOLD_OFFSETS],
+                    theirs[CARDS].shape[0], mine[FOLD_CARDS], mine[SAME],
+                    -stake if folder == p else stake, scratch, cfv, n)
     elif kind == _SHOWDOWN:
-        showdown_values(cfreach[source[n]], mine, theirs, nodes[n, 4], amounts[n, 0], scratch,
-                        out)
+        showdown_values(cfreach, source[n], nodes[n, 4], theirs[ORDER], theirs[N_VALID],
+                        theirs[ENTRIES], theirs[OFFSETS], mine[ORDER], mine[N_VALID],
+                        mine[CUTS], n_p, amounts[n, 0], scratch, cfv, n)
     else:  # chance: each card's values, for the hands that do not hold it
-        cards_p = mine[CARDS]
-        n_p = cards_p.shape[0]
         for h in range(n_p):
-            out[h] = 0.0
+            cfv[n, h] = 0.0
         first = nodes[n, 2]
         for k in range(nodes[n, 3]):
             c = first + k
             card = nodes[c, 5]
-            child = cfv[c]
             for h in range(n_p):
-                if not _blocked(cards_p, h, card):
-                    out[h] += child[h]
+                if cards_p[h, 0] != card and cards_p[h, 1] != card:
+                    cfv[n, h] += cfv[c, h]
         swaps_p = mine[SWAPS]
         for e in range(nodes[n, 7], nodes[n, 8]):
-            child = cfv[isomorphic[e, 0]]
+            c = isomorphic[e, 0]
             card = isomorphic[e, 1]
-            swap = swaps_p[isomorphic[e, 2]]
+            swap = isomorphic[e, 2]
             for h in range(n_p):
-                if not _blocked(cards_p, h, card):
-                    out[h] += child[swap[h]]
+                if cards_p[h, 0] != card and cards_p[h, 1] != card:
+                    cfv[n, h] += cfv[c, swaps_p[swap, h]]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -250,8 +243,8 @@ def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
     and ``p``'s regrets updated: ``R += regret_weight * (cfv(child) - cfv(node))``, then
     floored at 0 (``floor``, CFR+) or discounted by sign (``discount``, DCFR).
     """
-    _reach_down(p, nodes, amounts, theirs, regrets_o, regrets_o, True, cum_o,
-                average_weight, cfreach, source, sigma)
+    _reach_down(p, nodes, amounts, theirs[CARDS], theirs[WEIGHTS], regrets_o, regrets_o, True,
+                cum_o, average_weight, cfreach, source, sigma)
     n_p = mine[CARDS].shape[0]
     for n in range(nodes.shape[0] - 1, -1, -1):
         if nodes[n, 0] != _DECISION:
@@ -260,37 +253,34 @@ def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
             continue
         first = nodes[n, 2]
         count = nodes[n, 3]
-        out = cfv[n]
         if nodes[n, 1] != p:
             for h in range(n_p):
-                out[h] = cfv[first, h]
+                cfv[n, h] = cfv[first, h]
             for k in range(1, count):
-                child = cfv[first + k]
                 for h in range(n_p):
-                    out[h] += child[h]
+                    cfv[n, h] += cfv[first + k, h]
             continue
         row = nodes[n, 6]
         regret_match(regrets_p, row, count, n_p, sigma)
         for h in range(n_p):
-            out[h] = 0.0
-        for k in range(count):
-            child = cfv[first + k]
-            probs = sigma[k]
+            cfv[n, h] = sigma[0, h] * cfv[first, h]
+        for k in range(1, count):
             for h in range(n_p):
-                out[h] += probs[h] * child[h]
+                cfv[n, h] += sigma[k, h] * cfv[first + k, h]
         for k in range(count):
-            child = cfv[first + k]
-            target = regrets_p[row + k]
+            c = first + k
             if floor:
                 for h in range(n_p):
-                    target[h] = max(target[h] + regret_weight * (child[h] - out[h]), 0.0)
+                    regrets_p[row + k, h] = max(
+                        regrets_p[row + k, h] + regret_weight * (cfv[c, h] - cfv[n, h]), 0.0)
             elif discount:
                 for h in range(n_p):
-                    r = target[h] + regret_weight * (child[h] - out[h])
-                    target[h] = r * (positive_factor if r >= 0.0 else negative_factor)
+                    r = regrets_p[row + k, h] + regret_weight * (cfv[c, h] - cfv[n, h])
+                    regrets_p[row + k, h] = r * (positive_factor if r >= 0.0
+                                                 else negative_factor)
             else:
                 for h in range(n_p):
-                    target[h] += regret_weight * (child[h] - out[h])
+                    regrets_p[row + k, h] += regret_weight * (cfv[c, h] - cfv[n, h])
 
 
 @numba.njit(cache=True, nogil=True)
@@ -304,8 +294,8 @@ def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
     ``p`` plays ``strategy_p``, or a best response (the largest child value per hand) with
     ``best_response``. ``cfreach`` (through ``source``) and ``cfv`` are left filled.
     """
-    _reach_down(p, nodes, amounts, theirs, strategy_o, strategy_o, False, strategy_o, 0.0,
-                cfreach, source, sigma)
+    _reach_down(p, nodes, amounts, theirs[CARDS], theirs[WEIGHTS], strategy_o, strategy_o,
+                False, strategy_o, 0.0, cfreach, source, sigma)
     n_p = mine[CARDS].shape[0]
     for n in range(nodes.shape[0] - 1, -1, -1):
         if nodes[n, 0] != _DECISION:
@@ -314,30 +304,23 @@ def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
             continue
         first = nodes[n, 2]
         count = nodes[n, 3]
-        out = cfv[n]
+        for h in range(n_p):
+            cfv[n, h] = cfv[first, h]
         if nodes[n, 1] != p:
-            for h in range(n_p):
-                out[h] = cfv[first, h]
             for k in range(1, count):
-                child = cfv[first + k]
                 for h in range(n_p):
-                    out[h] += child[h]
+                    cfv[n, h] += cfv[first + k, h]
         elif best_response:
-            for h in range(n_p):
-                out[h] = cfv[first, h]
             for k in range(1, count):
-                child = cfv[first + k]
                 for h in range(n_p):
-                    out[h] = max(out[h], child[h])
+                    cfv[n, h] = max(cfv[n, h], cfv[first + k, h])
         else:
             row = nodes[n, 6]
             for h in range(n_p):
-                out[h] = 0.0
-            for k in range(count):
-                child = cfv[first + k]
-                probs = strategy_p[row + k]
+                cfv[n, h] *= strategy_p[row, h]
+            for k in range(1, count):
                 for h in range(n_p):
-                    out[h] += probs[h] * child[h]
+                    cfv[n, h] += strategy_p[row + k, h] * cfv[first + k, h]
 
 
 @numba.njit(cache=True, nogil=True)

@@ -6,6 +6,10 @@ Leduc's public deal): the rules, raise caps, stacks and pot sizes are the game's
 player's hands are the card ids (Leduc: suits included, so card removal is exact); a
 showdown compares :meth:`~pokerlab.games.LeducState.hand_strength` (Kuhn: the card).
 
+Leduc's two suits are interchangeable until the board is dealt, so the board's chance
+node keeps one subtree per rank: the other suit's card reuses it through the suit swap
+(the isomorphism of :mod:`pokerlab.subgame.public_tree`), which halves the tree.
+
 Infoset keys come from the game's own ``infoset_key`` with the hand put in, so a
 (public node, hand) pair maps onto a row of the compiled tree: :func:`to_strategy` turns
 the range solver's arrays into a :class:`~pokerlab.strategy.Strategy` (merging the hands
@@ -70,7 +74,7 @@ def public_game(game: Game) -> ClassicGame:
         >>> from pokerlab.games import leduc
         >>> classic = public_game(leduc())
         >>> classic.public.tree.n_nodes, classic.public.n_hands
-        (465, (6, 6))
+        (240, (6, 6))
     """
     if game.n_players != 2:
         raise SolverError(f"the range solver plays two-player games; {game.spec} has "
@@ -109,11 +113,15 @@ def _walk(state: State, chips: tuple[float, float], key: str, label: str,
     if player == CHANCE:  # Leduc's board: every card, whatever the stand-in hands hold
         assert isinstance(state, LeducState)
         spec.kind = CHANCE_NODE
-        for c in range(boards):
+        # The two suits are interchangeable (nothing before the board tells them apart):
+        # the second suit's cards reuse the first suit's subtrees through the suit swap.
+        for c in range(0, boards, 2):
             name = state.leduc.card_name(c)
-            spec.children.append(_walk(state._apply(c), chips, f"{key}|{name}|", name,
-                                       boards=boards, deal_factor=deal_factor, records=records,
-                                       board=c + 1, card=c, factor=deal_factor))
+            child = _walk(state._apply(c), chips, f"{key}|{name}|", name, boards=boards,
+                          deal_factor=deal_factor, records=records, board=c + 1, card=c,
+                          factor=deal_factor)
+            spec.children.append(child)
+            spec.isomorphic.append((c + 1, 0, child))
         return spec
     spec.player = player
     records.append((spec, state))
@@ -202,8 +210,9 @@ def _leduc(game: LeducGame) -> ClassicGame:
             if c != board:
                 state = dataclasses.replace(start, private=(c, 1 - c % 2), board=board)
                 strength[board + 1, c] = state.hand_strength(0)
+    suit_swap = (np.arange(n) ^ 1).reshape(1, n)
     public = make_public_game(
-        tree, (hands, hands), n, (strength, strength), None, pot=2.0 * ante,
+        tree, (hands, hands), n, (strength, strength), (suit_swap, suit_swap), pot=2.0 * ante,
         description=str(game.spec), source={"kind": "game", "game": game.spec.to_dict()},
     )
 

@@ -76,16 +76,20 @@ def test_fold_and_showdown_values_equal_brute_force_over_all_pairs(seed: int) ->
     spot = Spot(board=board, oop=oop, ip=ip, pot=10, stack=10, bets="", raises="")
     public = spot.build().public
     for p in (0, 1):
-        reach = rng.random(spot.hands[1 - p].n_hands)
-        mine, theirs = public.tables[p].as_tuple(), public.tables[1 - p].as_tuple()
+        mine, theirs = public.tables[p], public.tables[1 - p]
+        reach = rng.random((1, spot.hands[1 - p].n_hands))
         scratch = np.zeros(3 * max(public.n_hands) + 60)
-        fold = np.zeros(spot.hands[p].n_hands)
-        showdown = np.zeros(spot.hands[p].n_hands)
-        kernels.fold_values(reach, mine, theirs, 1.0, scratch, fold)
-        kernels.showdown_values(reach, mine, theirs, 0, 1.0, scratch, showdown)
-        expected_fold, expected_showdown = _brute_force(spot, reach, p)
-        np.testing.assert_allclose(fold, expected_fold, rtol=0, atol=1e-9)
-        np.testing.assert_allclose(showdown, expected_showdown, rtol=0, atol=1e-9)
+        fold = np.zeros((1, spot.hands[p].n_hands))
+        showdown = np.zeros((1, spot.hands[p].n_hands))
+        kernels.fold_values(reach, 0, theirs.fold_entries, theirs.fold_offsets,
+                            theirs.cards.shape[0], mine.fold_cards, mine.same, 1.0, scratch,
+                            fold, 0)
+        kernels.showdown_values(reach, 0, 0, theirs.order, theirs.n_valid, theirs.entries,
+                                theirs.offsets, mine.order, mine.n_valid, mine.cuts,
+                                spot.hands[p].n_hands, 1.0, scratch, showdown, 0)
+        expected_fold, expected_showdown = _brute_force(spot, reach[0], p)
+        np.testing.assert_allclose(fold[0], expected_fold, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(showdown[0], expected_showdown, rtol=0, atol=1e-9)
 
 
 def test_a_turn_spot_with_isomorphic_rivers_equals_the_one_without() -> None:
