@@ -117,11 +117,11 @@ def _walk(state: State, chips: tuple[float, float], key: str, label: str,
         # the second suit's cards reuse the first suit's subtrees through the suit swap.
         for c in range(0, boards, 2):
             name = state.leduc.card_name(c)
-            child = _walk(state._apply(c), chips, f"{key}|{name}|", name, boards=boards,
+            dealt = _walk(state._apply(c), chips, f"{key}|{name}|", name, boards=boards,
                           deal_factor=deal_factor, records=records, board=c + 1, card=c,
                           factor=deal_factor)
-            spec.children.append(child)
-            spec.isomorphic.append((c + 1, 0, child))
+            spec.children.append(dealt)
+            spec.isomorphic.append((c + 1, 0, dealt))
         return spec
     spec.player = player
     records.append((spec, state))
