@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "arena",
     "study",
     "play",
+    "spot",
 )
 
 app = typer.Typer(

@@ -29,6 +29,7 @@ from pokerlab.subgame.range_solver import (
     evaluate_profile,
     uniform_arrays,
 )
+from pokerlab.subgame.result import NodeReport, SpotPolicy, SpotSolution
 from pokerlab.subgame.spot import BuiltSpot, Spot, SpotSize
 from pokerlab.subgame.spot_game import SpotGame, spot_game, spot_strategy
 
@@ -38,6 +39,7 @@ __all__ = [
     "ClassicGame",
     "Evaluation",
     "HandSpace",
+    "NodeReport",
     "NodeSpec",
     "PublicGame",
     "PublicTree",
@@ -46,7 +48,9 @@ __all__ = [
     "RangeSolver",
     "Spot",
     "SpotGame",
+    "SpotPolicy",
     "SpotSize",
+    "SpotSolution",
     "evaluate_profile",
     "from_strategy",
     "kuhn_public_game",

@@ -101,8 +101,12 @@ class SpotSize:
     def describe(self) -> str:
         """One line: nodes, hands and memory."""
         return (f"{self.n_nodes:,} public nodes, {self.n_hands[0]:,} x {self.n_hands[1]:,} "
-                f"hands, {self.n_boards:,} boards; about {self.bytes / 1e6:,.0f} MB "
-                f"({self.solver_bytes / 1e6:,.0f} MB solver arrays)")
+                f"hands, {self.n_boards:,} boards; about {_megabytes(self.bytes)} "
+                f"({_megabytes(self.solver_bytes)} solver arrays)")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:,.0f} MB" if size >= 10**7 else f"{size / 1e6:.1f} MB"
 
 
 @dataclass(frozen=True)
