@@ -5,7 +5,9 @@ private hands: reach going down, counterfactual values coming up, regrets and st
 ``[actions, hands]``. Showdowns are settled by sorted hand strength with card removal, in
 ``O(hands)`` per node. One solver (:class:`RangeSolver`: Discounted CFR or CFR+) runs on
 every game built in that shape (:class:`PublicGame`): Kuhn and Leduc
-(:func:`public_game`, :class:`PublicTreeCFR`) and Hold'em spots (:class:`Spot`).
+(:func:`public_game`, :class:`PublicTreeCFR`) and Hold'em spots (:class:`Spot`,
+:class:`SpotSolution`). Subgames of a blueprint are re-solved, safely or not, with
+:func:`resolve` (:mod:`pokerlab.subgame.rps` shows why safety matters).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pokerlab.subgame.range_solver import (
     evaluate_profile,
     uniform_arrays,
 )
+from pokerlab.subgame.resolve import Resolved, leduc_resolving, resolve, resolve_all, subgame
 from pokerlab.subgame.result import NodeReport, SpotPolicy, SpotSolution
 from pokerlab.subgame.spot import BuiltSpot, Spot, SpotSize
 from pokerlab.subgame.spot_game import SpotGame, spot_game, spot_strategy
@@ -46,6 +49,7 @@ __all__ = [
     "PublicTreeCFR",
     "RangeProgress",
     "RangeSolver",
+    "Resolved",
     "Spot",
     "SpotGame",
     "SpotPolicy",
@@ -55,10 +59,14 @@ __all__ = [
     "from_strategy",
     "kuhn_public_game",
     "leduc_public_game",
+    "leduc_resolving",
     "public_exploitability",
     "public_game",
+    "resolve",
+    "resolve_all",
     "spot_game",
     "spot_strategy",
+    "subgame",
     "to_strategy",
     "uniform_arrays",
 ]

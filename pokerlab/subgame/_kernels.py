@@ -41,10 +41,11 @@ _DECISION = 0
 _CHANCE = 1
 _FOLD = 2
 _SHOWDOWN = 3
+_VALUE = 4
 
 # Positions in a player's table tuple.
 CARDS, WEIGHTS, SAME, FOLD_CARDS, FOLD_ENTRIES, FOLD_OFFSETS = 0, 1, 2, 3, 4, 5
-ORDER, N_VALID, ENTRIES, OFFSETS, CUTS, SWAPS = 6, 7, 8, 9, 10, 11
+ORDER, N_VALID, ENTRIES, OFFSETS, CUTS, SWAPS, VALUES = 6, 7, 8, 9, 10, 11, 12
 
 
 @numba.njit(cache=True, nogil=True)
@@ -195,7 +196,7 @@ def _reach_down(p: int, nodes: Ints, amounts: Floats, cards_o: Ints, weights_o: 
 def _terminal_or_chance(n: int, p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
                         mine: tuple, theirs: tuple,  # type: ignore[type-arg]
                         cfreach: Floats, source: Ints, cfv: Floats, scratch: Floats) -> None:
-    """The values of a fold, showdown or chance node (the same in every pass)."""
+    """The values of a fold, showdown, value or chance node (the same in every pass)."""
     kind = nodes[n, 0]
     cards_p = mine[CARDS]
     n_p = cards_p.shape[0]
@@ -209,6 +210,24 @@ def _terminal_or_chance(n: int, p: int, nodes: Ints, amounts: Floats, isomorphic
         showdown_values(cfreach, source[n], nodes[n, 4], theirs[ORDER], theirs[N_VALID],
                         theirs[ENTRIES], theirs[OFFSETS], mine[ORDER], mine[N_VALID],
                         mine[CUTS], n_p, amounts[n, 0], scratch, cfv, n)
+    elif kind == _VALUE:
+        row = nodes[n, 6]
+        r = source[n]
+        if nodes[n, 1] == p:  # p's hand h wins values[row, h] from each compatible hand
+            fold_values(cfreach, r, theirs[FOLD_ENTRIES], theirs[FOLD_OFFSETS],
+                        theirs[CARDS].shape[0], mine[FOLD_CARDS], mine[SAME], 1.0, scratch,
+                        cfv, n)
+            values = mine[VALUES]
+            for h in range(n_p):
+                cfv[n, h] *= values[row, h]
+        else:  # the owner is the opponent: its reach weighted by what each hand wins
+            # (the node's reach row is its own: its parent is the opponent's decision)
+            values = theirs[VALUES]
+            for j in range(theirs[CARDS].shape[0]):
+                cfreach[r, j] *= values[row, j]
+            fold_values(cfreach, r, theirs[FOLD_ENTRIES], theirs[FOLD_OFFSETS],
+                        theirs[CARDS].shape[0], mine[FOLD_CARDS], mine[SAME], -1.0, scratch,
+                        cfv, n)
     else:  # chance: each card's values, for the hands that do not hold it
         for h in range(n_p):
             cfv[n, h] = 0.0

@@ -45,8 +45,12 @@ FOLD = 2
 """A terminal node: a player folded."""
 SHOWDOWN = 3
 """A terminal node: the hands are compared."""
+VALUE = 4
+"""A terminal node whose payoff is a given value per hand of its owner (``player``): the
+owner's hand ``h`` wins ``values[row, h]`` from every compatible hand of the other player
+(the re-solving gadget's "terminate" action)."""
 
-KIND_NAMES = ("decision", "chance", "fold", "showdown")
+KIND_NAMES = ("decision", "chance", "fold", "showdown", "value")
 
 UIntArray = NDArray[np.uint64]
 
@@ -76,6 +80,7 @@ class NodeSpec:
         isomorphic: at a chance node, ``(card, swap, child)`` for each card left out of
             ``children`` because the suit transposition ``swap`` maps it onto ``child``'s card.
         key: a readable name of the public history (used in infoset keys and files).
+        value_row: at a VALUE node, its row in the owner's ``HandTables.values``.
     """
 
     kind: int
@@ -88,6 +93,7 @@ class NodeSpec:
     children: list[NodeSpec] = field(default_factory=list)
     isomorphic: list[tuple[int, int, NodeSpec]] = field(default_factory=list)
     key: str = ""
+    value_row: int = -1
 
 
 @dataclass(frozen=True, eq=False)
@@ -216,6 +222,7 @@ class HandTables:
             the per-card prefix indices of its two cards at the lower cut, at the upper
             cut, and at the end.
         swaps: ``[S, H]`` each hand's image under each suit transposition.
+        values: ``[K, H]`` the payoffs of the player's hands at the value nodes it owns.
 
     Index arrays read in the hot loops are unsigned (numba then skips the negative-index
     check on every read) and padded with 0 past their counts (never read).
@@ -233,12 +240,13 @@ class HandTables:
     offsets: IntArray
     cuts: UIntArray
     swaps: IntArray
+    values: FloatArray
 
     def as_tuple(self) -> tuple[Any, ...]:
         """The arrays in the order the kernels index them."""
         return (self.cards, self.weights, self.same, self.fold_cards, self.fold_entries,
                 self.fold_offsets, self.order, self.n_valid, self.entries, self.offsets,
-                self.cuts, self.swaps)
+                self.cuts, self.swaps, self.values)
 
     @property
     def nbytes(self) -> int:
@@ -295,6 +303,7 @@ def make_public_game(
     strength: tuple[IntArray, IntArray],
     swaps: tuple[IntArray, IntArray] | None,
     *,
+    values: tuple[FloatArray, FloatArray] | None = None,
     pot: float,
     description: str,
     source: Mapping[str, Any],
@@ -309,6 +318,8 @@ def make_public_game(
             the tree's nodes name (-1 where a hand holds a board card, or no showdown).
         swaps: ``[S, H_p]`` per player, the hand under each suit transposition the tree's
             isomorphic cards use (None: the tree has none).
+        values: ``[K, H_p]`` per player, the payoffs at the value nodes it owns (None:
+            the tree has none).
         pot: the pot at the root, chips.
         description: one line naming the game.
         source: how to build it again, JSON-ready.
@@ -318,8 +329,10 @@ def make_public_game(
     for q in (0, 1):
         table_swaps = (np.zeros((0, hands[q].n_hands), dtype=np.int64) if swaps is None
                        else np.ascontiguousarray(swaps[q], dtype=np.int64))
+        table_values = (np.zeros((0, hands[q].n_hands)) if values is None
+                        else np.ascontiguousarray(values[q], dtype=np.float64))
         tables.append(_hand_tables(hands[q], hands[1 - q], strength[q], strength[1 - q],
-                                   same[q], n_cards, table_swaps))
+                                   same[q], n_cards, table_swaps, table_values))
     return PublicGame(
         tree=tree, hands=hands, n_cards=n_cards,
         strength=(np.ascontiguousarray(strength[0], dtype=np.int64),
@@ -356,7 +369,7 @@ def _grouped_by_card(cards: IntArray, positions: IntArray, n_cards: int, width: 
 
 def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
                  other_strength: IntArray, same: IntArray, n_cards: int,
-                 swaps: IntArray) -> HandTables:
+                 swaps: IntArray, values: FloatArray) -> HandTables:
     n_hands = mine.n_hands
     n_boards = int(strength.shape[0])
     fold_cards = np.where(mine.cards >= 0, mine.cards, n_cards).astype(np.uint64)
@@ -415,6 +428,7 @@ def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
         order=owned(order, np.uint64), n_valid=owned(n_valid, np.int64),
         entries=owned(entries, np.uint64), offsets=owned(offsets, np.int64),
         cuts=owned(cuts, np.uint64), swaps=owned(swaps, np.int64),
+        values=owned(values, np.float64),
     )
 
 
@@ -468,7 +482,7 @@ def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> Publ
     iso_rows: list[tuple[int, int, int]] = []
     rows = [0, 0]
     for i, spec in enumerate(order):
-        if spec.kind in (FOLD, SHOWDOWN) and spec.children:
+        if spec.kind in (FOLD, SHOWDOWN, VALUE) and spec.children:
             raise PokerlabError(f"public node {spec.key!r}: a terminal node has children")
         if spec.kind in (DECISION, CHANCE_NODE) and not spec.children:
             raise PokerlabError(f"public node {spec.key!r}: a {KIND_NAMES[spec.kind]} node "
@@ -488,6 +502,12 @@ def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> Publ
         if spec.kind == DECISION:
             nodes[i, COL_ROW] = rows[spec.player]
             rows[spec.player] += len(spec.children)
+        if spec.kind == VALUE:
+            parent = order[parents[i]]
+            if parent.kind != DECISION or parent.player != spec.player:
+                raise PokerlabError(f"public node {spec.key!r}: a value node must follow a "
+                                    "decision of its owner")
+            nodes[i, COL_ROW] = spec.value_row
         if spec.kind == CHANCE_NODE:
             nodes[i, COL_ISO_START] = len(iso_rows)
             for card, swap, child in spec.isomorphic:
@@ -544,6 +564,7 @@ __all__ = [
     "FOLD",
     "KIND_NAMES",
     "SHOWDOWN",
+    "VALUE",
     "HandSpace",
     "HandTables",
     "NodeSpec",
