@@ -1,6 +1,6 @@
 """Matches: strategy bot against strategy bot on standard Leduc, hands per second, one core.
 
-pokerlab: ``play_match`` between two :class:`StrategyAgent` (uniform strategies), which
+pokerlab: ``play_match`` between two :class:`PolicyAgent` (uniform strategies), which
 samples whole hands on the compiled tree (the ``play_strategies`` fast path), duplicate
 dealing and the statistics included; and the same match on the generic path (State
 objects, one observation per decision). Peer: OpenSpiel's python
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from benchmarks._harness import Row, best_time
-from pokerlab.agents import StrategyAgent
+from pokerlab.agents import PolicyAgent
 from pokerlab.eval.matches import play_match
 from pokerlab.games import leduc
 from pokerlab.strategy import Strategy
@@ -22,7 +22,7 @@ from pokerlab.strategy import Strategy
 def run(quick: bool) -> list[Row]:
     game = leduc()
     uniform = Strategy.uniform(game)
-    a, b = StrategyAgent(uniform), StrategyAgent(uniform)
+    a, b = PolicyAgent(uniform), PolicyAgent(uniform)
     n_fast = 100_000 if quick else 1_000_000
     n_slow = 1_000 if quick else 5_000
     n_peer = 2_000 if quick else 20_000

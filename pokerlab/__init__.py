@@ -11,9 +11,8 @@ Layers, each importing only from its left::
 
 from __future__ import annotations
 
-from pokerlab._version import __version__
-
 from pokerlab import abstraction, errors, games, strategy, tree
+from pokerlab._version import __version__
 from pokerlab.strategy import Strategy
 
 _LAZY = ("agents", "arena", "cards", "eval", "solvers", "testing")

@@ -366,6 +366,11 @@ class AbstractState(State):
         """The real state's action name."""
         return self.inner.action_name(action)
 
+    def public_event(self, action: Action, child: State) -> tuple[Player, str] | None:
+        """The real state's public event."""
+        assert isinstance(child, type(self))
+        return self.inner.public_event(action, child.inner)
+
     def public_history(self) -> tuple[tuple[Player, str], ...]:
         """The real state's public history."""
         return self.inner.public_history()

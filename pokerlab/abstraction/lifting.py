@@ -35,7 +35,7 @@ from pokerlab.eval import expected_value, exploitability_array
 from pokerlab.games.base import Game
 from pokerlab.solvers import SOLVERS
 from pokerlab.solvers.base import Progress
-from pokerlab.strategy import Strategy
+from pokerlab.strategy import Strategy, tabulate
 from pokerlab.tree import CompiledTree, compile
 
 CALL = 1
@@ -303,13 +303,16 @@ def solve_abstraction(
         iterations = DEFAULT_ITERATIONS
     if target_exploitability is not None and iterations is None:
         iterations = 1_000_000
-    solver.run(
-        iterations=iterations,
-        target_exploitability=target_exploitability,
-        check_every=check_every,
-        callback=callback,
-    )
-    strategy = solver.average_strategy()
+    if solver.iterative:
+        solver.run(
+            iterations=iterations,
+            target_exploitability=target_exploitability,
+            check_every=check_every,
+            callback=callback,
+        )
+    else:  # the LP solves in one step and takes no stopping rule
+        solver.run(callback=callback)
+    strategy = tabulate(solver.average_strategy(), collapsed)
     solved_tree = compile(collapsed)
     mapping = lifting_map(abstract, collapsed)
     lifted_probs = mapping.apply(strategy.probs)
@@ -319,10 +322,9 @@ def solve_abstraction(
         lifted_probs,
         {**strategy.metadata, "abstraction": str(abstract.spec), "lifted": True},
     )
+    measured = solver.history[-1].exploitability if solver.history else None
     abstract_exploitability = (
-        solver.history[-1].exploitability
-        if solver.history
-        else exploitability_array(solved_tree, strategy.probs)
+        measured if measured is not None else exploitability_array(solved_tree, strategy.probs)
     )
     lifted_exploitability = exploitability_array(full_tree, lifted_probs)
     lifted = lifted.with_metadata(exploitability=lifted_exploitability)

@@ -371,7 +371,8 @@ def solve_cfr_plus(
             progress(solver.iterations / iterations)
     method = f"CFR+, {solver.iterations:,} iterations"
     row = _row(label, game, solver.average_strategy(), method, time.perf_counter() - tick)
-    return row, [(h.iteration, h.exploitability) for h in solver.history]
+    return row, [(h.iteration, h.exploitability) for h in solver.history
+                 if h.exploitability is not None]
 
 
 # -- abstractions ---------------------------------------------------------------------------

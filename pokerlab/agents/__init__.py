@@ -1,10 +1,13 @@
-"""Agents: the Agent protocol and the built-in players."""
+"""Agents: the Agent protocol and the built-in players, by name in :mod:`.registry`."""
 
 from __future__ import annotations
 
-from pokerlab.agents.base import Agent, HandResult, call_observe, call_reset
+from pokerlab.agents.base import Agent, HandResult
+from pokerlab.agents.easy import EasyAI
 from pokerlab.agents.exploitative import ExploitativeAgent
 from pokerlab.agents.loader import AgentLoadError, load_agent, load_agent_class
+from pokerlab.agents.policy_agent import PolicyAgent
+from pokerlab.agents.registry import agent_names, check_builtin, expand_name, make_agent
 from pokerlab.agents.simple import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased
 from pokerlab.agents.solver_bots import (
     SOLVER_BOT_ITERATIONS,
@@ -12,7 +15,6 @@ from pokerlab.agents.solver_bots import (
     solver_bots,
     solver_strategy,
 )
-from pokerlab.agents.strategy_agent import StrategyAgent
 
 __all__ = [
     "SOLVER_BOT_ITERATIONS",
@@ -20,15 +22,18 @@ __all__ = [
     "AgentLoadError",
     "AlwaysCall",
     "AlwaysRaise",
+    "EasyAI",
     "ExploitativeAgent",
     "HandResult",
+    "PolicyAgent",
     "RandomAgent",
     "RuleBased",
-    "StrategyAgent",
-    "call_observe",
-    "call_reset",
+    "agent_names",
+    "check_builtin",
+    "expand_name",
     "load_agent",
     "load_agent_class",
+    "make_agent",
     "solver_bot",
     "solver_bots",
     "solver_strategy",

@@ -36,8 +36,11 @@ import numpy as np
 from pokerlab._types import Action
 from pokerlab.cards import category_of, evaluate_value, parse_cards, rank_of
 from pokerlab.errors import SpecError
+from pokerlab.eval.dealer import reseed
+from pokerlab.games.base import Game
 from pokerlab.games.holdem import CALL, FOLD, RAISE
 from pokerlab.games.observation import Observation
+from pokerlab.strategy import FunctionPolicy
 
 MOVES = ("check", "fold", "call", "raise")
 """The slides' four moves, in the order of the thresholds."""
@@ -134,19 +137,52 @@ class EasyAI:
     """The Easy AI of the tutorial's slides, for Hold'em (limit or no-limit, any seat).
 
     Args:
-        rng: its randomness (a generator, a seed, or None).
-        seed: the same as ``rng`` (an alias, for ``EasyAI(seed=7)``).
+        game: the Hold'em game, when known: the AI then exposes its ``policy`` (the
+            probabilities its draw gives each legal action), for evaluators.
+        seed: its randomness (a generator, a seed, or None); matches reseed it per hand.
+
+    Raises:
+        SpecError: if ``game`` is not a Hold'em game.
     """
 
+    name = "easy"
+
     def __init__(
-        self,
-        rng: np.random.Generator | int | None = None,
-        *,
-        seed: np.random.Generator | int | None = None,
+        self, game: Game | None = None, *, seed: np.random.Generator | int | None = None
     ) -> None:
-        self.rng = np.random.default_rng(seed if seed is not None else rng)
+        if game is not None and game.spec.name != "holdem":
+            raise SpecError(f"EasyAI plays holdem only; got {game.spec}")
+        self.rng = np.random.default_rng(seed)
+        self.policy: FunctionPolicy | None = (
+            None if game is None else FunctionPolicy(game, self.probabilities, name="easy")
+        )
         self.last_strength: int | None = None
         self.last_move: str | None = None
+
+    def seed(self, value: int) -> None:
+        """Restart the generator from ``value`` (called by matches before each hand)."""
+        self.rng = reseed(self.rng, value)
+
+    def check_game(self, game: Game) -> None:
+        """Refuse, before a match, a game that is not Hold'em.
+
+        Raises:
+            SpecError: for games other than Hold'em.
+        """
+        if game.spec.name != "holdem":
+            raise SpecError(f"EasyAI plays holdem only; it cannot play {game.spec}")
+
+    def probabilities(self, observation: Observation) -> dict[Action, float]:
+        """The probability of each legal action: the share of the 101 draws that pick it."""
+        hole = parse_cards(observation.private_cards)
+        row = thresholds_for(hole, parse_cards(observation.board))
+        probs = dict.fromkeys(observation.legal_actions, 0.0)
+        previous = -1
+        for move, threshold in enumerate(row):
+            action = move_to_action(move, observation.legal_actions)
+            probs[action] += (threshold - previous) / 101
+            previous = threshold
+        return probs
 
     def draw(self) -> int:
         """One draw ``r`` uniformly in 0..100 inclusive."""

@@ -22,13 +22,13 @@ from typing import TextIO
 from pokerlab._types import Action
 from pokerlab.agents.base import HandResult
 from pokerlab.cards import cards_pretty, parse_cards
-from pokerlab.errors import PokerlabError
+from pokerlab.eval.dealer import DealerStop
 from pokerlab.games.holdem import CALL, FOLD, HoldemGame, HoldemState
 from pokerlab.games.observation import Observation
 from pokerlab.games.registry import load
 
 
-class HumanQuitError(PokerlabError):
+class HumanQuitError(DealerStop):
     """The person asked to stop (typed ``q``) or the input ended."""
 
 
@@ -104,8 +104,10 @@ class HumanAgent:
             except ValueError as exc:
                 self.say(f"  {exc}")
 
-    def observe(self, result: HandResult) -> None:
-        """Say how the hand went for this seat."""
+    def observe(self, result: Observation | HandResult) -> None:
+        """Say how the hand went for this seat (updates during the hand are shown by ``act``)."""
+        if not isinstance(result, HandResult):
+            return
         won = result.returns[result.seat]
         if won:
             self.say(f"You {'won' if won > 0 else 'lost'} {abs(won):g} chips.")

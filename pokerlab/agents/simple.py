@@ -1,7 +1,9 @@
 """Simple built-in agents: random, always-call, always-raise and a rule-based player.
 
-Each is an :class:`~pokerlab.agents.Agent`; the random one draws from its own seeded
-generator and implements the ``seed(value)`` hook, so matches replay exactly.
+Each is an :class:`~pokerlab.agents.Agent` and, built with the game, a policy-backed one
+(its ``policy`` is a :class:`~pokerlab.strategy.FunctionPolicy` of the observation), so
+matches on games that compile sample it on the tree. The random one draws from its own
+seeded generator and implements the ``seed(value)`` hook, so matches replay exactly.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ import numpy as np
 
 from pokerlab._types import Action
 from pokerlab.errors import PokerlabError
+from pokerlab.eval.dealer import reseed
 from pokerlab.games import Game, load
 from pokerlab.games.observation import Observation
-from pokerlab.strategy import Strategy
-from pokerlab.tree import compile
+from pokerlab.strategy import FunctionPolicy, Strategy, tabulate
 
 
 def _named(observation: Observation, *names: str) -> Action | None:
@@ -31,88 +33,109 @@ def passive_action(observation: Observation) -> Action:
     return observation.legal_actions[0] if found is None else found
 
 
-def _rows_by_names(game: Game, preferences: tuple[str, ...]) -> Strategy:
-    """A pure strategy: at every infoset the first legal action named in ``preferences``.
-
-    The contextual names (check/call/bet/raise/fold) depend on the history, so the rows
-    are found by walking the game once.
-    """
-    tree = compile(game)
-    probs = np.zeros((tree.n_infosets, tree.max_actions))
-    done = np.zeros(tree.n_infosets, dtype=bool)
-    stack = [game.initial_state()]
-    while stack:
-        state = stack.pop()
-        if state.is_terminal:
-            continue
-        if state.player >= 0:
-            i = tree.infoset_id(state.infoset_key(state.player))
-            if not done[i]:
-                legal = state.legal_actions()
-                names = [state.action_name(a) for a in legal]
-                slot = next((names.index(n) for n in preferences if n in names), 0)
-                probs[i, slot] = 1.0
-                done[i] = True
-        stack.extend(child for _, child in state.children())
-    return Strategy.from_array(game, probs, metadata={"algorithm": "/".join(preferences)})
+def passive_probabilities(observation: Observation) -> dict[Action, float]:
+    """Always-call's policy: check or call for sure (else the first legal action)."""
+    return {passive_action(observation): 1.0}
 
 
-class RandomAgent:
+def aggressive_probabilities(observation: Observation) -> dict[Action, float]:
+    """Always-raise's policy: bet or raise, else call or check, for sure."""
+    found = _named(observation, "raise", "bet", "call", "check")
+    return {observation.legal_actions[0] if found is None else found: 1.0}
+
+
+def uniform_probabilities(observation: Observation) -> dict[Action, float]:
+    """The random agent's policy: every legal action equally likely."""
+    legal = observation.legal_actions
+    return {a: 1.0 / len(legal) for a in legal}
+
+
+class _PolicyBacked:
+    """An agent whose ``act`` samples a function-backed policy (exposed when given a game)."""
+
+    name = "policy"
+
+    def _probabilities(self, observation: Observation) -> dict[Action, float]:
+        raise NotImplementedError
+
+    def _set_policy(self, game: Game | None) -> None:
+        self.policy: FunctionPolicy | None = (
+            None if game is None else FunctionPolicy(game, self._probabilities, name=self.name)
+        )
+
+    def as_strategy(self, game: Game) -> Strategy:
+        """The same behaviour as a :class:`Strategy` (the game must compile)."""
+        return tabulate(FunctionPolicy(game, self._probabilities, name=self.name), game)
+
+
+class RandomAgent(_PolicyBacked):
     """Plays a uniformly random legal action.
 
     Args:
-        rng: the generator or its seed; reseeded per hand by matches (``seed`` hook).
+        game: the game, when known: the agent then exposes its ``policy`` (uniform), so that
+            matches may sample it on the compiled tree.
+        seed: the generator or its seed; reseeded per hand by matches (``seed`` hook).
     """
 
     name = "random"
 
-    def __init__(self, rng: np.random.Generator | int | None = None) -> None:
-        self._rng = np.random.default_rng(rng)
+    def __init__(
+        self, game: Game | None = None, *, seed: np.random.Generator | int | None = None
+    ) -> None:
+        self._rng = np.random.default_rng(seed)
+        self._set_policy(game)
+
+    def _probabilities(self, observation: Observation) -> dict[Action, float]:
+        return uniform_probabilities(observation)
 
     def seed(self, value: int) -> None:
         """Restart the generator from ``value`` (called by matches before each hand)."""
-        self._rng = np.random.default_rng(value)
+        self._rng = reseed(self._rng, value)
 
     def act(self, observation: Observation) -> Action:
         """A uniformly random legal action."""
         legal = observation.legal_actions
         return legal[int(self._rng.integers(len(legal)))]
 
-    @staticmethod
-    def as_strategy(game: Game) -> Strategy:
-        """The same behaviour as a :class:`Strategy` (uniform over legal actions)."""
-        return Strategy.uniform(game)
 
+class AlwaysCall(_PolicyBacked):
+    """Never folds, never raises: checks when nothing is owed, calls otherwise.
 
-class AlwaysCall:
-    """Never folds, never raises: checks when nothing is owed, calls otherwise."""
+    Args:
+        game: the game, when known (the agent then exposes its ``policy``).
+    """
 
     name = "always-call"
+
+    def __init__(self, game: Game | None = None) -> None:
+        self._set_policy(game)
+
+    def _probabilities(self, observation: Observation) -> dict[Action, float]:
+        return passive_probabilities(observation)
 
     def act(self, observation: Observation) -> Action:
         """Check or call."""
         return passive_action(observation)
 
-    @staticmethod
-    def as_strategy(game: Game) -> Strategy:
-        """The same behaviour as a pure :class:`Strategy`."""
-        return _rows_by_names(game, ("check", "call"))
 
+class AlwaysRaise(_PolicyBacked):
+    """Bets or raises whenever it may; calls when raising is not allowed.
 
-class AlwaysRaise:
-    """Bets or raises whenever it may; calls when raising is not allowed."""
+    Args:
+        game: the game, when known (the agent then exposes its ``policy``).
+    """
 
     name = "always-raise"
 
+    def __init__(self, game: Game | None = None) -> None:
+        self._set_policy(game)
+
+    def _probabilities(self, observation: Observation) -> dict[Action, float]:
+        return aggressive_probabilities(observation)
+
     def act(self, observation: Observation) -> Action:
         """Bet or raise, else call or check."""
-        found = _named(observation, "raise", "bet", "call", "check")
-        return observation.legal_actions[0] if found is None else found
-
-    @staticmethod
-    def as_strategy(game: Game) -> Strategy:
-        """The same behaviour as a pure :class:`Strategy`."""
-        return _rows_by_names(game, ("raise", "bet", "call", "check"))
+        return next(iter(aggressive_probabilities(observation)))
 
 
 @lru_cache(maxsize=32)
@@ -127,7 +150,7 @@ def _rank_order(game_text: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-class RuleBased:
+class RuleBased(_PolicyBacked):
     """Bets strong hands, calls medium ones, folds weak ones (Kuhn and Leduc).
 
     Strength is the rank of the private card scaled to ``[0, 1]`` (lowest rank 0,
@@ -142,13 +165,16 @@ class RuleBased:
     passively, and folds the J to a bet.
 
     Args:
+        game: the game, when known (the agent then exposes its ``policy``).
         raise_at: the strength from which it bets and raises.
         call_at: the strength from which it calls.
     """
 
     name = "rule-based"
 
-    def __init__(self, *, raise_at: float = 0.75, call_at: float = 0.4) -> None:
+    def __init__(
+        self, game: Game | None = None, *, raise_at: float = 0.75, call_at: float = 0.4
+    ) -> None:
         if not 0 <= call_at <= raise_at <= 1:
             raise PokerlabError(
                 f"RuleBased needs 0 <= call_at <= raise_at <= 1; got call_at={call_at}, "
@@ -156,6 +182,9 @@ class RuleBased:
             )
         self.raise_at = raise_at
         self.call_at = call_at
+        if game is not None:
+            self.check_game(game)
+        self._set_policy(game)
 
     def check_game(self, game: Game) -> None:
         """Refuse, before a match, a game whose hands this bot cannot rate.
@@ -179,6 +208,9 @@ class RuleBased:
             raise PokerlabError(f"RuleBased does not know the card {card!r}; cards: {ranks}")
         return ranks.index(card) / max(len(ranks) - 1, 1)
 
+    def _probabilities(self, observation: Observation) -> dict[Action, float]:
+        return {self.act(observation): 1.0}
+
     def act(self, observation: Observation) -> Action:
         """Raise, call or fold by hand strength."""
         strength = self.strength(observation)
@@ -191,4 +223,13 @@ class RuleBased:
         return observation.legal_actions[0] if found is None else found
 
 
-__all__ = ["AlwaysCall", "AlwaysRaise", "RandomAgent", "RuleBased", "passive_action"]
+__all__ = [
+    "AlwaysCall",
+    "AlwaysRaise",
+    "RandomAgent",
+    "RuleBased",
+    "aggressive_probabilities",
+    "passive_action",
+    "passive_probabilities",
+    "uniform_probabilities",
+]

@@ -15,10 +15,10 @@ import hashlib
 import os
 from pathlib import Path
 
-from pokerlab.agents.strategy_agent import StrategyAgent
+from pokerlab.agents.policy_agent import PolicyAgent
 from pokerlab.errors import FileFormatError, PokerlabError, StrategyError
 from pokerlab.games import Game
-from pokerlab.strategy import Strategy
+from pokerlab.strategy import Strategy, tabulate
 
 SOLVER_BOT_ITERATIONS: tuple[int, ...] = (1, 10, 100, 1_000, 10_000)
 """The iteration counts of the standard solver bots, weakest first."""
@@ -68,7 +68,7 @@ def solver_strategy(
 
     solver = SOLVERS[ALGORITHM](game)
     solver.run(iterations=iterations, check_every=iterations)
-    strategy = solver.average_strategy().with_metadata(
+    strategy = tabulate(solver.average_strategy(), game).with_metadata(
         algorithm=ALGORITHM, iterations=iterations
     )
     with contextlib.suppress(OSError):  # a read-only cache only costs the next run a re-solve
@@ -81,9 +81,9 @@ def solver_bot(
     iterations: int,
     *,
     cache_dir: str | Path | None = None,
-    rng: int | None = None,
-) -> StrategyAgent:
-    """Return a :class:`StrategyAgent` playing CFR+ after ``iterations`` iterations.
+    seed: int | None = None,
+) -> PolicyAgent:
+    """Return a :class:`PolicyAgent` playing CFR+ after ``iterations`` iterations.
 
     Example:
         >>> import tempfile
@@ -93,7 +93,7 @@ def solver_bot(
         'cfr+10'
     """
     strategy = solver_strategy(game, iterations, cache_dir=cache_dir)
-    return StrategyAgent(strategy, rng=rng, name=f"cfr+{iterations}")
+    return PolicyAgent(strategy, seed=seed, name=f"cfr+{iterations}")
 
 
 def solver_bots(
@@ -101,7 +101,7 @@ def solver_bots(
     iterations: tuple[int, ...] = SOLVER_BOT_ITERATIONS,
     *,
     cache_dir: str | Path | None = None,
-) -> list[StrategyAgent]:
+) -> list[PolicyAgent]:
     """Return one solver bot per iteration count, weakest first."""
     return [solver_bot(game, n, cache_dir=cache_dir) for n in iterations]
 

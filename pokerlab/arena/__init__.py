@@ -1,18 +1,18 @@
-"""The arena: round-robin tournaments stored in SQLite, resumable, with a leaderboard."""
+"""The arena: round-robin tournaments on 2 to 9 seats, stored in SQLite, with a leaderboard."""
 
 from __future__ import annotations
 
-from pokerlab.arena.leaderboard import Leaderboard, Standing, leaderboard
+from pokerlab.arena.leaderboard import Leaderboard, Standing, TableResult, leaderboard
 from pokerlab.arena.store import ArenaStore
 from pokerlab.arena.tournament import (
     Entrant,
     TournamentProgress,
     TournamentResult,
     builtin_entrants,
-    builtin_names,
     file_entrants,
     match_seed,
     run_tournament,
+    sample_batch,
 )
 
 __all__ = [
@@ -20,12 +20,13 @@ __all__ = [
     "Entrant",
     "Leaderboard",
     "Standing",
+    "TableResult",
     "TournamentProgress",
     "TournamentResult",
     "builtin_entrants",
-    "builtin_names",
     "file_entrants",
     "leaderboard",
     "match_seed",
     "run_tournament",
+    "sample_batch",
 ]

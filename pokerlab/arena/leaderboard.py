@@ -1,13 +1,18 @@
 """The leaderboard of an arena run: means, intervals, shared places, head to head.
 
-1. Each match's result is agent ``a``'s mean over the duplicate pairs (the independent
-   units), with its standard error; agent ``b`` gets the negation.
-2. An agent's score is the average of its match means, in chips per hand; its standard
-   error is ``sqrt(sum of the matches' squared standard errors) / matches`` (matches are
-   independent), and its interval is ``score +- z * std_error``.
+1. Each match's result, for each of its agents, is the mean over the match's deals of
+   what the agent won per hand (a deal is played in every rotation of the table, so the
+   deal means are the independent units: card luck shared by the rotations cancels),
+   with its standard error.
+2. An agent's score is the average of its match means, per hand (chips, or milli big
+   blinds for Hold'em); its standard error is ``sqrt(sum of the matches' squared standard
+   errors) / matches`` (matches are independent), and its interval is
+   ``score +- z * std_error``. The leaderboard ranks by that score: the mean over the
+   field of the agent's results at its tables.
 3. Agents are sorted by score; an agent shares the place of the group above when a
    two-sided test of its score against the group's first agent is not significant
    (p >= 1 - confidence), so places read like ``1, 1, 3``.
+4. Heads-up runs also get the head-to-head table; runs of larger tables list each table.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from scipy import stats
 from pokerlab._types import FloatArray
 from pokerlab.arena.store import ArenaStore
 from pokerlab.eval.statistics import Estimate, mean_estimate, welch_p_value
+from pokerlab.games import load
+from pokerlab.games.holdem import HoldemGame
 
 
 @dataclass(frozen=True)
@@ -32,7 +39,7 @@ class Standing:
     Attributes:
         place: its place (shared by agents whose difference is not significant).
         name: the agent.
-        estimate: its score in chips per hand, with the interval.
+        estimate: its score per hand (in the leaderboard's unit), with the interval.
         matches: matches counted.
         hands: hands played.
         faults: fault events recorded against it.
@@ -46,6 +53,18 @@ class Standing:
     faults: int
 
 
+@dataclass(frozen=True)
+class TableResult:
+    """One match: its agents and what each won per hand (in the leaderboard's unit)."""
+
+    match_index: int
+    names: tuple[str, ...]
+    means: tuple[float, ...]
+    std_errors: tuple[float, ...]
+    hands: int
+    finished: bool
+
+
 @dataclass(frozen=True, eq=False)
 class Leaderboard:
     """The leaderboard of one run.
@@ -53,25 +72,37 @@ class Leaderboard:
     Attributes:
         run_id: the run.
         game: the game's spec string.
+        unit: ``"chips/hand"``, or ``"mbb/hand"`` (thousandths of a big blind) for Hold'em.
         standings: best first.
         names: agents in entry order (the order of the head-to-head matrix).
-        head_to_head: ``[n, n]`` chips per hand won by the row agent against the column
-            agent (NaN on the diagonal and for matches not played yet).
+        head_to_head: ``[n, n]`` per hand won by the row agent against the column agent in
+            heads-up runs (NaN on the diagonal, for matches not played yet, and in runs
+            of larger tables).
         head_to_head_error: ``[n, n]`` the standard errors of those means.
+        tables: every match, with each agent's result.
         failed: ``(name, source, error)`` of entrants that could not be loaded.
         complete: whether every match of the run is finished.
+        hands: hands stored in the run.
         confidence: the confidence level of the intervals and of the place test.
     """
 
     run_id: int
     game: str
+    unit: str
     standings: tuple[Standing, ...]
     names: tuple[str, ...]
     head_to_head: FloatArray
     head_to_head_error: FloatArray
+    tables: tuple[TableResult, ...]
     failed: tuple[tuple[str, str, str], ...]
     complete: bool
+    hands: int
     confidence: float
+
+    @property
+    def empty(self) -> bool:
+        """True when no hand has been stored yet."""
+        return self.hands == 0
 
     def place_of(self, name: str) -> int:
         """The place of agent ``name``."""
@@ -81,23 +112,27 @@ class Leaderboard:
         raise KeyError(name)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (``pokerlab arena leaderboard --json``)."""
+        """JSON-ready form (``pokerlab arena leaderboard --json``); unknown numbers are null."""
+
         def number(x: float) -> float | None:
-            return None if math.isnan(x) else float(x)
+            return None if not math.isfinite(x) else float(x)
 
         return {
             "run": self.run_id,
             "game": self.game,
+            "unit": self.unit,
+            "ranked_by": "mean over the agent's matches of its result per hand",
             "complete": self.complete,
+            "hands": self.hands,
             "confidence": self.confidence,
             "standings": [
                 {
                     "place": s.place,
                     "name": s.name,
-                    "mean": s.estimate.mean,
-                    "std_error": s.estimate.std_error,
-                    "low": s.estimate.low,
-                    "high": s.estimate.high,
+                    "mean": number(s.estimate.mean),
+                    "std_error": number(s.estimate.std_error),
+                    "low": number(s.estimate.low),
+                    "high": number(s.estimate.high),
                     "matches": s.matches,
                     "hands": s.hands,
                     "faults": s.faults,
@@ -109,19 +144,38 @@ class Leaderboard:
                 "mean": [[number(x) for x in row] for row in self.head_to_head],
                 "std_error": [[number(x) for x in row] for row in self.head_to_head_error],
             },
+            "tables": [
+                {
+                    "match": t.match_index,
+                    "names": list(t.names),
+                    "means": [number(x) for x in t.means],
+                    "std_errors": [number(x) for x in t.std_errors],
+                    "hands": t.hands,
+                    "finished": t.finished,
+                }
+                for t in self.tables
+            ],
             "failed": [{"name": n, "source": s, "error": e} for n, s, e in self.failed],
         }
+
+
+def unit_of(game_text: str) -> tuple[str, float]:
+    """The leaderboard's unit for a game and the factor from chips to it."""
+    game = load(game_text)
+    if isinstance(game, HoldemGame):
+        return "mbb/hand", 1000.0 / game.big_blind
+    return "chips/hand", 1.0
 
 
 def leaderboard(
     db: str | Path | ArenaStore, *, run_id: int | None = None, confidence: float = 0.95
 ) -> Leaderboard:
-    """Compute the leaderboard of a run (default: the latest) from the database.
+    """Compute the leaderboard of a run (default: the latest), reading the database only.
 
     Raises:
         PokerlabError: if the database holds no such run.
     """
-    store = db if isinstance(db, ArenaStore) else ArenaStore(db, create=False)
+    store = db if isinstance(db, ArenaStore) else ArenaStore(db, readonly=True)
     try:
         return _leaderboard(store, run_id, confidence)
     finally:
@@ -131,6 +185,7 @@ def leaderboard(
 
 def _leaderboard(store: ArenaStore, run_id: int | None, confidence: float) -> Leaderboard:
     run = store.run(run_id)
+    unit, scale = unit_of(run.game)
     agents = store.agents(run.id)
     playing = [a for a in agents if a.error is None]
     position = {a.id: k for k, a in enumerate(playing)}
@@ -140,33 +195,46 @@ def _leaderboard(store: ArenaStore, run_id: int | None, confidence: float) -> Le
     per_agent: list[list[tuple[float, float]]] = [[] for _ in range(n)]
     hands = [0] * n
     faults = [0] * n
+    tables = []
+    total_hands = 0
     matches = store.matches(run.id)
     for match in matches:
-        rows = store.agent_returns(match.id)
-        i, j = position[match.agent_a], position[match.agent_b]
+        members = [position[a] for a in match.agents]
         for event in store.events(match.id):
-            if event.agent in (0, 1):
-                faults[(i, j)[event.agent]] += 1
+            if event.agent is not None and 0 <= event.agent < len(members):
+                faults[members[event.agent]] += 1
+        rows = store.agent_returns(match.id)
+        names = tuple(playing[k].name for k in members)
         if not rows:
+            tables.append(TableResult(match.match_index, names, (math.nan,) * len(members),
+                                      (math.nan,) * len(members), 0, match.finished is not None))
             continue
+        total_hands += len(rows)
         deals = np.array([r[0] for r in rows])
-        returns = np.array([r[1] for r in rows], dtype=np.float64)
+        returns = np.array([r[1] for r in rows], dtype=np.float64) * scale
         _, inverse = np.unique(deals, return_inverse=True)
-        units = np.bincount(inverse, weights=returns) / np.bincount(inverse)
-        estimate = mean_estimate(units, confidence=confidence)
-        se = estimate.std_error if math.isfinite(estimate.std_error) else math.inf
-        h2h[i, j], h2h[j, i] = estimate.mean, -estimate.mean
-        h2h_se[i, j] = h2h_se[j, i] = se
-        per_agent[i].append((estimate.mean, se))
-        per_agent[j].append((-estimate.mean, se))
-        hands[i] += len(rows)
-        hands[j] += len(rows)
+        counts = np.bincount(inverse)
+        means, ses = [], []
+        for k, member in enumerate(members):
+            units = np.bincount(inverse, weights=returns[:, k]) / counts
+            estimate = mean_estimate(units, confidence=confidence)
+            se = estimate.std_error if math.isfinite(estimate.std_error) else math.inf
+            means.append(estimate.mean)
+            ses.append(se)
+            per_agent[member].append((estimate.mean, se))
+            hands[member] += len(rows)
+        tables.append(TableResult(match.match_index, names, tuple(means), tuple(ses), len(rows),
+                                  match.finished is not None))
+        if len(members) == 2:
+            i, j = members
+            h2h[i, j], h2h[j, i] = means[0], means[1]
+            h2h_se[i, j] = h2h_se[j, i] = ses[0]
     z = float(stats.norm.ppf(1 - (1 - confidence) / 2))
     estimates = []
     for k in range(n):
         results = per_agent[k]
         if not results:
-            estimates.append(Estimate(math.nan, math.inf, -math.inf, math.inf, 0, confidence))
+            estimates.append(Estimate(math.nan, math.nan, math.nan, math.nan, 0, confidence))
             continue
         mean = float(np.mean([m for m, _ in results]))
         se = math.sqrt(sum(s * s for _, s in results)) / len(results)
@@ -177,21 +245,27 @@ def _leaderboard(store: ArenaStore, run_id: int | None, confidence: float) -> Le
     leader = -1
     place = 0
     for rank, k in enumerate(order):
-        if leader < 0 or welch_p_value(estimates[k], estimates[leader]) < 1 - confidence:
+        if not estimates[k].n:
+            place = rank + 1 if leader < 0 or estimates[leader].n else place
+            leader = k
+        elif leader < 0 or welch_p_value(estimates[k], estimates[leader]) < 1 - confidence:
             leader, place = k, rank + 1
         standings.append(Standing(place, playing[k].name, estimates[k], estimates[k].n,
                                   hands[k], faults[k]))
     return Leaderboard(
         run_id=run.id,
         game=run.game,
+        unit=unit,
         standings=tuple(standings),
         names=tuple(a.name for a in playing),
         head_to_head=h2h,
         head_to_head_error=h2h_se,
+        tables=tuple(tables),
         failed=tuple((a.name, a.source, a.error or "") for a in agents if a.error is not None),
         complete=all(m.finished is not None for m in matches),
+        hands=total_hands,
         confidence=confidence,
     )
 
 
-__all__ = ["Leaderboard", "Standing", "leaderboard"]
+__all__ = ["Leaderboard", "Standing", "TableResult", "leaderboard", "unit_of"]

@@ -1,17 +1,26 @@
-"""The arena's SQLite store: runs, agents, matches, one row per hand, fault events.
+"""The arena's SQLite store: runs, agents, matches of 2 to 9 seats, one row per hand, faults.
 
 Standard-library ``sqlite3`` in WAL mode. Hands are written one transaction per batch,
 and ``UNIQUE(match_id, hand_index)`` makes a duplicated hand an error rather than a
 silent double count, so after a crash (even SIGKILL) the database holds every committed
 batch of every match exactly once: a resumed run continues after the last committed hand.
 
-Schema::
+A database is pokerlab's when its ``meta`` table says so (format ``pokerlab-arena``,
+version :data:`SCHEMA_VERSION`); any other SQLite file is refused before anything is
+written to it. ``ArenaStore(path, readonly=True)`` opens it read-only (the leaderboard).
 
-    run(id, game, hands, seed, batch_size, time_limit, created, finished, config)
-    agent(id, run_id, position, name, source, error)        -- error: why it could not load
-    match(id, run_id, match_index, agent_a, agent_b, seed, hands, finished)
-    hand(match_id, hand_index, deal, seat_a, return_a, returns, history)
-    event(id, match_id, hand_index, seat, agent, kind, detail, action)
+Schema (a match's agents are numbered 0..n-1 by their *position* in the match)::
+
+    meta(key, value)
+    run(id, game, players, hands, seed, batch_size, time_limit, created, finished, config)
+    agent(id, run_id, position, name, source, error)     -- error: why it could not load
+    match(id, run_id, match_index, seed, hands, finished)
+    match_agent(match_id, position, agent_id)
+    hand(match_id, hand_index, deal, seats, returns, agent_returns, history)
+        -- seats: the position of the agent in each seat; returns: chips by seat;
+        -- agent_returns: chips by position (JSON lists)
+    event(id, match_id, hand_index, seat, agent, kind, detail, action)  -- agent: position
+    log(match_id, position, text)   -- what an isolated entrant printed (bounded)
 """
 
 from __future__ import annotations
@@ -26,12 +35,18 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.matches import FaultEvent, HandRecord
+from pokerlab.eval.records import FaultEvent, HandRecord
+
+FORMAT = "pokerlab-arena"
+SCHEMA_VERSION = 2
+"""Version 2: matches of any number of seats (version 1, two seats, is not read)."""
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS run (
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE run (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
+    players INTEGER NOT NULL,
     hands INTEGER NOT NULL,
     seed INTEGER NOT NULL,
     batch_size INTEGER NOT NULL,
@@ -40,7 +55,7 @@ CREATE TABLE IF NOT EXISTS run (
     finished REAL,
     config TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS agent (
+CREATE TABLE agent (
     id INTEGER PRIMARY KEY,
     run_id INTEGER NOT NULL REFERENCES run(id),
     position INTEGER NOT NULL,
@@ -49,28 +64,32 @@ CREATE TABLE IF NOT EXISTS agent (
     error TEXT,
     UNIQUE (run_id, name)
 );
-CREATE TABLE IF NOT EXISTS match (
+CREATE TABLE match (
     id INTEGER PRIMARY KEY,
     run_id INTEGER NOT NULL REFERENCES run(id),
     match_index INTEGER NOT NULL,
-    agent_a INTEGER NOT NULL REFERENCES agent(id),
-    agent_b INTEGER NOT NULL REFERENCES agent(id),
     seed INTEGER NOT NULL,
     hands INTEGER NOT NULL,
     finished REAL,
     UNIQUE (run_id, match_index)
 );
-CREATE TABLE IF NOT EXISTS hand (
+CREATE TABLE match_agent (
+    match_id INTEGER NOT NULL REFERENCES match(id),
+    position INTEGER NOT NULL,
+    agent_id INTEGER NOT NULL REFERENCES agent(id),
+    PRIMARY KEY (match_id, position)
+);
+CREATE TABLE hand (
     match_id INTEGER NOT NULL REFERENCES match(id),
     hand_index INTEGER NOT NULL,
     deal INTEGER NOT NULL,
-    seat_a INTEGER NOT NULL,
-    return_a REAL NOT NULL,
+    seats TEXT NOT NULL,
     returns TEXT NOT NULL,
+    agent_returns TEXT NOT NULL,
     history TEXT NOT NULL,
     UNIQUE (match_id, hand_index)
 );
-CREATE TABLE IF NOT EXISTS event (
+CREATE TABLE event (
     id INTEGER PRIMARY KEY,
     match_id INTEGER REFERENCES match(id),
     hand_index INTEGER,
@@ -80,7 +99,13 @@ CREATE TABLE IF NOT EXISTS event (
     detail TEXT NOT NULL,
     action INTEGER
 );
-CREATE INDEX IF NOT EXISTS event_match ON event (match_id, hand_index);
+CREATE INDEX event_match ON event (match_id, hand_index);
+CREATE TABLE log (
+    match_id INTEGER NOT NULL REFERENCES match(id),
+    position INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (match_id, position)
+);
 """
 
 
@@ -90,6 +115,7 @@ class RunRow:
 
     id: int
     game: str
+    players: int
     hands: int
     seed: int
     batch_size: int
@@ -111,41 +137,104 @@ class AgentRow:
 
 @dataclass(frozen=True)
 class MatchRow:
-    """A match of a run: agents ``a`` and ``b`` (agent ids), its seed and size."""
+    """A match of a run: its agents (agent ids, by position in the match), seed and size."""
 
     id: int
     match_index: int
-    agent_a: int
-    agent_b: int
+    agents: tuple[int, ...]
     seed: int
     hands: int
     finished: float | None
 
 
+def _is_empty(db: sqlite3.Connection) -> bool:
+    return int(db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]) == 0
+
+
 class ArenaStore:
-    """A connection to an arena database (created on first use).
+    """A connection to an arena database.
 
     Args:
         path: the database file.
+        create: create the file (and its tables) when missing; else refuse a missing file.
+        readonly: open read-only (nothing is ever written; for the leaderboard).
+
+    Raises:
+        PokerlabError: a folder, a missing file (unless ``create``), a file that is not an
+            SQLite database, or an SQLite database that is not a pokerlab arena (nothing is
+            written to it then).
     """
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True, readonly: bool = False) -> None:
         self.path = Path(path)
+        shown = str(self.path)
         if self.path.is_dir():
-            raise PokerlabError(f"arena database {str(self.path)!r} is a folder; give a file name")
-        if not create and not self.path.is_file():
-            raise PokerlabError(f"arena database {str(self.path)!r} does not exist")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+            raise PokerlabError(f"arena database {shown!r} is a folder; give a file name")
+        if (readonly or not create) and not self.path.is_file():
+            raise PokerlabError(f"arena database {shown!r} does not exist")
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
+            if readonly:
+                self._db = sqlite3.connect(
+                    f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
+                )
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            empty = _is_empty(self._db)
         except sqlite3.DatabaseError as exc:
             raise PokerlabError(
-                f"{str(self.path)!r} is not a pokerlab arena database ({exc})"
+                f"{shown!r} is not a pokerlab arena database: not an SQLite file ({exc})"
             ) from None
+        try:
+            if empty and not readonly:
+                self._create()
+            else:
+                self._check_format(empty)
+            if not readonly:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _create(self) -> None:
+        with self.transaction() as db:
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [("format", FORMAT), ("version", str(SCHEMA_VERSION))],
+            )
+
+    def _check_format(self, empty: bool) -> None:
+        shown = str(self.path)
+        if empty:
+            raise PokerlabError(f"{shown!r} is an empty database, not a pokerlab arena database")
+        tables = [r[0] for r in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        meta: dict[str, str] = {}
+        if "meta" in tables:
+            try:
+                meta = dict(self._db.execute("SELECT key, value FROM meta").fetchall())
+            except sqlite3.DatabaseError:
+                meta = {}
+        if meta.get("format") != FORMAT:
+            if {"run", "match", "hand"} <= set(tables) and "meta" not in tables:
+                raise PokerlabError(
+                    f"{shown!r} is an arena database of an older pokerlab (schema 1, two seats); "
+                    "start a new database with another --db"
+                )
+            raise PokerlabError(
+                f"{shown!r} is not a pokerlab arena database (its tables: "
+                f"{', '.join(tables[:6]) or 'none'}); nothing was written to it"
+            )
+        if meta.get("version") != str(SCHEMA_VERSION):
+            raise PokerlabError(
+                f"{shown!r} is an arena database of schema version {meta.get('version')}; this "
+                f"pokerlab reads version {SCHEMA_VERSION}"
+            )
 
     def close(self) -> None:
         """Close the connection."""
@@ -173,23 +262,25 @@ class ArenaStore:
         self,
         *,
         game: str,
+        players: int,
         hands: int,
         seed: int,
         batch_size: int,
         time_limit: float | None,
         config: dict[str, Any],
         agents: Sequence[tuple[str, str, str | None]],
-        matches: Sequence[tuple[int, int, int, int]],
+        matches: Sequence[tuple[tuple[int, ...], int, int]],
     ) -> int:
         """Record a run with its agents ``(name, source, error)`` and matches, atomically.
 
-        ``matches`` are ``(position_a, position_b, seed, hands)`` in play order.
+        ``matches`` are ``(entrant positions of the match's agents, seed, hands)`` in play order.
         """
         with self.transaction() as db:
             cursor = db.execute(
-                "INSERT INTO run (game, hands, seed, batch_size, time_limit, created, config) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game, hands, seed, batch_size, time_limit, time.time(), json.dumps(config)),
+                "INSERT INTO run (game, players, hands, seed, batch_size, time_limit, created, "
+                "config) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game, players, hands, seed, batch_size, time_limit, time.time(),
+                 json.dumps(config)),
             )
             run_id = int(cursor.lastrowid or 0)
             ids = []
@@ -200,21 +291,27 @@ class ArenaStore:
                     (run_id, position, name, source, error),
                 )
                 ids.append(int(cursor.lastrowid or 0))
-            for index, (a, b, match_seed, match_hands) in enumerate(matches):
-                db.execute(
-                    "INSERT INTO match (run_id, match_index, agent_a, agent_b, seed, hands) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (run_id, index, ids[a], ids[b], match_seed, match_hands),
+            for index, (members, match_seed, match_hands) in enumerate(matches):
+                cursor = db.execute(
+                    "INSERT INTO match (run_id, match_index, seed, hands) VALUES (?, ?, ?, ?)",
+                    (run_id, index, match_seed, match_hands),
+                )
+                match_id = int(cursor.lastrowid or 0)
+                db.executemany(
+                    "INSERT INTO match_agent (match_id, position, agent_id) VALUES (?, ?, ?)",
+                    [(match_id, k, ids[member]) for k, member in enumerate(members)],
                 )
         return run_id
 
     def runs(self) -> list[RunRow]:
         """Every run, oldest first."""
         rows = self._db.execute(
-            "SELECT id, game, hands, seed, batch_size, time_limit, finished, config FROM run "
-            "ORDER BY id"
+            "SELECT id, game, players, hands, seed, batch_size, time_limit, finished, config "
+            "FROM run ORDER BY id"
         ).fetchall()
-        return [RunRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7])) for r in rows]
+        return [
+            RunRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8])) for r in rows
+        ]
 
     def run(self, run_id: int | None = None) -> RunRow:
         """The run ``run_id``, or the latest.
@@ -224,13 +321,15 @@ class ArenaStore:
         """
         runs = self.runs()
         if not runs:
-            raise PokerlabError(f"{self.path} holds no arena run; start one with `arena run`")
+            raise PokerlabError(f"{str(self.path)!r} holds no arena run; start one with "
+                                "`pokerlab arena run`")
         if run_id is None:
             return runs[-1]
         for row in runs:
             if row.id == run_id:
                 return row
-        raise PokerlabError(f"{self.path} has no run {run_id}; runs: {[r.id for r in runs]}")
+        raise PokerlabError(f"{str(self.path)!r} has no run {run_id}; runs: "
+                            f"{[r.id for r in runs]}")
 
     def finish_run(self, run_id: int) -> None:
         """Mark a run finished."""
@@ -248,11 +347,19 @@ class ArenaStore:
     def matches(self, run_id: int) -> list[MatchRow]:
         """The run's matches, in play order."""
         rows = self._db.execute(
-            "SELECT id, match_index, agent_a, agent_b, seed, hands, finished FROM match "
-            "WHERE run_id = ? ORDER BY match_index",
+            "SELECT id, match_index, seed, hands, finished FROM match WHERE run_id = ? "
+            "ORDER BY match_index",
             (run_id,),
         ).fetchall()
-        return [MatchRow(*r) for r in rows]
+        members: dict[int, list[int]] = {}
+        for match_id, agent_id in self._db.execute(
+            "SELECT ma.match_id, ma.agent_id FROM match_agent ma JOIN match m "
+            "ON ma.match_id = m.id WHERE m.run_id = ? ORDER BY ma.match_id, ma.position",
+            (run_id,),
+        ):
+            members.setdefault(match_id, []).append(agent_id)
+        return [MatchRow(r[0], r[1], tuple(members.get(r[0], ())), r[2], r[3], r[4])
+                for r in rows]
 
     def finish_match(self, match_id: int) -> None:
         """Mark a match finished."""
@@ -268,17 +375,17 @@ class ArenaStore:
         """Store a batch of hands and their events in one transaction."""
         with self.transaction() as db:
             db.executemany(
-                "INSERT INTO hand (match_id, hand_index, deal, seat_a, return_a, returns, history)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO hand (match_id, hand_index, deal, seats, returns, agent_returns, "
+                "history) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         match_id,
                         r.hand,
                         r.deal,
-                        r.seats.index(0),
-                        r.agent_returns()[0],
-                        json.dumps(r.returns),
-                        json.dumps(r.history),
+                        json.dumps(list(r.seats)),
+                        json.dumps(list(r.returns)),
+                        json.dumps(list(r.agent_returns())),
+                        json.dumps(list(r.history)),
                     )
                     for r in records
                 ],
@@ -293,13 +400,40 @@ class ArenaStore:
                 ],
             )
 
+    def write_event(self, match_id: int, hand: int, kind: str, detail: str) -> None:
+        """Store an event of the match that belongs to no seat (a replay mismatch)."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO event (match_id, hand_index, seat, agent, kind, detail, action) "
+                "VALUES (?, ?, NULL, NULL, ?, ?, -1)",
+                (match_id, hand, kind, detail),
+            )
+
+    def write_log(self, match_id: int, position: int, text: str) -> None:
+        """Store (or extend, on a resumed match) what an entrant printed during a match."""
+        with self.transaction() as db:
+            row = db.execute("SELECT text FROM log WHERE match_id = ? AND position = ?",
+                             (match_id, position)).fetchone()
+            if row is None:
+                db.execute("INSERT INTO log (match_id, position, text) VALUES (?, ?, ?)",
+                           (match_id, position, text))
+            else:
+                db.execute("UPDATE log SET text = ? WHERE match_id = ? AND position = ?",
+                           (row[0] + "\n" + text, match_id, position))
+
+    def logs(self, match_id: int) -> dict[int, str]:
+        """What each isolated entrant of the match printed, by position."""
+        rows = self._db.execute("SELECT position, text FROM log WHERE match_id = ?",
+                                (match_id,)).fetchall()
+        return {int(position): str(text) for position, text in rows}
+
     def hands(self, match_id: int) -> list[HandRecord]:
         """The stored hands of a match, in order, as records (with their events)."""
         events: dict[int, list[FaultEvent]] = {}
         for e in self.events(match_id):
             events.setdefault(e.hand, []).append(e)
         rows = self._db.execute(
-            "SELECT hand_index, deal, seat_a, returns, history FROM hand WHERE match_id = ? "
+            "SELECT hand_index, deal, seats, returns, history FROM hand WHERE match_id = ? "
             "ORDER BY hand_index",
             (match_id,),
         ).fetchall()
@@ -307,7 +441,7 @@ class ArenaStore:
             HandRecord(
                 hand=r[0],
                 deal=r[1],
-                seats=(0, 1) if r[2] == 0 else (1, 0),
+                seats=tuple(json.loads(r[2])),
                 returns=tuple(json.loads(r[3])),
                 history=tuple(json.loads(r[4])),
                 events=tuple(events.get(r[0], ())),
@@ -316,23 +450,24 @@ class ArenaStore:
         ]
 
     def hand_table(self, run_id: int) -> list[tuple[Any, ...]]:
-        """Every hand of a run as ``(match_index, hand_index, deal, seat_a, returns, history)``."""
+        """Every hand of a run as ``(match_index, hand_index, deal, seats, returns, history)``."""
         return self._db.execute(
-            "SELECT m.match_index, h.hand_index, h.deal, h.seat_a, h.returns, h.history "
+            "SELECT m.match_index, h.hand_index, h.deal, h.seats, h.returns, h.history "
             "FROM hand h JOIN match m ON h.match_id = m.id WHERE m.run_id = ? "
             "ORDER BY m.match_index, h.hand_index",
             (run_id,),
         ).fetchall()
 
-    def agent_returns(self, match_id: int) -> list[tuple[int, float]]:
-        """``(deal, chips won by agent a)`` for every hand of the match, in order."""
-        return self._db.execute(
-            "SELECT deal, return_a FROM hand WHERE match_id = ? ORDER BY hand_index",
+    def agent_returns(self, match_id: int) -> list[tuple[int, list[float]]]:
+        """``(deal, chips won by each agent position)`` for every hand of the match, in order."""
+        rows = self._db.execute(
+            "SELECT deal, agent_returns FROM hand WHERE match_id = ? ORDER BY hand_index",
             (match_id,),
         ).fetchall()
+        return [(int(deal), json.loads(values)) for deal, values in rows]
 
     def events(self, match_id: int | None = None, *, run_id: int | None = None) -> list[FaultEvent]:
-        """Fault events of one match, or of every match of a run."""
+        """Fault events of one match, or of every match of a run (``agent`` is the position)."""
         if match_id is not None:
             rows = self._db.execute(
                 "SELECT hand_index, seat, agent, kind, detail, action FROM event "
@@ -348,4 +483,4 @@ class ArenaStore:
         return [FaultEvent(*r) for r in rows]
 
 
-__all__ = ["SCHEMA", "AgentRow", "ArenaStore", "MatchRow", "RunRow"]
+__all__ = ["FORMAT", "SCHEMA", "SCHEMA_VERSION", "AgentRow", "ArenaStore", "MatchRow", "RunRow"]

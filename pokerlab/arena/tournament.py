@@ -1,14 +1,16 @@
-"""Round-robin tournaments stored hand by hand, resumable after any crash.
+"""Round-robin tournaments on 2 to 9 seats, stored hand by hand, resumable after any crash.
 
-``run_tournament(game, entrants, db="arena.db", hands=1000)`` plays every pair of
-entrants in one duplicate match of ``2 * hands`` hands (each deal in both seats: ``hands``
-hands per seat), writing every hand to the SQLite store, one transaction per batch.
+``run_tournament(game, entrants, db="arena.db", hands=1000)`` plays every table of
+``n = game.n_players`` entrants (every pair heads-up; every 3 of the entrants at a
+3-seat table...) in one match with the seats rotated over shared deals (each agent plays
+``hands`` hands in each seat: ``n * hands`` hands per match), writing every hand to the
+SQLite store, one transaction per batch.
 
 Reproducibility and resumption:
 
 1. Match ``m`` gets the seed ``match_seed(seed, m)``; hand ``i`` of a match depends only
-   on that seed and ``i`` (chance, and the agents' ``seed()`` hook) -- or, for two
-   strategy-backed agents sampled on the compiled tree, on the seed and the batch's first
+   on that seed and ``i`` (chance, and the agents' ``seed()`` hook) -- or, for
+   policy-backed agents sampled on the compiled tree, on the seed and the batch's first
    hand, batches always starting at multiples of the run's batch size.
 2. Agents are created afresh for each match. On ``resume=True`` the latest run of the
    database continues: for each unfinished match, fresh agents are fed the stored hands
@@ -23,23 +25,38 @@ Reproducibility and resumption:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import fcntl
+import itertools
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from pokerlab.agents.exploitative import ExploitativeAgent
-from pokerlab.agents.loader import AgentLoadError, load_agent, load_agent_class
-from pokerlab.agents.simple import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased
-from pokerlab.agents.solver_bots import SOLVER_BOT_ITERATIONS, solver_bot
+from pokerlab.agents.registry import check_builtin, expand_name, make_agent
+from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent, SandboxLimits, check_loads
 from pokerlab.arena.store import ArenaStore, MatchRow
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.matches import HandRecord, iter_hands, replay_hands, sample_hands
+from pokerlab.eval.dealer import AgentConnection, connect
+from pokerlab.eval.matches import (
+    HandRecord,
+    agent_policy,
+    check_agents,
+    iter_hands,
+    replay_hands,
+    schedule_arrays,
+)
+from pokerlab.eval.sampling import _LazyRecords, _sampler, sample_match
 from pokerlab.games import Game
 from pokerlab.strategy import Strategy
 
 AgentFactory = Callable[[Game], object]
+
+DEFAULT_BATCH = 100
+"""About this many hands per transaction (rounded down to whole deals)."""
 
 
 @dataclass(frozen=True)
@@ -66,14 +83,14 @@ class TournamentProgress:
     Attributes:
         match_index: the match being played (0-based).
         n_matches: matches in the run.
-        names: the two agents of the match.
+        names: the agents of the match, by position.
         hands_done: hands of this match stored so far.
         hands_total: hands of this match.
     """
 
     match_index: int
     n_matches: int
-    names: tuple[str, str]
+    names: tuple[str, ...]
     hands_done: int
     hands_total: int
 
@@ -100,52 +117,61 @@ class TournamentResult:
 # -- entrants ------------------------------------------------------------------------------
 
 
-def builtin_names() -> tuple[str, ...]:
-    """The built-in entrant names accepted by :func:`builtin_entrant`."""
-    solvers = tuple(f"cfr+{n}" for n in SOLVER_BOT_ITERATIONS)
-    return ("random", "always-call", "always-raise", "rule-based", "exploitative", "solver",
-            "solvers", *solvers)
-
-
-def builtin_entrants(name: str, *, cache_dir: str | Path | None = None) -> list[Entrant]:
-    """The entrant(s) a built-in name stands for.
+def builtin_entrants(
+    name: str, *, game: Game | None = None, cache_dir: str | Path | None = None
+) -> list[Entrant]:
+    """The entrant(s) a built-in name stands for (see :mod:`pokerlab.agents.registry`).
 
     ``solver`` is the strongest solver bot (CFR+ after 10,000 iterations), ``solvers``
     all five (1 to 10,000 iterations), ``cfr+N`` CFR+ after N iterations.
 
     Raises:
-        PokerlabError: for an unknown name (the message lists the known ones).
+        PokerlabError: for an unknown name (the message lists the known ones), or, when
+            ``game`` is given, an agent that cannot play it.
     """
-    simple: dict[str, AgentFactory] = {
-        "random": lambda game: RandomAgent(),
-        "always-call": lambda game: AlwaysCall(),
-        "always-raise": lambda game: AlwaysRaise(),
-        "rule-based": lambda game: RuleBased(),
-        "exploitative": lambda game: ExploitativeAgent(game),
-    }
-    if name in simple:
-        return [Entrant(name, f"builtin:{name}", simple[name])]
-    if name == "solvers":
-        return [e for n in SOLVER_BOT_ITERATIONS for e in builtin_entrants(f"cfr+{n}",
-                                                                            cache_dir=cache_dir)]
-    if name == "solver":
-        name = f"cfr+{SOLVER_BOT_ITERATIONS[-1]}"
-    if name.startswith("cfr+") and name[4:].isdigit() and int(name[4:]) > 0:
-        iterations = int(name[4:])
+    entrants = []
+    for single in expand_name(name):
+        if game is not None:
+            check_builtin(single, game)
 
-        def factory(game: Game) -> object:
-            return solver_bot(game, iterations, cache_dir=cache_dir)
+        def factory(game: Game, single: str = single) -> object:
+            return make_agent(single, game, cache_dir=cache_dir)
 
-        return [Entrant(name, f"builtin:{name}", factory)]
-    raise PokerlabError(f"unknown built-in agent {name!r}; known: {', '.join(builtin_names())} "
-                        "(or cfr+N for any N)")
+        entrants.append(Entrant(single, f"builtin:{single}", factory))
+    return entrants
 
 
-def file_entrants(folder: str | Path) -> list[Entrant]:
+def file_entrant(
+    path: str | Path, game: Game, *, limits: SandboxLimits | None = None
+) -> Entrant:
+    """The entrant of one agent file, which will play from its own process (a sandbox).
+
+    The file is read once (later changes to it change nothing) and started once in a
+    sandbox to check that it imports and builds its ``Agent``; a file that does not
+    becomes an entrant with its ``error`` set (reported, and left out of play).
+    """
+    try:
+        source = EntrantSource.read(path)
+    except PokerlabError as exc:
+        return Entrant(Path(path).stem, str(path), None, str(exc))
+    error = check_loads(source, game, limits=limits)
+    if error is not None:
+        return Entrant(source.name, str(path), None,
+                       f"cannot load an agent from {str(path)!r}: {error}")
+
+    def factory(game: Game) -> object:
+        return SandboxedAgent(source, game, limits=limits)
+
+    return Entrant(source.name, str(path), factory)
+
+
+def file_entrants(
+    folder: str | Path, game: Game, *, limits: SandboxLimits | None = None
+) -> list[Entrant]:
     """One entrant per ``*.py`` file of ``folder`` (files starting with ``_`` skipped).
 
-    A file that fails to import, has no ``Agent`` class, or whose ``Agent`` cannot be
-    built becomes an entrant with its ``error`` set (reported, and left out of play).
+    Each file is checked in a sandbox of its own, several at a time (see
+    :func:`file_entrant`).
 
     Raises:
         PokerlabError: if ``folder`` is not a folder.
@@ -153,21 +179,9 @@ def file_entrants(folder: str | Path) -> list[Entrant]:
     path = Path(folder)
     if not path.is_dir():
         raise PokerlabError(f"--agents must be a folder of agent files; {str(path)!r} is not")
-    entrants = []
-    for file in sorted(path.glob("*.py")):
-        if file.name.startswith("_"):
-            continue
-        try:
-            load_agent_class(file)
-        except AgentLoadError as exc:
-            entrants.append(Entrant(file.stem, str(file), None, str(exc)))
-            continue
-
-        def factory(game: Game, file: Path = file) -> object:
-            return load_agent(file, game)
-
-        entrants.append(Entrant(file.stem, str(file), factory))
-    return entrants
+    files = [f for f in sorted(path.glob("*.py")) if not f.name.startswith("_")]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(lambda f: file_entrant(f, game, limits=limits), files))
 
 
 def _unique(entrants: Sequence[Entrant]) -> list[Entrant]:
@@ -198,83 +212,68 @@ def run_tournament(
     hands: int = 1000,
     seed: int = 0,
     resume: bool = False,
-    batch_size: int = 100,
+    batch_size: int | None = None,
     time_limit: float | None = None,
     progress: Callable[[TournamentProgress], None] | None = None,
 ) -> TournamentResult:
-    """Play a duplicate round robin between ``entrants`` and store every hand in ``db``.
+    """Play every table of ``n`` entrants with rotated seats and store every hand in ``db``.
 
     Args:
-        game: a two-player game.
+        game: the game (2 to 9 players); its number of players is the table size.
         entrants: the entrants (see :func:`builtin_entrants`, :func:`file_entrants`).
         db: the SQLite database file (created if missing).
-        hands: hands per seat per pair (each match plays ``2 * hands`` hands).
+        hands: hands per seat per table (each match plays ``n * hands`` hands).
         seed: the run's seed.
         resume: continue the latest run of ``db`` instead of starting a new one (the
             game must match; the other settings are the stored run's).
-        batch_size: hands per transaction (even).
+        batch_size: hands per transaction, a multiple of the number of players (whole
+            deals); default about 100.
         time_limit: seconds allowed per decision.
         progress: called after each stored batch.
 
     Raises:
-        PokerlabError: bad parameters, fewer than two loadable entrants, or a resumed
+        PokerlabError: bad parameters, fewer loadable entrants than seats, or a resumed
             run of another game.
     """
-    if game.n_players != 2:
-        raise PokerlabError(f"the arena plays two-player games; {game.spec} has {game.n_players}")
-    if not isinstance(hands, int) or hands < 1:
+    n = game.n_players
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise PokerlabError(f"hands must be an integer >= 1 (per seat); got {hands!r}")
-    if batch_size < 2 or batch_size % 2:
-        raise PokerlabError(f"batch_size must be an even integer >= 2; got {batch_size!r}")
+    if batch_size is None:
+        batch_size = max(n, DEFAULT_BATCH - DEFAULT_BATCH % n)
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < n or (
+        batch_size % n
+    ):
+        raise PokerlabError(
+            f"batch_size must be a positive multiple of the {n} players (whole deals); "
+            f"got {batch_size!r}"
+        )
     entrants = _unique(entrants)
     playable = [i for i, e in enumerate(entrants) if e.error is None and e.factory is not None]
     failed = tuple((e.name, e.error or "") for e in entrants if e.error is not None)
-    with ArenaStore(db) as store:
-        if resume and not store.runs():
-            raise PokerlabError(f"{db} holds no run to resume; drop --resume to start one")
+    with _writer_lock(Path(db)), ArenaStore(db) as store:
         if resume:
-            run = store.run()
-            if run.game != str(game.spec):
-                raise PokerlabError(f"{db}: the latest run is of {run.game}, not {game.spec}; "
-                                    "drop --resume to start a new run")
-            changed = [
-                f"{name} {stored} (asked {asked})"
-                for name, stored, asked in (("hands", run.hands, hands), ("seed", run.seed, seed))
-                if stored != asked
-            ]
-            if changed:
-                raise PokerlabError(
-                    f"{db}: the run to resume was started with {', '.join(changed)}; resume "
-                    "with the same options, or drop --resume to start a new run"
-                )
-            run_id = run.id
-            batch_size = run.batch_size
-            time_limit = run.time_limit
-            by_name = {e.name: e for e in entrants}
-            stored = store.agents(run_id)
-            missing = [a.name for a in stored if a.error is None and a.name not in by_name]
-            if missing:
-                raise PokerlabError(f"cannot resume: entrant(s) {missing} of the stored run "
-                                    "are not given")
-            agent_names = {a.id: a.name for a in stored}
-            factories = {a.id: by_name[a.name].factory for a in stored if a.error is None}
+            run_id, batch_size, time_limit, factories, names = _resumed(
+                store, game, hands, seed, entrants
+            )
         else:
-            if len(playable) < 2:
+            if len(playable) < n:
                 raise PokerlabError(
-                    f"a tournament needs at least two agents that load; got {len(playable)}"
+                    f"a tournament of {game.spec} needs at least {n} agents that load; got "
+                    f"{len(playable)}"
                     + (f" ({len(failed)} failed: {failed[0][0]}: {failed[0][1]})" if failed
                        else "")
                 )
-            pairs = [(a, b) for k, a in enumerate(playable) for b in playable[k + 1 :]]
+            tables = list(itertools.combinations(playable, n))
             run_id = store.create_run(
-                game=str(game.spec), hands=hands, seed=seed, batch_size=batch_size,
+                game=str(game.spec), players=n, hands=hands, seed=seed, batch_size=batch_size,
                 time_limit=time_limit,
                 config={"entrants": [e.name for e in entrants]},
                 agents=[(e.name, e.source, e.error) for e in entrants],
-                matches=[(a, b, match_seed(seed, m), 2 * hands) for m, (a, b) in enumerate(pairs)],
+                matches=[(table, match_seed(seed, m), n * hands)
+                         for m, table in enumerate(tables)],
             )
             stored = store.agents(run_id)
-            agent_names = {row.id: row.name for row in stored}
+            names = {row.id: row.name for row in stored}
             factories = {row.id: entrants[row.position].factory for row in stored
                          if row.error is None}
         matches = store.matches(run_id)
@@ -283,7 +282,7 @@ def run_tournament(
             if match.finished is not None:
                 continue
             played += _play_match(
-                store, game, match, len(matches), agent_names, factories, batch_size,
+                store, game, match, len(matches), names, factories, batch_size,
                 time_limit, progress,
             )
             store.finish_match(match.id)
@@ -291,9 +290,100 @@ def run_tournament(
         return TournamentResult(run_id, Path(db), len(matches), played, failed)
 
 
-def _strategy_of(agent: object) -> Strategy | None:
-    strategy = getattr(agent, "strategy", None)
-    return strategy if isinstance(strategy, Strategy) else None
+@contextlib.contextmanager
+def _writer_lock(db: Path) -> Iterator[None]:
+    """Hold ``DB.lock`` while a run writes ``db``: a second run or ``--resume`` is refused.
+
+    An ``flock`` lock: the operating system releases it when the process dies, so a killed
+    run never leaves a stale lock behind.
+
+    Raises:
+        PokerlabError: if another process is running a tournament on ``db``.
+    """
+    if db.is_dir():
+        raise PokerlabError(f"arena database {str(db)!r} is a folder; give a file name")
+    db.parent.mkdir(parents=True, exist_ok=True)
+    lock = db.with_name(db.name + ".lock")
+    with open(lock, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "?"
+            raise PokerlabError(
+                f"another tournament (process {holder}) is writing {str(db)!r}; wait for it to "
+                "finish (or stop it), then --resume"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _resumed(
+    store: ArenaStore, game: Game, hands: int, seed: int, entrants: Sequence[Entrant]
+) -> tuple[int, int, float | None, dict[int, AgentFactory | None], dict[int, str]]:
+    """The stored run to continue: its id, batch size, time limit, factories and names."""
+    if not store.runs():
+        raise PokerlabError(f"{str(store.path)!r} holds no run to resume; drop --resume to "
+                            "start one")
+    run = store.run()
+    if run.game != str(game.spec):
+        raise PokerlabError(f"{str(store.path)!r}: the latest run is of {run.game}, not "
+                            f"{game.spec}; drop --resume to start a new run")
+    changed = [
+        f"{name} {stored} (asked {asked})"
+        for name, stored, asked in (("hands", run.hands, hands), ("seed", run.seed, seed))
+        if stored != asked
+    ]
+    if changed:
+        raise PokerlabError(
+            f"{str(store.path)!r}: the run to resume was started with {', '.join(changed)}; "
+            "resume with the same options, or drop --resume to start a new run"
+        )
+    by_name = {e.name: e for e in entrants}
+    stored = store.agents(run.id)
+    missing = [a.name for a in stored if a.error is None and a.name not in by_name]
+    if missing:
+        raise PokerlabError(f"cannot resume: entrant(s) {missing} of the stored run are not given")
+    names = {a.id: a.name for a in stored}
+    factories = {a.id: by_name[a.name].factory for a in stored if a.error is None}
+    return run.id, run.batch_size, run.time_limit, factories, names
+
+
+def _policies(game: Game, agents: Sequence[object]) -> list[Strategy] | None:
+    policies = [agent_policy(agent, game) for agent in agents]
+    if any(p is None for p in policies):
+        return None
+    return [p for p in policies if p is not None]
+
+
+def sample_batch(
+    game: Game, strategies: Sequence[Strategy], *, start: int, stop: int, seed: int
+) -> list[HandRecord]:
+    """Sample hands ``start..stop-1`` of a rotated match of policy-backed agents.
+
+    The arena's fast path: the result depends only on ``(seed, start, stop)``, so a batch
+    replayed after a crash is the same batch. ``start`` and ``stop`` must be whole deals.
+
+    Raises:
+        PokerlabError: if the batch would split a deal.
+    """
+    n = game.n_players
+    if start % n or stop % n:
+        raise PokerlabError(f"a batch must hold whole deals ({n} hands each); got {start}..{stop}")
+    if stop <= start:
+        return []
+    index = np.arange(start, stop, dtype=np.int64)
+    deals, seatings = schedule_arrays(index, n, "rotate", True)
+    rng = np.random.default_rng([seed, start, 0xFA57])
+    terminals, returns = sample_match(game, strategies, seatings, deals, seed=seed, rng=rng)
+    tree = _sampler(game).tree
+    return list(_LazyRecords(tree, terminals, deals, seatings, returns, first_hand=start))
 
 
 def _play_match(
@@ -307,64 +397,87 @@ def _play_match(
     time_limit: float | None,
     progress: Callable[[TournamentProgress], None] | None,
 ) -> int:
-    build_a, build_b = factories.get(match.agent_a), factories.get(match.agent_b)
-    if build_a is None or build_b is None:
+    builders = [factories.get(agent_id) for agent_id in match.agents]
+    if any(build is None for build in builders):
         raise PokerlabError(f"match {match.match_index}: an agent of the stored run is missing")
-    a, b = build_a(game), build_b(game)
-    pair = (names[match.agent_a], names[match.agent_b])
+    agents = [build(game) for build in builders if build is not None]
+    try:
+        return _play_agents(store, game, match, n_matches, names, agents, batch_size,
+                            time_limit, progress)
+    finally:
+        for position, agent in enumerate(agents):
+            close = getattr(agent, "close", None)
+            if isinstance(agent, SandboxedAgent):
+                agent.close()
+                if agent.log:
+                    store.write_log(match.id, position, agent.log)
+            elif callable(close) and isinstance(agent, AgentConnection):
+                with contextlib.suppress(Exception):
+                    close()
+
+
+def _play_agents(
+    store: ArenaStore,
+    game: Game,
+    match: MatchRow,
+    n_matches: int,
+    names: dict[int, str],
+    agents: list[object],
+    batch_size: int,
+    time_limit: float | None,
+    progress: Callable[[TournamentProgress], None] | None,
+) -> int:
+    check_agents(game, agents)
+    table = tuple(names[agent_id] for agent_id in match.agents)
     done = store.hands_done(match.id)
-    sa, sb = _strategy_of(a), _strategy_of(b)
-    sampled = sa is not None and sb is not None
-    if done and not sampled:
-        mismatches = replay_hands(game, a, b, store.hands(match.id), seed=match.seed)
-        if mismatches:
-            with store.transaction() as db:
-                db.execute(
-                    "INSERT INTO event (match_id, hand_index, seat, agent, kind, detail, action) "
-                    "VALUES (?, ?, NULL, NULL, 'replay', ?, -1)",
-                    (match.id, done, f"{mismatches} replayed hand(s) differ from the record: "
-                                     "an agent is not reproducible"),
-                )
+    strategies = _policies(game, agents)
+
+    def report(hands_done: int) -> None:
+        if progress is not None:
+            progress(TournamentProgress(match.match_index, n_matches, table, hands_done,
+                                        match.hands))
+
     played = 0
-    if sampled and sa is not None and sb is not None:
+    if strategies is not None:
         for start in range(done, match.hands, batch_size):
             stop = min(start + batch_size, match.hands)
-            batch = sample_hands(game, sa, sb, start=start, stop=stop, seed=match.seed)
+            batch = sample_batch(game, strategies, start=start, stop=stop, seed=match.seed)
             store.write_hands(match.id, batch)
             played += len(batch)
-            _report(progress, match, n_matches, pair, stop)
+            report(stop)
         return played
+    connections = [connect(agent, time_limit=time_limit) for agent in agents]
+    if done:
+        mismatches = replay_hands(game, connections, store.hands(match.id), seed=match.seed)
+        if mismatches:
+            store.write_event(match.id, done, "replay",
+                              f"{mismatches} replayed hand(s) differ from the record: an agent "
+                              "is not reproducible")
     batch_records: list[HandRecord] = []
-    for record in iter_hands(game, a, b, hands=match.hands, seed=match.seed,
+    for record in iter_hands(game, connections, hands=match.hands, seed=match.seed,
                              time_limit=time_limit, start=done):
         batch_records.append(record)
         if len(batch_records) == batch_size:
             store.write_hands(match.id, batch_records)
             played += len(batch_records)
-            _report(progress, match, n_matches, pair, record.hand + 1)
+            report(record.hand + 1)
             batch_records = []
     if batch_records:
         store.write_hands(match.id, batch_records)
         played += len(batch_records)
-        _report(progress, match, n_matches, pair, match.hands)
+        report(match.hands)
     return played
 
 
-def _report(
-    progress: Callable[[TournamentProgress], None] | None, match: MatchRow, n_matches: int,
-    pair: tuple[str, str], done: int,
-) -> None:
-    if progress is not None:
-        progress(TournamentProgress(match.match_index, n_matches, pair, done, match.hands))
-
-
 __all__ = [
+    "DEFAULT_BATCH",
     "Entrant",
     "TournamentProgress",
     "TournamentResult",
     "builtin_entrants",
-    "builtin_names",
+    "file_entrant",
     "file_entrants",
     "match_seed",
     "run_tournament",
+    "sample_batch",
 ]

@@ -4,7 +4,8 @@
   :class:`Deck`;
 - :mod:`~pokerlab.cards.evaluator`: 5-7 card hand values 1..7462 (higher is better), one at
   a time (:func:`evaluate`) or as a compiled batch (:func:`evaluate_batch`);
-- :mod:`~pokerlab.cards.ranges`: range notation (``"QQ+, AKs, 98s-65s"``);
+- :mod:`~pokerlab.cards.ranges`: weighted range notation (``"QQ+, AKs:0.5, 98s-65s"``), the
+  13x13 grid;
 - :mod:`~pokerlab.cards.equity`: exact or Monte Carlo equity of hands and ranges.
 
 Importing this package is cheap: the lookup tables are built, and numba loaded, on first use.
@@ -46,10 +47,20 @@ from pokerlab.cards.evaluator import (
     evaluate_value,
     hand_rank,
 )
-from pokerlab.cards.ranges import N_COMBOS, Combo, HandRange, combo_str, parse_range
+from pokerlab.cards.ranges import (
+    GRID_LABELS,
+    N_COMBOS,
+    Combo,
+    HandRange,
+    combo_index,
+    combo_str,
+    hand_class,
+    parse_range,
+)
 
 __all__ = [
     "CATEGORY_NAMES",
+    "GRID_LABELS",
     "N_CARDS",
     "N_COMBOS",
     "N_HAND_VALUES",
@@ -72,6 +83,7 @@ __all__ = [
     "cards_pretty",
     "cards_str",
     "category_of",
+    "combo_index",
     "combo_str",
     "describe",
     "equity",
@@ -79,6 +91,7 @@ __all__ = [
     "evaluate_batch",
     "evaluate_value",
     "full_deck",
+    "hand_class",
     "hand_rank",
     "make_card",
     "parse_card",

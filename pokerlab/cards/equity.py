@@ -1,24 +1,33 @@
-"""Hold'em all-in equity: hands or ranges against each other, on any board.
+"""Hold'em all-in equity: hands or weighted ranges against each other, on any board.
 
-Each player holds a hand (``"AsKs"``) or a range (``"QQ+, AKs"``, see
+Each player holds a hand (``"AsKs"``) or a range (``"QQ+, AKs, KQo:0.5"``, see
 :mod:`pokerlab.cards.ranges`). A *deal* gives every player one combo of their range, no card
-shared with another player, the board or the dead cards; every deal is equally likely and so
-is every runout of the board. A showdown is won alone, tied (the pot split between the best
+shared with another player, the board or the dead cards; a deal comes with probability
+proportional to the product of its combos' weights (so ``KQo:0.5`` is dealt half as often as
+a combo at weight 1, and card removal between the players is exact), and every runout of the
+board is equally likely. A showdown is won alone, tied (the pot split between the best
 hands) or lost; a player's equity is ``win + sum(1 / number of winners over ties)``.
 
-How it is computed:
+How it is computed (:attr:`EquityResult.method` says which was used):
 
-1. If the number of showdowns to enumerate (deals x runouts, bounded above before counting)
-   is at most ``exact_threshold``, every deal and every runout is enumerated in a compiled
-   loop (tens of millions of showdowns per second): the result is exact.
-2. Otherwise Monte Carlo: deals are drawn uniformly (one combo per player, redrawn whole
-   while two players share a card), runouts uniformly from the cards left, and the hands
-   valued by :func:`pokerlab.cards.evaluator.evaluate_batch`. The result carries a 95%
-   confidence half-width per player (1.96 standard errors of the equity).
+1. Two players, exactly, when the runouts times the two ranges' sizes (the hand
+   evaluations needed) are at most ``exact_threshold``: on each runout both ranges are
+   valued once and sorted, and one pass counts, for every hand of player 0, the weight of
+   player 1's hands below and level with it that share no card with it (running totals
+   per card remove the blocked ones). Every flop, turn or river spot of two ranges, and
+   hand against hand before the flop, is exact this way, in well under a second.
+2. Three or more players, exactly, when deals x runouts x players is at most
+   ``exact_threshold``: every deal and every runout is enumerated.
+3. Otherwise Monte Carlo, in a compiled loop: a combo per player drawn in proportion to its
+   weight (Walker's alias method), the whole deal drawn again while two players share a
+   card, the runout drawn uniformly from the cards left. The result carries a 95%
+   confidence half-width per player (1.96 standard errors of the equity); the draws come
+   from a SplitMix64 stream seeded from ``seed``, so the same seed gives the same result.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,8 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab.cards.card import N_CARDS, CardsLike, cards_str, to_cards
-from pokerlab.cards.evaluator import _tables, evaluate_batch
+from pokerlab.cards.card import N_CARDS, Card, CardsLike, cards_str, to_cards
+from pokerlab.cards.evaluator import _tables
 from pokerlab.cards.ranges import HandRange, parse_range
 from pokerlab.errors import CardError
 
@@ -36,8 +45,12 @@ PlayerHand = str | HandRange | Sequence[int]
 
 _BOARD_SIZES = (0, 3, 4, 5)
 _Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
-_CHUNK = 65_536
-_MAX_REDRAWS = 1_000
+_CHUNK = 1 << 20  # Monte Carlo draws per kernel call, each call seeded afresh
+_ALIAS_ONE = 1 << 32  # an alias threshold of 2**32 keeps the drawn combo always
+_LOW_RANKS = 7  # ranks 0..6 in the low half of the evaluator's rank key
+
+EXACT_THRESHOLD = 20_000_000
+"""Default bound on the hand evaluations of an exact answer (under half a second here)."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +66,7 @@ class EquityResult:
     lose: tuple[float, ...]
     """Probability that another player has a better hand."""
     samples: int
-    """Showdowns counted: all of them when exact, the draws when Monte Carlo."""
+    """Showdowns counted: every (deal, runout) when exact, the draws when Monte Carlo."""
     exact: bool
     """True when every deal and runout was enumerated."""
     ci95: tuple[float, ...]
@@ -64,38 +77,10 @@ class EquityResult:
         """Number of players."""
         return len(self.equity)
 
-
-def _to_range(hand: PlayerHand, player: int) -> HandRange:
-    if isinstance(hand, HandRange):
-        return hand
-    if isinstance(hand, str):
-        return parse_range(hand)
-    cards = to_cards(hand, what=f"player {player}'s hand")
-    if len(cards) != 2:
-        raise CardError(
-            f"player {player}'s hand {cards_str(cards)!r} has {len(cards)} cards; "
-            f"allowed: 2 hole cards or a range such as 'QQ+, AKs'"
-        )
-    high, low = max(cards), min(cards)
-    return HandRange(text=cards_str((high, low)), combos=((high, low),))
-
-
-def _masks(combos: NDArray[np.int64]) -> NDArray[np.int64]:
-    one = np.int64(1)
-    return (one << combos[:, 0]) | (one << combos[:, 1])
-
-
-def _deals(ranges: list[NDArray[np.int64]]) -> NDArray[np.int64]:
-    """Every deal (one combo per player, no shared card), ``[n_deals, n_players, 2]``."""
-    indices = np.arange(len(ranges[0]))[:, None]
-    used = _masks(ranges[0])
-    for combos in ranges[1:]:
-        masks = _masks(combos)
-        compatible = (used[:, None] & masks[None, :]) == 0
-        rows, columns = np.nonzero(compatible)
-        indices = np.concatenate([indices[rows], columns[:, None]], axis=1)
-        used = used[rows] | masks[columns]
-    return np.stack([ranges[player][indices[:, player]] for player in range(len(ranges))], axis=1)
+    @property
+    def method(self) -> str:
+        """How it was computed: ``"exact"`` (enumeration) or ``"monte carlo"``."""
+        return "exact" if self.exact else "monte carlo"
 
 
 def equity(
@@ -103,33 +88,42 @@ def equity(
     board: CardsLike = "",
     dead: CardsLike = "",
     *,
-    exact_threshold: int = 10_000_000,
+    exact_threshold: int = EXACT_THRESHOLD,
     samples: int = 200_000,
+    seed: np.random.Generator | int | None = None,
     rng: np.random.Generator | int | None = None,
 ) -> EquityResult:
-    """Return the all-in equity of each player's hand or range on `board`.
+    """Return the all-in equity of each player's hand or weighted range on `board`.
 
     Args:
-        players: two or more hands or ranges (``"AsKs"``, ``"QQ+, AKs"``, ``[51, 47]``).
+        players: two or more hands or ranges (``"AsKs"``, ``"QQ+, AKs:0.5"``, ``[51, 47]``,
+            a :class:`HandRange`).
         board: 0, 3, 4 or 5 known board cards.
         dead: cards known to be out of play (folded, burnt).
-        exact_threshold: enumerate exactly when deals x runouts is at most this many
-            showdowns (about 30 million per second); otherwise Monte Carlo.
-        samples: number of Monte Carlo draws.
-        rng: random generator or seed for Monte Carlo (unused when exact).
+        exact_threshold: enumerate exactly when the hand evaluations it takes (module
+            docstring) are at most this many; otherwise Monte Carlo. 0 always samples. At
+            the default, the slowest exact spots (a hand against a few combos before the
+            flop, two full ranges on the flop) take under half a second.
+        samples: number of Monte Carlo draws (showdowns).
+        seed: random generator or integer seed of the Monte Carlo draws (unused when exact).
+        rng: the same as `seed` (the older name); give one of the two.
 
     Returns:
         An :class:`EquityResult`.
 
     Raises:
         CardError: for a bad hand, range, board or dead card, a board of 1, 2 or more than 5
-            cards, cards shared between the board, dead cards and a specific hand, a range
-            left empty by card removal, or no deal at all without shared cards.
+            cards, cards shared between the board and dead cards, a range left empty by
+            them, hands that share cards in every deal, or a bad `samples` or
+            `exact_threshold`.
 
     Example:
         >>> result = equity(["AsKs", "QdQh"])
-        >>> result.exact, round(result.equity[0], 4)
-        (True, 0.4621)
+        >>> result.method, round(result.equity[0], 4)
+        ('exact', 0.4621)
+        >>> result = equity(["AsKs", "QQ+, AKo:0.5"], board="Qs7s2d")
+        >>> result.method, round(result.equity[0], 4)
+        ('exact', 0.4449)
     """
     if len(players) < 2:
         raise CardError(f"equity needs at least 2 players; got {len(players)}")
@@ -148,17 +142,14 @@ def equity(
         )
     if samples < 1:
         raise CardError(f"samples must be at least 1; got {samples}")
+    if exact_threshold < 0:
+        raise CardError(f"exact_threshold must be 0 or more; got {exact_threshold}")
+    if seed is not None and rng is not None:
+        raise CardError("give the seed once: seed= or rng= (the same parameter), not both")
     known = set(board_cards) | set(dead_cards)
-    ranges: list[NDArray[np.int64]] = []
-    for player, hand in enumerate(players):
-        full = _to_range(hand, player)
-        kept = full.without(known)
-        if not len(kept):
-            raise CardError(
-                f"player {player}'s hand or range {full.text!r} has no combo left once the "
-                f"board and dead cards ({cards_str(sorted(known))}) are removed"
-            )
-        ranges.append(kept.as_array())
+    ranges = _ranges_in_play(
+        [_to_range(hand, player) for player, hand in enumerate(players)], known
+    )
     n_left = N_CARDS - len(known) - 2 * len(players)
     n_runout = 5 - len(board_cards)
     if n_left < n_runout:
@@ -166,21 +157,75 @@ def equity(
             f"{len(players)} players with this board and dead cards leave {n_left} cards "
             f"for a runout of {n_runout}; use fewer players or dead cards"
         )
-    n_deals_bound = math.prod(len(combos) for combos in ranges)
-    showdowns_bound = n_deals_bound * math.comb(n_left, n_runout)
-    board_array = np.array(board_cards, dtype=np.int64)
-    excluded = 0
-    for card in known:
-        excluded |= 1 << card
-    if showdowns_bound <= exact_threshold:
-        return _exact(ranges, board_array, excluded)
-    return _monte_carlo(ranges, board_array, excluded, samples, np.random.default_rng(rng))
+    spot = _Spot(ranges, board_cards, known, n_runout)
+    if len(ranges) == 2:
+        compatible = (ranges[0].masks()[:, None] & ranges[1].masks()[None, :]) == 0
+        n_pairs = int(np.count_nonzero(compatible))
+        if not n_pairs:
+            raise _no_deal_error(ranges)
+        deck = spot.runout_deck()
+        if math.comb(len(deck), n_runout) * (len(ranges[0]) + len(ranges[1])) <= exact_threshold:
+            return _exact_two(spot, deck, n_pairs * math.comb(n_left, n_runout))
+    elif math.prod(len(r) for r in ranges) * math.comb(n_left, n_runout) * len(ranges) <= (
+        exact_threshold
+    ):
+        return _exact_many(spot)
+    return _monte_carlo(spot, samples, np.random.default_rng(seed if seed is not None else rng))
 
 
-def _no_deal_error(ranges: list[NDArray[np.int64]]) -> CardError:
+def _to_range(hand: PlayerHand, player: int) -> HandRange:
+    if isinstance(hand, HandRange):
+        return hand
+    if isinstance(hand, str):
+        return parse_range(hand)
+    cards = to_cards(hand, what=f"player {player}'s hand")
+    if len(cards) != 2:
+        raise CardError(
+            f"player {player}'s hand {cards_str(cards)!r} has {len(cards)} cards; "
+            f"allowed: 2 hole cards or a range such as 'QQ+, AKs'"
+        )
+    high, low = max(cards), min(cards)
+    return HandRange(combos=((high, low),), text=cards_str((high, low)))
+
+
+def _ranges_in_play(ranges: list[HandRange], known: set[Card]) -> list[HandRange]:
+    """The ranges without the board and dead cards, nor the cards of the known hands.
+
+    A player holding a single combo (a hand) removes its cards from the others' ranges,
+    repeatedly, since a range may shrink to one combo in turn.
+    """
+    kept: list[HandRange] = []
+    for player, hand_range in enumerate(ranges):
+        try:
+            kept.append(hand_range.without(known) if known else hand_range)
+        except CardError:
+            raise CardError(
+                f"player {player}'s hand or range {str(hand_range)!r} has no combo left once "
+                f"the board and dead cards ({cards_str(sorted(known), sep=' ')}) are removed"
+            ) from None
+    changed = True
+    while changed:
+        changed = False
+        for player, hand_range in enumerate(kept):
+            if len(hand_range) != 1:
+                continue
+            for other, other_range in enumerate(kept):
+                if other == player:
+                    continue
+                try:
+                    smaller = other_range.without(hand_range.combos[0])
+                except CardError:
+                    raise _no_deal_error(kept) from None
+                if smaller is not other_range:
+                    kept[other] = smaller
+                    changed = True
+    return kept
+
+
+def _no_deal_error(ranges: Sequence[HandRange]) -> CardError:
     described = ", ".join(
-        cards_str(int(card) for card in combos[0]) if len(combos) == 1 else f"{len(combos)} combos"
-        for combos in ranges
+        cards_str(hand_range.combos[0]) if len(hand_range) == 1 else f"{len(hand_range)} combos"
+        for hand_range in ranges
     )
     return CardError(
         f"the players' hands share cards in every possible deal ({described}); "
@@ -188,115 +233,291 @@ def _no_deal_error(ranges: list[NDArray[np.int64]]) -> CardError:
     )
 
 
-def _exact(
-    ranges: list[NDArray[np.int64]], board: NDArray[np.int64], excluded: int
-) -> EquityResult:
-    from pokerlab.cards import _kernels  # numba is imported on first use only
+@functools.cache
+def _equity_tables() -> tuple[
+    NDArray[np.int16], NDArray[np.int32], NDArray[np.int32], NDArray[np.int16], NDArray[np.int64]
+]:
+    """The evaluator's tables in the form the equity kernels read (``_kernels``' comment).
 
-    deals = _deals(ranges)
-    if not len(deals):
-        raise _no_deal_error(ranges)
+    The rank counts of a hand, written in base 5, split into ranks 0..6 (a *low* key below
+    5**7) and ranks 7..12 (a *high* key below 5**6). The 7-card rank multisets are laid
+    out high key by high key, each block holding the low keys of the size that completes
+    seven cards in key order: ``high_offsets[high] + low_ids[low]`` is the row in
+    ``rank_values`` (49,205 rows, the same values as the evaluator's 7-card block, which
+    it is built from).
+    """
     tables = _tables()
-    wins, ties, shares, total = _kernels.enumerate_showdowns(
-        np.ascontiguousarray(deals),
-        board,
-        excluded,
-        tables.nonflush,
+    step = tables.colex_step.reshape(13, 8, 5)
+    n_high = 13 - _LOW_RANKS
+    low_digits = (np.arange(5**_LOW_RANKS)[:, None] // 5 ** np.arange(_LOW_RANKS)) % 5
+    high_digits = (np.arange(5**n_high)[:, None] // 5 ** np.arange(n_high)) % 5
+    low_sizes = low_digits.sum(axis=1)
+    high_sizes = high_digits.sum(axis=1)
+    per_size = np.bincount(low_sizes, minlength=5 * _LOW_RANKS + 1)
+    starts = np.concatenate([[0], np.cumsum(per_size)])
+    order = np.argsort(low_sizes, kind="stable")
+    low_ids = np.empty(len(low_sizes), dtype=np.int64)
+    low_ids[order] = np.arange(len(order)) - starts[low_sizes[order]]
+    blocks = np.where(high_sizes <= 7, per_size[np.clip(7 - high_sizes, 0, None)], 0)
+    high_offsets = np.concatenate([[0], np.cumsum(blocks)[:-1]])
+    rank_values = np.zeros(int(blocks.sum()), dtype=np.int16)
+    for size in range(8):
+        highs = np.flatnonzero(high_sizes == size)
+        lows = np.flatnonzero(low_sizes == 7 - size)
+        counts = np.concatenate(
+            [
+                np.tile(low_digits[lows], (len(highs), 1)),
+                np.repeat(high_digits[highs], len(lows), 0),
+            ],
+            axis=1,
+        )
+        index = np.zeros(len(counts), dtype=np.int64)
+        position = np.zeros(len(counts), dtype=np.int64)
+        for rank in range(13):  # the evaluator's colex index of each multiset
+            index += step[rank, position, counts[:, rank]]
+            position += counts[:, rank]
+        rows = np.repeat(high_offsets[highs], len(lows)) + np.tile(low_ids[lows], len(highs))
+        rank_values[rows] = tables.nonflush[tables.offsets[7] + index]
+    flush_shifts = np.zeros(0x1001, dtype=np.int64)  # flush bit of suit s at 4s -> shift 16s
+    for suit in range(4):
+        flush_shifts[1 << (4 * suit)] = 16 * suit
+    return (
+        rank_values,
+        low_ids.astype(np.int32),
+        high_offsets.astype(np.int32),
         tables.flush,
-        tables.colex_step,
-        int(tables.offsets[7]),
-    )
-    win = wins / total
-    tie = ties / total
-    return EquityResult(
-        equity=tuple(((wins + shares) / total).tolist()),
-        win=tuple(win.tolist()),
-        tie=tuple(tie.tolist()),
-        lose=tuple((1.0 - win - tie).clip(0.0, 1.0).tolist()),
-        samples=int(total),
-        exact=True,
-        ci95=tuple(0.0 for _ in ranges),
+        flush_shifts,
     )
 
 
-def _draw_deals(
-    ranges: list[NDArray[np.int64]], count: int, rng: np.random.Generator
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Draw `count` deals uniformly; return hole cards ``[count, n_players, 2]`` and masks."""
-    n_players = len(ranges)
-    masks = [_masks(combos) for combos in ranges]
-    holes = np.zeros((count, n_players, 2), dtype=np.int64)
-    used = np.zeros(count, dtype=np.int64)
-    pending = np.arange(count)
-    for _ in range(_MAX_REDRAWS):
-        picked = [rng.integers(0, len(combos), size=len(pending)) for combos in ranges]
-        combined = np.zeros(len(pending), dtype=np.int64)
-        clash = np.zeros(len(pending), dtype=bool)
-        for player in range(n_players):
-            player_masks = masks[player][picked[player]]
-            clash |= (combined & player_masks) != 0
-            combined |= player_masks
-        accepted = ~clash
-        rows = pending[accepted]
-        for player in range(n_players):
-            holes[rows, player] = ranges[player][picked[player][accepted]]
-        used[rows] = combined[accepted]
-        pending = pending[clash]
-        if not len(pending):
-            return holes, used
-    raise _no_deal_error(ranges)
+@functools.cache
+def _card_keys() -> NDArray[np.int64]:
+    """``[52, 3]`` each card's rank key, suit bit and suit count (``_kernels``' comment)."""
+    cards = np.arange(N_CARDS)
+    ranks = cards >> 2
+    suits = cards & 3
+    powers = 5 ** np.where(ranks < _LOW_RANKS, ranks, ranks - _LOW_RANKS)
+    rank_keys = np.where(ranks < _LOW_RANKS, powers, powers << 32)
+    keys = np.stack([rank_keys, 1 << (16 * suits + ranks), 1 << (4 * suits)], axis=1)
+    return keys.astype(np.int64)
 
 
-def _monte_carlo(
-    ranges: list[NDArray[np.int64]],
-    board: NDArray[np.int64],
-    excluded: int,
+def _combo_keys(combos: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``[n, 4]`` rank key, suit bits, suit counts and card mask of each combo ``[n, 2]``."""
+    cards = _card_keys()
+    first, second = cards[combos[:, 0]], cards[combos[:, 1]]
+    one = np.int64(1)
+    mask = (one << combos[:, 0]) | (one << combos[:, 1])
+    return np.stack(
+        [first[:, 0] + second[:, 0], first[:, 1] | second[:, 1], first[:, 2] + second[:, 2], mask],
+        axis=1,
+    )
+
+
+class _Spot:
+    """The ranges left in play, the board and the known cards, as the kernels read them."""
+
+    def __init__(
+        self, ranges: list[HandRange], board: tuple[Card, ...], known: set[Card], n_runout: int
+    ) -> None:
+        self.ranges = ranges
+        self.known = known
+        self.n_runout = n_runout
+        self.excluded = sum(1 << card for card in known)
+        keys = _card_keys()[list(board)]
+        self.board = np.array(
+            [keys[:, 0].sum(), np.bitwise_or.reduce(keys[:, 1]), keys[:, 2].sum()]
+            if len(board)
+            else [0, 0, 0],
+            dtype=np.int64,
+        )
+
+    def runout_deck(self) -> NDArray[np.int64]:
+        """Cards a runout can hold: not known, nor in every combo of one player."""
+        blocked = self.excluded
+        for hand_range in self.ranges:
+            blocked |= int(np.bitwise_and.reduce(hand_range.masks()))
+        return np.array([c for c in range(N_CARDS) if not (blocked >> c) & 1], dtype=np.int64)
+
+
+def _result(
+    win: NDArray[np.float64],
+    tie: NDArray[np.float64],
+    equities: NDArray[np.float64],
+    *,
     samples: int,
-    rng: np.random.Generator,
+    ci95: NDArray[np.float64] | None = None,
 ) -> EquityResult:
-    n_players = len(ranges)
-    n_runout = 5 - len(board)
-    wins = np.zeros(n_players)
-    ties = np.zeros(n_players)
-    share_sum = np.zeros(n_players)
-    share_square_sum = np.zeros(n_players)
-    card_bits = np.int64(1) << np.arange(N_CARDS, dtype=np.int64)
-    done = 0
-    while done < samples:
-        count = min(_CHUNK, samples - done)
-        holes, used = _draw_deals(ranges, count, rng)
-        hands = np.empty((count, n_players, 7), dtype=np.int64)
-        hands[:, :, :2] = holes
-        hands[:, :, 2 : 2 + len(board)] = board
-        if n_runout:
-            taken = ((used | np.int64(excluded))[:, None] & card_bits[None, :]) != 0
-            keys = rng.random((count, N_CARDS))
-            keys[taken] = 2.0
-            runout = np.argpartition(keys, n_runout - 1, axis=1)[:, :n_runout]
-            hands[:, :, 2 + len(board) :] = runout[:, None, :]
-        values = evaluate_batch(hands.reshape(-1, 7)).reshape(count, n_players)
-        is_best = values == values.max(axis=1, keepdims=True)
-        n_best = is_best.sum(axis=1, keepdims=True)
-        share = is_best / n_best
-        wins += (is_best & (n_best == 1)).sum(axis=0)
-        ties += (is_best & (n_best > 1)).sum(axis=0)
-        share_sum += share.sum(axis=0)
-        share_square_sum += (share * share).sum(axis=0)
-        done += count
-    mean = share_sum / samples
-    variance = np.maximum(share_square_sum / samples - mean * mean, 0.0)
-    half_width = _Z95 * np.sqrt(variance / max(samples - 1, 1))
-    win = wins / samples
-    tie = ties / samples
     return EquityResult(
-        equity=tuple(mean.tolist()),
+        equity=tuple(equities.tolist()),
         win=tuple(win.tolist()),
         tie=tuple(tie.tolist()),
         lose=tuple((1.0 - win - tie).clip(0.0, 1.0).tolist()),
         samples=samples,
-        exact=False,
-        ci95=tuple(half_width.tolist()),
+        exact=ci95 is None,
+        ci95=tuple(0.0 for _ in win) if ci95 is None else tuple(ci95.tolist()),
     )
 
 
-__all__ = ["EquityResult", "PlayerHand", "equity"]
+def _exact_two(spot: _Spot, deck: NDArray[np.int64], n_showdowns: int) -> EquityResult:
+    from pokerlab.cards import _kernels  # numba is imported on first use only
+
+    first, second = spot.ranges
+    same = np.array([second.weight_of(combo) for combo in first.combos], dtype=np.float64)
+    win, tie, total = _kernels.enumerate_two(
+        _combo_keys(first.as_array()),
+        first.as_array(),
+        first.weight_array(),
+        same,
+        _combo_keys(second.as_array()),
+        second.as_array(),
+        second.weight_array(),
+        _card_keys(),
+        spot.board,
+        deck,
+        spot.n_runout,
+        _equity_tables(),
+    )
+    win_0, tie_0 = win / total, tie / total
+    lose_0 = max(0.0, 1.0 - win_0 - tie_0)
+    return _result(
+        np.array([win_0, lose_0]),
+        np.array([tie_0, tie_0]),
+        np.array([win_0 + tie_0 / 2, lose_0 + tie_0 / 2]),
+        samples=n_showdowns,
+    )
+
+
+def _deals(ranges: list[HandRange]) -> NDArray[np.int64]:
+    """Every deal without a shared card, ``[n_deals, n_players]`` rows of the stacked ranges."""
+    indices = np.arange(len(ranges[0]))[:, None]
+    used = ranges[0].masks()
+    start = len(ranges[0])
+    for hand_range in ranges[1:]:
+        masks = hand_range.masks()
+        rows, columns = np.nonzero((used[:, None] & masks[None, :]) == 0)
+        indices = np.concatenate([indices[rows], start + columns[:, None]], axis=1)
+        used = used[rows] | masks[columns]
+        start += len(hand_range)
+    return indices
+
+
+def _exact_many(spot: _Spot) -> EquityResult:
+    from pokerlab.cards import _kernels  # numba is imported on first use only
+
+    deals = _deals(spot.ranges)
+    if not len(deals):
+        raise _no_deal_error(spot.ranges)
+    stacked = np.concatenate([hand_range.as_array() for hand_range in spot.ranges])
+    weights = np.concatenate([hand_range.weight_array() for hand_range in spot.ranges])
+    wins, ties, shares, total, count = _kernels.enumerate_deals(
+        _combo_keys(stacked),
+        np.ascontiguousarray(deals),
+        weights[deals].prod(axis=1),
+        _card_keys(),
+        spot.board,
+        spot.excluded,
+        spot.n_runout,
+        _equity_tables(),
+    )
+    return _result(wins / total, ties / total, (wins + shares) / total, samples=int(count))
+
+
+def _alias_tables(weights: NDArray[np.float64], start: int) -> tuple[list[int], list[int]]:
+    """Walker's alias tables (Vose's construction) for drawing in proportion to `weights`.
+
+    Draw a slot uniformly, keep it when 32 random bits fall below its threshold, else take
+    its alias (an index offset by `start`, the range's first row in the stacked combos).
+    """
+    n = len(weights)
+    scaled = (weights * (n / weights.sum())).tolist()
+    thresholds = [_ALIAS_ONE] * n
+    aliases = list(range(start, start + n))
+    small = [i for i, p in enumerate(scaled) if p < 1.0]
+    large = [i for i, p in enumerate(scaled) if p >= 1.0]
+    while small and large:
+        low, high = small.pop(), large[-1]
+        thresholds[low] = int(scaled[low] * _ALIAS_ONE)
+        aliases[low] = start + high
+        scaled[high] -= 1.0 - scaled[low]
+        if scaled[high] < 1.0:
+            small.append(large.pop())
+    return thresholds, aliases  # what is left has probability 1 up to rounding: kept
+
+
+def _marginal_weights(first: HandRange, second: HandRange) -> NDArray[np.float64]:
+    """How often each of `first`'s combos is dealt against `second`, up to a constant.
+
+    Its weight times the weight of `second`'s combos sharing no card with it: the total,
+    minus the combos holding its first card and those holding its second, plus its own
+    combo (removed twice).
+    """
+    combos, weights = second.as_array(), second.weight_array()
+    by_card = np.bincount(combos[:, 0], weights, 52) + np.bincount(combos[:, 1], weights, 52)
+    own = np.array([second.weight_of(combo) for combo in first.combos])
+    mine = first.as_array()
+    free = weights.sum() - by_card[mine[:, 0]] - by_card[mine[:, 1]] + own
+    marginal: NDArray[np.float64] = first.weight_array() * np.maximum(free, 0.0)
+    return marginal
+
+
+def _monte_carlo(spot: _Spot, samples: int, generator: np.random.Generator) -> EquityResult:
+    from pokerlab.cards import _kernels  # numba is imported on first use only
+
+    ranges = spot.ranges
+    n_players = len(ranges)
+    stacked = np.concatenate([hand_range.as_array() for hand_range in ranges])
+    offsets = np.cumsum([0] + [len(hand_range) for hand_range in ranges]).astype(np.int64)
+    draw_weights = [hand_range.weight_array() for hand_range in ranges]
+    if n_players == 2:
+        draw_weights[0] = _marginal_weights(ranges[0], ranges[1])
+    thresholds: list[int] = []
+    aliases: list[int] = []
+    for player, weights in enumerate(draw_weights):
+        player_thresholds, player_aliases = _alias_tables(weights, int(offsets[player]))
+        thresholds += player_thresholds
+        aliases += player_aliases
+    arguments = (
+        _combo_keys(stacked),
+        offsets,
+        np.array(thresholds, dtype=np.int64),
+        np.array(aliases, dtype=np.int64),
+        _card_keys(),
+        spot.board,
+        spot.n_runout,
+        spot.excluded,
+    )
+    tables = _equity_tables()
+    wins = np.zeros(n_players)
+    ties = np.zeros(n_players)
+    share_sum = np.zeros(n_players)
+    square_sum = np.zeros(n_players)
+    done = 0
+    while done < samples:
+        count = min(_CHUNK, samples - done)
+        seed = generator.integers(0, 2**64, dtype=np.uint64)
+        if n_players == 2:
+            wins_0, wins_1, found = _kernels.sample_showdowns_two(*arguments, count, seed, tables)
+            tied = count - wins_0 - wins_1
+            chunk_wins = np.array([wins_0, wins_1], dtype=np.float64)
+            chunk_ties = np.array([tied, tied], dtype=np.float64)
+            chunk_shares = chunk_wins + chunk_ties / 2
+            chunk_squares = chunk_wins + chunk_ties / 4
+        else:
+            chunk_wins, chunk_ties, chunk_shares, chunk_squares, found = _kernels.sample_showdowns(
+                *arguments, count, seed, tables
+            )
+        if not found:
+            raise _no_deal_error(ranges)
+        wins += chunk_wins
+        ties += chunk_ties
+        share_sum += chunk_shares
+        square_sum += chunk_squares
+        done += count
+    mean = share_sum / samples
+    variance = np.maximum(square_sum / samples - mean * mean, 0.0)
+    half_width = _Z95 * np.sqrt(variance / max(samples - 1, 1))
+    return _result(wins / samples, ties / samples, mean, samples=samples, ci95=half_width)
+
+
+__all__ = ["EXACT_THRESHOLD", "EquityResult", "PlayerHand", "equity"]

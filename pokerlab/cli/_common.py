@@ -1,4 +1,9 @@
-"""Helpers shared by the CLI modules: loading games, printing JSON, the console."""
+"""Helpers shared by the CLI modules: the consoles, loading games, JSON, paths and counts.
+
+Both consoles soft-wrap: a line of text is printed whole and the terminal folds it, so a
+path is never broken by a newline in the middle (a user copies it; a test greps it).
+Tables and panels still fit the terminal's width.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
-from pokerlab.errors import FileFormatError
+from pokerlab.errors import FileFormatError, SpecError
 from pokerlab.games import Game, load, matrix_from_file
 
 
@@ -26,18 +32,70 @@ def _width(stream: object) -> int | None:
     return 160
 
 
-console = Console(width=_width(sys.stdout))
+console = Console(width=_width(sys.stdout), soft_wrap=True)
 """Results go to stdout."""
 
-err_console = Console(stderr=True, width=_width(sys.stderr))
+err_console = Console(stderr=True, width=_width(sys.stderr), soft_wrap=True)
 """Progress and logs go to stderr."""
 
 
+def path_text(path: Path | str) -> str:
+    r"""``path`` escaped for rich markup, to put in a line printed by a console.
+
+    Without it, rich would read ``runs/[best]/a.npz`` as markup and print ``runs//a.npz``.
+
+    Example:
+        >>> print(path_text("runs/[best]/a.npz"))
+        runs/\[best]/a.npz
+    """
+    return escape(str(path))
+
+
+def plural(count: int, noun: str, plural_noun: str | None = None) -> str:
+    """``count`` and ``noun`` in agreement: ``"1 hand"``, ``"2 hands"``, ``"1,000 hands"``.
+
+    The plural adds "s", or "es" after s, x, z, ch and sh, and turns a final consonant + y
+    into "ies"; pass ``plural_noun`` for any other.
+
+    Example:
+        >>> plural(1, "hand"), plural(0, "hand"), plural(12000, "iteration")
+        ('1 hand', '0 hands', '12,000 iterations')
+        >>> plural(2, "match"), plural(3, "history"), plural(2, "day"), plural(1, "match")
+        ('2 matches', '3 histories', '2 days', '1 match')
+    """
+    if count == 1:
+        return f"{count:,} {noun}"
+    if plural_noun is None:
+        if noun.endswith(("s", "x", "z", "ch", "sh")):
+            plural_noun = noun + "es"
+        elif noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+            plural_noun = noun[:-1] + "ies"
+        else:
+            plural_noun = noun + "s"
+    return f"{count:,} {plural_noun}"
+
+
 def load_game(text: str) -> Game:
-    """A game from a spec string (``"leduc(stack=50)"``) or a matrix file path."""
-    if text.endswith((".csv", ".json")) and Path(text).exists():
-        return matrix_from_file(text)
-    return load(text)
+    """A game from a spec string (``"leduc(stack=50)"``) or a matrix file path.
+
+    Raises:
+        FileFormatError: if ``text`` is a folder, or a ``.csv`` / ``.json`` file that does
+            not exist or cannot be read.
+        SpecError: if ``text`` is not a game the registry knows.
+    """
+    path = Path(text)
+    if text.endswith((".csv", ".json")) and not path.is_dir():
+        return matrix_from_file(path)
+    try:
+        return load(text)
+    except SpecError:
+        if not path.exists():
+            raise
+        kind = "a folder" if path.is_dir() else "a file but not a .csv or .json matrix file"
+        raise FileFormatError(
+            f"{text} is {kind}; a game is a spec like 'leduc(stack=50)' or a matrix file "
+            "(.csv or .json)"
+        ) from None
 
 
 def print_json(data: Any) -> None:
@@ -55,11 +113,33 @@ def _default(value: Any) -> Any:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
-def check_output_path(path: Path) -> None:
-    """Refuse an output path that is a folder, before any work is done.
+def check_input_file(path: Path, what: str = "strategy file") -> None:
+    """Refuse an input path that is missing or a folder, naming which.
 
     Raises:
-        FileFormatError: if ``path`` is an existing folder.
+        FileFormatError: if ``path`` does not exist or is a folder.
     """
     if path.is_dir():
-        raise FileFormatError(f"--out {path} is a folder; give the name of a file to write")
+        raise FileFormatError(f"{path} is a folder; give the {what} to read")
+    if not path.exists():
+        raise FileFormatError(f"{what} {path} does not exist")
+
+
+def check_output_path(path: Path, *, option: str = "--out", folder: bool = False) -> None:
+    """Refuse an output path that cannot be written, before any work is done.
+
+    A file to write must not be a folder; a folder to write into must not be a file; and
+    no existing ancestor may be a file (``notes.txt/out.npz``).
+
+    Raises:
+        FileFormatError: naming the path and what is in the way.
+    """
+    if folder and path.exists() and not path.is_dir():
+        raise FileFormatError(f"{option} {path} is a file; give a folder to write into")
+    if not folder and path.is_dir():
+        raise FileFormatError(f"{option} {path} is a folder; give the name of a file to write")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise FileFormatError(f"{option} {path}: {parent} is a file, not a folder")
+            break

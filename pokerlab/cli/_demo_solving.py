@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 from rich.table import Table
 
-from pokerlab.cli._common import console
+from pokerlab.cli._common import console, path_text, plural
 from pokerlab.cli._progress import solver_progress
 from pokerlab.cli.plot import write_convergence_plot
 from pokerlab.eval import expected_value, exploitability
@@ -17,11 +17,10 @@ from pokerlab.solvers.convergence import ConvergenceCurve, warm_up
 from pokerlab.strategy import strategy_rows
 
 TARGET = 1e-3
-OUT = Path("demo-output")
 
 
-def run() -> None:
-    """Solve standard Leduc to exploitability 1e-3 and show what came out."""
+def run(folder: Path) -> None:
+    """Solve standard Leduc to exploitability 1e-3, show what came out, plot into ``folder``."""
     game = leduc()
     console.rule("Solving Leduc poker with CFR+")
     warm_up(CFRPlus)  # numba's one-off compilation is not solving time
@@ -37,8 +36,8 @@ def run() -> None:
     value = expected_value(game, average)[0]
     final = exploitability(game, average)
     console.print(
-        f"CFR+ reached exploitability {final:.2e} chips per hand after {solver.iterations:,} "
-        f"iterations in {solver.seconds:.3f} s of solving."
+        f"CFR+ reached exploitability {final:.2e} chips per hand after "
+        f"{plural(solver.iterations, 'iteration')} in {solver.seconds:.3f} s of solving."
     )
     console.print(
         f"Game value for P1: {value:+.5f} chips per hand; P2 advantage: {-value:+.5f} "
@@ -59,6 +58,6 @@ def run() -> None:
         np.array([r.exploitability for r in solver.history]),
     )
     path = write_convergence_plot(
-        [curve], "leduc: CFR+ exploitability of the average strategy", OUT / "convergence.png"
+        [curve], "leduc: CFR+ exploitability of the average strategy", folder / "convergence.png"
     )
-    console.print(f"Convergence plot: {path}")
+    console.print(f"Convergence plot: {path_text(path)}")

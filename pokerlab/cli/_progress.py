@@ -1,9 +1,14 @@
-"""A rich progress bar for solver runs (iterations, exploitability, value, rate)."""
+"""A rich progress bar for solver runs: iterations, exploitability, values, infosets, memory.
+
+Where the exploitability cannot be measured (a game too big to compile) the bar shows
+what the solver can report: the iterations, the infosets met and the memory they take.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from rich.progress import (
     BarColumn,
@@ -16,7 +21,22 @@ from rich.progress import (
 )
 
 from pokerlab.cli._common import err_console
-from pokerlab.solvers.base import Progress as SolverProgress
+
+if TYPE_CHECKING:  # the solvers load numba and scipy: only when a command runs
+    from pokerlab.solvers.base import Progress as SolverProgress
+
+ValueFunction = Callable[[], "float | tuple[float, ...] | None"]
+"""Returns P1's value, or each seat's, of the current average strategy; None if unknown."""
+
+
+def format_bytes(size: int | None) -> str:
+    """``1234567`` -> ``"1.2 MB"``; None -> ``"-"``."""
+    if size is None:
+        return "-"
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"
 
 
 class SolverProgressBar:
@@ -28,7 +48,7 @@ class SolverProgressBar:
         task: TaskID,
         *,
         target: float | None,
-        value: Callable[[], float] | None = None,
+        value: ValueFunction | None = None,
     ) -> None:
         self._bar = bar
         self._task = task
@@ -41,14 +61,22 @@ class SolverProgressBar:
         exploitability = (
             "-" if progress.exploitability is None else f"{progress.exploitability:.3e}"
         )
-        total = progress.target_iterations
-        value = "-" if self._value is None else f"{self._value():+.5f}"
+        value = None if self._value is None else self._value()
+        if value is None:
+            shown = "-"
+        elif isinstance(value, tuple):
+            shown = "/".join(f"{v:+.5f}" for v in value)
+        else:
+            shown = f"{value:+.5f}"
+        infosets = "-" if progress.infosets is None else f"{progress.infosets:,}"
         self._bar.update(
             self._task,
             completed=progress.iteration,
-            total=total,
+            total=progress.target_iterations,
             exploitability=exploitability,
-            value=value,
+            value=shown,
+            infosets=infosets,
+            memory=format_bytes(progress.memory_bytes),
             rate=f"{rate:,.0f} it/s",
         )
 
@@ -59,7 +87,8 @@ def solver_progress(
     *,
     total: int | None,
     target: float | None,
-    value: Callable[[], float] | None = None,
+    value: ValueFunction | None = None,
+    measured: bool = True,
     disable: bool = False,
 ) -> Iterator[SolverProgressBar]:
     """A context with a progress bar; yields the callback to give the solver.
@@ -68,19 +97,31 @@ def solver_progress(
         description: the bar's label.
         total: iterations the run will reach, if known.
         target: the exploitability it stops at, if any.
-        value: returns P1's game value of the current average strategy (shown at each check).
+        value: returns P1's value, or every seat's, of the current average strategy (shown
+            at each check), or None where it cannot be computed.
+        measured: whether the exploitability is measured (otherwise its column is left out).
         disable: draw nothing (for ``--json`` runs).
     """
-    columns = (
+    columns = [
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),
-        TextColumn("exploitability {task.fields[exploitability]}"),
-        TextColumn("value {task.fields[value]}"),
+    ]
+    if measured:
+        columns += [
+            TextColumn("exploitability {task.fields[exploitability]}"),
+            TextColumn("value {task.fields[value]}"),
+        ]
+    columns += [
+        TextColumn("infosets {task.fields[infosets]}"),
+        TextColumn("{task.fields[memory]}"),
         TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(),
-    )
+    ]
     with Progress(*columns, console=err_console, transient=False, disable=disable) as bar:
-        task = bar.add_task(description, total=total, exploitability="-", value="-", rate="")
+        task = bar.add_task(
+            description, total=total, exploitability="-", value="-", infosets="-", memory="-",
+            rate="",
+        )
         yield SolverProgressBar(bar, task, target=target, value=value)

@@ -1,10 +1,10 @@
-"""``pokerlab abstract GAME --cards uniform:10 --out FILE``: solve an abstraction, lift it.
+"""``pokerlab abstract GAME --cards uniform:10 [--out FILE]``: solve an abstraction, lift it.
 
 Builds the abstract game (card buckets, and for two-player Leduc an optional raise cap),
-solves it with ``--algorithm``, and writes the *lifted* strategy: a strategy of the real
-game GAME in which every card plays its bucket's row. Prints the abstract game's value,
-the lifted strategy's exact exploitability and value in GAME, and the size reduction.
-``--cards optimized:B`` first searches B buckets
+solves it with ``--algorithm``, and lifts the result: a strategy of the real game GAME in
+which every card plays its bucket's row. Prints the abstract game's value, the lifted
+strategy's exact exploitability and value in GAME, and the size reduction; saves the lifted
+strategy only when ``--out`` is given. ``--cards optimized:B`` first searches B buckets
 (:func:`pokerlab.abstraction.optimize_buckets`).
 """
 
@@ -14,18 +14,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from pokerlab.abstraction import (
-    BucketEvaluator,
-    abstract_game,
-    optimize_buckets,
-    solve_abstraction,
+from pokerlab.cli._common import (
+    check_output_path,
+    console,
+    err_console,
+    load_game,
+    path_text,
+    plural,
+    print_json,
 )
-from pokerlab.abstraction.abstract_game import item_names
-from pokerlab.cli._common import check_output_path, console, err_console, load_game, print_json
-from pokerlab.cli._progress import solver_progress
 from pokerlab.errors import SpecError
 
 GameArgument = Annotated[
@@ -61,7 +59,8 @@ SearchOption = Annotated[
     int, typer.Option("--search-evaluations", help="Budget of optimized:B (solved bucketings).")
 ]
 OutOption = Annotated[
-    Path, typer.Option("--out", "-o", help="Where to save the lifted strategy (.npz).")
+    Path | None,
+    typer.Option("--out", "-o", help="Save the lifted strategy to this file (.npz)."),
 ]
 SeedOption = Annotated[int | None, typer.Option("--seed", min=0, help="Seed of sampling solvers.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
@@ -74,7 +73,7 @@ def register(app: typer.Typer) -> None:
 
 def abstract_command(
     game: GameArgument,
-    out: OutOption,
+    out: OutOption = None,
     cards: CardsOption = "identity",
     board: BoardOption = None,
     raise_cap: RaiseCapOption = None,
@@ -85,9 +84,32 @@ def abstract_command(
     seed: SeedOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Solve GAME's abstraction and save the lifted strategy (a strategy of GAME) to --out."""
+    """Solve an abstraction of GAME and lift its strategy back to GAME.
+
+    Prints the abstract and the lifted strategy's values and exploitability; with --out,
+    also saves the lifted strategy (a strategy of GAME, every card playing its bucket).
+    """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+    from rich.table import Table
+
+    from pokerlab.abstraction import (
+        BucketEvaluator,
+        abstract_game,
+        optimize_buckets,
+        solve_abstraction,
+    )
+    from pokerlab.abstraction.abstract_game import item_names
+    from pokerlab.cli._progress import solver_progress
+
     real = load_game(game)
-    check_output_path(out)
+    if out is not None:
+        check_output_path(out)
     name, _, argument = cards.strip().partition(":")
     buckets: object = cards
     optimized = name.strip().lower() == "optimized"
@@ -130,7 +152,7 @@ def abstract_command(
         if not json:
             err_console.print(
                 f"optimized buckets: {found.bucketing.to_text()} "
-                f"({found.evaluations} evaluations, started from {found.start})",
+                f"({plural(found.evaluations, 'evaluation')}, started from {found.start})",
                 style="dim",
             )
     iterative = algorithm != "lp"
@@ -153,8 +175,8 @@ def abstract_command(
             seed=seed,
             callback=callback,
         )
-    path = result.lifted.save(out)
-    data = {**result.to_dict(), "out": str(path)}
+    path = None if out is None else result.lifted.save(out)
+    data = {**result.to_dict(), "out": None if path is None else str(path)}
     if json:
         print_json(data)
         return
@@ -170,8 +192,11 @@ def abstract_command(
         ("abstract exploitability (chips/hand)", f"{result.abstract_exploitability:.3e}"),
         ("lifted value in the real game (P1)", f"{result.lifted_value:+.6f}"),
         ("lifted exploitability in the real game", f"{result.lifted_exploitability:.6g}"),
-        ("algorithm", f"{result.algorithm}, {result.iterations:,} iterations"),
-        ("saved", str(path)),
+        ("algorithm", f"{result.algorithm}, {plural(result.iterations, 'iteration')}"),
     ):
         table.add_row(label, value)
     console.print(table)
+    if path is None:
+        console.print("not saved (give --out FILE to save the lifted strategy)")
+    else:
+        console.print(f"saved the lifted strategy to {path_text(path)}")

@@ -1,18 +1,24 @@
-"""``pokerlab arena``: run a round-robin tournament and print its leaderboard.
+"""``pokerlab arena``: run a tournament, check an entrant, print a leaderboard.
 
 ``pokerlab arena run GAME --agents DIR --builtins solver,random --hands 1000 --db arena.db``
-plays every pair of entrants (the ``*.py`` files of DIR defining class ``Agent``, plus the
-built-ins) in duplicate matches of ``hands`` hands per seat, storing every hand in the
-SQLite database; ``--resume`` continues the latest run of the database after a crash.
-``pokerlab arena leaderboard --db arena.db`` prints the standings and the head-to-head
-matrix (``--json`` for machines).
+plays every table of entrants (the ``*.py`` files of DIR defining class ``Agent``, each in
+a sandboxed process of its own, plus the built-ins) with the seats rotated over shared
+deals, ``hands`` hands per seat, storing every hand in the SQLite database; ``--resume``
+continues the latest run of the database after a crash, Ctrl-C or SIGTERM.
+``pokerlab arena check-agent FILE --game GAME`` tries an entrant as the arena would.
+``pokerlab arena leaderboard --db arena.db`` prints the standings (``--json`` for machines).
 """
 
 from __future__ import annotations
 
 import math
+import shlex
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -27,10 +33,18 @@ from pokerlab.arena import (
     leaderboard,
     run_tournament,
 )
-from pokerlab.cli._common import console, err_console, load_game, print_json
+from pokerlab.cli._common import console, err_console, load_game, path_text, plural, print_json
 
 DbOption = Annotated[Path, typer.Option("--db", help="The SQLite database of the arena.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+TimeLimitOption = Annotated[
+    float,
+    typer.Option(
+        "--time-limit",
+        min=0.001,
+        help="Seconds allowed per decision; a slower agent gets the default action.",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -42,7 +56,22 @@ def register(app: typer.Typer) -> None:
     )
     group.command("run")(run_command)
     group.command("leaderboard")(leaderboard_command)
+    group.command("check-agent")(check_agent_command)
     app.add_typer(group, name="arena")
+
+
+@contextmanager
+def _interrupts() -> Iterator[None]:
+    """SIGTERM stops a run like Ctrl-C (KeyboardInterrupt), between two stored batches."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def run_command(
@@ -55,40 +84,87 @@ def run_command(
         typer.Option(
             "--builtins",
             help="Comma-separated built-ins: random, always-call, always-raise, rule-based, "
-            "exploitative, solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
+            "easy, exploitative, solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",
-    hands: Annotated[int, typer.Option("--hands", min=1, help="Hands per seat per pair.")] = 1000,
+    hands: Annotated[int, typer.Option("--hands", min=1, help="Hands per seat per table.")] = 1000,
     db: DbOption = Path("arena.db"),
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the latest run of the database.")
     ] = False,
     seed: Annotated[int, typer.Option("--seed", min=0, help="The run's seed.")] = 0,
-    time_limit: Annotated[
-        float,
-        typer.Option(
-            "--time-limit",
-            min=0.001,
-            help="Seconds allowed per decision; a slower agent gets the default action.",
-        ),
-    ] = 10.0,
-    batch: Annotated[int, typer.Option("--batch", help="Hands per transaction (even).")] = 100,
+    time_limit: TimeLimitOption = 10.0,
+    batch: Annotated[
+        int | None,
+        typer.Option("--batch", help="Hands per transaction, whole deals (default about 100)."),
+    ] = None,
     cache_dir: Annotated[
         Path | None, typer.Option("--cache-dir", help="Solver bot cache (default $POKERLAB_CACHE).")
     ] = None,
     json: JsonOption = False,
 ) -> None:
-    """Play every pair of agents in duplicate matches and store every hand."""
+    """Play every table of agents, seats rotated over shared deals, and store every hand.
+
+    Entrant files play from sandboxed processes of their own (see docs/entrants.md).
+    Ctrl-C or SIGTERM stops the run between two stored batches and prints the command
+    that resumes it; a killed run resumes the same way.
+    """
+    from pokerlab.arena.sandbox import SandboxLimits
+
     the_game = load_game(game)
     entrants: list[Entrant] = []
     if agents is not None:
-        entrants += file_entrants(agents)
+        entrants += file_entrants(agents, the_game,
+                                  limits=SandboxLimits(decision_seconds=time_limit))
     for name in (n.strip() for n in builtins.split(",")):
         if name:
-            entrants += builtin_entrants(name, cache_dir=cache_dir)
+            entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)
     for entrant in entrants:
         if entrant.error is not None:
-            err_console.print(f"[red]left out[/red] {entrant.source}: {entrant.error}")
+            err_console.print(f"[red]left out[/red] {path_text(entrant.source)}: "
+                              f"{path_text(entrant.error)}")
+    interactive = sys.stderr.isatty() and not json
+    try:
+        with _interrupts():
+            result = _run(the_game, entrants, interactive, db=db, hands=hands, seed=seed,
+                          resume=resume, batch_size=batch, time_limit=time_limit)
+    except KeyboardInterrupt:
+        command = ["pokerlab", "arena", "run", game]
+        if agents is not None:
+            command += ["--agents", str(agents)]
+        if builtins:
+            command += ["--builtins", builtins]
+        command += ["--hands", str(hands), "--db", str(db), "--seed", str(seed),
+                    "--time-limit", f"{time_limit:g}"]
+        if cache_dir is not None:
+            command += ["--cache-dir", str(cache_dir)]
+        err_console.print(
+            f"interrupted: every finished batch is stored in {path_text(db)}\n"
+            f"resume with: {path_text(shlex.join([*command, '--resume']))}"
+        )
+        raise typer.Exit(130) from None
+    board = leaderboard(db, run_id=result.run_id)
+    if json:
+        print_json({"run": result.run_id, "hands_played": result.hands_played,
+                    "leaderboard": board.to_dict()})
+        return
+    err_console.print(
+        f"run {result.run_id}: {plural(result.matches, 'match')}, "
+        f"{plural(result.hands_played, 'hand')} played now, stored in {path_text(result.db)}"
+    )
+    _print_board(board)
+
+
+def _run(game: Any, entrants: list[Entrant], interactive: bool, **options: Any) -> Any:
+    """Run the tournament with a progress bar on a terminal, a line per match elsewhere."""
+    if not interactive:
+        def line(p: TournamentProgress) -> None:
+            if p.hands_done == p.hands_total:
+                err_console.print(f"match {p.match_index + 1}/{p.n_matches} "
+                                  f"{' vs '.join(p.names)}: {plural(p.hands_total, 'hand')} "
+                                  "stored")
+
+        return run_tournament(game, entrants, progress=line, **options)
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
         TimeRemainingColumn(), console=err_console, transient=True,
@@ -98,25 +174,36 @@ def run_command(
         def report(p: TournamentProgress) -> None:
             bar.update(
                 task,
-                description=f"match {p.match_index + 1}/{p.n_matches} {p.names[0]} vs {p.names[1]}",
+                description=f"match {p.match_index + 1}/{p.n_matches} {' vs '.join(p.names)}",
                 completed=p.hands_done,
                 total=p.hands_total,
             )
 
-        result = run_tournament(
-            the_game, entrants, db=db, hands=hands, seed=seed, resume=resume, batch_size=batch,
-            time_limit=time_limit, progress=report,
-        )
-    board = leaderboard(db, run_id=result.run_id)
+        return run_tournament(game, entrants, progress=report, **options)
+
+
+def check_agent_command(
+    file: Annotated[Path, typer.Argument(help="The entrant's Python file (class Agent).")],
+    game: Annotated[str, typer.Option("--game", help="The game to try it on.")] = "leduc",
+    hands: Annotated[int, typer.Option("--hands", min=1, help="Hands to play.")] = 300,
+    time_limit: TimeLimitOption = 1.0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deals.")] = 0,
+    json: JsonOption = False,
+) -> None:
+    """Try an entrant as the arena would: its own process, its limits, random opponents."""
+    from pokerlab.testing import check_agent
+
+    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit)
     if json:
-        print_json({"run": result.run_id, "hands_played": result.hands_played,
-                    "leaderboard": board.to_dict()})
-        return
-    err_console.print(
-        f"run {result.run_id}: {result.matches} matches, {result.hands_played} hands played "
-        f"now, stored in {result.db}"
-    )
-    _print_board(board)
+        print_json({**{k: v for k, v in vars(report).items() if k != "log"},
+                    "log": report.log[:4000]})
+    else:
+        console.print(str(report), soft_wrap=True, markup=False)
+        if report.log:
+            console.print("what it printed (first lines):", markup=False)
+            console.print("\n".join(report.log.splitlines()[:10]), soft_wrap=True, markup=False)
+    if not report.ok:
+        raise typer.Exit(1)
 
 
 def leaderboard_command(
@@ -134,25 +221,46 @@ def leaderboard_command(
 
 def _print_board(board: Leaderboard) -> None:
     title = f"run {board.run_id}: {board.game}" + ("" if board.complete else " (incomplete)")
-    table = Table(title=title)
-    for column in ("place", "agent", "chips/hand", f"{board.confidence:.0%} interval",
+    if board.empty:
+        console.print(f"{title}: no hand has been played yet")
+        return
+    table = Table(title=title, caption="ranked by the mean of each agent's results at its "
+                  "tables")
+    for column in ("place", "agent", board.unit, f"{board.confidence:.0%} interval",
                    "matches", "hands", "faults"):
         table.add_column(column, justify="left" if column == "agent" else "right")
+    digits = 1 if board.unit == "mbb/hand" else 4
     for s in board.standings:
         e = s.estimate
-        table.add_row(str(s.place), s.name, f"{e.mean:+.4f}", f"[{e.low:+.4f}, {e.high:+.4f}]",
-                      str(s.matches), str(s.hands), str(s.faults))
+        interval = "-" if not e.n else f"[{e.low:+.{digits}f}, {e.high:+.{digits}f}]"
+        mean = "-" if not e.n else f"{e.mean:+.{digits}f}"
+        table.add_row(str(s.place), s.name, mean, interval, str(s.matches), str(s.hands),
+                      str(s.faults))
     console.print(table)
-    h2h = Table(title="head to head (row's chips/hand against column)")
-    h2h.add_column("")
-    for name in board.names:
-        h2h.add_column(name, justify="right")
-    for i, name in enumerate(board.names):
-        cells = []
-        for j in range(len(board.names)):
-            mean, se = board.head_to_head[i, j], board.head_to_head_error[i, j]
-            cells.append("" if math.isnan(mean) else f"{mean:+.3f} ±{1.96 * se:.3f}")
-        h2h.add_row(name, *cells)
-    console.print(h2h)
+    heads_up = bool(board.tables) and len(board.tables[0].names) == 2
+    if heads_up:
+        h2h = Table(title=f"head to head (row's {board.unit} against column)")
+        h2h.add_column("")
+        for name in board.names:
+            h2h.add_column(name, justify="right")
+        for i, name in enumerate(board.names):
+            cells = []
+            for j in range(len(board.names)):
+                mean, se = board.head_to_head[i, j], board.head_to_head_error[i, j]
+                cells.append("" if math.isnan(mean) else f"{mean:+.3f} ±{1.96 * se:.3f}")
+            h2h.add_row(name, *cells)
+        console.print(h2h)
+    else:
+        tables = Table(title=f"tables ({board.unit} of each agent)")
+        tables.add_column("match", justify="right")
+        tables.add_column("agents and results")
+        tables.add_column("hands", justify="right")
+        for t in board.tables:
+            results = ", ".join(
+                f"{name} {'-' if math.isnan(mean) else f'{mean:+.{digits}f}'}"
+                for name, mean in zip(t.names, t.means, strict=True)
+            )
+            tables.add_row(str(t.match_index + 1), results, str(t.hands))
+        console.print(tables)
     for name, source, error in board.failed:
-        console.print(f"[red]not loaded[/red] {name} ({source}): {error}")
+        console.print(f"[red]not loaded[/red] {name} ({source}): {error}", soft_wrap=True)

@@ -1,19 +1,69 @@
-"""``pokerlab demo``: a short tour of what pokerlab does, grown with each capability."""
+"""``pokerlab demo [--out DIR]``: a short tour of what pokerlab does, grown with each capability.
+
+The tour prints its tables on stdout and writes its plots into one folder, which it names
+at the start and at the end: ``--out DIR``, or else a fresh folder in the system's
+temporary directory (never, silently, the current one).
+"""
 
 from __future__ import annotations
 
-import importlib.util
+import tempfile
+from pathlib import Path
+from typing import Annotated
 
 import typer
-from rich.panel import Panel
-from rich.table import Table
 
-from pokerlab.cli._common import console
-from pokerlab.games import MatrixGame, load
-from pokerlab.tree import compile
+from pokerlab.cli._common import check_output_path, console, path_text
+
+OutOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", "-o", help="The folder for the plots (default: a fresh temporary folder)."
+    ),
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``demo`` command."""
+    app.command("demo")(demo)
+
+
+def demo(out: OutOption = None) -> None:
+    """Show the games, then the tutorial's results, solved on the spot.
+
+    The plots go to --out DIR (created if missing), or to a fresh temporary folder; either
+    way the folder is printed.
+    """
+    from pokerlab.cli import _demo_solving
+
+    folder = plot_folder(out)
+    console.rule("pokerlab demo")
+    console.print(f"Plots go to {path_text(folder)}")
+    _games_section()
+    _normal_form_section()
+    _demo_solving.run(folder)
+    console.print(f"The demo's plots are in {path_text(folder)}")
+
+
+def plot_folder(out: Path | None) -> Path:
+    """The folder the demo writes into: ``out`` (created if missing) or a fresh one.
+
+    Raises:
+        FileFormatError: if ``out``, or a folder above it, is a file.
+    """
+    if out is None:
+        return Path(tempfile.mkdtemp(prefix="pokerlab-demo-"))
+    check_output_path(out, folder=True)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def _games_section() -> None:
+    from rich.table import Table
+
+    from pokerlab.games import load
+    from pokerlab.tree import compile
+
     table = Table(title="Games and the sizes of their compiled trees")
     for column in ("game", "rules", "histories", "infosets", "sequences per player"):
         table.add_column(column)
@@ -38,8 +88,9 @@ def _games_section() -> None:
 
 
 def _normal_form_section() -> None:
-    if importlib.util.find_spec("pokerlab.solvers.normal_form") is None:
-        return
+    from rich.panel import Panel
+
+    from pokerlab.games import MatrixGame, load
     from pokerlab.solvers.normal_form import (
         eliminate_dominated,
         mixed_equilibrium_2x2,
@@ -73,24 +124,10 @@ def _normal_form_section() -> None:
         f"{abs(rps_solution.value):.4f}."
     )
     learner = RegretMatching(load("rps"), opponent=(0.4, 0.3, 0.3)).run(iterations=10_000)
-    average = learner.average_strategy()
+    average = learner.average_vectors()
     lines.append(
         "[b]Regret matching[/b] against a fixed (0.4, 0.3, 0.3): average strategy "
         f"{[round(float(p), 3) for p in average[1]]} (always Paper, as the tutorial says)"
     )
-    console.print(Panel("\n".join(lines), title="Normal-form game theory"))
-
-
-def demo() -> None:
-    """Show the games, then the tutorial's results, solved on the spot."""
-    console.rule("pokerlab demo")
-    _games_section()
-    _normal_form_section()
-    for module in ("pokerlab.cli._demo_solving",):
-        if importlib.util.find_spec(module) is not None:
-            importlib.import_module(module).run()
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``demo`` command."""
-    app.command("demo")(demo)
+    # A panel wraps its prose inside its border (the console's soft wrap would crop it).
+    console.print(Panel("\n".join(lines), title="Normal-form game theory"), soft_wrap=False)

@@ -8,13 +8,15 @@ import typer
 from rich.table import Table
 
 from pokerlab.cards import equity
-from pokerlab.cli._common import console, print_json
+from pokerlab.cli._common import console, plural, print_json
 
 
 def equity_command(
     hands: Annotated[
         list[str],
-        typer.Argument(help="Two or more hands ('AsKs') or ranges ('QQ+,AKs'), one per player."),
+        typer.Argument(
+            help="Two or more hands ('AsKs') or ranges ('QQ+,AKs,KQo:0.5'), one per player."
+        ),
     ],
     board: Annotated[str, typer.Option("--board", help="Known board cards, e.g. 2c7dTh.")] = "",
     dead: Annotated[str, typer.Option("--dead", help="Cards known to be out of the deck.")] = "",
@@ -22,8 +24,9 @@ def equity_command(
         int, typer.Option("--samples", help="Monte Carlo draws when enumeration is too large.")
     ] = 200_000,
     exact_threshold: Annotated[
-        int, typer.Option("--exact-threshold", help="Enumerate when at most this many showdowns.")
-    ] = 10_000_000,
+        int,
+        typer.Option("--exact-threshold", help="Enumerate when at most this many evaluations."),
+    ] = 20_000_000,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the Monte Carlo draws.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -37,6 +40,7 @@ def equity_command(
                 "hands": hands,
                 "board": board,
                 "exact": result.exact,
+                "method": result.method,
                 "samples": result.samples,
                 "equity": result.equity,
                 "win": result.win,
@@ -47,7 +51,8 @@ def equity_command(
         )
         return
     how = "exact, all runouts" if result.exact else f"Monte Carlo, seed {seed}"
-    table = Table(title=f"Equity on board '{board or '-'}' ({how}, {result.samples:,} showdowns)")
+    showdowns = plural(result.samples, "showdown")
+    table = Table(title=f"Equity on board '{board or '-'}' ({how}, {showdowns})")
     for column in ("player", "hand", "equity", "win", "tie", "±95%"):
         table.add_column(column)
     for i, hand in enumerate(hands):

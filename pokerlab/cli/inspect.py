@@ -12,15 +12,15 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pokerlab.cli._common import console, print_json
-from pokerlab.cli.lp import strategy_table
+from pokerlab.cli._common import check_input_file, console, print_json
 from pokerlab.errors import SpecError
-from pokerlab.eval import best_response, expected_value, exploitability
-from pokerlab.strategy import Strategy, StrategyRow, strategy_rows
+
+if TYPE_CHECKING:  # the evaluators load numba: imported when a command runs, not for --help
+    from pokerlab.strategy import Strategy, StrategyRow
 
 FileArgument = Annotated[Path, typer.Argument(help="A strategy file written by `pokerlab solve`.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
@@ -39,6 +39,10 @@ def register(app: typer.Typer) -> None:
 
 def exploit_command(file: FileArgument, json: JsonOption = False) -> None:
     """Print FILE's exploitability and each seat's best-response value."""
+    from pokerlab.eval import best_response, exploitability
+    from pokerlab.strategy import Strategy
+
+    check_input_file(file)
     strategy = Strategy.load(file)
     game = strategy.game
     value = exploitability(game, strategy)
@@ -75,6 +79,12 @@ def value_command(
     json: JsonOption = False,
 ) -> None:
     """Print the exact value of each seat: FILE in every seat, or FILE as P1 and FILE2 as P2."""
+    from pokerlab.eval import expected_value
+    from pokerlab.strategy import Strategy
+
+    check_input_file(file)
+    if file2 is not None:
+        check_input_file(file2)
     first = Strategy.load(file)
     game = first.game
     if file2 is None:
@@ -116,6 +126,10 @@ def show_command(
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV rows.")] = False,
 ) -> None:
     """Print FILE's strategy as a table (or --json / --csv), optionally filtered."""
+    from pokerlab.cli.lp import strategy_table
+    from pokerlab.strategy import Strategy, strategy_rows
+
+    check_input_file(file)
     strategy = Strategy.load(file)
     game = strategy.game
     if json and as_csv:

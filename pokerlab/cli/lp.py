@@ -10,17 +10,19 @@ output); for other small games in the compiled order.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
-from pokerlab._types import FloatArray
-from pokerlab.cli._common import console, load_game, print_json
-from pokerlab.games.base import Game
-from pokerlab.solvers.lp import SequenceFormLP
-from pokerlab.solvers.sequence_form import SequenceFormMatrices, dense_matrices, tutorial_matrices
-from pokerlab.strategy import Strategy, StrategyRow, strategy_rows
+from pokerlab.cli._common import console, load_game, plural, print_json
+
+if TYPE_CHECKING:  # the solvers load scipy: imported when the command runs, not for --help
+    from rich.table import Table
+
+    from pokerlab._types import FloatArray
+    from pokerlab.games.base import Game
+    from pokerlab.solvers.sequence_form import SequenceFormMatrices
+    from pokerlab.strategy import Strategy, StrategyRow
 
 MAX_PRINTED_INFOSETS = 400
 """The equilibrium table is printed only for games with at most this many infosets."""
@@ -47,6 +49,9 @@ def lp_command(
     game: GameArgument, show_matrices: MatricesOption = False, json: JsonOption = False
 ) -> None:
     """Solve GAME exactly by the sequence-form LP: value, exploitability, equilibrium."""
+    from pokerlab.solvers.lp import SequenceFormLP
+    from pokerlab.strategy import strategy_rows
+
     the_game = load_game(game)
     solver = SequenceFormLP(the_game).run()
     solution = solver.solution
@@ -95,6 +100,8 @@ def _fraction(value: float) -> str | None:
 
 
 def _matrices(game: Game) -> tuple[SequenceFormMatrices, float]:
+    from pokerlab.solvers.sequence_form import dense_matrices, tutorial_matrices
+
     spec = game.spec
     if spec.name == "kuhn" and game.n_players == 2 and spec.get("cards") == 3:
         return tutorial_matrices(game), 6.0
@@ -167,11 +174,13 @@ def _print_matrices(
 
 
 def _print_strategy(strategy: Strategy) -> None:
+    from pokerlab.strategy import strategy_rows
+
     tree = strategy.tree
     if tree.n_infosets > MAX_PRINTED_INFOSETS:
         console.print(
-            f"({tree.n_infosets:,} infosets: save with `pokerlab solve GAME --algorithm lp --out "
-            "FILE` and browse with `pokerlab show FILE --prefix ...`)"
+            f"({plural(tree.n_infosets, 'infoset')}: save with `pokerlab solve GAME --algorithm "
+            "lp --out FILE` and browse with `pokerlab show FILE --prefix ...`)"
         )
         return
     console.print(strategy_table(strategy, strategy_rows(strategy), title="Equilibrium (LP)"))
@@ -179,6 +188,8 @@ def _print_strategy(strategy: Strategy) -> None:
 
 def strategy_table(strategy: Strategy, rows: list[StrategyRow], *, title: str) -> Table:
     """The rows as a rich table: one column per action name, as the tutorial's Kuhn tables."""
+    from rich.table import Table
+
     names: list[str] = []
     for row in rows:
         for name, _ in row.actions:

@@ -11,26 +11,19 @@ average and current strategies. GAME is a preset (``rps``, ``dominance``,
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import typer
 from rich.table import Table
 
 from pokerlab._types import FloatArray
-from pokerlab.cli._common import console, load_game, print_json
+from pokerlab.cli._common import console, load_game, plural, print_json
 from pokerlab.errors import SolverError, StrategyError
 from pokerlab.games.matrix import MatrixGame
-from pokerlab.solvers.normal_form import (
-    EliminationResult,
-    MixedEquilibrium,
-    ZeroSumSolution,
-    eliminate_dominated,
-    mixed_equilibrium_2x2,
-    pure_nash_equilibria,
-    solve_zero_sum,
-)
-from pokerlab.solvers.regret_matching import RegretMatching
+
+if TYPE_CHECKING:  # the solvers load scipy: imported when a command runs, not for --help
+    from pokerlab.solvers.normal_form import EliminationResult, MixedEquilibrium, ZeroSumSolution
 
 GameArgument = Annotated[
     str,
@@ -69,6 +62,13 @@ def _matrix_game(text: str) -> MatrixGame:
 
 def solve_command(game: GameArgument, json: JsonOption = False) -> None:
     """Eliminate dominated strategies, find pure and mixed equilibria, solve zero-sum games."""
+    from pokerlab.solvers.normal_form import (
+        eliminate_dominated,
+        mixed_equilibrium_2x2,
+        pure_nash_equilibria,
+        solve_zero_sum,
+    )
+
     matrix = _matrix_game(game)
     elimination = eliminate_dominated(matrix)
     pure = pure_nash_equilibria(matrix)
@@ -315,12 +315,14 @@ def regret_matching_command(
     json: JsonOption = False,
 ) -> None:
     """Run regret matching and print the final average and current strategies."""
+    from pokerlab.solvers.regret_matching import RegretMatching
+
     matrix = _matrix_game(game)
     fixed = None if opponent is None else parse_strategy(opponent)
     solver = RegretMatching(
-        matrix, opponent=fixed, fixed_player=fixed_player, sampled=sampled, rng=seed
+        matrix, opponent=fixed, fixed_player=fixed_player, sampled=sampled, seed=seed
     ).run(iterations=iterations)
-    average, current = solver.average_strategy(), solver.current_strategy()
+    average, current = solver.average_vectors(), solver.current_vectors()
     if json:
         print_json(
             {
@@ -339,7 +341,8 @@ def regret_matching_command(
         return
     mode = "self-play" if fixed is None else f"P{fixed_player + 1} fixed"
     console.print(
-        f"Regret matching on {matrix.describe()}: {mode}, {solver.iterations} iterations"
+        f"Regret matching on {matrix.describe()}: {mode}, "
+        f"{plural(solver.iterations, 'iteration')}"
         + (", sampled" if sampled else "")
     )
     fixed_id = None if fixed is None else fixed_player

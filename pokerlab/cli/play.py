@@ -10,23 +10,32 @@ a session can be driven through a pipe; ``q`` quits.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, TextIO
 
 import numpy as np
 import typer
 
-from pokerlab._types import CHANCE, TERMINAL, Action
-from pokerlab.agents.base import HandResult, call_observe, call_reset
-from pokerlab.agents.easy import EasyAI
 from pokerlab.agents.human import HumanAgent, HumanQuitError
+from pokerlab.agents.registry import agent_names, check_builtin, make_agent
 from pokerlab.cards import cards_pretty, describe
-from pokerlab.errors import SpecError
-from pokerlab.games import Game, State, load
+from pokerlab.errors import PokerlabError, SpecError
+from pokerlab.eval.dealer import (
+    ActionTaken,
+    ChanceDealt,
+    DealerEvent,
+    DealStream,
+    HandEnded,
+    InProcessConnection,
+    connect,
+    deal_hand,
+)
+from pokerlab.eval.records import FaultEvent
+from pokerlab.eval.session import play_session_hand
+from pokerlab.games import Game, load
 from pokerlab.games.holdem import STREET_NAMES, HoldemState
 from pokerlab.games.holdem_session import HandSetup, HoldemSession
-from pokerlab.games.observation import Observation
 
 SeedOption = Annotated[
     int | None, typer.Option("--seed", min=0, help="Seed of the deal and the AIs.")
@@ -34,6 +43,9 @@ SeedOption = Annotated[
 HandsOption = Annotated[
     int | None, typer.Option("--hands", min=1, help="Stop after this many hands.")
 ]
+
+DEFAULT_OPPONENT = "solver"
+"""``play kuhn`` and ``play leduc`` face the strongest solver bot unless told otherwise."""
 
 
 def register(app: typer.Typer) -> None:
@@ -49,26 +61,21 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="play")
 
 
-class RandomAgent:
-    """Plays a uniformly random legal action (seeded)."""
-
-    def __init__(self, rng: np.random.Generator | int | None = None) -> None:
-        self.rng = np.random.default_rng(rng)
-
-    def act(self, observation: Observation) -> Action:
-        """A legal action, uniformly."""
-        legal = observation.legal_actions
-        return legal[int(self.rng.integers(len(legal)))]
-
-
 def _out() -> TextIO:
     return sys.stdout
+
+
+def _fresh_seed(seed: int | None) -> int:
+    return int(np.random.SeedSequence(seed).generate_state(1, np.uint32)[0])
 
 
 def holdem_command(
     players: Annotated[int, typer.Option("--players", help="Seats at the table, 2..9.")] = 4,
     opponents: Annotated[
-        str, typer.Option("--opponents", help="The AIs: easy or random.")
+        str,
+        typer.Option(
+            "--opponents", help="The AIs: easy, random, always-call or always-raise."
+        ),
     ] = "easy",
     stack: Annotated[int, typer.Option("--stack", help="Each seat's starting chips.")] = 200,
     betting: Annotated[str, typer.Option("--betting", help="nolimit or limit.")] = "nolimit",
@@ -77,37 +84,48 @@ def holdem_command(
     seed: SeedOption = None,
 ) -> None:
     """Play a session of Texas Hold'em against AIs (you are seat 0)."""
-    if opponents not in ("easy", "random"):
-        raise SpecError(f"--opponents must be easy or random; got {opponents!r}")
     try:
         small, big = (int(x) for x in blinds.replace(",", "/").split("/"))
     except ValueError:
         raise SpecError(f"--blinds must look like 1/2; got {blinds!r}") from None
     out = _out()
-    session = HoldemSession(players, betting=betting, blinds=(small, big), stack=stack, rng=seed)
-    seeds = np.random.SeedSequence(seed).spawn(players)
-    ais = {
-        seat: EasyAI(np.random.default_rng(seeds[seat]))
-        if opponents == "easy"
-        else RandomAgent(np.random.default_rng(seeds[seat]))
-        for seat in range(1, players)
-    }
-    label = "Easy AI" if opponents == "easy" else "Random"
+    session = HoldemSession(players, betting=betting, blinds=(small, big), stack=stack)
+    first = session.start_hand().game
+    if opponents not in agent_names():
+        raise SpecError(f"--opponents must be easy, random, always-call or always-raise; got "
+                        f"{opponents!r}")
+    check_builtin(opponents, first)
+    deal_seed = _fresh_seed(seed)
+    seeds = np.random.SeedSequence(deal_seed).spawn(players)
     human = HumanAgent(output=out)
+    agents: list[object] = [human] + [
+        make_agent(opponents, first, seed=np.random.default_rng(seeds[seat]))
+        for seat in range(1, players)
+    ]
+    label = {"easy": "Easy AI", "random": "Random"}.get(opponents, opponents)
     print(
         f"Texas Hold'em, {betting}, blinds {small}/{big}, {players} seats of {stack} chips. "
         f"You are seat 0; seats 1-{players - 1} are {label}s. Type q to quit.",
         file=out,
     )
+    connections = [InProcessConnection(agent) for agent in agents]
     try:
         while not session.is_over and session.stacks[0] > 0:
             if hands is not None and session.hands_played >= hands:
                 break
-            _play_holdem_hand(session, human, ais, label, out)
+            setup = session.start_hand()
+            names = {
+                player: "You" if seat == 0 else f"Seat {seat} ({label})"
+                for player, seat in enumerate(setup.seats)
+            }
+            human.seat_names = names
+            print(f"\n=== Hand {setup.number}: button seat {setup.button} ===", file=out)
+            renderer = HoldemRenderer(setup, names, out)
+            play_session_hand(session, connections, seed=deal_seed, listeners=[renderer])
     except HumanQuitError as exc:
         print(f"\nStopped: {exc}.", file=out)
     print(
-        f"\nAfter {session.hands_played} hands: "
+        f"\nAfter {_count(session.hands_played, 'hand')}: "
         + ", ".join(
             f"{'you' if seat == 0 else f'seat {seat}'} {chips}"
             for seat, chips in enumerate(session.stacks)
@@ -116,51 +134,32 @@ def holdem_command(
     )
 
 
-def _play_holdem_hand(
-    session: HoldemSession,
-    human: HumanAgent,
-    ais: Mapping[int, object],
-    label: str,
-    out: TextIO,
-) -> None:
-    setup = session.start_hand()
-    names = {
-        player: "You" if seat == 0 else f"Seat {seat} ({label})"
-        for player, seat in enumerate(setup.seats)
-    }
-    human.seat_names = names
-    print(f"\n=== Hand {setup.number}: button seat {setup.button} ===", file=out)
-    for agent in [human, *ais.values()]:
-        call_reset(agent)
-    state: State = session.deal(setup.game.initial_state())
-    assert isinstance(state, HoldemState)
-    shown_board = 0
-    while state.player != TERMINAL:
-        shown_board = _show_board(state, shown_board, out)
-        player = state.player
-        seat = setup.seats[player]
-        agent = human if seat == 0 else ais[seat]
-        action = agent.act(state.observation())  # type: ignore[attr-defined]
-        if seat != 0:
-            print(f"  {names[player]}: {state.action_name(action)}", file=out)
-        state = session.deal(state.child(action))
-        assert isinstance(state, HoldemState)
-    _show_board(state, shown_board, out)
-    session.finish_hand(setup, state)
-    print(_holdem_summary(setup, state, names), file=out)
-    showdown = state.settle().showdown
-    shown = tuple(state.private_cards(p) if p in showdown else "" for p in range(len(setup.seats)))
-    for player, seat in enumerate(setup.seats):
-        agent = human if seat == 0 else ais[seat]
-        call_observe(
-            agent,
-            HandResult(
-                player,
-                state.returns(),
-                state.public_history(),
-                shown,
-            ),
-        )
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+class HoldemRenderer:
+    """Renders the dealer's events of one hand for the person in seat 0."""
+
+    def __init__(self, setup: HandSetup, names: dict[int, str], out: TextIO) -> None:
+        self.setup = setup
+        self.names = names
+        self.out = out
+        self.shown_board = 0
+
+    def __call__(self, event: DealerEvent) -> None:
+        """Show AI actions, new board cards, faults and the hand's summary."""
+        if isinstance(event, ChanceDealt):
+            assert isinstance(event.state, HoldemState)
+            self.shown_board = _show_board(event.state, self.shown_board, self.out)
+        elif isinstance(event, ActionTaken):
+            if self.setup.seats[event.seat] != 0:
+                print(f"  {self.names[event.seat]}: {event.name}", file=self.out)
+        elif isinstance(event, FaultEvent):
+            print(f"  ({self.names[event.seat]} {event.kind}: {event.detail})", file=self.out)
+        elif isinstance(event, HandEnded):
+            assert isinstance(event.state, HoldemState)
+            print(_holdem_summary(self.setup, event.state, self.names), file=self.out)
 
 
 def _show_board(state: HoldemState, shown: int, out: TextIO) -> int:
@@ -199,8 +198,9 @@ OpponentOption = Annotated[
     str,
     typer.Option(
         "--opponent",
-        help="A built-in agent (random, always-call, always-raise, rule-based, exploitative, "
-        "solver, cfr+N), a strategy .npz file, or an entrant's agent .py file.",
+        help="A built-in agent (solver: CFR+ after 10,000 iterations, the default; random, "
+        "always-call, always-raise, rule-based, exploitative, cfr+N), a strategy .npz file, "
+        "or an entrant's agent .py file.",
     ),
 ]
 
@@ -210,44 +210,31 @@ def opponent_factory(opponent: str, game: Game, seed: int | None) -> Callable[[]
 
     Raises:
         SpecError: if ``opponent`` is neither a built-in name nor an existing file.
+        PokerlabError: if the built-in cannot play ``game``.
     """
-    from pokerlab.agents import StrategyAgent, load_agent
-    from pokerlab.arena.tournament import builtin_entrants, builtin_names
+    from pokerlab.agents import PolicyAgent, load_agent
 
     path = Path(opponent)
     if opponent.endswith(".npz"):
         if not path.is_file():
             raise SpecError(f"--opponent {opponent}: the strategy file does not exist")
-        return lambda: StrategyAgent.from_file(path, game, rng=seed)
+        return lambda: PolicyAgent.from_file(path, game, seed=seed)
     if opponent.endswith(".py"):
         if not path.is_file():
             raise SpecError(f"--opponent {opponent}: the agent file does not exist")
         return lambda: load_agent(path, game)
-    if opponent in ("solvers",) or (
-        opponent not in builtin_names()
-        and not (opponent.startswith("cfr+") and opponent[4:].isdigit())
-    ):
-        names = ", ".join(n for n in builtin_names() if n != "solvers")
-        raise SpecError(
-            f"--opponent {opponent!r} is not known; use one of {names}, cfr+N, a strategy "
-            ".npz file or an agent .py file"
-        )
-    (entrant,) = builtin_entrants(opponent)
-    factory = entrant.factory
-    assert factory is not None  # built-in entrants always load
-
-    def build() -> object:
-        agent = factory(game)
-        hook = getattr(agent, "seed", None)
-        if callable(hook) and seed is not None:
-            hook(seed)
-        return agent
-
-    return build
+    try:
+        check_builtin(opponent, game)
+    except PokerlabError as exc:
+        raise SpecError(f"--opponent: {exc}; or give a strategy .npz file or an agent .py "
+                        "file") from None
+    if opponent == "solvers":
+        raise SpecError("--opponent solvers stands for five agents; name one (solver, cfr+N)")
+    return lambda: make_agent(opponent, game, seed=seed)
 
 
 def kuhn_command(
-    opponent: OpponentOption = "random",
+    opponent: OpponentOption = DEFAULT_OPPONENT,
     game_spec: Annotated[str, typer.Option("--game", help="The Kuhn variant.")] = "kuhn",
     hands: HandsOption = None,
     seed: SeedOption = None,
@@ -258,7 +245,7 @@ def kuhn_command(
 
 
 def leduc_command(
-    opponent: OpponentOption = "random",
+    opponent: OpponentOption = DEFAULT_OPPONENT,
     game_spec: Annotated[str, typer.Option("--game", help="The Leduc variant.")] = "leduc",
     hands: HandsOption = None,
     seed: SeedOption = None,
@@ -268,13 +255,41 @@ def leduc_command(
     _play_small_game(game, opponent_factory(opponent, game, seed), hands, seed)
 
 
+class SmallGameRenderer:
+    """Renders the dealer's events of a Kuhn or Leduc hand for the person at the table."""
+
+    def __init__(self, you: int, out: TextIO) -> None:
+        self.you = you
+        self.out = out
+
+    def __call__(self, event: DealerEvent) -> None:
+        """Show the AI's actions, its faults, and the cards and result at the end."""
+        if isinstance(event, ActionTaken) and event.seat != self.you:
+            print(f"  AI: {event.name}", file=self.out)
+        elif isinstance(event, FaultEvent) and event.seat != self.you:
+            print(f"  (the AI's {event.kind}: {event.detail})", file=self.out)
+        elif isinstance(event, HandEnded):
+            state = event.state
+            cards = " ".join(
+                f"{'you' if p == self.you else 'AI'} {state.private_cards(p)}"
+                for p in range(state.game.n_players)
+            )
+            board = f", board {state.board_cards()}" if state.board_cards() else ""
+            won = _won(event.record.returns[self.you])
+            print(f"Cards: {cards}{board}. You {won}.", file=self.out)
+
+
 def _play_small_game(
     game: Game, make_opponent: Callable[[], object], hands: int | None, seed: int | None
 ) -> None:
+    if game.n_players != 2:
+        raise SpecError(f"play kuhn/leduc seats you against one AI; {game.spec} has "
+                        f"{game.n_players} players")
     out = _out()
-    rng = np.random.default_rng(seed)
-    opponent = make_opponent()
+    deal_seed = _fresh_seed(seed)
+    opponent = connect(make_opponent())
     human = HumanAgent(output=out, seat_names={})
+    you_connection = InProcessConnection(_Quiet(human))
     total = 0.0
     played = 0
     print(f"{game.describe()}. You alternate seats with the AI. Type q to quit.", file=out)
@@ -283,30 +298,30 @@ def _play_small_game(
             you = played % game.n_players
             human.seat_names = {p: "You" if p == you else "AI" for p in range(game.n_players)}
             print(f"\n=== Hand {played + 1}: you are P{you + 1} ===", file=out)
-            state = game.initial_state()
-            while not state.is_terminal:
-                if state.player == CHANCE:
-                    outcomes = state.chance_outcomes()
-                    pick = rng.choice(len(outcomes), p=[p for _, p in outcomes])
-                    state = state.child(outcomes[int(pick)][0])
-                    continue
-                agent = human if state.player == you else opponent
-                action = agent.act(state.observation())  # type: ignore[attr-defined]
-                if state.player != you:
-                    print(f"  AI: {state.action_name(action)}", file=out)
-                state = state.child(action)
-            returns = state.returns()
-            cards = " ".join(
-                f"{'you' if p == you else 'AI'} {state.private_cards(p)}"
-                for p in range(game.n_players)
+            seats = [you_connection, opponent] if you == 0 else [opponent, you_connection]
+            record, _ = deal_hand(
+                game, seats, chance=DealStream(deal_seed, played), hand=played, deal=played,
+                agents=(0, 1) if you == 0 else (1, 0),
+                listeners=[SmallGameRenderer(you, out)],
             )
-            board = f", board {state.board_cards()}" if state.board_cards() else ""
-            print(f"Cards: {cards}{board}. You {_won(returns[you])}.", file=out)
-            total += returns[you]
+            total += record.returns[you]
             played += 1
     except HumanQuitError as exc:
         print(f"\nStopped: {exc}.", file=out)
-    print(f"\nAfter {played} hands you are {total:+g} chips.", file=out)
+    finally:
+        opponent.close()
+    print(f"\nAfter {_count(played, 'hand')} you are {total:+g} chips.", file=out)
+
+
+class _Quiet:
+    """The person at a Kuhn or Leduc table: the renderer says the result, not the agent."""
+
+    def __init__(self, human: HumanAgent) -> None:
+        self.human = human
+        self.name = "you"
+
+    def act(self, observation: object) -> object:
+        return self.human.act(observation)  # type: ignore[arg-type]
 
 
 def _won(amount: float) -> str:

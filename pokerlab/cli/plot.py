@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pokerlab.cli._common import console, err_console, load_game
+from pokerlab.cli._common import (
+    check_output_path,
+    console,
+    err_console,
+    load_game,
+    path_text,
+    plural,
+)
 from pokerlab.games import MatrixGame, load
-from pokerlab.solvers.convergence import ConvergenceCurve, convergence_curves
+
+if TYPE_CHECKING:  # the solvers load numba: imported when a command runs, not for --help
+    from pokerlab.solvers.convergence import ConvergenceCurve
 
 plot_app = typer.Typer(help="Plots: convergence of solvers, regret matching.", no_args_is_help=True)
 
@@ -60,6 +69,9 @@ def convergence(
     out: Annotated[Path, typer.Option("--out", help="The PNG to write.")] = Path("convergence.png"),
 ) -> None:
     """Plot exploitability against iterations and seconds (log-log) for several solvers."""
+    from pokerlab.solvers.convergence import convergence_curves
+
+    check_output_path(out)
     the_game = load_game(game)
     names = [a.strip() for a in algorithms.split(",") if a.strip()]
     with err_console.status("solving...") as status:
@@ -77,11 +89,11 @@ def convergence(
     )
     for curve in curves:
         console.print(
-            f"{curve.algorithm}: {int(curve.iterations[-1]):,} iterations, "
+            f"{curve.algorithm}: {plural(int(curve.iterations[-1]), 'iteration')}, "
             f"{float(curve.seconds[-1]):.3f} s, "
             f"exploitability {float(curve.exploitability[-1]):.3e}"
         )
-    console.print(f"wrote {path}")
+    console.print(f"wrote {path_text(path)}")
 
 
 @plot_app.command("regret-matching")
@@ -97,10 +109,11 @@ def regret_matching(
     """RPS self-play: the current strategy cycles around the equilibrium, the average converges."""
     from pokerlab.solvers.regret_matching import RegretMatching
 
+    check_output_path(out)
     game = load("rps")
     assert isinstance(game, MatrixGame)
-    learner = RegretMatching(game, sampled=True, rng=seed).run(iterations=iterations)
-    history = learner.history()
+    learner = RegretMatching(game, sampled=True, seed=seed).run(iterations=iterations)
+    history = learner.trajectory()
     plt = _pyplot()
     figure, (current, average) = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
     steps = range(1, history.current_strategies[0].shape[0] + 1)
@@ -123,9 +136,9 @@ def regret_matching(
     out.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(out, dpi=110)
     plt.close(figure)
-    final = [round(float(p), 4) for p in learner.average_strategy()[0]]
-    console.print(f"P1 average strategy after {iterations:,} iterations: {final}")
-    console.print(f"wrote {out}")
+    final = [round(float(p), 4) for p in learner.average_vectors()[0]]
+    console.print(f"P1 average strategy after {plural(iterations, 'iteration')}: {final}")
+    console.print(f"wrote {path_text(out)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,52 +1,67 @@
-"""``pokerlab solve GAME --algorithm NAME --out FILE``: solve a game and save the strategy.
+"""``pokerlab solve GAME --algorithm NAME [--out FILE]``: solve a game, print and save the result.
 
-The algorithm names are the keys of :data:`pokerlab.solvers.SOLVERS` (``lp`` for the exact
-sequence-form LP; iterative solvers add theirs). Stopping rules are passed to the solver's
-``run`` when given (the LP ignores them). The saved file records the game, the algorithm,
-the iterations, the exploitability and, for the LP, the game value.
+The algorithm names are the keys of :data:`pokerlab.solvers.SOLVERS`. Stopping rules are
+passed to the solver, which honours or refuses them (the LP, exact in one step, takes
+none). The summary gives the iterations, the exploitability where it can be measured,
+each seat's value, and, for games too big to compile (Hold'em), the infosets met and the
+memory. With ``--out`` the average strategy is saved (a strategy file where the game
+compiles, an infoset table otherwise), recording the game, the algorithm, the iterations,
+the exploitability and the values.
+
+The solvers (numba kernels, scipy) are imported when the command runs, not when it is
+declared, so that ``pokerlab --help`` stays fast.
 """
 
 from __future__ import annotations
 
-import inspect
 import shlex
 import signal
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pokerlab.cli._common import check_output_path, console, err_console, load_game, print_json
-from pokerlab.cli._progress import solver_progress
+from pokerlab.cli._progress import format_bytes, solver_progress
 from pokerlab.errors import SolverError
-from pokerlab.eval import expected_value
-from pokerlab.solvers import SOLVERS
-from pokerlab.solvers.base import Solver, check_stopping_rules
+
+if TYPE_CHECKING:
+    from pokerlab.solvers.base import Solver
+    from pokerlab.strategy import InfosetTable, Strategy
 
 GameArgument = Annotated[
     str, typer.Argument(help="A game: 'kuhn', 'leduc', 'leduc(stack=50, raise_cap=None)'.")
 ]
 AlgorithmOption = Annotated[
-    str, typer.Option("--algorithm", "-a", help="The solver (see pokerlab.solvers.SOLVERS).")
+    str,
+    typer.Option(
+        "--algorithm",
+        "-a",
+        help="The solver (the algorithms are listed above).",
+    ),
 ]
-OutOption = Annotated[Path, typer.Option("--out", "-o", help="Where to save the strategy (.npz).")]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", "-o", help="Save the strategy to this .npz file.")
+]
 IterationsOption = Annotated[
-    int | None, typer.Option("--iterations", help="Iterations to run (iterative solvers).")
+    int | None, typer.Option("--iterations", help="Stop at this many iterations in all.")
 ]
 TargetOption = Annotated[
     float | None,
-    typer.Option("--target-exploitability", help="Stop at this exploitability (chips per hand)."),
+    typer.Option("--target-exploitability", help="Stop at this exploitability."),
 ]
-SecondsOption = Annotated[float | None, typer.Option("--seconds", help="Stop after this long.")]
+SecondsOption = Annotated[
+    float | None, typer.Option("--seconds", help="Stop after this much solving time in all.")
+]
 CheckEveryOption = Annotated[
-    int | None, typer.Option("--check-every", help="Iterations between exploitability checks.")
+    int | None, typer.Option("--check-every", help="Iterations between checks.")
 ]
-SeedOption = Annotated[int | None, typer.Option("--seed", min=0, help="Seed of sampling solvers.")]
+SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of a sampling solver.")]
 ResumeOption = Annotated[
-    Path | None, typer.Option("--resume", help="A checkpoint written by an interrupted run.")
+    Path | None, typer.Option("--resume", help="A checkpoint of an interrupted run.")
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -57,19 +72,15 @@ def register(app: typer.Typer) -> None:
 def make_solver(algorithm: str, game_text: str, *, seed: int | None = None) -> Solver:
     """Build the solver named ``algorithm`` for the game ``game_text``.
 
-    Sampling solvers get ``seed``; deterministic ones ignore it.
-
     Raises:
-        SolverError: if no solver has that name (the message lists the known ones).
+        SolverError: an unknown algorithm (the message lists the known ones), or a seed
+            for a deterministic solver.
     """
-    factory = SOLVERS.get(algorithm)
-    if factory is None:
-        known = ", ".join(sorted(SOLVERS))
-        raise SolverError(f"unknown algorithm {algorithm!r}; known: {known}")
-    game = load_game(game_text)
-    if seed is not None and "seed" in inspect.signature(factory).parameters:
-        return factory(game, seed=seed)  # type: ignore[call-arg]
-    return factory(game)
+    from pokerlab.solvers import make_solver as build
+
+    if seed is not None and seed < 0:
+        raise SolverError(f"--seed must be an integer >= 0; got {seed}")
+    return build(algorithm, load_game(game_text), seed=seed)
 
 
 class _Interrupt:
@@ -90,6 +101,16 @@ class _Interrupt:
         signal.signal(signal.SIGINT, self._previous)
 
 
+def _values(solver: Solver) -> tuple[float, ...] | None:
+    """Each seat's value of the average strategy (chips per hand), where it can be computed."""
+    if not solver.can_measure:
+        return None
+    from pokerlab.eval import expected_value
+    from pokerlab.strategy import tabulate
+
+    return expected_value(solver.game, tabulate(solver.average_strategy(), solver.game))
+
+
 def _run_with_checkpoints(
     solver: Solver,
     *,
@@ -102,42 +123,39 @@ def _run_with_checkpoints(
 ) -> bool:
     """Run in chunks of ``check_every`` iterations; return False if interrupted (checkpointed).
 
-    ``iterations`` counts from the solver's start, so a resumed run stops where the
-    uninterrupted one would have.
+    ``iterations`` and ``seconds`` count from the solver's start, so a resumed run stops
+    where the uninterrupted one would have.
     """
-    remaining_seconds = seconds
     with (
         _Interrupt() as interrupt,
         solver_progress(
             f"{solver.algorithm} on {solver.game.spec}",
             total=iterations,
             target=target_exploitability,
-            value=lambda: expected_value(solver.game, solver.average_strategy())[0],
+            value=lambda: _values(solver),
+            measured=solver.can_measure,
             disable=quiet,
         ) as bar,
     ):
         while True:
             if iterations is not None and solver.iterations >= iterations:
                 return True
-            if (
-                target_exploitability is not None
-                and solver.history
-                and (solver.history[-1].exploitability <= target_exploitability)
+            last = solver.history[-1].exploitability if solver.history else None
+            if target_exploitability is not None and last is not None and (
+                last <= target_exploitability
             ):
                 return True
-            if remaining_seconds is not None and remaining_seconds <= 0:
+            if seconds is not None and solver.seconds >= seconds:
                 return True
             step = check_every
             if iterations is not None:
                 step = min(step, iterations - solver.iterations)
-            before = solver.seconds
             solver.run(
                 iterations=step,
+                seconds=None if seconds is None else seconds - solver.seconds,
                 check_every=step,
                 callback=lambda p: bar(replace(p, target_iterations=iterations)),
             )
-            if remaining_seconds is not None:
-                remaining_seconds -= solver.seconds - before
             if interrupt.requested:
                 solver.save_checkpoint(checkpoint)
                 return False
@@ -145,7 +163,7 @@ def _run_with_checkpoints(
 
 def solve_command(
     game: GameArgument,
-    out: OutOption,
+    out: OutOption = None,
     algorithm: AlgorithmOption = "lp",
     iterations: IterationsOption = None,
     target_exploitability: TargetOption = None,
@@ -155,24 +173,41 @@ def solve_command(
     resume: ResumeOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Solve GAME with --algorithm and save the average strategy to --out.
+    """Solve GAME with --algorithm; print the summary; save it to --out.
 
-    Iterative solvers show a progress bar; Ctrl-C saves a checkpoint beside --out and
-    prints the command that resumes it (``--resume``), which ends exactly where an
-    uninterrupted run would have. --iterations counts from the start of the run.
+    Iterative solvers need a stopping rule and show a progress bar;
+    --iterations and --seconds count from the start of the run. Ctrl-C saves
+    a checkpoint (beside --out, or solve-ALGORITHM.checkpoint.npz here) and
+    prints the command that resumes it, which ends where an uninterrupted run
+    would have. Games too big to compile (Hold'em) are solved by the Monte
+    Carlo solvers walking their states, without measuring exploitability.
+
+    \b
+    Algorithms: cfr, cfr+, lcfr, dcfr (the CFR family); lp (exact, HiGHS);
+    cs-mccfr, es-mccfr, os-mccfr (Monte Carlo CFR);
+    regret-matching (matrix games).
     """
-    check_output_path(out)
+    from pokerlab.solvers import SOLVERS
+    from pokerlab.solvers.base import Solver, check_stopping_rules
+
+    if out is not None:
+        check_output_path(out)
     if resume is not None:
         solver = Solver.load_checkpoint(resume, game=load_game(game))
-        if solver.algorithm != algorithm and SOLVERS.get(algorithm) is not type(solver):
+        if SOLVERS.get(algorithm) is not type(solver):
             raise SolverError(
                 f"{resume} is a checkpoint of {type(solver).__name__}, not of --algorithm "
                 f"{algorithm}; resume with the algorithm that wrote it"
             )
     else:
         solver = make_solver(algorithm, game, seed=seed)
-    if algorithm == "lp" or solver.algorithm == "lp":
-        solver.run()
+    if not solver.iterative:
+        solver.run(
+            iterations=iterations,
+            target_exploitability=target_exploitability,
+            seconds=seconds,
+            check_every=check_every,
+        )
     else:
         if iterations is None and target_exploitability is None and seconds is None:
             raise SolverError(
@@ -180,7 +215,16 @@ def solve_command(
                 "or --seconds"
             )
         check_stopping_rules(iterations, target_exploitability, seconds, check_every)
-        checkpoint = out.with_name(out.stem + ".checkpoint.npz")
+        if target_exploitability is not None and not solver.can_measure:
+            raise SolverError(
+                f"--target-exploitability needs the exploitability, which cannot be measured "
+                f"on {solver.game.spec} (too big to compile); stop by --iterations or --seconds"
+            )
+        checkpoint = (
+            Path(f"solve-{algorithm}.checkpoint.npz")
+            if out is None
+            else out.with_name(out.stem + ".checkpoint.npz")
+        )
         step = check_every or (max(1, iterations // 20) if iterations else 10)
         finished = _run_with_checkpoints(
             solver,
@@ -192,53 +236,109 @@ def solve_command(
             quiet=json,
         )
         if not finished:
-            command = f"pokerlab solve {shlex.quote(game)} --algorithm {algorithm} --out {out}"
-            for flag, value in (
-                ("--iterations", iterations),
-                ("--target-exploitability", target_exploitability),
-                ("--check-every", check_every),
-                ("--seed", seed),
-            ):
-                if value is not None:
-                    command += f" {flag} {value}"
-            err_console.print(
-                f"interrupted after {solver.iterations:,} iterations; checkpoint saved to "
-                f"{checkpoint}\nresume with: {command} --resume {checkpoint}",
-                soft_wrap=True,
-            )
+            _print_resume(game, algorithm, out, checkpoint, solver.iterations, {
+                "--iterations": iterations,
+                "--target-exploitability": target_exploitability,
+                "--seconds": seconds,
+                "--check-every": check_every,
+                "--seed": seed,
+            })
             raise typer.Exit(130)
         if resume is not None and resume.resolve() == checkpoint.resolve():
             checkpoint.unlink(missing_ok=True)  # the run it belonged to is finished
-    exploitability = solver.history[-1].exploitability if solver.history else None
-    value = getattr(solver, "value", None)
-    if value is None and algorithm != "lp":
-        value = expected_value(solver.game, solver.average_strategy())[0]
-    strategy = solver.average_strategy().with_metadata(
-        algorithm=algorithm,
-        iterations=solver.iterations,
-        seconds=solver.seconds,
-        hyperparameters=solver.hyperparameters(),
-        **({} if exploitability is None else {"exploitability": exploitability}),
-        **({} if value is None else {"value": value}),
+    _report(solver, algorithm, out, json=json)
+
+
+def _print_resume(
+    game: str,
+    algorithm: str,
+    out: Path | None,
+    checkpoint: Path,
+    done: int,
+    flags: dict[str, object],
+) -> None:
+    command = f"pokerlab solve {shlex.quote(game)} --algorithm {algorithm}"
+    if out is not None:
+        command += f" --out {shlex.quote(str(out))}"
+    for flag, value in flags.items():
+        if value is not None:
+            command += f" {flag} {value}"
+    command += f" --resume {shlex.quote(str(checkpoint))}"
+    # Paths must not be wrapped mid-path: printed as they are, one line each.
+    err_console.print(
+        f"interrupted after {done:,} iterations; checkpoint saved to {checkpoint}",
+        soft_wrap=True,
+        markup=False,
+        highlight=False,
     )
-    path = strategy.save(out)
+    err_console.print(f"resume with: {command}", soft_wrap=True, markup=False, highlight=False)
+
+
+def _chips(value: float) -> str:
+    """Chips per hand with 10 decimals; a value that rounds to zero is printed as 0."""
+    text = f"{value:.10f}"
+    return "0" if float(text) == 0.0 else text
+
+
+def _report(solver: Solver, algorithm: str, out: Path | None, *, json: bool) -> None:
+    """Print the summary (or JSON), and save the strategy when --out was given."""
+    exploitability = solver.history[-1].exploitability if solver.history else None
+    values = _values(solver)
+    n_players = solver.game.n_players
+    metadata: dict[str, Any] = {
+        "algorithm": algorithm,
+        "iterations": solver.iterations,
+        "seconds": solver.seconds,
+        "hyperparameters": solver.hyperparameters(),
+    }
+    if exploitability is not None:
+        metadata["exploitability"] = exploitability
+    if values is not None:
+        metadata["value"] = values[0]
+        metadata["values"] = list(values)
+    path: Path | None = None
+    if out is not None:
+        strategy: Strategy | InfosetTable = solver.average_strategy().with_metadata(**metadata)
+        path = strategy.save(out)
     data: dict[str, Any] = {
         "game": str(solver.game.spec),
         "algorithm": algorithm,
         "iterations": solver.iterations,
         "seconds": solver.seconds,
         "exploitability": exploitability,
-        "value": value,
-        "p2_advantage": None if value is None else -value,
-        "out": str(path),
+        "value": None if values is None else values[0],
+        "values": None if values is None else list(values),
+        "p2_advantage": None if values is None or n_players != 2 else 0.0 - values[0],
+        "infosets": solver.infosets_touched(),
+        "memory_bytes": solver.memory_bytes(),
+        "out": None if path is None else str(path),
     }
     if json:
         print_json(data)
         return
-    console.print(f"solved {solver.game.spec} with {algorithm} in {solver.seconds:.3f} s")
-    console.print(f"iterations: {solver.iterations:,}")
-    if value is not None:
-        console.print(f"game value (P1): {value:.10f} chips per hand; P2 advantage {-value:.10f}")
+
+    def line(text: str) -> None:
+        console.print(text, soft_wrap=True, markup=False, highlight=False)
+
+    line(f"solved {solver.game.spec} with {algorithm} in {solver.seconds:.3f} s")
+    line(f"iterations: {solver.iterations:,}")
+    if values is not None:
+        if n_players == 2:
+            line(
+                f"game value (P1): {_chips(values[0])} chips per hand; P2 advantage "
+                f"{_chips(-values[0])}"
+            )
+        else:
+            seats = ", ".join(f"P{p + 1} {_chips(v)}" for p, v in enumerate(values))
+            line(f"values per seat (chips per hand): {seats}")
     if exploitability is not None:
-        console.print(f"exploitability: {exploitability:.3e} chips per hand")
-    console.print(f"saved to {path}")
+        line(f"exploitability: {exploitability:.3e} chips per hand")
+    elif not solver.can_measure:
+        line("exploitability: not measured (the game is too big to compile)")
+    infosets = solver.infosets_touched()
+    if infosets is not None:
+        line(f"infosets: {infosets:,}; memory {format_bytes(solver.memory_bytes())}")
+    if path is not None:
+        line(f"saved to {path}")
+    else:
+        line("not saved (give --out FILE to save the strategy)")

@@ -18,7 +18,7 @@ from pokerlab._types import FloatArray
 from pokerlab.errors import PokerlabError
 from pokerlab.eval._passes import run_pass
 from pokerlab.games.base import Game
-from pokerlab.strategy import Strategy
+from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import CompiledTree, compile
 
 
@@ -48,7 +48,7 @@ class BestResponse:
         self.action_values.setflags(write=False)
 
 
-def best_response(game: Game, strategy: Strategy, player: int) -> BestResponse:
+def best_response(game: Game, strategy: Policy, player: int) -> BestResponse:
     """Return a best response of ``player`` to the other players' rows of ``strategy``.
 
     Exact, in one pass over the compiled tree; works for any number of players (the
@@ -61,6 +61,7 @@ def best_response(game: Game, strategy: Strategy, player: int) -> BestResponse:
 
     Raises:
         StrategyMismatchError: if ``strategy`` was made for another game.
+        GameTooLargeError: if the game is too big to compile.
         PokerlabError: if ``player`` is not a player of the game.
 
     Example:
@@ -72,7 +73,7 @@ def best_response(game: Game, strategy: Strategy, player: int) -> BestResponse:
         >>> br.strategy.probabilities("Q|b")   # ...folding the Q to a bet
         {0: 1.0, 1: 0.0}
     """
-    strategy.check_game(game)
+    strategy = tabulate(strategy, game, purpose="a best response")
     tree = compile(game)
     if not 0 <= player < tree.n_players:
         raise PokerlabError(

@@ -8,11 +8,11 @@ from pokerlab._types import FloatArray
 from pokerlab.errors import StrategyError
 from pokerlab.eval._passes import run_pass
 from pokerlab.games.base import Game
-from pokerlab.strategy import Strategy
+from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import CompiledTree, compile
 
 
-def expected_value(game: Game, strategies: Strategy | Sequence[Strategy]) -> tuple[float, ...]:
+def expected_value(game: Game, strategies: Policy | Sequence[Policy]) -> tuple[float, ...]:
     """Return each player's exact expected winnings when the profile is played.
 
     Exact (every deal and every action weighted by its probability, no sampling), on the
@@ -20,9 +20,9 @@ def expected_value(game: Game, strategies: Strategy | Sequence[Strategy]) -> tup
 
     Args:
         game: the game.
-        strategies: one :class:`~pokerlab.strategy.Strategy` holding every player's rows
-            (a full profile), or one Strategy per player, player ``p``'s rows taken from
-            ``strategies[p]``.
+        strategies: one policy holding every player's rows (a full profile), or one policy
+            per player, player ``p``'s rows taken from ``strategies[p]``; any policy is
+            tabulated on the compiled tree first.
 
     Returns:
         One value per player, in chips per hand.
@@ -30,6 +30,7 @@ def expected_value(game: Game, strategies: Strategy | Sequence[Strategy]) -> tup
     Raises:
         StrategyMismatchError: if a strategy was made for another game.
         StrategyError: if a sequence does not hold one strategy per player.
+        GameTooLargeError: if the game is too big to compile (the message says so).
 
     Example:
         >>> from pokerlab.games import kuhn
@@ -66,21 +67,19 @@ def expected_values_array(tree: CompiledTree, probs: FloatArray) -> FloatArray:
     return run_pass(tree, probs, best_response=False).values
 
 
-def _profile(game: Game, strategies: Strategy | Sequence[Strategy]) -> Strategy:
+def _profile(game: Game, strategies: Policy | Sequence[Policy]) -> Strategy:
     """Return the single profile ``strategies`` stands for, after checking the games."""
-    if isinstance(strategies, Strategy):
-        strategies.check_game(game)
-        return strategies
+    if isinstance(strategies, Policy):
+        return tabulate(strategies, game, purpose="an exact expected value")
     seats = list(strategies)
     if len(seats) != game.n_players:
         raise StrategyError(
             f"{game.spec} has {game.n_players} players; give one Strategy (a full profile) "
             f"or one per player, not {len(seats)}"
         )
+    tables = []
     for seat in seats:
-        if not isinstance(seat, Strategy):
-            raise StrategyError(
-                f"expected a Strategy for each player; got {type(seat).__name__}"
-            )
-        seat.check_game(game)
-    return seats[0].combine(seats)
+        if not isinstance(seat, Policy):
+            raise StrategyError(f"expected a policy for each player; got {type(seat).__name__}")
+        tables.append(tabulate(seat, game, purpose="an exact expected value"))
+    return tables[0].combine(tables)

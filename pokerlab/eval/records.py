@@ -1,32 +1,24 @@
-"""Records of matches: faults, hands and results (the data :mod:`matches` produces)."""
+"""Records of hands and matches: faults, hands and results (what the dealer and matches produce).
+
+Every record works for 2 to 9 seats. Agents are numbered in the order they were given to
+the match (agent 0 is ``a``); ``seats[s]`` is the agent sitting in seat ``s`` of a hand.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
 
 from pokerlab._types import Action, FloatArray, Player
-from pokerlab.errors import PokerlabError
-from pokerlab.eval.statistics import (
-    ControlVariateEstimate,
-    Estimate,
+from pokerlab.eval.statistics import ControlVariateEstimate, Estimate
+
+FAULT_KINDS = (
+    "exception", "illegal", "timeout", "policy", "crash", "protocol", "disqualified",
 )
-from pokerlab.games.observation import Observation
-
-Seats = Literal["both", "first", "second"]
-"""``"both"``: each agent in each seat; ``"first"``/``"second"``: ``a`` always in seat 0/1."""
-
-FAULT_KINDS = ("exception", "illegal", "timeout")
-"""The kinds of :class:`FaultEvent`."""
-
-
-class MatchAgent(Protocol):
-    """What a match needs of an agent (the :class:`~pokerlab.agents.Agent` protocol)."""
-
-    def act(self, observation: Observation) -> Action:
-        """Return one of ``observation.legal_actions``."""
-        ...
+"""The kinds of :class:`FaultEvent`: an exception in the agent's code, an answer that is not
+a legal action id, no answer within the time limit, a policy whose probabilities are not a
+distribution over the legal actions; for agents in their own processes also a process that
+died or exited (``crash``), broke the protocol, or was disqualified after too many faults."""
 
 
 @dataclass(frozen=True)
@@ -36,10 +28,10 @@ class FaultEvent:
     Attributes:
         hand: the hand index in the match.
         seat: the seat the agent sat in.
-        agent: 0 for agent ``a``, 1 for agent ``b``.
-        kind: ``"exception"``, ``"illegal"`` or ``"timeout"``.
-        detail: a readable description (the exception, the illegal action, the seconds).
-        action: the default action played instead (-1 for a failing ``reset``/``observe``).
+        agent: the agent's index in the match (0 for ``a``, 1 for ``b``, ...).
+        kind: one of :data:`FAULT_KINDS`.
+        detail: a readable description (the exception, the illegal answer, the seconds).
+        action: the default action played instead (-1 for a failing hook).
     """
 
     hand: int
@@ -56,13 +48,13 @@ class HandRecord:
 
     Attributes:
         hand: the hand index in the match (0-based).
-        deal: the deal id (the two hands of a duplicate pair share it).
-        seats: which agent sat in each seat (``(0, 1)``: ``a`` in seat 0, ``b`` in seat 1).
+        deal: the deal id (the hands of one deal, in rotated seats, share it).
+        seats: the agent sitting in each seat (``(0, 1)``: ``a`` in seat 0, ``b`` in seat 1).
         returns: chips won by each seat.
         history: every action of the hand, chance outcomes included (``state.history``).
         events: the faults of this hand.
-        seconds: total thinking time of agents ``a`` and ``b`` in this hand, in seconds.
-        decisions: number of decisions of agents ``a`` and ``b`` in this hand.
+        seconds: total thinking time of each agent (by agent index) in this hand.
+        decisions: number of decisions of each agent (by agent index) in this hand.
     """
 
     hand: int
@@ -71,44 +63,45 @@ class HandRecord:
     returns: tuple[float, ...]
     history: tuple[Action, ...]
     events: tuple[FaultEvent, ...] = ()
-    seconds: tuple[float, ...] = (0.0, 0.0)
-    decisions: tuple[int, ...] = (0, 0)
+    seconds: tuple[float, ...] = ()
+    decisions: tuple[int, ...] = ()
 
-    def agent_returns(self) -> tuple[float, float]:
-        """Chips won by agent ``a`` and agent ``b`` in this hand."""
-        seat_a = self.seats.index(0)
-        seat_b = self.seats.index(1)
-        return self.returns[seat_a], self.returns[seat_b]
+    def agent_returns(self) -> tuple[float, ...]:
+        """Chips won by each agent (by agent index) in this hand."""
+        out = [0.0] * len(self.seats)
+        for seat, agent in enumerate(self.seats):
+            out[agent] = self.returns[seat]
+        return tuple(out)
 
 
 @dataclass(frozen=True, eq=False)
 class MatchResult:
-    """The outcome of a match between agents ``a`` and ``b`` (two players).
+    """The outcome of a match between 2 to 9 agents.
 
     Attributes:
         game: the game's spec string.
-        agent_names: the names of ``a`` and ``b``.
+        agent_names: the agents' names, in agent order.
         hands: every hand, in order (built lazily for sampled matches).
-        returns: ``[n_hands]`` chips won by agent ``a`` in each hand.
-        estimate: agent ``a``'s chips per hand with its 95% interval (from the per-pair
-            means when duplicate; ``b``'s is the negation in a zero-sum game).
-        exact_value: agent ``a``'s exact chips per hand averaged over the seats played,
-            when both agents are strategy-backed; else None.
-        control_variate: the control-variate estimate of agent ``a``'s chips per hand,
-            with the coefficient and the variance reduction factor; None without a
-            compiled tree.
+        agent_returns: ``[n_hands, n_agents]`` chips won by each agent in each hand.
+        estimates: each agent's chips per hand with its 95% interval, computed on the deals
+            (the mean over every seating of one deal is an independent unit, so card luck
+            shared by the rotations cancels).
+        exact_values: each agent's exact chips per hand averaged over the seatings played,
+            when every agent is policy-backed on a game that compiles; else None.
+        control_variates: each agent's control-variate estimate (the chance-luck term of
+            AIVAT), or None without a compiled tree.
         events: every fault of the match.
-        duplicate: whether deals were played twice with seats swapped.
-        sampled: whether the fast path (:func:`play_strategies`) played the hands.
+        duplicate: whether each deal was played in every seating.
+        sampled: whether the fast path (whole hands sampled on the compiled tree) played.
     """
 
     game: str
-    agent_names: tuple[str, str]
+    agent_names: tuple[str, ...]
     hands: Sequence[HandRecord]
-    returns: FloatArray
-    estimate: Estimate
-    exact_value: float | None
-    control_variate: ControlVariateEstimate | None
+    agent_returns: FloatArray
+    estimates: tuple[Estimate, ...]
+    exact_values: tuple[float, ...] | None
+    control_variates: tuple[ControlVariateEstimate, ...] | None
     events: tuple[FaultEvent, ...]
     duplicate: bool
     sampled: bool
@@ -116,18 +109,37 @@ class MatchResult:
     @property
     def n_hands(self) -> int:
         """Number of hands played."""
-        return int(self.returns.shape[0])
+        return int(self.agent_returns.shape[0])
 
     @property
-    def means(self) -> tuple[float, float]:
-        """Chips per hand of ``a`` and ``b``."""
-        return self.estimate.mean, -self.estimate.mean
+    def n_agents(self) -> int:
+        """Number of agents (the game's number of players)."""
+        return len(self.agent_names)
 
     @property
-    def ci95(self) -> tuple[tuple[float, float], tuple[float, float]]:
-        """95% intervals of ``a``'s and ``b``'s chips per hand."""
-        e = self.estimate
-        return (e.low, e.high), (-e.high, -e.low)
+    def returns(self) -> FloatArray:
+        """``[n_hands]`` chips won by agent ``a`` (agent 0) in each hand."""
+        return self.agent_returns[:, 0]
+
+    @property
+    def estimate(self) -> Estimate:
+        """Agent ``a``'s chips per hand with its interval."""
+        return self.estimates[0]
+
+    @property
+    def exact_value(self) -> float | None:
+        """Agent ``a``'s exact chips per hand, when every agent is policy-backed."""
+        return None if self.exact_values is None else self.exact_values[0]
+
+    @property
+    def control_variate(self) -> ControlVariateEstimate | None:
+        """Agent ``a``'s control-variate estimate, when there is one."""
+        return None if self.control_variates is None else self.control_variates[0]
+
+    @property
+    def means(self) -> tuple[float, ...]:
+        """Chips per hand of each agent."""
+        return tuple(e.mean for e in self.estimates)
 
     @property
     def per_100(self) -> Estimate:
@@ -136,14 +148,14 @@ class MatchResult:
 
     @property
     def best_estimate(self) -> Estimate:
-        """The control-variate estimate when there is one, else the plain one."""
-        return self.control_variate.estimate if self.control_variate else self.estimate
+        """Agent ``a``'s control-variate estimate when there is one, else the plain one."""
+        control = self.control_variate
+        return control.estimate if control else self.estimate
 
     def __repr__(self) -> str:
-        a, b = self.agent_names
-        return f"<MatchResult {a} vs {b}: {self.estimate} chips/hand over {self.n_hands} hands>"
+        names = " vs ".join(self.agent_names)
+        return f"<MatchResult {names}: {self.estimate} chips/hand for {self.agent_names[0]} " \
+            f"over {self.n_hands} hands>"
 
 
-def _check_seats(seats: str) -> None:
-    if seats not in ("both", "first", "second"):
-        raise PokerlabError(f"seats must be 'both', 'first' or 'second'; got {seats!r}")
+__all__ = ["FAULT_KINDS", "FaultEvent", "HandRecord", "MatchResult"]

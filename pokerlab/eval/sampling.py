@@ -1,8 +1,10 @@
 """The fast path of matches: whole hands sampled on the compiled tree, and the control variate.
 
-When both agents are strategy-backed, hands are sampled with numpy over the flat arrays
-(one vectorized step per tree level for all hands at once) instead of asking agents one
-decision at a time; the AIVAT-style chance control variate is computed here too.
+When every agent is policy-backed and the game compiles, hands are sampled with numpy over
+the flat arrays (one vectorized step per tree level for all hands at once) instead of
+asking agents one decision at a time. Chance takes the dealer's uniforms
+(:func:`pokerlab.eval.dealer.chance_uniforms`) by the same inverse CDF, so a deal gets the
+same cards on both paths; decisions draw from a generator of their own.
 """
 
 from __future__ import annotations
@@ -15,13 +17,12 @@ from typing import overload
 import numpy as np
 
 from pokerlab._types import CHANCE, TERMINAL, Action, FloatArray, IntArray
-from pokerlab.errors import PokerlabError
-from pokerlab.eval.records import HandRecord, Seats, _check_seats
+from pokerlab.eval.dealer import chance_uniforms
+from pokerlab.eval.expected_value import expected_value
+from pokerlab.eval.records import HandRecord
 from pokerlab.games.base import Game
 from pokerlab.strategy import Strategy
 from pokerlab.tree import CompiledTree, compile
-
-# -- the fast path: whole hands sampled on the compiled tree -------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -30,8 +31,9 @@ class _Sampler:
 
     tree: CompiledTree
     terminal_row: IntArray  # [H] row in terminal_payoffs, -1 elsewhere
-    chance_parent: np.ndarray  # [H] bool: the edge into the node is a chance edge
     max_chance: int  # largest number of chance events on a path
+    chance_row: IntArray  # [H] row of a chance node in chance_cum, -1 elsewhere
+    chance_cum: FloatArray  # [C, widest] running sums of the children's probabilities
     child_lookup: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
@@ -53,7 +55,20 @@ def _sampler(game: Game) -> _Sampler:
     for d in range(1, len(offsets) - 1):
         lo, hi = int(offsets[d]), int(offsets[d + 1])
         count[lo:hi] = count[tree.parent[lo:hi]] + chance_parent[lo:hi]
-    sampler = _Sampler(tree, terminal_row, chance_parent, int(count.max()))
+    # Running sums of each chance node's children, added left to right exactly as the
+    # dealer adds them (sample_chance), so both pick the same outcome from a uniform.
+    chance_nodes = np.flatnonzero(tree.player == CHANCE)
+    chance_row = np.full(h, -1, dtype=np.int64)
+    chance_row[chance_nodes] = np.arange(chance_nodes.size)
+    widths = tree.n_children[chance_nodes]
+    widest = int(widths.max()) if chance_nodes.size else 1
+    cum = np.full((chance_nodes.size, widest), np.inf)
+    running = np.zeros(chance_nodes.size)
+    for k in range(widest):
+        rows = np.flatnonzero(widths > k)
+        running[rows] += tree.chance_prob[tree.first_child[chance_nodes[rows]] + k]
+        cum[rows, k] = running[rows]
+    sampler = _Sampler(tree, terminal_row, int(count.max()), chance_row, cum)
     _SAMPLERS[game.spec] = sampler
     return sampler
 
@@ -101,12 +116,20 @@ def _walk(
             if not active.size:
                 break
         is_chance = who == CHANCE
-        u = decision_u[active, step]
-        if is_chance.any():
-            rows = np.flatnonzero(is_chance)
-            u[rows] = chance_u[active[rows], chance_count[active[rows]]]
-            chance_count[active[rows]] += 1
-        child = np.searchsorted(keys, current + u, side="right") + 1
+        child = np.empty(active.size, dtype=np.int64)
+        deciding = np.flatnonzero(~is_chance)
+        if deciding.size:
+            u = decision_u[active[deciding], step]
+            child[deciding] = np.searchsorted(keys, current[deciding] + u, side="right") + 1
+        dealing = np.flatnonzero(is_chance)
+        if dealing.size:
+            rows = active[dealing]
+            u = chance_u[rows, chance_count[rows]]
+            chance_count[rows] += 1
+            at = current[dealing]
+            pick = (sampler.chance_cum[sampler.chance_row[at]] <= u[:, None]).sum(axis=1)
+            pick = np.minimum(pick, tree.n_children[at] - 1)
+            child[dealing] = tree.first_child[at] + pick
         nodes[active] = child
         step += 1
     return nodes
@@ -127,37 +150,36 @@ class SampledHands:
 
 def play_strategies(
     game: Game,
-    s1: Strategy,
-    s2: Strategy,
+    strategies: Sequence[Strategy],
     hands: int,
     seed: np.random.Generator | int | None = None,
     *,
     chance_uniforms: FloatArray | None = None,
 ) -> SampledHands:
-    """Sample ``hands`` whole hands with ``s1`` in seat 0 and ``s2`` in seat 1 (fast path).
+    """Sample ``hands`` whole hands, ``strategies[s]`` playing seat ``s`` (the fast path).
 
     Walks the compiled tree's flat arrays for all hands at once, one depth per numpy
     step: at each history the child is chosen by inverse CDF of a uniform over the edge
     probabilities (chance probabilities, or the acting seat's strategy row).
 
     Args:
-        game: a two-player game small enough to compile.
-        s1: the strategy of seat 0 (its player-0 rows are used).
-        s2: the strategy of seat 1 (its player-1 rows are used).
+        game: a game small enough to compile.
+        strategies: one strategy per seat (seat ``s`` plays its player-``s`` rows).
         hands: how many hands.
         seed: the generator (or its seed) of the uniforms.
-        chance_uniforms: ``[hands, k]`` uniforms for the chance events (shared between the
-            two hands of a duplicate pair); drawn from ``seed`` when None.
+        chance_uniforms: ``[hands, k]`` uniforms for the chance events (the dealer's, to
+            share deals between hands); drawn from ``seed`` when None.
 
     Raises:
         StrategyMismatchError: if a strategy was made for another game.
+        StrategyError: if there is not one strategy per seat.
     """
-    s1.check_game(game)
-    s2.check_game(game)
+    for strategy in strategies:
+        strategy.check_game(game)
     sampler = _sampler(game)
     tree = sampler.tree
     rng = np.random.default_rng(seed)
-    profile = s1.combine([s1, s2]).probs if tree.n_players == 2 else s1.probs
+    profile = strategies[0].combine(list(strategies)).probs
     keys = _search_keys(tree, profile)
     if chance_uniforms is None:
         chance_uniforms = rng.random((hands, max(sampler.max_chance, 1)))
@@ -175,7 +197,7 @@ class _LazyRecords(Sequence[HandRecord]):
         tree: CompiledTree,
         terminals: IntArray,
         deals: IntArray,
-        a_seats: IntArray,
+        seatings: IntArray,
         returns: FloatArray,
         *,
         first_hand: int = 0,
@@ -184,7 +206,7 @@ class _LazyRecords(Sequence[HandRecord]):
         self._tree = tree
         self._terminals = terminals
         self._deals = deals
-        self._a_seats = a_seats
+        self._seatings = seatings
         self._returns = returns
 
     def __len__(self) -> int:
@@ -203,18 +225,12 @@ class _LazyRecords(Sequence[HandRecord]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(index)
-        node = int(self._terminals[index])
-        path = []
-        while node > 0:
-            path.append(int(self._tree.action[node]))
-            node = int(self._tree.parent[node])
-        seats = (0, 1) if self._a_seats[index] == 0 else (1, 0)
         return HandRecord(
             hand=self._first_hand + index,
             deal=int(self._deals[index]),
-            seats=seats,
+            seats=tuple(int(a) for a in self._seatings[index]),
             returns=tuple(float(r) for r in self._returns[index]),
-            history=tuple(reversed(path)),
+            history=self._tree.history_actions(int(self._terminals[index])),
         )
 
 
@@ -267,102 +283,89 @@ def _terminal_of(sampler: _Sampler, history: Sequence[Action]) -> int:
     return node
 
 
-def _pair_units(values: FloatArray, deals: IntArray) -> FloatArray:
-    """Means over the hands sharing a deal (the independent units of a duplicate match)."""
+def deal_units(values: FloatArray, deals: IntArray) -> FloatArray:
+    """Means over the hands sharing a deal (the independent units of a rotated match).
+
+    ``values`` is ``[hands]`` or ``[hands, k]``; the result has one row per distinct deal.
+    """
     _, inverse, counts = np.unique(deals, return_inverse=True, return_counts=True)
-    sums = np.bincount(inverse, weights=values)
-    return sums / counts
+    if values.ndim == 1:
+        return np.bincount(inverse, weights=values) / counts
+    return np.stack(
+        [np.bincount(inverse, weights=values[:, j]) / counts for j in range(values.shape[1])],
+        axis=1,
+    )
 
 
-def _sample_match(
+def sample_match(
     game: Game,
-    sa: Strategy,
-    sb: Strategy,
-    a_seats: IntArray,
+    strategies: Sequence[Strategy],
+    seatings: IntArray,
     deals: IntArray,
+    *,
+    seed: int,
     rng: np.random.Generator,
 ) -> tuple[IntArray, FloatArray]:
-    """Sample hands on the compiled tree; hands sharing a deal share the chance uniforms."""
+    """Sample hands on the compiled tree; ``seatings[i, s]`` is the agent in seat ``s``.
+
+    Chance takes the dealer's stream of each hand's deal (:func:`chance_uniforms` with
+    ``seed``); agent ``a`` plays ``strategies[a]``. Returns the terminal history ids and
+    the chips won by each seat.
+    """
     sampler = _sampler(game)
-    first_deal = int(deals.min())
-    chance_u = rng.random((int(deals.max()) - first_deal + 1, max(sampler.max_chance, 1)))
-    hands = a_seats.shape[0]
+    chance_u = chance_uniforms(seed, deals, max(sampler.max_chance, 1))
+    hands = seatings.shape[0]
     terminals = np.empty(hands, dtype=np.int64)
     returns = np.empty((hands, game.n_players))
-    for seat in (0, 1):
-        rows = np.flatnonzero(a_seats == seat)
-        if not rows.size:
-            continue
-        first, second = (sa, sb) if seat == 0 else (sb, sa)
+    for seating, rows in _seating_groups(seatings):
         sampled = play_strategies(
             game,
-            first,
-            second,
+            [strategies[int(a)] for a in seating],
             int(rows.size),
             rng,
-            chance_uniforms=chance_u[deals[rows] - first_deal],
+            chance_uniforms=chance_u[rows],
         )
         terminals[rows] = sampled.terminals
         returns[rows] = sampled.returns
     return terminals, returns
 
 
-def _schedule_arrays(index: IntArray, seats: Seats, duplicate: bool) -> tuple[IntArray, IntArray]:
-    """``(deals, seat of agent a)`` of the hands ``index`` (see :func:`hand_schedule`)."""
-    if seats == "first":
-        return index.copy(), np.zeros_like(index)
-    if seats == "second":
-        return index.copy(), np.ones_like(index)
-    return (index // 2 if duplicate else index.copy()), index % 2
+def _seating_groups(seatings: IntArray) -> list[tuple[IntArray, IntArray]]:
+    """The distinct rows of ``seatings`` with the hands that use each (a table has few)."""
+    n = seatings.shape[1]
+    codes = seatings @ (n ** np.arange(n, dtype=np.int64))
+    distinct, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    return [(seatings[first[g]], np.flatnonzero(inverse == g)) for g in range(distinct.size)]
 
 
-def sample_hands(
-    game: Game,
-    sa: Strategy,
-    sb: Strategy,
-    *,
-    start: int,
-    stop: int,
-    seats: Seats = "both",
-    duplicate: bool = True,
-    seed: int = 0,
-) -> list[HandRecord]:
-    """Sample hands ``start..stop-1`` of a strategy-vs-strategy match on the compiled tree.
-
-    The arena's fast path: the result depends only on ``(seed, start, stop)``, so a batch
-    replayed after a crash is the same batch. With duplicate hands, ``start`` and ``stop``
-    must be even (both hands of a pair in the batch).
-
-    Raises:
-        PokerlabError: if a duplicate batch would split a pair.
-    """
-    _check_seats(seats)
-    pairs = seats == "both" and duplicate
-    if pairs and (start % 2 or stop % 2):
-        raise PokerlabError(
-            f"a duplicate batch must start and stop on even hands; got {start}..{stop}"
-        )
-    if stop <= start:
-        return []
-    index = np.arange(start, stop, dtype=np.int64)
-    deals, a_seats = _schedule_arrays(index, seats, duplicate)
-    rng = np.random.default_rng([seed, start, 0xFA57])
-    terminals, returns = _sample_match(game, sa, sb, a_seats, deals, rng)
-    tree = _sampler(game).tree
-    return list(_LazyRecords(tree, terminals, deals, a_seats, returns, first_hand=start))
+def seat_returns_to_agents(returns: FloatArray, seatings: IntArray) -> FloatArray:
+    """``[hands, n]`` chips by agent from chips by seat (``seatings[i, s]`` = agent in seat s)."""
+    out = np.empty_like(returns)
+    rows = np.arange(returns.shape[0])[:, None]
+    out[rows, seatings] = returns
+    return out
 
 
-def _exact_value(game: Game, sa: Strategy, sb: Strategy, a_seats: IntArray) -> float:
-    from pokerlab.eval.expected_value import expected_value
+def exact_values(
+    game: Game, strategies: Sequence[Strategy], seatings: IntArray
+) -> tuple[float, ...]:
+    """Each agent's exact chips per hand, averaged over the seatings of the hands played."""
+    n = game.n_players
+    totals = np.zeros(n)
+    for seating, rows in _seating_groups(seatings):
+        values = expected_value(game, [strategies[int(a)] for a in seating])
+        for seat, agent in enumerate(seating):
+            totals[int(agent)] += rows.size * values[seat]
+    means = totals / seatings.shape[0]
+    return tuple(0.0 if math.isclose(v, 0.0, abs_tol=1e-12) else float(v) for v in means)
 
-    total = 0.0
-    weight = 0.0
-    for seat in (0, 1):
-        share = float(np.mean(a_seats == seat))
-        if share == 0:
-            continue
-        profile = [sa, sb] if seat == 0 else [sb, sa]
-        total += share * expected_value(game, profile)[seat]
-        weight += share
-    value = total / weight
-    return 0.0 if math.isclose(value, 0.0, abs_tol=1e-12) else value
+
+__all__ = [
+    "SampledHands",
+    "chance_luck",
+    "deal_units",
+    "exact_values",
+    "play_strategies",
+    "sample_match",
+    "seat_returns_to_agents",
+]

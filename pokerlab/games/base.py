@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from functools import cached_property
 
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import IllegalActionError, PokerlabError
@@ -46,6 +47,11 @@ class Game(ABC):
 
     def describe(self) -> str:
         """One line of rules, for ``pokerlab games list``."""
+        return str(self.spec)
+
+    @cached_property
+    def spec_text(self) -> str:
+        """``str(self.spec)``, kept (every observation carries it)."""
         return str(self.spec)
 
     def __eq__(self, other: object) -> bool:
@@ -161,18 +167,33 @@ class State(ABC):
             raise PokerlabError("returns() needs a finished hand; this state is not terminal")
         return self._terminal_returns()
 
+    def public_event(self, action: Action, child: State) -> tuple[Player, str] | None:
+        """The public event of taking ``action`` here, which led to ``child``, if any.
+
+        ``(player, name)`` for a player's action; ``(-1, name)`` for a public chance event
+        (a board card: ``"board Q"``); None for a private one (a card dealt to a player).
+        The default treats every player action as public and every chance event as
+        private; games with public chance events override it. The dealer builds each
+        seat's public history from these events as the hand goes, in O(1) per event.
+        """
+        if self.player >= 0:
+            return (self.player, self.action_name(action))
+        return None
+
     def public_history(self) -> tuple[tuple[Player, str], ...]:
         """Public events so far as ``(player, name)``; -1 for public chance events.
 
-        The default treats every player action as public and every chance event as
-        private; games with public chance events (a board) override it.
+        Rebuilt by replaying the history with :meth:`public_event` (O(length)); the dealer
+        keeps it as it goes instead.
         """
         events: list[tuple[Player, str]] = []
         state: State = self.game.initial_state()
         for action in self.history:
-            if state.player >= 0:
-                events.append((state.player, state.action_name(action)))
-            state = state._apply(action)
+            child = state._apply(action)
+            event = state.public_event(action, child)
+            if event is not None:
+                events.append(event)
+            state = child
         return tuple(events)
 
     def private_cards(self, player: Player) -> str:
@@ -191,19 +212,28 @@ class State(ABC):
         """Chips each player has left behind, or None when stacks are unlimited."""
         return None
 
-    def observation(self, player: Player | None = None) -> Observation:
-        """What ``player`` (default: the player to move) sees here."""
+    def observation(
+        self,
+        player: Player | None = None,
+        *,
+        public_history: tuple[tuple[Player, str], ...] | None = None,
+    ) -> Observation:
+        """What ``player`` (default: the player to move) sees here.
+
+        ``public_history`` is this state's :meth:`public_history` when the caller keeps it
+        already (the dealer does), which saves replaying the hand.
+        """
         if player is None:
             player = self.player
         acting = player == self.player and player >= 0
         legal = self.legal_actions() if acting else ()
         return Observation(
-            game=str(self.game.spec),
+            game=self.game.spec_text,
             seat=player,
             infoset_key=self.infoset_key(player),
             legal_actions=legal,
             action_names=tuple(self.action_name(a) for a in legal),
-            public_history=self.public_history(),
+            public_history=self.public_history() if public_history is None else public_history,
             private_cards=self.private_cards(player),
             board=self.board_cards(),
             committed=self.contributions(),

@@ -466,6 +466,20 @@ class HoldemState(State):
                 out.append("r")
         return "".join(out)
 
+    def public_event(self, action: Action, child: State) -> tuple[Player, str] | None:
+        """The betting, and ``(-1, "flop Qh7c2d")`` once a street's board cards are all out."""
+        if self.to_act >= 0:
+            return (self.to_act, self.action_name(action))
+        if len(self.hole) < 2 * self.holdem.n_players:
+            return None
+        assert isinstance(child, HoldemState)
+        size = len(child.board)
+        if size not in BOARD_SIZES[1:]:
+            return None
+        street = BOARD_SIZES.index(size)
+        first = BOARD_SIZES[street - 1] if street > 1 else 0
+        return (-1, f"{STREET_NAMES[street]} {cards_str(child.board[first:])}")
+
     def public_history(self) -> tuple[tuple[Player, str], ...]:
         """The betting, with one ``(-1, "flop Qh7c2d")`` event per street of board cards."""
         events: list[tuple[Player, str]] = []

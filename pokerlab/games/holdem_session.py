@@ -12,12 +12,9 @@ from the full stacks again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from pokerlab._types import CHANCE, TERMINAL, Player
+from pokerlab._types import TERMINAL, Player
 from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.games.holdem import HoldemGame, HoldemState, holdem
 
@@ -72,7 +69,9 @@ class HoldemSession:
         carry_stacks: carry stacks from hand to hand (busted seats leave) or start every
             hand from ``stack``.
         button: the button's seat in the first hand.
-        rng: the dealer's randomness (a generator, a seed, or None).
+
+    The session keeps the table's books (who plays, stacks, the button); the hands are
+    played by the dealer (:func:`pokerlab.eval.session.play_session_hand`).
 
     Raises:
         SpecError: for rules the game refuses (checked by building the first hand).
@@ -88,7 +87,6 @@ class HoldemSession:
         stack: int = 200,
         carry_stacks: bool = True,
         button: int = 0,
-        rng: np.random.Generator | int | None = None,
     ) -> None:
         if not 0 <= button < seats:
             raise SpecError(f"button must be a seat 0..{seats - 1}; got {button}")
@@ -99,7 +97,6 @@ class HoldemSession:
         self.stack = stack
         self.carry_stacks = carry_stacks
         self.button = button
-        self.rng = np.random.default_rng(rng)
         self.stacks: list[int] = [stack] * seats
         self.hands_played = 0
         holdem(players=seats, betting=betting, blinds=self.blinds, ante=ante, stack=stack)
@@ -159,55 +156,5 @@ class HoldemSession:
                 return candidate
         return seat
 
-    def deal(self, state: HoldemState) -> HoldemState:
-        """Deal chance cards at random until a player must act or the hand is over."""
-        while state.player == CHANCE:
-            cards = state.legal_actions()
-            state = state.child(cards[int(self.rng.integers(len(cards)))])
-        return state
 
-    def play_hand(
-        self,
-        act: Callable[[HandSetup, HoldemState], int],
-        *,
-        on_state: Callable[[HandSetup, HoldemState], None] | None = None,
-    ) -> HandOutcome:
-        """Play one hand: ``act(setup, state)`` returns the action of the player to act.
-
-        Args:
-            act: chooses an action for ``state.player`` (the seat is ``setup.seats[player]``).
-            on_state: called with every state after a player's action or a deal (to show it).
-        """
-        setup = self.start_hand()
-        state = self.deal(setup.game.initial_state())
-        while state.player != TERMINAL:
-            state = state.child(act(setup, state))
-            if on_state is not None:
-                on_state(setup, state)
-            state = self.deal(state)
-        return self.finish_hand(setup, state)
-
-    def play(
-        self, act: Callable[[HandSetup, HoldemState], int], hands: int
-    ) -> list[HandOutcome]:
-        """Play up to ``hands`` hands (fewer if the session ends); return their outcomes."""
-        outcomes: list[HandOutcome] = []
-        for _ in range(hands):
-            if self.is_over:
-                break
-            outcomes.append(self.play_hand(act))
-        return outcomes
-
-
-def seat_actions(
-    policies: Sequence[Callable[[HoldemState], int]],
-) -> Callable[[HandSetup, HoldemState], int]:
-    """Turn one chooser per seat into the ``act`` callback of :meth:`HoldemSession.play_hand`."""
-
-    def act(setup: HandSetup, state: HoldemState) -> int:
-        return policies[setup.seats[state.player]](state)
-
-    return act
-
-
-__all__ = ["HandOutcome", "HandSetup", "HoldemSession", "seat_actions"]
+__all__ = ["HandOutcome", "HandSetup", "HoldemSession"]

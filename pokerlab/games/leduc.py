@@ -353,17 +353,13 @@ class LeducState(State):
             return "raise" if owed else "bet"
         raise SpecError(f"leduc has actions 0 (fold), 1 (call), 2 (raise); got {action}")
 
-    def public_history(self) -> tuple[tuple[Player, str], ...]:
-        """Both rounds' betting, with the board card between them."""
-        events: list[tuple[Player, str]] = []
-        state: LeducState = self.leduc.initial_state()
-        for action in self.history:
-            if state.to_act >= 0:
-                events.append((state.to_act, state.action_name(action)))
-            elif len(state.private) == self.leduc.n_players:
-                events.append((-1, f"board {self.leduc.rank_names[action // SUITS]}"))
-            state = state._apply(action)
-        return tuple(events)
+    def public_event(self, action: Action, child: State) -> tuple[Player, str] | None:
+        """Players' actions, and the board card (``"board Q"``) once the private cards are out."""
+        if self.to_act >= 0:
+            return (self.to_act, self.action_name(action))
+        if len(self.private) == self.leduc.n_players:
+            return (-1, f"board {self.leduc.rank_names[action // SUITS]}")
+        return None
 
     def private_cards(self, player: Player) -> str:
         """The rank of the player's card."""

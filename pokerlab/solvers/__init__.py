@@ -1,8 +1,23 @@
-"""Solvers: normal-form game theory, regret matching (and, later, LP and the CFR family)."""
+"""Solvers: normal-form game theory, regret matching, the sequence-form LP, CFR and MCCFR.
+
+Every equilibrium solver is a :class:`Solver` (``run`` / ``average_strategy`` /
+``current_strategy`` / ``iterations`` / ``history`` / checkpoints), registered by
+algorithm name in :data:`SOLVERS` (what ``pokerlab solve --algorithm`` takes):
+
+- ``regret-matching``: :class:`RegretMatching` on matrix games (self-play or against a
+  fixed opponent);
+- ``lp``: :class:`SequenceFormLP`, the exact equilibrium of a two-player zero-sum game;
+- ``cfr``, ``cfr+``, ``lcfr``, ``dcfr``: the full-width CFR family on the compiled tree;
+- ``cs-mccfr``, ``es-mccfr``, ``os-mccfr``: Monte Carlo CFR, on the compiled tree where
+  the game fits, by walking the game's states where it does not (Hold'em).
+
+The normal-form helpers (dominance, pure and 2x2 equilibria, zero-sum matrix LPs, the
+normal form of Kuhn) and the sequence-form matrices are here too.
+"""
 
 from __future__ import annotations
 
-from pokerlab.solvers.base import Solver
+from pokerlab.solvers.base import SOLVERS, Solver, make_solver, register_solver
 from pokerlab.solvers.cfr import CFR, CFRPlus, DiscountedCFR, LinearCFR
 from pokerlab.solvers.lp import LPSolution, SequenceFormLP, solve_sequence_form
 from pokerlab.solvers.mccfr import (
@@ -19,9 +34,11 @@ from pokerlab.solvers.normal_form import (
     best_response_to,
     eliminate_dominated,
     expected_payoffs,
+    matrix_strategy,
     mixed_equilibrium_2x2,
     pure_nash_equilibria,
     solve_zero_sum,
+    strategy_vectors,
 )
 from pokerlab.solvers.normal_form_kuhn import NormalForm, induced_normal_form, kuhn_normal_form
 from pokerlab.solvers.regret_matching import (
@@ -36,19 +53,6 @@ from pokerlab.solvers.sequence_form import (
     build_sequence_form,
     tutorial_matrices,
 )
-
-SOLVERS: dict[str, type[Solver]] = {
-    "cfr": CFR,
-    "cfr+": CFRPlus,
-    "lcfr": LinearCFR,
-    "dcfr": DiscountedCFR,
-    "lp": SequenceFormLP,
-    "cs-mccfr": ChanceSamplingMCCFR,
-    "es-mccfr": ExternalSamplingMCCFR,
-    "os-mccfr": OutcomeSamplingMCCFR,
-}
-"""Solver classes by algorithm name (``pokerlab solve --algorithm NAME``); each is built as
-``SOLVERS[name](game)``."""
 
 __all__ = [
     "CFR",
@@ -79,10 +83,14 @@ __all__ = [
     "expected_payoffs",
     "induced_normal_form",
     "kuhn_normal_form",
+    "make_solver",
+    "matrix_strategy",
     "mixed_equilibrium_2x2",
     "pure_nash_equilibria",
+    "register_solver",
     "regret_matching_strategy",
     "solve_sequence_form",
     "solve_zero_sum",
+    "strategy_vectors",
     "tutorial_matrices",
 ]

@@ -1,12 +1,23 @@
-"""The Solver interface every equilibrium solver shares.
+"""The Solver contract every equilibrium solver shares, and the registry of algorithms.
 
 ``solver = CFRPlus(game)``; ``solver.run(iterations=1000)`` (cumulative, returns
-``self``); ``solver.average_strategy()`` and ``solver.current_strategy()`` (copies);
-``solver.iterations``; ``solver.history`` (``(iteration, seconds, exploitability)`` rows);
-``solver.save_checkpoint(path)`` and ``Solver.load_checkpoint(path)`` resume exactly.
+``self``); ``solver.average_strategy()`` and ``solver.current_strategy()`` (copies, as
+policies: a :class:`~pokerlab.strategy.Strategy` where the game compiles, an
+:class:`~pokerlab.strategy.InfosetTable` where it does not); ``solver.iterations``;
+``solver.history`` (``(iteration, seconds, exploitability)`` rows, the exploitability
+None where the game is too big to measure it); ``solver.save_checkpoint(path)`` and
+``Solver.load_checkpoint(path)`` resume exactly.
 
-Hyper-parameters are keyword-only, stored as given and validated in ``__init__`` (the
-scikit-learn contract, adapted: we validate early because there is no ``set_params``).
+``run`` honours or refuses each argument it is given: a solver that solves in one step
+(the LP) refuses stopping rules, and a target exploitability is refused where the
+exploitability cannot be measured. Hyper-parameters are keyword-only, stored as given and
+validated in ``__init__`` (the scikit-learn contract, adapted: we validate early because
+there is no ``set_params``). Sampling solvers take ``seed=``: an integer or a numpy
+Generator, the one way to seed anything in pokerlab.
+
+:data:`SOLVERS` maps each algorithm name (``"cfr+"``, ``"es-mccfr"``...) to its class:
+the CLI builds solvers from it (:func:`make_solver`) and checkpoints find their class
+again through it. A class joins it with the :func:`register_solver` decorator.
 """
 
 from __future__ import annotations
@@ -17,12 +28,27 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
+
+import numpy as np
 
 from pokerlab._types import FloatArray
-from pokerlab.errors import SolverError
-from pokerlab.games.base import Game
-from pokerlab.strategy import Strategy
+from pokerlab.errors import (
+    FileFormatError,
+    GameTooLargeError,
+    PokerlabError,
+    SolverError,
+    StrategyMismatchError,
+)
+from pokerlab.eval import exploitability, exploitability_array
+from pokerlab.games import Game, GameSpec, load
+from pokerlab.solvers.checkpoint import read_checkpoint, split_state, write_checkpoint
+from pokerlab.strategy import InfosetTable, Strategy, tabulate
+from pokerlab.strategy.io import keys_fingerprint
+from pokerlab.tree import CompiledTree, compile
+
+Seed = int | np.integer | np.random.Generator | None
+"""What ``seed=`` accepts: an integer, a numpy Generator (used, not copied), or None."""
 
 
 @dataclass(frozen=True)
@@ -32,31 +58,95 @@ class HistoryRow:
     Attributes:
         iteration: iterations done when measured.
         seconds: solving time so far (measurement time excluded), in seconds.
-        exploitability: of the average strategy, in chips per hand (NashConv / players).
+        exploitability: of the average strategy, in chips per hand (NashConv / players);
+            None where the game is too big to measure it.
     """
 
     iteration: int
     seconds: float
-    exploitability: float
+    exploitability: float | None
 
 
 @dataclass(frozen=True)
 class Progress:
-    """What a ``run`` callback receives after each check."""
+    """What a ``run`` callback receives after each check.
+
+    Attributes:
+        iteration: iterations done.
+        seconds: solving time so far, in seconds.
+        exploitability: of the average strategy (chips per hand), or None where it cannot
+            be measured.
+        target_iterations: the iteration count the run stops at, if it has one.
+        infosets: infosets the solver holds regrets for (those met, for a sampling
+            solver that walks the game's states), or None.
+        memory_bytes: memory of the solver's tables, in bytes, or None.
+    """
 
     iteration: int
     seconds: float
     exploitability: float | None
     target_iterations: int | None
+    infosets: int | None = None
+    memory_bytes: int | None = None
 
 
 Callback = Callable[[Progress], None]
-
 
 _TIME_SLICE = 0.1
 """With a time budget, iterations run in batches of about this many seconds."""
 
 
+# -- seeding ----------------------------------------------------------------------------
+def make_generator(seed: Seed) -> np.random.Generator:
+    """The numpy Generator of ``seed=`` (an integer, a Generator, or None for fresh entropy).
+
+    Raises:
+        SolverError: if ``seed`` is not one of those (a bool, a float, a negative integer).
+    """
+    if (
+        isinstance(seed, bool)
+        or not (seed is None or isinstance(seed, int | np.integer | np.random.Generator))
+        or (isinstance(seed, int | np.integer) and seed < 0)
+    ):
+        raise SolverError(
+            f"seed must be an integer >= 0 or a numpy Generator (or None); got {seed!r}"
+        )
+    return np.random.default_rng(seed)
+
+
+def seed_value(seed: Seed) -> int | None:
+    """``seed`` as recorded in files: the integer, or None for a Generator or no seed."""
+    return int(seed) if isinstance(seed, int | np.integer) else None
+
+
+def generator_from_state(rng_state: object) -> np.random.Generator:
+    """Rebuild a Generator from ``generator.bit_generator.state`` (as checkpoints save it).
+
+    Raises:
+        SolverError: if ``rng_state`` is not a numpy bit generator state.
+    """
+    if not isinstance(rng_state, dict) or not isinstance(rng_state.get("bit_generator"), str):
+        raise SolverError(
+            "checkpoint state 'rng_state' must be a numpy bit generator state (a dict "
+            f"naming its 'bit_generator'); got {rng_state!r}"
+        )
+    bit_generator_class = getattr(np.random, rng_state["bit_generator"], None)
+    if not (
+        isinstance(bit_generator_class, type)
+        and issubclass(bit_generator_class, np.random.BitGenerator)
+    ):
+        raise SolverError(
+            f"checkpoint state names an unknown bit generator {rng_state['bit_generator']!r}"
+        )
+    bit_generator = bit_generator_class()
+    try:
+        bit_generator.state = rng_state
+    except (TypeError, ValueError, KeyError) as exc:
+        raise SolverError(f"checkpoint state 'rng_state' is not valid: {exc}") from None
+    return np.random.Generator(bit_generator)
+
+
+# -- stopping rules -----------------------------------------------------------------------
 def check_stopping_rules(
     iterations: int | None,
     target_exploitability: float | None,
@@ -73,7 +163,9 @@ def check_stopping_rules(
             "run() needs a stopping rule: iterations=, target_exploitability= or seconds="
         )
     if iterations is not None and (
-        isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        isinstance(iterations, bool)
+        or not isinstance(iterations, int | np.integer)
+        or iterations < 1
     ):
         raise SolverError(f"iterations must be an integer >= 1; got {iterations!r}")
     if target_exploitability is not None and not target_exploitability > 0:
@@ -83,20 +175,96 @@ def check_stopping_rules(
     if seconds is not None and not seconds > 0:
         raise SolverError(f"seconds must be > 0; got {seconds!r}")
     if check_every is None:
-        check_every = max(1, iterations // 10) if iterations else 10
+        check_every = max(1, int(iterations) // 10) if iterations else 10
     if isinstance(check_every, bool) or not isinstance(check_every, int) or check_every < 1:
         raise SolverError(f"check_every must be an integer >= 1; got {check_every!r}")
     return check_every
 
 
-class Solver(ABC):
-    """Base class of the solvers: the run loop, the stopping rules, the history.
+# -- the registry -------------------------------------------------------------------------
+SOLVERS: dict[str, type[Solver]] = {}
+"""Solver classes by algorithm name (``pokerlab solve --algorithm NAME``, checkpoints)."""
 
-    Subclasses implement :meth:`_iterate` (one iteration), :meth:`average_strategy`,
-    :meth:`current_strategy`, and the checkpoint state (:meth:`_state` / :meth:`_restore`).
+SolverClass = TypeVar("SolverClass", bound="type[Solver]")
+
+
+def register_solver(cls: SolverClass) -> SolverClass:
+    """Add a solver class to :data:`SOLVERS` under its ``algorithm`` name (a class decorator).
+
+    Its constructor must accept ``(game, **solver.hyperparameters())``, so that
+    checkpoints can rebuild it.
+
+    Raises:
+        SolverError: if another class is registered under the same name.
+    """
+    name = cls.algorithm
+    known = SOLVERS.get(name)
+    if known is not None and known is not cls:
+        raise SolverError(
+            f"two solver classes are named {name!r} ({known.__module__}.{known.__name__} and "
+            f"{cls.__module__}.{cls.__name__}); give one another algorithm name"
+        )
+    SOLVERS[name] = cls
+    return cls
+
+
+def solver_class(algorithm: str) -> type[Solver]:
+    """The class registered under ``algorithm``.
+
+    Raises:
+        SolverError: if no solver has that name (the message lists the known ones).
+    """
+    factory = SOLVERS.get(algorithm)
+    if factory is None:
+        raise SolverError(f"unknown algorithm {algorithm!r}; known: {', '.join(SOLVERS)}")
+    return factory
+
+
+def make_solver(algorithm: str, game: Game, *, seed: Seed = None, **hyperparameters: Any) -> Solver:
+    """Build the solver registered under ``algorithm`` for ``game``.
+
+    Args:
+        algorithm: a key of :data:`SOLVERS`.
+        game: the game to solve.
+        seed: the seed of a sampling solver (refused by deterministic ones).
+        **hyperparameters: passed to the solver's constructor.
+
+    Raises:
+        SolverError: an unknown algorithm, a seed for a deterministic solver, or a
+            hyper-parameter the solver refuses.
+
+    Example:
+        >>> from pokerlab.games import kuhn
+        >>> make_solver("es-mccfr", kuhn(), seed=3)
+        <ExternalSamplingMCCFR kuhn, compiled, after 0 iterations>
+    """
+    factory = solver_class(algorithm)
+    if seed is not None:
+        if not factory.sampling:
+            sampling = ", ".join(name for name, cls in SOLVERS.items() if cls.sampling)
+            raise SolverError(
+                f"{algorithm} is deterministic and takes no seed; the sampling solvers are "
+                f"{sampling}"
+            )
+        hyperparameters["seed"] = seed
+    return factory(game, **hyperparameters)
+
+
+# -- the solver ---------------------------------------------------------------------------
+class Solver(ABC):
+    """Base class of the solvers: the run loop, the stopping rules, the history, checkpoints.
+
+    Subclasses implement :meth:`_iterate` (one iteration) or :meth:`_advance` (a batch),
+    :meth:`average_strategy`, :meth:`current_strategy`, and the checkpoint state
+    (:meth:`_state` / :meth:`_restore`).
     """
 
     algorithm: ClassVar[str] = "solver"
+    """The name in :data:`SOLVERS` and in files."""
+    iterative: ClassVar[bool] = True
+    """False for a solver that solves in one step (it refuses stopping rules)."""
+    sampling: ClassVar[bool] = False
+    """True for a solver that takes ``seed=``."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -119,22 +287,39 @@ class Solver(ABC):
             self.iterations += 1
 
     @abstractmethod
-    def average_strategy(self) -> Strategy:
+    def average_strategy(self) -> Strategy | InfosetTable:
         """The average strategy so far (a copy): the one that converges to equilibrium."""
 
     @abstractmethod
-    def current_strategy(self) -> Strategy:
+    def current_strategy(self) -> Strategy | InfosetTable:
         """The strategy the next iteration will play (a copy)."""
 
     def hyperparameters(self) -> dict[str, Any]:
         """The hyper-parameters as given, JSON-ready (recorded in files)."""
         return {}
 
-    def _measure(self) -> float:
-        """The exploitability of the average strategy (chips per hand)."""
-        from pokerlab.eval import exploitability
+    @property
+    def can_measure(self) -> bool:
+        """Whether the exploitability can be measured (the game compiles)."""
+        return True
 
-        return exploitability(self.game, self.average_strategy())
+    def _measure(self) -> float | None:
+        """The exploitability of the average strategy (chips per hand), None if unmeasurable."""
+        if not self.can_measure:
+            return None
+        return exploitability(self.game, tabulate(self.average_strategy(), self.game))
+
+    def infosets_touched(self) -> int | None:
+        """How many infosets the solver holds regrets (or a strategy) for, if it knows."""
+        return None
+
+    def memory_bytes(self) -> int | None:
+        """Memory of the solver's tables, in bytes, if it knows."""
+        return None
+
+    def _keys_fingerprint(self) -> str | None:
+        """The fingerprint of the compiled tree the state is aligned with, if any."""
+        return None
 
     # -- the loop -----------------------------------------------------------------------
     def run(
@@ -153,17 +338,26 @@ class Solver(ABC):
             target_exploitability: stop once the average strategy's exploitability (chips
                 per hand) is at most this; measured every ``check_every`` iterations.
             seconds: stop after about this much more solving time.
-            check_every: iterations between measurements (default: 10% of ``iterations``,
-                or 10); each measurement is appended to :attr:`history`.
-            callback: called with a :class:`Progress` after every measurement.
+            check_every: iterations between checks (default: 10% of ``iterations``, or
+                10); each check measures the exploitability where it can, appends a row
+                to :attr:`history` and calls ``callback``. A run that stops by time
+                checks once more where it stops.
+            callback: called with a :class:`Progress` after every check.
 
         Returns:
             ``self``, for chaining.
 
         Raises:
-            SolverError: if no stopping rule is given, or one is out of range.
+            SolverError: if no stopping rule is given, one is out of range, or a target
+                exploitability is asked for where it cannot be measured.
         """
         check_every = check_stopping_rules(iterations, target_exploitability, seconds, check_every)
+        if target_exploitability is not None and not self.can_measure:
+            raise SolverError(
+                f"target_exploitability= needs the exploitability, which cannot be measured "
+                f"on {self.game.spec} (its tree is too big to compile); stop by iterations= "
+                "or seconds="
+            )
         start_iterations = self.iterations
         spent_at_start = self._seconds
         target_iterations = None if iterations is None else start_iterations + iterations
@@ -175,8 +369,8 @@ class Solver(ABC):
             spent = self._seconds - spent_at_start
             if seconds is not None and spent >= seconds:
                 break
-            # Run up to the next measurement in one batch (one compiled call for the
-            # sampling solvers); with a time budget, in slices of about _TIME_SLICE.
+            # Run up to the next check in one batch (one compiled call for the sampling
+            # solvers); with a time budget, in slices of about _TIME_SLICE.
             batch = check_every - self.iterations % check_every
             if iterations is not None:
                 batch = min(batch, iterations - done_count)
@@ -189,14 +383,31 @@ class Solver(ABC):
             self._seconds += elapsed
             per_iteration = max(elapsed, 1e-9) / batch
             done = target_iterations is not None and self.iterations >= target_iterations
-            if self.iterations % check_every == 0 or done:
-                value = self._measure()
-                self.history.append(HistoryRow(self.iterations, self._seconds, value))
-                if callback is not None:
-                    callback(Progress(self.iterations, self._seconds, value, target_iterations))
-                if target_exploitability is not None and value <= target_exploitability:
+            out_of_time = seconds is not None and self._seconds - spent_at_start >= seconds
+            if self.iterations % check_every == 0 or done or out_of_time:
+                value = self._check(target_iterations, callback)
+                if target_exploitability is not None and value is not None and (
+                    value <= target_exploitability
+                ):
                     break
         return self
+
+    def _check(self, target_iterations: int | None, callback: Callback | None) -> float | None:
+        """Measure, record a history row, and call back; return the exploitability."""
+        value = self._measure()
+        self.history.append(HistoryRow(self.iterations, self._seconds, value))
+        if callback is not None:
+            callback(
+                Progress(
+                    self.iterations,
+                    self._seconds,
+                    value,
+                    target_iterations,
+                    infosets=self.infosets_touched(),
+                    memory_bytes=self.memory_bytes(),
+                )
+            )
+        return value
 
     @property
     def seconds(self) -> float:
@@ -212,44 +423,186 @@ class Solver(ABC):
         raise SolverError(f"{type(self).__name__} does not support checkpoints")
 
     def save_checkpoint(self, path: str | Path) -> Path:
-        """Write everything needed to resume exactly, atomically."""
-        from pokerlab.solvers.checkpoint import save_checkpoint
+        """Write everything needed to resume exactly to ``path``, atomically.
 
-        return save_checkpoint(self, path)
+        Raises:
+            SolverError: if the solver's class is not registered, or it keeps no
+                checkpoints.
+        """
+        from pokerlab import __version__
+
+        name = type(self).__name__
+        if SOLVERS.get(self.algorithm) is not type(self):
+            raise SolverError(
+                f"{name} is not a registered solver; decorate it with "
+                "pokerlab.solvers.register_solver to save checkpoints"
+            )
+        arrays, values = split_state(name, self._state())
+        header = {
+            "pokerlab_version": __version__,
+            "solver": name,
+            "algorithm": self.algorithm,
+            "hyperparameters": self.hyperparameters(),
+            "game": self.game.spec.to_dict(),
+            "game_string": str(self.game.spec),
+            "keys_fingerprint": self._keys_fingerprint(),
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "history": [[r.iteration, r.seconds, r.exploitability] for r in self.history],
+            "state_values": values,
+        }
+        return write_checkpoint(Path(path), header, arrays)
 
     @classmethod
     def load_checkpoint(cls, path: str | Path, *, game: Game | None = None) -> Solver:
-        """Rebuild a solver from a checkpoint; the next iteration is the one it would have run."""
-        from pokerlab.solvers.checkpoint import load_checkpoint
+        """Rebuild a solver from a checkpoint; the next iteration is the one it would have run.
 
-        solver = load_checkpoint(path, game=game)
-        if cls is not Solver and not isinstance(solver, cls):
+        Args:
+            path: a file written by :meth:`save_checkpoint`.
+            game: if given, the checkpoint must be for this game (and this object is used).
+
+        Raises:
+            FileFormatError: missing, damaged, or not a checkpoint.
+            StrategyMismatchError: the checkpoint is for another game than ``game``, or
+                for a pokerlab whose infosets differ.
+            SolverError: the algorithm is unknown or is not ``cls``, or the solver
+                rejects the saved state.
+        """
+        header, arrays = read_checkpoint(path)
+        where = repr(str(path))
+        file_game = _checkpoint_game(header, where, game)
+        name = header.get("algorithm")
+        factory = SOLVERS.get(name) if isinstance(name, str) else None
+        if factory is None:
             raise SolverError(
-                f"{str(path)!r} is a checkpoint of {type(solver).__name__}, not {cls.__name__}"
+                f"{where} was saved by solver {header.get('solver', name)!r}, which is "
+                f"unknown; known: {', '.join(SOLVERS)}"
             )
+        if cls is not Solver and not issubclass(factory, cls):
+            raise SolverError(
+                f"{where} is a checkpoint of {factory.__name__}, not {cls.__name__}"
+            )
+        hyperparameters = header.get("hyperparameters", {})
+        if not isinstance(hyperparameters, dict):
+            raise FileFormatError(f"{where} has corrupted hyper-parameters: {hyperparameters!r}")
+        try:
+            iterations = int(header["iterations"])
+            seconds = float(header["seconds"])
+            history = [
+                HistoryRow(int(i), float(s), None if e is None else float(e))
+                for i, s, e in header["history"]
+            ]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FileFormatError(f"{where} has a corrupted header: {exc!r}") from None
+        try:
+            solver = factory(file_game, **hyperparameters)
+        except TypeError as exc:
+            raise FileFormatError(f"{where} has hyper-parameters {factory.__name__} does not "
+                                  f"take: {exc}") from None
+        saved = header.get("keys_fingerprint")
+        own = solver._keys_fingerprint()
+        if saved is not None and own is not None and saved != own:
+            raise StrategyMismatchError(
+                f"{where} was saved for {file_game.spec} by a pokerlab whose infosets differ "
+                "from this one's; it cannot be resumed"
+            )
+        state: dict[str, Any] = dict(header.get("state_values", {}))
+        state.update(arrays)
+        solver._restore(state)
+        solver.iterations = iterations
+        solver._seconds = seconds
+        solver.history = history
         return solver
+
+
+def _checkpoint_game(header: dict[str, Any], where: str, game: Game | None) -> Game:
+    """The game a checkpoint is for (``game`` itself when given and the same)."""
+    try:
+        spec = GameSpec.from_dict(header["game"])
+    except (KeyError, PokerlabError) as exc:
+        raise FileFormatError(f"{where} names no valid game: {exc}") from None
+    if game is not None:
+        if game.spec != spec:
+            raise StrategyMismatchError(f"{where} is a checkpoint for {spec}, not for {game.spec}")
+        return game
+    try:
+        return load(spec)
+    except PokerlabError as exc:
+        raise FileFormatError(
+            f"{where} is for {spec}, which cannot be rebuilt ({exc}); pass game="
+        ) from None
+
+
+def strategy_metadata(solver: Solver, kind: str) -> dict[str, Any]:
+    """What a solver's strategy records: algorithm, kind, iterations, hyper-parameters.
+
+    ``kind`` is ``"average"`` or ``"current"``.
+    """
+    return {
+        "algorithm": solver.algorithm,
+        "strategy": kind,
+        "iterations": solver.iterations,
+        "hyperparameters": solver.hyperparameters(),
+    }
+
+
+def compiled_or_none(game: Game) -> CompiledTree | None:
+    """``game``'s compiled tree, or None when it is too big to compile."""
+    try:
+        return compile(game)
+    except GameTooLargeError:
+        return None
 
 
 class RegretSolver(Solver):
     """A solver that keeps regrets and strategy sums as ``[n_infosets, max_actions]`` arrays.
 
-    The CFR family and Monte Carlo CFR share this: the average strategy is the normalised
-    strategy sums (:meth:`average_probs`), wrapped in a :class:`Strategy` that records
-    what made it.
+    The CFR family: the average strategy is the normalised strategy sums
+    (:meth:`average_probs`), wrapped in a :class:`Strategy` that records what made it.
     """
+
+    _regrets: FloatArray
+    _strategy_sum: FloatArray
+    _tree: CompiledTree
 
     @abstractmethod
     def average_probs(self) -> FloatArray:
         """The average strategy as a new ``[n_infosets, max_actions]`` array."""
 
-    def _metadata(self, kind: str) -> dict[str, Any]:
-        return {
-            "algorithm": self.algorithm,
-            "strategy": kind,
-            "iterations": self.iterations,
-            "hyperparameters": self.hyperparameters(),
-        }
-
     def average_strategy(self) -> Strategy:
         """The average strategy so far (a copy): the one that converges to equilibrium."""
-        return Strategy(self.game, self.average_probs(), self._metadata("average"))
+        return Strategy(self.game, self.average_probs(), strategy_metadata(self, "average"))
+
+    def _measure(self) -> float | None:
+        return float(exploitability_array(self._tree, self.average_probs()))
+
+    def infosets_touched(self) -> int | None:
+        """The compiled tree's infosets (every one has a row)."""
+        return self._tree.n_infosets
+
+    def memory_bytes(self) -> int | None:
+        """Bytes of the regret and strategy-sum arrays."""
+        return int(self._regrets.nbytes + self._strategy_sum.nbytes)
+
+    def _keys_fingerprint(self) -> str | None:
+        return keys_fingerprint(self._tree)
+
+
+__all__ = [
+    "SOLVERS",
+    "Callback",
+    "HistoryRow",
+    "Progress",
+    "RegretSolver",
+    "Seed",
+    "Solver",
+    "check_stopping_rules",
+    "compiled_or_none",
+    "generator_from_state",
+    "make_generator",
+    "make_solver",
+    "register_solver",
+    "seed_value",
+    "solver_class",
+    "strategy_metadata",
+]

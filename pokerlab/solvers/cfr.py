@@ -47,8 +47,7 @@ from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
 from pokerlab.solvers import _cfr_kernels as kernels
-from pokerlab.solvers.base import RegretSolver
-from pokerlab.solvers.checkpoint import register_solver
+from pokerlab.solvers.base import RegretSolver, register_solver, strategy_metadata
 from pokerlab.strategy import Strategy
 from pokerlab.tree import CompiledTree, compile
 
@@ -147,12 +146,7 @@ class _FullWidthCFR(RegretSolver):
 
     def current_strategy(self) -> Strategy:
         """The strategy the next iteration will play (a copy)."""
-        return Strategy(self.game, self._sigma.copy(), self._metadata("current"))
-
-    def _measure(self) -> float:
-        from pokerlab.eval import exploitability_array
-
-        return float(exploitability_array(self._tree, self.average_probs()))
+        return Strategy(self.game, self._sigma.copy(), strategy_metadata(self, "current"))
 
     # -- checkpoints ----------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
 from pokerlab.games.registry import load
-from pokerlab.solvers.base import Progress, Solver
+from pokerlab.solvers.base import SOLVERS, Progress, Solver, make_solver
 
 
 @dataclass(frozen=True)
@@ -51,27 +51,37 @@ def convergence_curves(
         algorithms: names from ``pokerlab.solvers.SOLVERS`` (``"cfr+"``, ``"es-mccfr"``...).
         iterations: iterations per algorithm (sampling solvers count sampled iterations).
         check_every: iterations between measurements (default: about 30 per run).
-        seed: seed of the sampling solvers.
+        seed: seed of the sampling solvers (the deterministic ones take none).
         progress: called with the algorithm's name and each :class:`Progress`.
 
     Raises:
-        SolverError: an unknown algorithm name (the message lists the known ones).
+        SolverError: an unknown algorithm name (the message lists the known ones), a
+            solver that solves in one step, or a game too big to measure.
     """
-    from pokerlab.solvers import SOLVERS
-
     unknown = [a for a in algorithms if a not in SOLVERS]
     if unknown:
-        raise SolverError(f"unknown algorithm {unknown[0]!r}; known: {', '.join(sorted(SOLVERS))}")
+        raise SolverError(f"unknown algorithm {unknown[0]!r}; known: {', '.join(SOLVERS)}")
+    single = [a for a in algorithms if not SOLVERS[a].iterative]
+    if single:
+        raise SolverError(
+            f"{single[0]} solves in one step, so it has no convergence curve; the iterative "
+            f"solvers are {', '.join(a for a, cls in SOLVERS.items() if cls.iterative)}"
+        )
     if iterations < 1:
         raise SolverError(f"iterations must be >= 1; got {iterations}")
     step = check_every or max(1, iterations // 30)
     curves = []
     for name in algorithms:
-        warm_up(SOLVERS[name])
-        solver = _make(SOLVERS[name], game, seed)
+        warm_up(name)
+        solver = _make(name, game, seed)
         callback = None if progress is None else (lambda p, n=name: progress(n, p))
         solver.run(iterations=iterations, check_every=step, callback=callback)
         rows = solver.history
+        if any(r.exploitability is None for r in rows):
+            raise SolverError(
+                f"{game.spec} is too big to measure the exploitability; convergence curves "
+                "need a game that compiles"
+            )
         curves.append(
             ConvergenceCurve(
                 algorithm=name,
@@ -83,17 +93,25 @@ def convergence_curves(
     return curves
 
 
-def warm_up(factory: type[Solver]) -> None:
+def warm_up(solver: str | type[Solver]) -> None:
     """Compile a solver's kernels (and the exploitability pass's) on 3-card Kuhn.
 
     numba compiles on first use (or loads its disk cache); doing that on a tiny game first
-    keeps the one-off cost out of the solving time that is then measured.
+    keeps the one-off cost out of the solving time that is then measured. A solver that
+    does not take Kuhn (regret matching: matrix games) has no kernels to warm.
+
+    Args:
+        solver: an algorithm name of :data:`~pokerlab.solvers.SOLVERS`, or its class.
     """
-    _make(factory, load("kuhn"), 0).run(iterations=2, check_every=1)
-
-
-def _make(factory: type[Solver], game: Game, seed: int) -> Solver:
+    name = solver if isinstance(solver, str) else solver.algorithm
     try:
-        return factory(game, seed=seed)  # type: ignore[call-arg]
-    except TypeError:
-        return factory(game)
+        warm = _make(name, load("kuhn"), 0)
+    except SolverError:
+        return
+    warm.run(iterations=2, check_every=1)
+
+
+def _make(algorithm: str, game: Game, seed: int) -> Solver:
+    """The solver, seeded if it samples."""
+    sampling = SOLVERS[algorithm].sampling
+    return make_solver(algorithm, game, seed=seed if sampling else None)

@@ -38,8 +38,7 @@ from scipy.optimize import linprog
 from pokerlab._types import FloatArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
-from pokerlab.solvers.base import Callback, HistoryRow, Progress, Solver
-from pokerlab.solvers.checkpoint import register_solver
+from pokerlab.solvers.base import Callback, Solver, register_solver
 from pokerlab.solvers.sequence_form import (
     SequenceForm,
     build_sequence_form,
@@ -209,7 +208,7 @@ class SequenceFormLP(Solver):
     """The exact equilibrium of a two-player zero-sum game, by one linear program.
 
     Follows the :class:`~pokerlab.solvers.base.Solver` interface: ``run()`` solves the LP
-    once (stopping rules are accepted and ignored), after which :attr:`iterations` is 1,
+    once (it takes no stopping rules, and refuses them), after which :attr:`iterations` is 1,
     :attr:`history` has one row, :attr:`value` is P1's game value, and both
     :meth:`average_strategy` and :meth:`current_strategy` return the equilibrium. Before
     ``run()`` they return the uniform strategy.
@@ -231,6 +230,7 @@ class SequenceFormLP(Solver):
     """
 
     algorithm: ClassVar[str] = "lp"
+    iterative: ClassVar[bool] = False
 
     def __init__(self, game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
         check_two_player_zero_sum(game)
@@ -275,30 +275,45 @@ class SequenceFormLP(Solver):
         check_every: int | None = None,
         callback: Callback | None = None,
     ) -> Self:
-        """Solve the LP (once; later calls do nothing); stopping rules are ignored.
+        """Solve the LP (once; later calls do nothing) and measure its exploitability.
+
+        The LP is exact in one step, so it takes no stopping rule: passing one is an
+        error rather than a silently ignored argument.
 
         Args:
-            iterations: ignored (the LP is solved once).
-            target_exploitability: ignored.
-            seconds: ignored.
-            check_every: ignored.
+            iterations: refused (must be None).
+            target_exploitability: refused.
+            seconds: refused.
+            check_every: refused.
             callback: called once with a :class:`~pokerlab.solvers.base.Progress` after
                 solving and measuring the exploitability.
 
         Returns:
             ``self``, for chaining.
+
+        Raises:
+            SolverError: if a stopping rule is given.
+            GameTooLargeError: if the LP would exceed the memory limit.
         """
-        del iterations, target_exploitability, seconds, check_every
+        given = {
+            "iterations": iterations,
+            "target_exploitability": target_exploitability,
+            "seconds": seconds,
+            "check_every": check_every,
+        }
+        refused = [f"{name}={value!r}" for name, value in given.items() if value is not None]
+        if refused:
+            raise SolverError(
+                f"the sequence-form LP solves exactly in one step and takes no stopping rule; "
+                f"got {', '.join(refused)}: call run() without them"
+            )
         if self._solution is not None:
             return self
         tick = time.perf_counter()
         self._iterate()
         self.iterations = 1
         self._seconds += time.perf_counter() - tick
-        exploitability = self._measure()
-        self.history.append(HistoryRow(self.iterations, self._seconds, exploitability))
-        if callback is not None:
-            callback(Progress(self.iterations, self._seconds, exploitability, 1))
+        self._check(1, callback)
         return self
 
     def _iterate(self) -> None:

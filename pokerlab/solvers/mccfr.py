@@ -28,13 +28,24 @@ The current strategy is regret matching of the cumulative regrets (uniform where
 positive); the average strategy (strategy sums normalised per infoset, uniform where the
 sums are 0) is the one that converges to equilibrium in two-player zero-sum games.
 
-Speed and reproducibility: the walks are compiled numba kernels
-(:mod:`pokerlab.solvers._mccfr_kernels`) that run a whole batch of iterations per call;
-:meth:`run` cuts batches at the measurement points. Each iteration draws one 64-bit seed
-from the solver's numpy Generator (``rng=``/``seed=``) and the kernel's SplitMix64 stream
-is reseeded with it, so a run depends only on the seed and the number of iterations:
-same seed, same strategy, however the iterations are split between calls, and a
-checkpoint (which records the Generator's state) resumes bit for bit.
+Two paths, one result. Where the game compiles, the walks are compiled numba kernels
+(:mod:`pokerlab.solvers._mccfr_kernels`) over the tree's arrays, a whole batch of
+iterations per call, with ``[n_infosets, max_actions]`` regrets. Where it does not
+(Hold'em), the walks go through the game's State API (:mod:`pokerlab.solvers._mccfr_walk`)
+and keep rows only for the infosets they meet (:class:`InfosetStore`); the average
+strategy is then an :class:`~pokerlab.strategy.InfosetTable` (uniform where never met),
+and the exploitability is not measured (``run`` stops by iterations or seconds and
+reports the infosets met and the memory). ``compiled=None`` (the default) compiles when
+the game fits in memory and walks states otherwise; ``True`` or ``False`` forces a path.
+Where the game compiles, :meth:`average_strategy` is a
+:class:`~pokerlab.strategy.Strategy` on both paths.
+
+Reproducibility: each iteration draws one 64-bit seed from the solver's numpy Generator
+(``seed=``, an integer or a Generator) and a SplitMix64 stream is reseeded with it; both
+paths draw from that stream in the same order with the same arithmetic, so a run depends
+only on the seed and the number of iterations: same seed, same strategy on either path
+(to float rounding), however the iterations are split between calls, and a checkpoint
+(which records the Generator's state) resumes bit for bit.
 
 References:
     M. Lanctot, K. Waugh, M. Zinkevich, M. Bowling, "Monte Carlo sampling for regret
@@ -52,15 +63,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._types import FloatArray
-from pokerlab.errors import SolverError
+from pokerlab.errors import GameTooLargeError, SolverError
+from pokerlab.eval import exploitability_array
 from pokerlab.games.base import Game
-from pokerlab.solvers.base import RegretSolver
-from pokerlab.solvers.checkpoint import register_solver
-from pokerlab.strategy import Strategy
+from pokerlab.solvers import _mccfr_walk as walks
+from pokerlab.solvers.base import (
+    Seed,
+    Solver,
+    compiled_or_none,
+    generator_from_state,
+    make_generator,
+    register_solver,
+    seed_value,
+    strategy_metadata,
+)
+from pokerlab.solvers.infoset_store import InfosetStore
+from pokerlab.strategy import InfosetTable, Strategy, tabulate
+from pokerlab.strategy.io import keys_fingerprint
 from pokerlab.tree import CompiledTree, compile
-
-_TIME_SLICE = 0.1
-"""Longest batch (seconds) when ``run(seconds=...)`` must stop on time."""
 
 DEFAULT_EPSILON = 0.6
 """Outcome sampling's exploration at the updating player's histories (OpenSpiel's value)."""
@@ -102,52 +122,95 @@ def _regret_matching(regrets: FloatArray, legal: NDArray[np.bool_]) -> FloatArra
     return np.where(sums > 0, positive / np.where(sums > 0, sums, 1.0), uniform)
 
 
-class _MonteCarloCFR(RegretSolver):
-    """Shared machinery: seeding, state, batched runs; subclasses call one kernel."""
+_UNKNOWN: Any = object()
+"""Marks the compiled tree for measuring as not looked for yet (None: too big)."""
+
+
+class _MonteCarloCFR(Solver):
+    """Shared machinery: seeding, the two paths, state, batched runs.
+
+    Subclasses run a batch of iterations on the compiled tree (:meth:`_run_kernel`) and
+    by walking states (:meth:`_run_walk`).
+    """
 
     algorithm: ClassVar[str] = "mccfr"
+    sampling: ClassVar[bool] = True
 
-    def __init__(
-        self,
-        game: Game,
-        *,
-        rng: np.random.Generator | int | None = None,
-        seed: int | None = None,
-    ) -> None:
-        if seed is not None and rng is not None:
+    def __init__(self, game: Game, *, seed: Seed = None, compiled: bool | None = None) -> None:
+        if compiled is not None and not isinstance(compiled, bool):
             raise SolverError(
-                f"give the randomness once: seed= (an int) or rng= (a Generator or an int), "
-                f"not both; got seed={seed!r} and rng={rng!r}"
+                f"compiled must be True (the compiled tree), False (walk the game's states) "
+                f"or None (compile when the game fits); got {compiled!r}"
             )
-        for name, value in (("seed", seed), ("rng", rng)):
-            if isinstance(value, bool) or (
-                value is not None
-                and not isinstance(value, int | np.integer | np.random.Generator)
-            ):
-                raise SolverError(
-                    f"{name} must be an integer seed"
-                    f"{' or a numpy Generator' if name == 'rng' else ''} or None; got {value!r}"
-                )
+        generator = make_generator(seed)
         super().__init__(game)
-        self.rng = rng
         self.seed = seed
-        self._generator = np.random.default_rng(seed if seed is not None else rng)
-        tree = compile(game)
-        self._tree: CompiledTree = tree
+        self.compiled = compiled
+        self._generator = generator
+        self._tree: CompiledTree | None = None
+        self._kernel_tree: KernelTree | None = None
+        self._regrets: FloatArray = np.zeros((0, 0))  # [n_infosets, max_actions]
+        self._strategy_sum: FloatArray = np.zeros((0, 0))  # [n_infosets, max_actions]
+        self._store: InfosetStore | None = None
+        self._measure_tree: CompiledTree | None = _UNKNOWN
+        if compiled is False:
+            self._store = InfosetStore()
+            return
+        tree = compiled_or_none(game) if compiled is None else self._compile_or_explain()
+        if tree is None:
+            self._store = InfosetStore()
+        else:
+            self._use_tree(tree)
+
+    def _compile_or_explain(self) -> CompiledTree:
+        try:
+            return compile(self.game)
+        except GameTooLargeError as exc:
+            raise GameTooLargeError(
+                f"compiled=True asks for the compiled tree, and {exc}; leave compiled=None "
+                "(or pass False) to walk the game's states instead",
+                found=exc.found,
+                limit=exc.limit,
+            ) from None
+
+    def _use_tree(self, tree: CompiledTree) -> None:
+        self._tree = tree
+        self._measure_tree = tree
         self._kernel_tree = kernel_tree(tree)
         shape = (tree.n_infosets, tree.max_actions)
-        self._regrets: FloatArray = np.zeros(shape)  # [n_infosets, max_actions]
-        self._strategy_sum: FloatArray = np.zeros(shape)  # [n_infosets, max_actions]
+        self._regrets = np.zeros(shape)
+        self._strategy_sum = np.zeros(shape)
+        self._store = None
 
     # -- the variant ----------------------------------------------------------------------
     @abstractmethod
-    def _run_kernel(self, seeds: NDArray[np.uint64]) -> None:
-        """Run ``len(seeds)`` iterations, iteration ``t`` seeded with ``seeds[t]``."""
+    def _run_kernel(self, tree: KernelTree, seeds: NDArray[np.uint64]) -> None:
+        """Run ``len(seeds)`` iterations on the compiled tree, iteration ``t`` from ``seeds[t]``."""
+
+    @abstractmethod
+    def _run_walk(self, store: InfosetStore, seeds: list[int]) -> None:
+        """Run ``len(seeds)`` iterations by walking the game's states."""
 
     def hyperparameters(self) -> dict[str, Any]:
-        """The hyper-parameters, JSON-ready: the integer seed (None if not an int)."""
-        seed = self.seed if self.seed is not None else self.rng
-        return {"seed": int(seed) if isinstance(seed, int | np.integer) else None}
+        """The hyper-parameters, JSON-ready: the integer seed (None if not an int), the path."""
+        return {"seed": seed_value(self.seed), "compiled": self.compiled}
+
+    # -- the paths ------------------------------------------------------------------------
+    @property
+    def is_compiled(self) -> bool:
+        """True on the compiled tree; False when walking the game's states."""
+        return self._store is None
+
+    def _tree_for_measuring(self) -> CompiledTree | None:
+        """The compiled tree, or None where the game is too big (looked for once)."""
+        if self._measure_tree is _UNKNOWN:
+            self._measure_tree = compiled_or_none(self.game)
+        return self._measure_tree
+
+    @property
+    def can_measure(self) -> bool:
+        """Whether the exploitability can be measured: the game compiles."""
+        return self._tree_for_measuring() is not None
 
     # -- Solver ---------------------------------------------------------------------------
     def _advance(self, count: int) -> None:
@@ -162,70 +225,116 @@ class _MonteCarloCFR(RegretSolver):
         seeds = self._generator.integers(
             0, np.iinfo(np.uint64).max, size=count, dtype=np.uint64, endpoint=True
         )
-        self._run_kernel(seeds)
+        if self._store is not None:
+            self._run_walk(self._store, seeds.tolist())
+        else:
+            assert self._kernel_tree is not None
+            self._run_kernel(self._kernel_tree, seeds)
 
     def average_probs(self) -> FloatArray:
-        """The average strategy as a new ``[I, A]`` array (uniform where never updated)."""
+        """The average strategy as a new ``[I, A]`` array (uniform where never updated).
+
+        Raises:
+            GameTooLargeError: when walking the states of a game too big to compile.
+        """
+        if self._store is not None:
+            return self._tabulated(self._store.table(self.game, "average")).probs
+        assert self._tree is not None
         legal = self._tree.legal_mask
         sums = self._strategy_sum.sum(axis=1, keepdims=True)
         uniform = legal / legal.sum(axis=1, keepdims=True)
         return np.where(sums > 0, self._strategy_sum / np.where(sums > 0, sums, 1.0), uniform)
 
-    def current_strategy(self) -> Strategy:
+    def _tabulated(self, table: InfosetTable) -> Strategy:
+        return tabulate(table, self.game, purpose=f"a {self.algorithm} strategy array")
+
+    def average_strategy(self) -> Strategy | InfosetTable:
+        """The average strategy so far (a copy): the one that converges to equilibrium.
+
+        A :class:`Strategy` where the game compiles (on both paths); an
+        :class:`InfosetTable` of the infosets met otherwise (uniform elsewhere).
+        """
+        metadata = strategy_metadata(self, "average")
+        if self._store is None:
+            return Strategy(self.game, self.average_probs(), metadata)
+        table = self._store.table(self.game, "average", metadata)
+        return table if self._tree_for_measuring() is None else self._tabulated(table)
+
+    def current_strategy(self) -> Strategy | InfosetTable:
         """The strategy the next iteration will play (regret matching; a copy)."""
-        probs = _regret_matching(self._regrets, self._tree.legal_mask)
-        return Strategy(self.game, probs, self._metadata("current"))
+        metadata = strategy_metadata(self, "current")
+        if self._store is None:
+            assert self._tree is not None
+            probs = _regret_matching(self._regrets, self._tree.legal_mask)
+            return Strategy(self.game, probs, metadata)
+        table = self._store.table(self.game, "current", metadata)
+        return table if self._tree_for_measuring() is None else self._tabulated(table)
 
-    def _measure(self) -> float:
-        from pokerlab.eval import exploitability_array
+    def _measure(self) -> float | None:
+        tree = self._tree_for_measuring()
+        if tree is None:
+            return None
+        return float(exploitability_array(tree, self.average_probs()))
 
-        return float(exploitability_array(self._tree, self.average_probs()))
+    def infosets_touched(self) -> int | None:
+        """Infosets with a row: those met when walking states; every one when compiled."""
+        if self._store is not None:
+            return len(self._store)
+        assert self._tree is not None
+        return self._tree.n_infosets
+
+    def memory_bytes(self) -> int | None:
+        """Bytes of the regret and strategy-sum tables (and keys, when walking states)."""
+        if self._store is not None:
+            return self._store.nbytes
+        return int(self._regrets.nbytes + self._strategy_sum.nbytes)
+
+    def _keys_fingerprint(self) -> str | None:
+        return None if self._tree is None else keys_fingerprint(self._tree)
 
     # -- checkpoints ----------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:
+        tables: dict[str, Any]
+        if self._store is not None:
+            tables = self._store.numpy()
+        else:
+            tables = {"regrets": self._regrets.copy(), "strategy_sum": self._strategy_sum.copy()}
         return {
-            "regrets": self._regrets.copy(),
-            "strategy_sum": self._strategy_sum.copy(),
+            **tables,
             "iterations": self.iterations,
             "rng_state": self._generator.bit_generator.state,
         }
 
     def _restore(self, state: dict[str, Any]) -> None:
-        for name, target in (("regrets", self._regrets), ("strategy_sum", self._strategy_sum)):
-            value = state.get(name)
-            if not isinstance(value, np.ndarray) or value.shape != target.shape:
-                found = getattr(value, "shape", None)
-                raise SolverError(
-                    f"checkpoint state {name!r} must be an array of shape {target.shape}; "
-                    f"got {found}"
-                )
-        rng_state = state.get("rng_state")
-        if not isinstance(rng_state, dict) or not isinstance(rng_state.get("bit_generator"), str):
-            raise SolverError(
-                "checkpoint state 'rng_state' must be a numpy bit generator state (a dict "
-                f"naming its 'bit_generator'); got {rng_state!r}"
-            )
-        bit_generator_class = getattr(np.random, rng_state["bit_generator"], None)
-        if not (
-            isinstance(bit_generator_class, type)
-            and issubclass(bit_generator_class, np.random.BitGenerator)
-        ):
-            raise SolverError(
-                f"checkpoint state names an unknown bit generator {rng_state['bit_generator']!r}"
-            )
-        bit_generator = bit_generator_class()
-        try:
-            bit_generator.state = rng_state
-        except (TypeError, ValueError, KeyError) as exc:
-            raise SolverError(f"checkpoint state 'rng_state' is not valid: {exc}") from None
-        self._regrets[...] = state["regrets"]
-        self._strategy_sum[...] = state["strategy_sum"]
+        generator = generator_from_state(state.get("rng_state"))
+        if "keys" in state:  # saved while walking states
+            self._store = InfosetStore.from_numpy(state)
+            self._tree = self._kernel_tree = None
+            self._regrets = self._strategy_sum = np.zeros((0, 0))
+        else:
+            if self._tree is None:
+                self._use_tree(self._compile_or_explain())
+            for name, target in (
+                ("regrets", self._regrets),
+                ("strategy_sum", self._strategy_sum),
+            ):
+                value = state.get(name)
+                if not isinstance(value, np.ndarray) or value.shape != target.shape:
+                    found = getattr(value, "shape", None)
+                    raise SolverError(
+                        f"checkpoint state {name!r} must be an array of shape {target.shape}; "
+                        f"got {found}"
+                    )
+            self._regrets[...] = state["regrets"]
+            self._strategy_sum[...] = state["strategy_sum"]
         if "iterations" in state:
             self.iterations = int(state["iterations"])
-        self._generator = np.random.Generator(bit_generator)
+        self._generator = generator
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.game.spec} after {self.iterations} iterations>"
+        path = "compiled" if self.is_compiled else "walking states"
+        name = type(self).__name__
+        return f"<{name} {self.game.spec}, {path}, after {self.iterations} iterations>"
 
 
 @register_solver
@@ -236,12 +345,14 @@ class ChanceSamplingMCCFR(_MonteCarloCFR):
     have the least variance of the three samplers.
 
     Args:
-        game: the game (its compiled tree must fit in memory).
-        rng: the random generator, or an integer seed.
-        seed: an integer seed (the same as ``rng=`` with an int; give one of the two).
+        game: the game.
+        seed: an integer seed or a numpy Generator (None: fresh entropy).
+        compiled: True for the compiled tree, False to walk the game's states, None
+            (default) to compile when the game fits in memory.
 
     Raises:
-        SolverError: if both ``seed`` and ``rng`` are given, or either has a wrong type.
+        SolverError: if ``seed`` or ``compiled`` has a wrong type.
+        GameTooLargeError: with ``compiled=True``, if the game does not compile.
 
     Example:
         >>> from pokerlab.games import kuhn
@@ -252,13 +363,16 @@ class ChanceSamplingMCCFR(_MonteCarloCFR):
 
     algorithm: ClassVar[str] = "cs-mccfr"
 
-    def _run_kernel(self, seeds: NDArray[np.uint64]) -> None:
+    def _run_kernel(self, tree: KernelTree, seeds: NDArray[np.uint64]) -> None:
         from pokerlab.solvers import _mccfr_kernels as kernels
 
-        t = self._kernel_tree
         kernels.chance_sampling(
-            t.nodes, t.probs, t.payoffs, self._regrets, self._strategy_sum, seeds, t.depth
+            tree.nodes, tree.probs, tree.payoffs, self._regrets, self._strategy_sum, seeds,
+            tree.depth,
         )
+
+    def _run_walk(self, store: InfosetStore, seeds: list[int]) -> None:
+        walks.chance_sampling(self.game, store, seeds)
 
 
 @register_solver
@@ -266,32 +380,43 @@ class ExternalSamplingMCCFR(_MonteCarloCFR):
     """External-sampling MCCFR: sample chance and the other players, walk the updater's actions.
 
     The usual choice for two-player poker: an iteration costs about the square root of a
-    full pass, and the average is OpenSpiel's simple (stochastically weighted) one.
+    full pass, and the average is OpenSpiel's simple (stochastically weighted) one. On a
+    game too big to compile (Hold'em) it walks the game's states and stores the infosets
+    it meets.
 
     Args:
-        game: the game (its compiled tree must fit in memory).
-        rng: the random generator, or an integer seed.
-        seed: an integer seed (the same as ``rng=`` with an int; give one of the two).
+        game: the game.
+        seed: an integer seed or a numpy Generator (None: fresh entropy).
+        compiled: True for the compiled tree, False to walk the game's states, None
+            (default) to compile when the game fits in memory.
 
     Raises:
-        SolverError: if both ``seed`` and ``rng`` are given, or either has a wrong type.
+        SolverError: if ``seed`` or ``compiled`` has a wrong type.
+        GameTooLargeError: with ``compiled=True``, if the game does not compile.
 
     Example:
         >>> from pokerlab.games import kuhn
         >>> solver = ExternalSamplingMCCFR(kuhn(), seed=0)
         >>> solver.run(iterations=2000, check_every=2000).iterations
         2000
+        >>> walker = ExternalSamplingMCCFR(kuhn(), seed=0, compiled=False)  # the State API
+        >>> walker = walker.run(iterations=2000, check_every=2000)
+        >>> [round(s.history[-1].exploitability, 9) for s in (solver, walker)]  # seed for seed
+        [0.016639324, 0.016639324]
     """
 
     algorithm: ClassVar[str] = "es-mccfr"
 
-    def _run_kernel(self, seeds: NDArray[np.uint64]) -> None:
+    def _run_kernel(self, tree: KernelTree, seeds: NDArray[np.uint64]) -> None:
         from pokerlab.solvers import _mccfr_kernels as kernels
 
-        t = self._kernel_tree
         kernels.external_sampling(
-            t.nodes, t.probs, t.payoffs, self._regrets, self._strategy_sum, seeds, t.depth
+            tree.nodes, tree.probs, tree.payoffs, self._regrets, self._strategy_sum, seeds,
+            tree.depth,
         )
+
+    def _run_walk(self, store: InfosetStore, seeds: list[int]) -> None:
+        walks.external_sampling(self.game, store, seeds)
 
 
 @register_solver
@@ -303,15 +428,17 @@ class OutcomeSamplingMCCFR(_MonteCarloCFR):
     probability (OpenSpiel's default 0.6).
 
     Args:
-        game: the game (its compiled tree must fit in memory).
+        game: the game.
         epsilon: the weight of the uniform strategy in the updating player's sampling
             distribution, in (0, 1].
-        rng: the random generator, or an integer seed.
-        seed: an integer seed (the same as ``rng=`` with an int; give one of the two).
+        seed: an integer seed or a numpy Generator (None: fresh entropy).
+        compiled: True for the compiled tree, False to walk the game's states, None
+            (default) to compile when the game fits in memory.
 
     Raises:
-        SolverError: if ``epsilon`` is not a number in (0, 1], both ``seed`` and ``rng``
-            are given, or either has a wrong type.
+        SolverError: if ``epsilon`` is not a number in (0, 1], or ``seed`` or
+            ``compiled`` has a wrong type.
+        GameTooLargeError: with ``compiled=True``, if the game does not compile.
 
     Example:
         >>> from pokerlab.games import kuhn
@@ -327,8 +454,8 @@ class OutcomeSamplingMCCFR(_MonteCarloCFR):
         game: Game,
         *,
         epsilon: float = DEFAULT_EPSILON,
-        rng: np.random.Generator | int | None = None,
-        seed: int | None = None,
+        seed: Seed = None,
+        compiled: bool | None = None,
     ) -> None:
         if (
             isinstance(epsilon, bool)
@@ -339,28 +466,30 @@ class OutcomeSamplingMCCFR(_MonteCarloCFR):
                 f"epsilon must be a number in (0, 1] (the uniform exploration weight at the "
                 f"updating player's histories; OpenSpiel uses 0.6); got {epsilon!r}"
             )
-        super().__init__(game, rng=rng, seed=seed)
+        super().__init__(game, seed=seed, compiled=compiled)
         self.epsilon = float(epsilon)
 
     def hyperparameters(self) -> dict[str, Any]:
-        """The hyper-parameters, JSON-ready: ``epsilon`` and the integer seed."""
+        """The hyper-parameters, JSON-ready: ``epsilon``, the integer seed, the path."""
         return {"epsilon": self.epsilon, **super().hyperparameters()}
 
-    def _run_kernel(self, seeds: NDArray[np.uint64]) -> None:
+    def _run_kernel(self, tree: KernelTree, seeds: NDArray[np.uint64]) -> None:
         from pokerlab.solvers import _mccfr_kernels as kernels
 
-        t = self._kernel_tree
         kernels.outcome_sampling(
-            t.nodes,
-            t.probs,
-            t.payoffs,
+            tree.nodes,
+            tree.probs,
+            tree.payoffs,
             self._regrets,
             self._regrets,
             self._strategy_sum,
             seeds,
-            t.depth,
+            tree.depth,
             self.epsilon,
         )
+
+    def _run_walk(self, store: InfosetStore, seeds: list[int]) -> None:
+        walks.outcome_sampling(self.game, store, seeds, self.epsilon)
 
 
 __all__ = [

@@ -15,6 +15,11 @@ What is here, following section 3 of the AI Poker Tutorial:
 4. :func:`solve_zero_sum`: the value and optimal strategies of a zero-sum game, by linear
    programming (HiGHS through :func:`scipy.optimize.linprog`).
 5. :func:`best_response_to` and :func:`expected_payoffs`: exploiting a fixed mixed strategy.
+   These are the matrix view of :func:`pokerlab.eval.best_response` and
+   :func:`pokerlab.eval.expected_value`, which compute them (a matrix game is a small
+   extensive game: P1 picks a row, P2 a column without seeing it);
+   :func:`matrix_strategy` and :func:`strategy_vectors` convert between probability
+   vectors and the :class:`~pokerlab.strategy.Strategy` the evaluators take.
 
 Example:
     >>> from pokerlab.games import load
@@ -38,13 +43,19 @@ from scipy.optimize import linprog
 
 from pokerlab._types import FloatArray
 from pokerlab.errors import SolverError, StrategyError
+from pokerlab.eval import best_response, expected_value
 from pokerlab.games.base import Game
-from pokerlab.games.matrix import MatrixGame
+from pokerlab.games.matrix import MatrixGame, bimatrix
+from pokerlab.strategy import Strategy
+from pokerlab.tree import compile
 
 PROBABILITY_TOLERANCE = 1e-9
 """How far a strategy's sum may be from 1 (and its entries below 0) and still be accepted."""
 
 _PLAYER_NAMES = ("P1", "P2")
+
+StrategyPair = tuple[FloatArray, FloatArray]
+"""P1's and P2's probability vectors: ``([n_rows], [n_cols])``."""
 
 
 # --------------------------------------------------------------------------------------
@@ -567,6 +578,64 @@ def _maximin(A: FloatArray) -> tuple[FloatArray, float]:
 # Playing against fixed strategies
 
 
+def matrix_strategy(
+    game: MatrixGame,
+    row_strategy: ArrayLike,
+    col_strategy: ArrayLike,
+    *,
+    metadata: dict[str, object] | None = None,
+) -> Strategy:
+    """Both players' probability vectors as a :class:`Strategy` of the matrix game.
+
+    The game's infosets are ``"P1"`` (the rows) and ``"P2"`` (the columns); this is the
+    form every evaluator and file of pokerlab takes.
+
+    Raises:
+        StrategyError: if a vector is not a probability vector of the right length.
+
+    Example:
+        >>> from pokerlab.games import load
+        >>> matrix_strategy(load("rps"), (1, 0, 0), (0, 0.5, 0.5)).probabilities("P2")
+        {0: 0.0, 1: 0.5, 2: 0.5}
+    """
+    n_rows, n_cols = game.shape
+    x = as_probability_vector(row_strategy, n_rows, "P1's strategy")
+    y = as_probability_vector(col_strategy, n_cols, "P2's strategy")
+    tree = compile(game)
+    probs = np.zeros((tree.n_infosets, tree.max_actions))
+    probs[tree.infoset_id("P1"), :n_rows] = x
+    probs[tree.infoset_id("P2"), :n_cols] = y
+    return Strategy(game, probs, dict(metadata or {}))
+
+
+def strategy_vectors(strategy: Strategy) -> StrategyPair:
+    """A matrix game's :class:`Strategy` as P1's and P2's probability vectors (copies).
+
+    Raises:
+        SolverError: if the strategy is not of a matrix game.
+    """
+    game = strategy.game
+    if not isinstance(game, MatrixGame):
+        raise SolverError(f"strategy_vectors needs a matrix game's strategy; got {game.spec}")
+    n_rows, n_cols = game.shape
+    return (
+        np.array(list(strategy.probabilities("P1").values()), dtype=np.float64)[:n_rows],
+        np.array(list(strategy.probabilities("P2").values()), dtype=np.float64)[:n_cols],
+    )
+
+
+def _as_game(payoffs: _Payoffs, game: Game | ArrayLike) -> MatrixGame:
+    """The matrix game the payoffs stand for (built from the arrays when given arrays)."""
+    if isinstance(game, MatrixGame):
+        return game
+    return bimatrix(
+        [
+            [(float(a), float(b)) for a, b in zip(row_a, row_b, strict=True)]
+            for row_a, row_b in zip(payoffs.A.tolist(), payoffs.B.tolist(), strict=True)
+        ]
+    )
+
+
 def expected_payoffs(
     game: Game | ArrayLike,
     row_strategy: ArrayLike,
@@ -575,6 +644,9 @@ def expected_payoffs(
     B: ArrayLike | None = None,
 ) -> tuple[float, float]:
     """Return both players' expected payoffs per game when they play these strategies.
+
+    :func:`pokerlab.eval.expected_value` on the matrix game, with strategies given as
+    probability vectors.
 
     Args:
         game: a matrix game, or P1's payoff matrix ``A``.
@@ -594,9 +666,9 @@ def expected_payoffs(
         (-0.25, 0.25)
     """
     payoffs = _payoffs(game, B)
-    x = as_probability_vector(row_strategy, payoffs.A.shape[0], "P1's strategy")
-    y = as_probability_vector(col_strategy, payoffs.A.shape[1], "P2's strategy")
-    return float(x @ payoffs.A @ y), float(x @ payoffs.B @ y)
+    matrix = _as_game(payoffs, game)
+    u1, u2 = expected_value(matrix, matrix_strategy(matrix, row_strategy, col_strategy))
+    return u1, u2
 
 
 def best_response_to(
@@ -607,6 +679,8 @@ def best_response_to(
     B: ArrayLike | None = None,
 ) -> BestResponseActions:
     """Return the pure actions that earn the most for ``player`` against a fixed opponent.
+
+    :func:`pokerlab.eval.best_response` on the matrix game, with every tied action listed.
 
     Args:
         game: a matrix game, or P1's payoff matrix ``A``.
@@ -630,15 +704,17 @@ def best_response_to(
     """
     payoffs = _payoffs(game, B)
     player = _check_player(player)
+    matrix = _as_game(payoffs, game)
+    n_rows, n_cols = matrix.shape
     if player == 0:
-        opponent = as_probability_vector(opponent_strategy, payoffs.A.shape[1], "P2's strategy")
-        values = payoffs.A @ opponent
+        profile = matrix_strategy(matrix, np.full(n_rows, 1.0 / n_rows), opponent_strategy)
     else:
-        opponent = as_probability_vector(opponent_strategy, payoffs.A.shape[0], "P1's strategy")
-        values = opponent @ payoffs.B
-    best = float(values.max())
-    ties = np.flatnonzero(values >= best - _tolerance(values[np.newaxis, :]))
-    return BestResponseActions(tuple(int(a) for a in ties), best)
+        profile = matrix_strategy(matrix, opponent_strategy, np.full(n_cols, 1.0 / n_cols))
+    response = best_response(matrix, profile, player)
+    row = compile(matrix).infoset_id(_PLAYER_NAMES[player])
+    values = response.action_values[row, : matrix.shape[player]]
+    ties = np.flatnonzero(values >= response.value - _tolerance(values[np.newaxis, :]))
+    return BestResponseActions(tuple(int(a) for a in ties), response.value)
 
 
 __all__ = [
@@ -647,12 +723,15 @@ __all__ = [
     "EliminationResult",
     "EliminationStep",
     "MixedEquilibrium",
+    "StrategyPair",
     "ZeroSumSolution",
     "as_probability_vector",
     "best_response_to",
     "eliminate_dominated",
     "expected_payoffs",
+    "matrix_strategy",
     "mixed_equilibrium_2x2",
     "pure_nash_equilibria",
     "solve_zero_sum",
+    "strategy_vectors",
 ]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -33,10 +34,17 @@ from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
 from pokerlab.games.matrix import MatrixGame
-from pokerlab.solvers.normal_form import as_probability_vector
-
-StrategyPair = tuple[FloatArray, FloatArray]
-"""P1's and P2's probability vectors: ``([n_rows], [n_cols])``."""
+from pokerlab.solvers.base import (
+    Seed,
+    Solver,
+    generator_from_state,
+    make_generator,
+    register_solver,
+    seed_value,
+    strategy_metadata,
+)
+from pokerlab.solvers.normal_form import StrategyPair, as_probability_vector, matrix_strategy
+from pokerlab.strategy import Strategy
 
 
 def regret_matching_strategy(regrets: ArrayLike) -> FloatArray:
@@ -127,12 +135,18 @@ class RegretMatchingHistory:
     """P1's and P2's average strategies. # ([T, n_rows], [T, n_cols])"""
 
 
-class RegretMatching:
+@register_solver
+class RegretMatching(Solver):
     """Regret matching on a two-player matrix game, in self-play or against a fixed opponent.
 
-    Hyper-parameters are keyword-only, stored as given, and validated here. ``run`` is
-    cumulative: ``run(iterations=5000)`` twice equals ``run(iterations=10000)`` once, the
-    sampled variant included (one random stream, drawn in order).
+    A :class:`~pokerlab.solvers.base.Solver` like the others: ``run`` is cumulative
+    (``run(iterations=5000)`` twice equals ``run(iterations=10000)`` once, the sampled
+    variant included: one random stream, drawn in order), measures the exploitability of
+    the average strategy every ``check_every`` iterations, and stops by iterations,
+    seconds or target; :meth:`average_strategy` and :meth:`current_strategy` are
+    :class:`~pokerlab.strategy.Strategy` objects over the game's two infosets (``"P1"``
+    and ``"P2"``), and :meth:`average_vectors` / :meth:`current_vectors` the same as
+    probability vectors.
 
     Args:
         game: the matrix game.
@@ -143,22 +157,28 @@ class RegretMatching:
         sampled: update regrets against sampled actions (both players sample from their
             current strategies each iteration) instead of against the opponent's current
             mixed strategy.
-        rng: the random generator (or seed) for ``sampled=True``.
-        record_history: keep every iteration's strategies for :meth:`history`
+        seed: an integer seed or a numpy Generator for ``sampled=True`` (None: fresh
+            entropy; unused without sampling).
+        record_history: keep every iteration's strategies for :meth:`trajectory`
             (``2 * T * (n_rows + n_cols)`` floats).
 
     Raises:
-        SolverError: if ``game`` is not a MatrixGame, ``fixed_player`` is not 0 or 1, or a
-            flag is not a bool.
+        SolverError: if ``game`` is not a MatrixGame, ``fixed_player`` is not 0 or 1, a
+            flag is not a bool, or ``seed`` is not a seed.
         StrategyError: if ``opponent`` is not a probability vector over the fixed player's
             actions.
 
     Example:
         >>> from pokerlab.games import load
         >>> solver = RegretMatching(load("rps"), opponent=(0.4, 0.3, 0.3)).run(iterations=1000)
-        >>> solver.current_strategy()[1].tolist()   # P2 learns to always play Paper
+        >>> solver.current_vectors()[1].tolist()   # P2 learns to always play Paper
         [0.0, 1.0, 0.0]
+        >>> solver.current_strategy().probabilities("P2")
+        {0: 0.0, 1: 1.0, 2: 0.0}
     """
+
+    algorithm: ClassVar[str] = "regret-matching"
+    sampling: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -167,7 +187,7 @@ class RegretMatching:
         opponent: Sequence[float] | FloatArray | None = None,
         fixed_player: int = 0,
         sampled: bool = False,
-        rng: np.random.Generator | int | None = None,
+        seed: Seed = None,
         record_history: bool = True,
     ) -> None:
         if not isinstance(game, MatrixGame):
@@ -183,11 +203,13 @@ class RegretMatching:
         for name, flag in (("sampled", sampled), ("record_history", record_history)):
             if not isinstance(flag, bool):
                 raise SolverError(f"{name} must be True or False; got {flag!r}")
-        self.game = game
+        generator = make_generator(seed)
+        super().__init__(game)
+        self.matrix: MatrixGame = game
         self.opponent = opponent
         self.fixed_player = fixed_player
         self.sampled = sampled
-        self.rng = rng
+        self.seed = seed
         self.record_history = record_history
 
         self._payoffs: StrategyPair = (
@@ -203,17 +225,22 @@ class RegretMatching:
                 f"the fixed opponent (P{fixed_player + 1}, {self._n_actions[fixed_player]} "
                 "actions)",
             )
-        self._generator = np.random.default_rng(rng)
+        self._generator = generator
         self._regrets: list[FloatArray] = [np.zeros(n) for n in self._n_actions]
         self._strategy_sums: list[FloatArray] = [np.zeros(n) for n in self._n_actions]
-        self._iterations = 0
         self._history_current: list[list[FloatArray]] = [[], []]
         self._history_average: list[list[FloatArray]] = [[], []]
 
-    @property
-    def iterations(self) -> int:
-        """How many iterations have run, over every call of :meth:`run`."""
-        return self._iterations
+    def hyperparameters(self) -> dict[str, Any]:
+        """The hyper-parameters, JSON-ready (the integer seed; None for a Generator)."""
+        opponent = None if self.opponent is None else [float(p) for p in self.opponent]
+        return {
+            "opponent": opponent,
+            "fixed_player": self.fixed_player,
+            "sampled": self.sampled,
+            "seed": seed_value(self.seed),
+            "record_history": self.record_history,
+        }
 
     def _is_learning(self, player: int) -> bool:
         return self._fixed is None or player != self.fixed_player
@@ -224,23 +251,17 @@ class RegretMatching:
             return self._fixed
         return _positive_part_normalised(self._regrets[player])
 
-    def run(self, *, iterations: int) -> RegretMatching:
-        """Run more iterations (cumulative with earlier calls) and return ``self``.
+    # -- Solver ---------------------------------------------------------------------------
+    def _iterate(self) -> None:
+        self._run_batch(1)
 
-        Args:
-            iterations: how many iterations to add (>= 1).
+    def _advance(self, count: int) -> None:
+        self._run_batch(count)
+        self.iterations += count
 
-        Raises:
-            SolverError: if ``iterations`` is not an integer >= 1.
-        """
-        if (
-            isinstance(iterations, bool)
-            or not isinstance(iterations, int | np.integer)
-            or iterations < 1
-        ):
-            raise SolverError(f"iterations must be an integer >= 1; got {iterations!r}")
-        count = int(iterations)
-        # One block of uniforms per call, consumed in order, so split runs equal one run.
+    def _run_batch(self, count: int) -> None:
+        """Run ``count`` iterations (``self.iterations`` is advanced by the caller)."""
+        # One block of uniforms per batch, consumed in order, so split runs equal one run.
         uniforms = self._generator.random((count, 2)) if self.sampled else None
         currents: list[FloatArray] = [np.empty((count, n)) for n in self._n_actions]
         sums: list[FloatArray] = [np.empty((count, n)) for n in self._n_actions]
@@ -264,40 +285,49 @@ class RegretMatching:
                 self._strategy_sums[player] += strategy
                 currents[player][t] = strategy
                 sums[player][t] = self._strategy_sums[player]
-        done = np.arange(self._iterations + 1, self._iterations + count + 1, dtype=np.float64)
-        averages = [sums[player] / done[:, np.newaxis] for player in (0, 1)]
-        self._iterations += count
         if self.record_history:
+            done = np.arange(self.iterations + 1, self.iterations + count + 1, dtype=np.float64)
             for player in (0, 1):
                 self._history_current[player].append(currents[player])
-                self._history_average[player].append(averages[player])
-        return self
+                self._history_average[player].append(sums[player] / done[:, np.newaxis])
 
-    def current_strategy(self) -> StrategyPair:
-        """Return copies of both players' strategies for the next iteration.
+    def current_vectors(self) -> StrategyPair:
+        """Both players' strategies for the next iteration, as probability vectors (copies).
 
         A learner's is the regret-matching strategy of its cumulative regrets (uniform
         before the first iteration); a fixed player's is its fixed strategy.
         """
         return (self._strategy(0).copy(), self._strategy(1).copy())
 
-    def average_strategy(self) -> StrategyPair:
-        """Return copies of both players' average strategies over the iterations run.
+    def average_vectors(self) -> StrategyPair:
+        """Both players' average strategies, as probability vectors (copies).
 
         Before any iteration: the current strategies (uniform for a learner).
         """
-        if self._iterations == 0:
-            return self.current_strategy()
+        if self.iterations == 0:
+            return self.current_vectors()
         return (
-            self._strategy_sums[0] / self._iterations,
-            self._strategy_sums[1] / self._iterations,
+            self._strategy_sums[0] / self.iterations,
+            self._strategy_sums[1] / self.iterations,
+        )
+
+    def current_strategy(self) -> Strategy:
+        """The strategies of the next iteration, as a Strategy over ``"P1"`` and ``"P2"``."""
+        return matrix_strategy(
+            self.matrix, *self.current_vectors(), metadata=strategy_metadata(self, "current")
+        )
+
+    def average_strategy(self) -> Strategy:
+        """The average strategies, as a Strategy over ``"P1"`` and ``"P2"``."""
+        return matrix_strategy(
+            self.matrix, *self.average_vectors(), metadata=strategy_metadata(self, "average")
         )
 
     def regrets(self) -> StrategyPair:
         """Return copies of both players' cumulative regrets (zeros for a fixed player)."""
         return (self._regrets[0].copy(), self._regrets[1].copy())
 
-    def history(self) -> RegretMatchingHistory:
+    def trajectory(self) -> RegretMatchingHistory:
         """Return every iteration's current and average strategies (copies).
 
         Raises:
@@ -305,7 +335,7 @@ class RegretMatching:
         """
         if not self.record_history:
             raise SolverError(
-                "history was not recorded; create the solver with record_history=True"
+                "the trajectory was not recorded; create the solver with record_history=True"
             )
 
         def stack(chunks: list[FloatArray], n_actions: int) -> FloatArray:
@@ -315,7 +345,7 @@ class RegretMatching:
 
         n_rows, n_cols = self._n_actions
         return RegretMatchingHistory(
-            iterations=np.arange(1, self._iterations + 1, dtype=np.int64),
+            iterations=np.arange(1, self.iterations + 1, dtype=np.int64),
             current_strategies=(
                 stack(self._history_current[0], n_rows),
                 stack(self._history_current[1], n_cols),
@@ -326,14 +356,55 @@ class RegretMatching:
             ),
         )
 
+    # -- checkpoints ----------------------------------------------------------------------
+    def _state(self) -> dict[str, Any]:
+        state: dict[str, Any] = {"rng_state": self._generator.bit_generator.state}
+        for player in (0, 1):
+            state[f"regrets_{player}"] = self._regrets[player].copy()
+            state[f"strategy_sum_{player}"] = self._strategy_sums[player].copy()
+        if self.record_history and self.iterations:
+            history = self.trajectory()
+            for player in (0, 1):
+                state[f"current_{player}"] = history.current_strategies[player]
+                state[f"average_{player}"] = history.average_strategies[player]
+        return state
+
+    def _restore(self, state: dict[str, Any]) -> None:
+        generator = generator_from_state(state.get("rng_state"))
+        arrays: dict[str, FloatArray] = {}
+        for player, n in enumerate(self._n_actions):
+            for name in (f"regrets_{player}", f"strategy_sum_{player}"):
+                value = state.get(name)
+                if not isinstance(value, np.ndarray) or value.shape != (n,):
+                    raise SolverError(
+                        f"checkpoint state {name!r} must be an array of shape ({n},); got "
+                        f"{getattr(value, 'shape', None)}"
+                    )
+                arrays[name] = value
+        self._generator = generator
+        self._regrets = [arrays["regrets_0"].astype(np.float64), arrays["regrets_1"].astype(
+            np.float64)]
+        self._strategy_sums = [
+            arrays["strategy_sum_0"].astype(np.float64),
+            arrays["strategy_sum_1"].astype(np.float64),
+        ]
+        self._history_current = [[], []]
+        self._history_average = [[], []]
+        for player in (0, 1):
+            for name, target in (("current", self._history_current),
+                                 ("average", self._history_average)):
+                value = state.get(f"{name}_{player}")
+                if isinstance(value, np.ndarray):
+                    target[player].append(value.astype(np.float64))
+
     def __repr__(self) -> str:
         parts = [f"game={self.game.spec}"]
         if self.opponent is not None:
             parts.append(f"opponent={tuple(float(p) for p in self.opponent)}")
             parts.append(f"fixed_player={self.fixed_player}")
         if self.sampled:
-            parts.append(f"sampled=True, rng={self.rng!r}")
-        return f"RegretMatching({', '.join(parts)}) after {self._iterations} iterations"
+            parts.append(f"sampled=True, seed={self.seed!r}")
+        return f"RegretMatching({', '.join(parts)}) after {self.iterations} iterations"
 
 
 def _positive_part_normalised(regrets: FloatArray) -> FloatArray:

@@ -1,8 +1,9 @@
 """check_agent: the checks a challenge entry should pass before it enters a tournament.
 
-``check_agent("my_bot.py", game)`` imports the file, builds its ``Agent``, plays a few
-hundred hands against a random agent in both seats, and reports in plain words whatever
-went wrong: an import error, a missing class, exceptions, illegal actions, slow decisions.
+``check_agent("my_bot.py", game)`` starts the file in a sandbox exactly as the arena
+does (its own process, the same limits), plays a few hundred hands against random agents
+in every seat, and reports in plain words whatever went wrong: an import error, a missing
+class, exceptions, illegal actions, slow decisions, a crashing process, and what it printed.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pokerlab.agents.loader import AgentLoadError, load_agent
 from pokerlab.agents.simple import RandomAgent
+from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent, SandboxLimits, check_loads
+from pokerlab.errors import PokerlabError
 from pokerlab.eval.matches import FaultEvent, play_match
 from pokerlab.games import Game
 
@@ -30,6 +32,7 @@ class AgentCheckReport:
         mean_seconds: mean thinking time per decision, in seconds.
         max_seconds: the largest thinking time of one hand divided by its decisions.
         mean_chips: the agent's mean winnings against the random agent, chips per hand.
+        log: what the agent printed (bounded, as the arena keeps it).
     """
 
     path: str
@@ -41,6 +44,7 @@ class AgentCheckReport:
     mean_seconds: float = 0.0
     max_seconds: float = 0.0
     mean_chips: float = 0.0
+    log: str = ""
 
     def __str__(self) -> str:
         if not self.ok:
@@ -67,7 +71,7 @@ def check_agent(
     Args:
         path: a Python file defining class ``Agent``.
         game: the game to play (two players).
-        hands: hands to play (half in each seat; rounded up to even).
+        hands: hands to play (as many in each seat; rounded up to a multiple of the seats).
         seed: seeds the deals.
         time_limit: seconds allowed per decision; slower decisions are problems.
 
@@ -76,15 +80,23 @@ def check_agent(
     """
     file = Path(path)
     game_text = str(game.spec)
+    limits = SandboxLimits(decision_seconds=time_limit)
     try:
-        agent = load_agent(file, game)
-    except AgentLoadError as exc:
+        source = EntrantSource.read(file)
+    except PokerlabError as exc:
         return AgentCheckReport(str(file), game_text, False, (str(exc),))
-    hands += hands % 2
-    per_seat = hands // 2
-    result = play_match(
-        game, agent, RandomAgent(), hands=per_seat, seed=seed, time_limit=time_limit  # type: ignore[arg-type]
-    )
+    error = check_loads(source, game, limits=limits)
+    if error is not None:
+        return AgentCheckReport(str(file), game_text, False,
+                                (f"cannot load an agent from {str(file)!r}: {error}",))
+    n = game.n_players
+    per_seat = -(-hands // n)
+    others = [RandomAgent() for _ in range(n - 1)]
+    agent = SandboxedAgent(source, game, limits=limits)
+    try:
+        result = play_match(game, agent, *others, hands=per_seat, seed=seed, fast=False)
+    finally:
+        agent.close()
     mine = [e for e in result.events if e.agent == 0]
     problems = _describe(mine, hands)
     decisions = sum(r.decisions[0] for r in result.hands)
@@ -102,6 +114,7 @@ def check_agent(
         mean_seconds=seconds / decisions if decisions else 0.0,
         max_seconds=max(per_hand, default=0.0),
         mean_chips=result.estimate.mean,
+        log=agent.log,
     )
 
 
@@ -112,8 +125,12 @@ def _describe(events: list[FaultEvent], hands: int) -> list[str]:
         "exception": "raised an exception",
         "illegal": "returned an illegal action",
         "timeout": "exceeded the time limit",
+        "policy": "gave probabilities that are not a distribution",
+        "crash": "ended its process",
+        "protocol": "broke the protocol",
+        "disqualified": "was disqualified after too many faults",
     }
-    for kind in ("exception", "illegal", "timeout"):
+    for kind in wording:
         found = [e for e in events if e.kind == kind]
         if found:
             first = found[0]

@@ -49,6 +49,39 @@ def test_abstract_optimized_buckets(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "boundaries:" in data["abstract"]
 
 
+def test_abstract_without_out_solves_and_saves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["abstract", "kuhn(cards=20)", "--cards", "uniform:5", "--algorithm", "lp"]) == 0
+    text = capsys.readouterr().out
+    assert "lifted exploitability" in text
+    assert "80 -> 20 (4.0x fewer)" in text
+    assert "not saved (give --out FILE" in text
+    assert main(["abstract", "kuhn(cards=20)", "--cards", "uniform:5", "--algorithm", "lp",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["out"] is None
+    assert data["n_infosets_abstract"] == 20
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_abstract_with_out_says_where(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "lifted.npz"
+    assert main(["abstract", "kuhn(cards=20)", "--cards", "uniform:5", "--algorithm", "lp",
+                 "--out", str(out)]) == 0
+    assert f"saved the lifted strategy to {out}\n" in capsys.readouterr().out
+    assert Strategy.load(out).game == kuhn(cards=20)
+
+
+def test_abstract_refuses_a_folder_before_solving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["abstract", "kuhn(cards=20)", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"error: --out {tmp_path} is a folder; give the name of a file to write\n"
+
+
 def test_abstract_bad_buckets_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -56,7 +89,9 @@ def test_abstract_bad_buckets_is_one_line(
                str(tmp_path / "x.npz")])
     assert rc == 1
     err = capsys.readouterr().err
+    assert err.count("\n") == 1
     assert "between 1 and the number of cards (20)" in err
+    assert not (tmp_path / "x.npz").exists()
 
 
 @pytest.mark.slow

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.agents import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased, StrategyAgent
+from pokerlab.agents import AlwaysCall, AlwaysRaise, PolicyAgent, RandomAgent, RuleBased
 from pokerlab.errors import PokerlabError, StrategyMismatchError
 from pokerlab.eval.matches import play_match
 from pokerlab.games import kuhn, leduc
@@ -28,7 +28,7 @@ def _observations(game):
 @pytest.mark.parametrize("game", [kuhn(), leduc()], ids=["kuhn", "leduc"])
 @pytest.mark.parametrize("cls", [AlwaysCall, AlwaysRaise])
 def test_pure_agents_match_their_strategy(game, cls) -> None:
-    strategy = cls.as_strategy(game)
+    strategy = cls().as_strategy(game)
     agent = cls()
     for key, obs in _observations(game).items():
         probs = strategy.probabilities(key)
@@ -45,7 +45,7 @@ def test_always_call_never_folds_or_raises() -> None:
 
 def test_random_agent_is_legal_and_seeded() -> None:
     observations = list(_observations(leduc()).values())
-    one, two = RandomAgent(rng=3), RandomAgent(rng=3)
+    one, two = RandomAgent(seed=3), RandomAgent(seed=3)
     picks = [one.act(obs) for obs in observations]
     assert picks == [two.act(obs) for obs in observations]
     assert all(a in obs.legal_actions for a, obs in zip(picks, observations, strict=True))
@@ -86,27 +86,27 @@ def test_rule_based_beats_random_on_leduc() -> None:
     assert result.estimate.low > 0
 
 
-def test_strategy_agent_samples_the_rows() -> None:
+def test_policy_agent_samples_the_rows() -> None:
     game = kuhn()
     rows = {"A|": [0.25, 0.75]}
-    agent = StrategyAgent(Strategy.from_dict(game, rows), rng=0)
+    agent = PolicyAgent(Strategy.from_dict(game, rows), seed=0)
     obs = _observations(game)["A|"]
     picks = np.array([agent.act(obs) for _ in range(4000)])
     assert picks.mean() == pytest.approx(0.75, abs=0.03)
 
 
-def test_strategy_agent_from_file(tmp_path) -> None:
+def test_policy_agent_from_file(tmp_path) -> None:
     game = kuhn()
     path = Strategy.uniform(game).save(tmp_path / "uniform.npz")
-    agent = StrategyAgent.from_file(path, game)
+    agent = PolicyAgent.from_file(path, game)
     assert agent.name == "uniform"
-    assert agent.strategy.probabilities("K|") == {0: 0.5, 1: 0.5}
+    assert agent.policy.probabilities("K|") == {0: 0.5, 1: 0.5}  # type: ignore[union-attr]
     with pytest.raises(StrategyMismatchError):
-        StrategyAgent.from_file(path, leduc())
+        PolicyAgent.from_file(path, leduc())
 
 
-def test_strategy_agent_refuses_a_foreign_infoset() -> None:
-    agent = StrategyAgent(Strategy.uniform(kuhn()))
+def test_policy_agent_refuses_a_foreign_infoset() -> None:
+    agent = PolicyAgent(Strategy.uniform(kuhn()))
     obs = next(o for k, o in _observations(leduc()).items() if k.count("|") == 3)
     with pytest.raises(PokerlabError, match="no infoset"):
         agent.act(obs)
@@ -120,6 +120,6 @@ def test_rule_based_refuses_holdem_before_the_match() -> None:
 
 
 def test_a_strategy_bot_for_another_game_is_refused() -> None:
-    bot = StrategyAgent(Strategy.uniform(kuhn()))
+    bot = PolicyAgent(Strategy.uniform(kuhn()))
     with pytest.raises(StrategyMismatchError):
         play_match(leduc(), bot, RandomAgent(), hands=5)

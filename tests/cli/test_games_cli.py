@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from pokerlab.cli import main
+from pokerlab.cli.demo import plot_folder
+from pokerlab.errors import FileFormatError
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -89,12 +92,35 @@ def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.slow
-def test_demo(
+def test_demo_writes_its_plots_into_a_folder_it_names(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # the demo may write its plots into the current folder
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where mkdtemp makes folders
     out = _run(["demo"], capsys)
     assert "pokerlab demo" in out
     assert "Games and the sizes" in out
     assert "9,457" in out
     assert "256,477" in out
+    assert list(here.iterdir()) == []  # nothing lands in the current folder
+    (folder,) = tmp_path.glob("pokerlab-demo-*")
+    assert (folder / "convergence.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"The demo's plots are in {folder}\n" in out
+
+
+def test_demo_out_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    assert plot_folder(tmp_path / "new" / "plots") == tmp_path / "new" / "plots"
+    assert (tmp_path / "new" / "plots").is_dir()
+    assert plot_folder(tmp_path) == tmp_path  # an existing folder is used as it is
+    fresh = plot_folder(None)
+    assert fresh.parent == tmp_path / "tmp"
+    assert fresh.is_dir()
+    assert list(fresh.iterdir()) == []
+    assert fresh != plot_folder(None)  # a new one every run
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(FileFormatError, match="is a file; give a folder to write into"):
+        plot_folder(tmp_path / "file")

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pokerlab.cli import main
@@ -65,7 +66,7 @@ def test_holdem_in_a_pseudo_terminal() -> None:
     assert "You are seat 0" in text
     assert "'xyz' is not a move; moves: f = fold, c = call 2" in text  # asked again
     assert "raise to 1 is not allowed: from 4 to 100" in text
-    assert "Your cards: K♦ A♥" in text  # hole cards with suit symbols
+    assert "Your cards: 7♠ 9♣" in text  # hole cards with suit symbols
     assert "r X = raise to X (min 4, max 100)" in text
     assert "--- flop:" in text
     assert "Showdown:" in text
@@ -101,7 +102,8 @@ def test_holdem_quit_and_end_of_input(
 
 def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "holdem", "--opponents", "hard"]) == 1
-    assert "--opponents must be easy or random" in capsys.readouterr().err
+    expected = "--opponents must be easy, random, always-call or always-raise"
+    assert expected in capsys.readouterr().err
     assert main(["play", "holdem", "--players", "12"]) == 1
     assert "players=2..9" in capsys.readouterr().err
     assert main(["play", "leduc", "--opponent", "missing.npz"]) == 1
@@ -145,7 +147,7 @@ def test_leduc_against_a_builtin_and_an_entrant_file(
     for opponent in ("rule-based", "cfr+1", str(entrant)):
         monkeypatch.setattr("sys.stdin", io.StringIO("c\nc\nc\nc\nc\nc\n"))
         assert main(["play", "leduc", "--opponent", opponent, "--hands", "1", "--seed", "2"]) == 0
-        assert "After 1 hands" in capsys.readouterr().out
+        assert "After 1 hand you are" in capsys.readouterr().out
 
 
 def test_unknown_opponent_lists_what_is_allowed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -155,3 +157,41 @@ def test_unknown_opponent_lists_what_is_allowed(capsys: pytest.CaptureFixture[st
     err = capsys.readouterr().err
     assert "rule-based" in err
     assert ".py" in err
+
+
+def test_the_exploitative_opponent_learns_from_every_hand(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.agents import ExploitativeAgent
+    from pokerlab.cli import play
+
+    built: list[ExploitativeAgent] = []
+    real = play.make_agent
+
+    def spy(name: str, game: object, **options: object) -> object:
+        agent = real(name, game, **options)  # type: ignore[arg-type]
+        built.append(agent)  # type: ignore[arg-type]
+        return agent
+
+    monkeypatch.setattr(play, "make_agent", spy)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 40))
+    assert main(["play", "kuhn", "--opponent", "exploitative", "--hands", "6", "--seed", "1"]) == 0
+    assert "After 6 hands you are" in capsys.readouterr().out
+    (agent,) = built
+    assert agent.hands_observed == 6  # observe() reached it after every hand
+    prior = ExploitativeAgent(agent.game).model_probs()
+    assert not np.allclose(agent.model_probs(), prior)  # and the model moved
+
+
+def test_play_kuhn_defaults_to_the_strongest_solver_bot(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.cli import play
+
+    names: list[str] = []
+    real = play.make_agent
+    monkeypatch.setattr(play, "make_agent", lambda name, game, **o: names.append(name)
+                        or real(name, game, **o))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 10))
+    assert main(["play", "kuhn", "--hands", "1", "--seed", "0"]) == 0
+    assert names == ["solver"]

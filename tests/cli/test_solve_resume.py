@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from pathlib import Path
@@ -11,7 +12,8 @@ import pytest
 
 from pokerlab.cli import main
 from pokerlab.cli import solve as solve_cli
-from pokerlab.strategy import Strategy
+from pokerlab.solvers import SOLVERS
+from pokerlab.strategy import InfosetTable, Strategy, load_policy
 
 
 class _InterruptAfter:
@@ -118,3 +120,153 @@ def test_a_finished_resume_removes_its_checkpoint(
     assert main([*args, "--out", str(out), "--resume", str(checkpoint), "--json"]) == 0
     assert out.exists()
     assert not checkpoint.exists()
+
+
+# -- games too big to compile -------------------------------------------------------------------
+HOLDEM = 'holdem(betting="limit")'
+
+
+def test_holdem_interrupted_and_resumed_run_writes_the_same_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["solve", HOLDEM, "--algorithm", "os-mccfr", "--iterations", "40",
+            "--check-every", "10", "--seed", "1"]
+    whole = tmp_path / "whole.npz"
+    assert main([*args, "--out", str(whole), "--json"]) == 0
+    part = tmp_path / "part.npz"
+    monkeypatch.setattr(solve_cli, "_Interrupt", lambda: _InterruptAfter(1))
+    assert main([*args, "--out", str(part), "--json"]) == 130
+    checkpoint = tmp_path / "part.checkpoint.npz"
+    assert checkpoint.exists()
+    monkeypatch.undo()
+    assert main([*args, "--out", str(part), "--resume", str(checkpoint), "--json"]) == 0
+    resumed, uninterrupted = load_policy(part), load_policy(whole)
+    assert isinstance(resumed, InfosetTable)
+    assert isinstance(uninterrupted, InfosetTable)
+    assert resumed.metadata["iterations"] == 40
+    assert resumed.keys == uninterrupted.keys
+    assert np.array_equal(resumed.probs, uninterrupted.probs)
+    assert "exploitability" not in resumed.metadata
+
+
+def test_holdem_by_seconds_reports_infosets_and_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "hu.npz"
+    capsys.readouterr()
+    assert main(["solve", HOLDEM, "--algorithm", "es-mccfr", "--seconds", "0.5",
+                 "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "exploitability: not measured" in captured.out
+    assert "infosets:" in captured.out
+    assert "infosets" in captured.err  # the progress bar
+    assert "exploitability" not in captured.err
+    table = load_policy(out)
+    assert isinstance(table, InfosetTable)
+    assert len(table) > 0
+    assert table.metadata["seconds"] >= 0.5
+
+
+def test_holdem_target_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["solve", HOLDEM, "--algorithm", "es-mccfr", "--target-exploitability", "0.1",
+                 "--out", str(tmp_path / "x.npz")]) == 1
+    assert "cannot be measured" in capsys.readouterr().err
+
+
+# -- output --------------------------------------------------------------------------------------
+def test_without_out_it_prints_and_saves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "game value (P1): -0.05" in out
+    assert "not saved" in out
+    assert main(["solve", "kuhn", "--algorithm", "lp", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["out"] is None
+    assert data["value"] == pytest.approx(-1 / 18)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_three_players_report_each_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["solve", "kuhn(players=3)", "--algorithm", "cfr+", "--iterations", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "values per seat (chips per hand): P1 " in out
+    assert "P3 " in out
+    assert "advantage" not in out
+    assert main(["solve", "kuhn(players=3)", "--algorithm", "cfr+", "--iterations", "40",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["values"]) == 3
+    assert sum(data["values"]) == pytest.approx(0.0, abs=1e-12)
+    assert data["p2_advantage"] is None
+
+
+def test_a_zero_value_is_printed_as_0(capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["solve", "rps", "--algorithm", "lp"]) == 0
+    out = capsys.readouterr().out
+    assert "game value (P1): 0 chips per hand; P2 advantage 0" in out
+    assert "-0.0" not in out
+    assert main(["solve", "rps", "--algorithm", "regret-matching", "--iterations", "10",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p2_advantage"] == 0.0
+
+
+def test_long_paths_are_never_wrapped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = tmp_path / ("a-rather-long-folder-name-" * 8) / ("and-another-one-" * 8)
+    out = deep / "strategy.npz"
+    monkeypatch.setattr(solve_cli, "_Interrupt", lambda: _InterruptAfter(0))
+    capsys.readouterr()
+    assert main(["solve", "kuhn", "--algorithm", "cfr", "--iterations", "20", "--check-every",
+                 "5", "--out", str(out)]) == 130
+    err = capsys.readouterr().err
+    checkpoint = str(deep / "strategy.checkpoint.npz")
+    assert any(checkpoint in line for line in err.splitlines())
+    assert any(line.startswith("resume with: ") and line.endswith(checkpoint)
+               for line in err.splitlines())
+    monkeypatch.undo()
+    assert main(["solve", "kuhn", "--algorithm", "cfr", "--iterations", "20",
+                 "--out", str(out)]) == 0
+    assert f"saved to {out}" in capsys.readouterr().out.splitlines()
+
+
+# -- arguments ------------------------------------------------------------------------------------
+def test_help_is_readable_at_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("TERMINAL_WIDTH", raising=False)
+    capsys.readouterr()
+    assert main(["solve", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "…" not in text
+    assert "--target-exploitability" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+    for name in SOLVERS:
+        assert name in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["kuhn", "--algorithm", "lp", "--iterations", "5"], "takes no stopping rule"),
+        (["kuhn", "--algorithm", "cfr", "--iterations", "5", "--seed", "1"], "takes no seed"),
+        (["kuhn", "--algorithm", "es-mccfr", "--iterations", "5", "--seed", "-1"], ">= 0"),
+        (["kuhn", "--algorithm", "regret-matching", "--iterations", "5"], "MatrixGame"),
+    ],
+)
+def test_arguments_a_solver_cannot_honour_are_refused(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    capsys.readouterr()
+    assert main(["solve", *argv]) == 1
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1

@@ -30,10 +30,10 @@ def test_faults_replay_as_faults_not_as_mismatches() -> None:
     game = leduc()
     result = play_match(game, Faulty(), RandomAgent(), hands=60, seed=4, fast=False)
     assert {e.kind for e in result.events} == {"exception", "illegal"}
-    assert replay_hands(game, Faulty(), RandomAgent(), result.hands, seed=4) == 0
+    assert replay_hands(game, [Faulty(), RandomAgent()], result.hands, seed=4) == 0
 
 
 def test_a_different_agent_is_a_mismatch() -> None:
     game = leduc()
     result = play_match(game, Faulty(), RandomAgent(), hands=40, seed=4, fast=False)
-    assert replay_hands(game, RandomAgent(), RandomAgent(), result.hands, seed=4) > 0
+    assert replay_hands(game, [RandomAgent(), RandomAgent()], result.hands, seed=4) > 0

@@ -19,7 +19,7 @@ class Sleeper:
 
 def test_stuck_agent_gets_the_default_action_and_the_match_goes_on() -> None:
     start = time.monotonic()
-    result = play_match(kuhn(), Sleeper(), RandomAgent(), hands=2, seats="first",
+    result = play_match(kuhn(), Sleeper(), RandomAgent(), hands=2, seats="fixed",
                         duplicate=False, seed=0, time_limit=0.05, fast=False)
     elapsed = time.monotonic() - start
     timeouts = [e for e in result.events if e.kind == "timeout"]

@@ -9,7 +9,6 @@ from pokerlab._types import CHANCE, TERMINAL
 from pokerlab.errors import GameTooLargeError, IllegalActionError, PokerlabError, SpecError
 from pokerlab.games import holdem, load
 from pokerlab.games.holdem import CALL, FOLD, RAISE, HoldemState
-from pokerlab.games.holdem_session import HoldemSession
 from tests.games.test_holdem_pots import run_hand
 
 
@@ -225,38 +224,3 @@ def test_compile_refuses_holdem() -> None:
     assert game.count_histories() > 10**15
     with pytest.raises(GameTooLargeError, match="histories"):
         compile_tree(game)
-
-
-def test_session_moves_the_button_and_carries_stacks() -> None:
-    session = HoldemSession(3, stack=20, rng=1)
-    setup = session.start_hand()
-    assert setup.seats == (1, 2, 0)
-    assert setup.button == 0
-    # Three hands of calling down: the button goes round, chips move, none are made.
-    outcomes = session.play(lambda _s, state: CALL, hands=3)
-    assert [o.setup.button for o in outcomes] == [0, 1, 2]
-    assert outcomes[1].setup.seats == (2, 0, 1)
-    assert all(sum(o.stacks) == 60 and sum(o.seat_returns) == 0 for o in outcomes)
-
-    # Then everyone shoves: busted seats leave until one seat has every chip.
-    def shove(_setup: object, state: HoldemState) -> int:
-        bounds = state.raise_range()
-        return state.action_for_raise_to(bounds[1]) if bounds else CALL
-
-    while not session.is_over and session.hands_played < 50:
-        outcome = session.play_hand(shove)
-        assert sum(outcome.stacks) == 60
-        assert len(outcome.setup.seats) == sum(1 for s in outcome.setup.seats if s >= 0)
-    assert session.is_over
-    assert sorted(session.stacks) == [0, 0, 60]
-    with pytest.raises(PokerlabError, match="session is over"):
-        session.start_hand()
-
-
-def test_session_without_carried_stacks_resets_them() -> None:
-    session = HoldemSession(2, stack=50, carry_stacks=False, rng=3)
-    outcomes = session.play(lambda _s, state: CALL, hands=4)
-    assert len(outcomes) == 4
-    assert session.stacks == [50, 50]
-    assert [o.setup.button for o in outcomes] == [0, 1, 0, 1]
-    assert outcomes[0].setup.seats == (1, 0)

@@ -11,14 +11,9 @@ import pytest
 
 from pokerlab.errors import FileFormatError, SolverError, StrategyMismatchError
 from pokerlab.games import kuhn, leduc
-from pokerlab.solvers import CFR, CFRPlus, DiscountedCFR, LinearCFR, Solver
+from pokerlab.solvers import CFR, SOLVERS, CFRPlus, DiscountedCFR, LinearCFR, Solver
+from pokerlab.solvers.base import register_solver
 from pokerlab.solvers.cfr import _FullWidthCFR
-from pokerlab.solvers.checkpoint import (
-    load_checkpoint,
-    register_solver,
-    registered_solvers,
-    save_checkpoint,
-)
 from pokerlab.strategy import Strategy
 from pokerlab.strategy.io import read_npz, write_npz_atomic
 
@@ -70,7 +65,7 @@ def test_load_through_the_class_and_with_a_game(tmp_path: Path) -> None:
     solver = CFRPlus.load_checkpoint(path, game=game)
     assert isinstance(solver, CFRPlus)
     assert solver.game is game
-    assert isinstance(load_checkpoint(path), CFRPlus)
+    assert isinstance(Solver.load_checkpoint(path), CFRPlus)
 
 
 def test_another_game_is_refused(tmp_path: Path) -> None:
@@ -112,10 +107,19 @@ def _rewrite(path: Path, **changes: Any) -> Path:
 def test_unknown_solver_and_bad_state(tmp_path: Path) -> None:
     path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "c.npz")
     with pytest.raises(SolverError, match="unknown"):
-        Solver.load_checkpoint(_rewrite(path, solver="NoSuchSolver"))
+        Solver.load_checkpoint(_rewrite(path, solver="NoSuchSolver", algorithm="simplex"))
     path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "d.npz")
     with pytest.raises(SolverError):
         Solver.load_checkpoint(_rewrite(path, hyperparameters={"alternating": "sometimes"}))
+    path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "u.npz")
+    with pytest.raises(FileFormatError, match="hyper-parameters"):
+        Solver.load_checkpoint(_rewrite(path, hyperparameters={"speed": "fast"}))
+    path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "v.npz")
+    with pytest.raises(FileFormatError, match="version"):
+        Solver.load_checkpoint(_rewrite(path, format_version=99))
+    path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "f.npz")
+    with pytest.raises(StrategyMismatchError, match="infosets differ"):
+        Solver.load_checkpoint(_rewrite(path, keys_fingerprint="0123456789abcdef"))
     path = CFR(kuhn()).run(iterations=2).save_checkpoint(tmp_path / "e.npz")
     header, arrays = read_npz(path, "pokerlab-checkpoint")
     arrays["state.regrets"] = arrays["state.regrets"][:3]
@@ -125,19 +129,35 @@ def test_unknown_solver_and_bad_state(tmp_path: Path) -> None:
         Solver.load_checkpoint(path)
 
 
-def test_registry() -> None:
-    known = registered_solvers()
-    for cls in (CFR, CFRPlus, LinearCFR, DiscountedCFR):
-        assert known[cls.__name__] is cls
+def test_a_version_1_file_still_loads(tmp_path: Path) -> None:
+    # Version 1 named the class under "solver" and had no "compiled" hyper-parameter.
+    game = kuhn()
+    straight = CFRPlus(game).run(iterations=6, check_every=3)
+    path = CFRPlus(game).run(iterations=3, check_every=3).save_checkpoint(tmp_path / "v1.npz")
+    _rewrite(path, format_version=1, solver="CFRPlus")
+    resumed = Solver.load_checkpoint(path).run(iterations=3, check_every=3)
+    assert isinstance(resumed, CFRPlus)
+    np.testing.assert_array_equal(
+        resumed.average_strategy().probs, straight.average_strategy().probs
+    )
 
-    impostor = type("CFR", (_FullWidthCFR,), {})  # same name as the real one
-    with pytest.raises(SolverError, match="named 'CFR'"):
+
+def test_one_registry_by_algorithm_name() -> None:
+    assert list(SOLVERS) == [
+        "cfr", "cfr+", "lcfr", "dcfr", "lp", "cs-mccfr", "es-mccfr", "os-mccfr",
+        "regret-matching",
+    ]
+    for name, cls in SOLVERS.items():
+        assert cls.algorithm == name
+    impostor = type("CFR", (_FullWidthCFR,), {})  # inherits the name "cfr"
+    with pytest.raises(SolverError, match="named 'cfr'"):
         register_solver(impostor)
+    assert SOLVERS["cfr"] is CFR
 
 
 def test_an_unregistered_solver_cannot_save(tmp_path: Path) -> None:
     class Unregistered(_FullWidthCFR):
-        pass
+        algorithm = "unregistered"
 
     with pytest.raises(SolverError, match="register_solver"):
-        save_checkpoint(Unregistered(kuhn()), tmp_path / "u.npz")
+        Unregistered(kuhn()).save_checkpoint(tmp_path / "u.npz")

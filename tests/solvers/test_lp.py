@@ -87,7 +87,7 @@ def test_solver_interface() -> None:
     with pytest.raises(SolverError, match="run"):
         _ = solver.value
     seen = []
-    assert solver.run(iterations=1000, target_exploitability=1e-3, callback=seen.append) is solver
+    assert solver.run(callback=seen.append) is solver
     assert solver.iterations == 1
     assert len(solver.history) == 1
     assert solver.history[0].iteration == 1
@@ -102,6 +102,21 @@ def test_solver_interface() -> None:
     assert solver.iterations == 1
     assert len(solver.history) == 1
     assert solver.hyperparameters() == {"memory_limit": solver.memory_limit}
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"iterations": 1000}, {"target_exploitability": 1e-3}, {"seconds": 5.0},
+     {"check_every": 10}, {"iterations": 1, "seconds": 1.0}],
+)
+def test_stopping_rules_are_refused_not_ignored(kwargs: dict[str, object]) -> None:
+    solver = SequenceFormLP(kuhn())
+    with pytest.raises(SolverError, match="takes no stopping rule") as error:
+        solver.run(**kwargs)  # type: ignore[arg-type]
+    for name in kwargs:
+        assert f"{name}=" in str(error.value)
+    assert solver.iterations == 0  # nothing was solved
+    assert not SequenceFormLP.iterative
 
 
 def test_registered_as_lp() -> None:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
-import typer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -239,26 +237,8 @@ def test_errors_are_pokerlab_errors_and_value_errors() -> None:
 
 
 @pytest.fixture
-def run_cli(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fresh app with the command modules that exist (others may not be written yet)."""
-    present = tuple(
-        name
-        for name in cli.COMMAND_MODULES
-        if importlib.util.find_spec(f"pokerlab.cli.{name}") is not None
-    )
-    monkeypatch.setattr(cli, "COMMAND_MODULES", present)
-    monkeypatch.setattr(
-        cli,
-        "app",
-        typer.Typer(
-            name="pokerlab",
-            no_args_is_help=True,
-            add_completion=False,
-            pretty_exceptions_enable=False,
-        ),
-    )
-    monkeypatch.setattr(cli, "_registered", False)
-    return
+def run_cli() -> None:
+    """Nothing to set up: the CLI imports a command module only when its command runs."""
 
 
 @pytest.mark.usefixtures("run_cli")

@@ -259,16 +259,16 @@ def test_regret_matching_against_fixed_opponent_converges_to_always_paper() -> N
     # Section 3, Regret Matching: "the best strategy is to play 100% Paper to exploit the
     # opponent over-playing Rock"; 10,000 iterations as in the tutorial's runs.
     solver = RegretMatching(load("rps"), opponent=(0.4, 0.3, 0.3)).run(iterations=10_000)
-    assert solver.average_strategy()[1][PAPER] > 0.95
-    assert solver.current_strategy()[1].tolist() == [0.0, 1.0, 0.0]
-    sampled = RegretMatching(load("rps"), opponent=(0.4, 0.3, 0.3), sampled=True, rng=0)
+    assert solver.average_vectors()[1][PAPER] > 0.95
+    assert solver.current_vectors()[1].tolist() == [0.0, 1.0, 0.0]
+    sampled = RegretMatching(load("rps"), opponent=(0.4, 0.3, 0.3), sampled=True, seed=0)
     sampled.run(iterations=10_000)
-    assert sampled.average_strategy()[1][PAPER] > 0.9
-    assert sampled.current_strategy()[1].tolist() == [0.0, 1.0, 0.0]
+    assert sampled.average_vectors()[1][PAPER] > 0.9
+    assert sampled.current_vectors()[1].tolist() == [0.0, 1.0, 0.0]
 
 
 def test_regret_matching_self_play_rps_average_is_equilibrium() -> None:
     # Section 3: regret matching's average strategy in self-play reaches the 1/3 equilibrium.
-    solver = RegretMatching(load("rps"), sampled=True, rng=0).run(iterations=10_000)
-    for strategy in solver.average_strategy():
+    solver = RegretMatching(load("rps"), sampled=True, seed=0).run(iterations=10_000)
+    for strategy in solver.average_vectors():
         assert np.abs(strategy - 1 / 3).max() < 0.02

@@ -1,0 +1,168 @@
+"""The built-in agents by name: one table for `play`, the arena, matches and the web table.
+
+``make_agent("cfr+1000", game)`` builds a fresh agent for ``game``; :func:`agent_names`
+lists the names; :func:`expand_name` turns the group names (``solver``, ``solvers``) into
+the agents they stand for. A name that cannot play a game is refused before any hand
+(:func:`check_builtin`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pokerlab.agents.easy import EasyAI
+from pokerlab.agents.exploitative import ExploitativeAgent
+from pokerlab.agents.simple import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased
+from pokerlab.agents.solver_bots import SOLVER_BOT_ITERATIONS, solver_bot
+from pokerlab.errors import GameTooLargeError, PokerlabError
+from pokerlab.games import Game
+from pokerlab.tree import compile
+
+Seed = np.random.Generator | int | None
+
+
+@dataclass(frozen=True)
+class BuiltinAgent:
+    """A built-in agent: its name, what it is, which games it plays, how to build it.
+
+    Attributes:
+        name: the name users type.
+        summary: one line.
+        plays: ``"any"``, ``"kuhn/leduc"``, ``"holdem"``, ``"compiles"`` (games small enough
+            to solve exactly) or ``"compiles, 2 players"``.
+        build: ``(game, seed, cache_dir) -> agent``.
+    """
+
+    name: str
+    summary: str
+    plays: str
+    build: Callable[[Game, Seed, Path | None], object]
+
+
+def _compiles(game: Game) -> bool:
+    try:
+        compile(game)
+    except GameTooLargeError:
+        return False
+    return True
+
+
+_BUILTINS: dict[str, BuiltinAgent] = {
+    agent.name: agent
+    for agent in (
+        BuiltinAgent("random", "a uniformly random legal action", "any",
+                     lambda game, seed, cache: RandomAgent(game, seed=seed)),
+        BuiltinAgent("always-call", "checks or calls, never folds or raises", "any",
+                     lambda game, seed, cache: AlwaysCall(game)),
+        BuiltinAgent("always-raise", "bets or raises whenever it may", "any",
+                     lambda game, seed, cache: AlwaysRaise(game)),
+        BuiltinAgent("rule-based", "raises strong cards, calls medium, folds weak",
+                     "kuhn/leduc", lambda game, seed, cache: RuleBased(game)),
+        BuiltinAgent("easy", "the tutorial's Easy AI (hand strength, fixed odds)", "holdem",
+                     lambda game, seed, cache: EasyAI(game, seed=seed)),
+        BuiltinAgent("exploitative", "models its opponent and best-responds to the model",
+                     "compiles, 2 players", lambda game, seed, cache: ExploitativeAgent(game)),
+    )
+}
+
+SOLVER_PREFIX = "cfr+"
+"""``cfr+N``: the CFR+ strategy after N iterations (solved on first use, then cached)."""
+
+
+def agent_names() -> tuple[str, ...]:
+    """Every built-in name, the solver groups included (``solver``, ``solvers``, ``cfr+N``)."""
+    solvers = tuple(f"{SOLVER_PREFIX}{n}" for n in SOLVER_BOT_ITERATIONS)
+    return (*_BUILTINS, "solver", "solvers", *solvers)
+
+
+def describe_agents() -> list[tuple[str, str, str]]:
+    """``(name, summary, games it plays)`` of every built-in, for help texts."""
+    rows = [(a.name, a.summary, a.plays) for a in _BUILTINS.values()]
+    rows.append(("solver", f"CFR+ after {SOLVER_BOT_ITERATIONS[-1]:,} iterations", "compiles"))
+    rows.append(("solvers", "CFR+ after " + ", ".join(f"{n:,}" for n in SOLVER_BOT_ITERATIONS)
+                 + " iterations (five agents)", "compiles"))
+    rows.append(("cfr+N", "CFR+ after N iterations", "compiles"))
+    return rows
+
+
+def _solver_iterations(name: str) -> int | None:
+    if name.startswith(SOLVER_PREFIX) and name[len(SOLVER_PREFIX):].isdigit():
+        iterations = int(name[len(SOLVER_PREFIX):])
+        return iterations if iterations > 0 else None
+    return None
+
+
+def expand_name(name: str) -> list[str]:
+    """The agents a name stands for: ``solvers`` is five, ``solver`` the strongest.
+
+    Raises:
+        PokerlabError: for an unknown name (the message lists the known ones).
+    """
+    if name == "solvers":
+        return [f"{SOLVER_PREFIX}{n}" for n in SOLVER_BOT_ITERATIONS]
+    if name == "solver":
+        return [f"{SOLVER_PREFIX}{SOLVER_BOT_ITERATIONS[-1]}"]
+    if name in _BUILTINS or _solver_iterations(name) is not None:
+        return [name]
+    known = ", ".join(n for n in agent_names() if not n.startswith(SOLVER_PREFIX))
+    raise PokerlabError(f"unknown built-in agent {name!r}; known: {known}, cfr+N (any N >= 1)")
+
+
+def check_builtin(name: str, game: Game) -> None:
+    """Refuse a built-in that cannot play ``game``, before any hand.
+
+    Raises:
+        PokerlabError: naming the agent, the game and what the agent plays.
+    """
+    for single in expand_name(name):
+        entry = _BUILTINS.get(single)
+        plays = entry.plays if entry is not None else "compiles"
+        ok = {
+            "any": True,
+            "kuhn/leduc": game.spec.name in ("kuhn", "leduc"),
+            "holdem": game.spec.name == "holdem",
+            "compiles": plays == "compiles" and _compiles(game),
+            "compiles, 2 players": game.n_players == 2 and _compiles(game),
+        }[plays]
+        if not ok:
+            raise PokerlabError(
+                f"the built-in agent {single!r} cannot play {game.spec}: it plays {plays} "
+                "games" + (" (too big to solve exactly: use a sampling solver or an abstraction)"
+                           if plays.startswith("compiles") else "")
+            )
+
+
+def make_agent(
+    name: str, game: Game, *, seed: Seed = None, cache_dir: str | Path | None = None
+) -> object:
+    """A fresh built-in agent for ``game`` (one name: not a group such as ``solvers``).
+
+    Raises:
+        PokerlabError: an unknown name, a group name, or an agent that cannot play ``game``.
+    """
+    names = expand_name(name)
+    if names != [name] and name != "solver":
+        raise PokerlabError(f"{name!r} stands for {len(names)} agents; name one of them")
+    single = names[0]
+    check_builtin(single, game)
+    cache = None if cache_dir is None else Path(cache_dir)
+    iterations = _solver_iterations(single)
+    if iterations is not None:
+        return solver_bot(game, iterations, cache_dir=cache,
+                          seed=seed if isinstance(seed, int) else None)
+    return _BUILTINS[single].build(game, seed, cache)
+
+
+__all__ = [
+    "SOLVER_PREFIX",
+    "BuiltinAgent",
+    "agent_names",
+    "check_builtin",
+    "describe_agents",
+    "expand_name",
+    "make_agent",
+]

@@ -1,0 +1,205 @@
+"""The small protocol between the arena and an entrant's process (see docs/entrants.md).
+
+Messages are JSON objects, each preceded by its length as 4 bytes (big-endian), over a
+socket pair. The arena sends requests numbered by ``id``; the entrant's process answers
+every request, in order, with ``{"id": n, "ok": true, "value": ...}`` or
+``{"id": n, "ok": false, "kind": "exception", "error": "..."}``:
+
+- ``{"op": "start", "game": "leduc", "file": "bot.py"}``: import the file, build its
+  ``Agent``; the value is ``{"name": ..., "hooks": ["reset", "observe", ...]}``;
+- ``{"op": "reset"}``, ``{"op": "seed", "value": n}``, ``{"op": "observe", "update": {...}}``:
+  the hooks (an observation, or the hand's result, as :func:`encode_update` writes them);
+- ``{"op": "act", "observation": {...}}``: the value is the answer, encoded by
+  :func:`encode_answer`: an ``int`` stays an int, ``True``/``False`` stay booleans, other
+  values become ``{"not_an_action": "<type>: <text>"}`` (the arena records them as
+  illegal answers);
+- ``{"op": "stop"}``: the process exits.
+
+Only the entrant's own observations cross: no game state, no generator, no other agent.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+from typing import Any
+
+from pokerlab.games.observation import HandResult, Observation
+
+MAX_MESSAGE_BYTES = 1 << 20
+"""Longer messages are a protocol fault (an entrant cannot flood the arena's memory)."""
+
+_HEADER = struct.Struct(">I")
+
+
+class ProtocolError(Exception):
+    """A message that cannot be read: closed channel, oversized or malformed."""
+
+
+def send(channel: socket.socket, message: dict[str, Any]) -> None:
+    """Write one framed message."""
+    data = json.dumps(message, separators=(",", ":")).encode()
+    channel.sendall(_HEADER.pack(len(data)) + data)
+
+
+def frame(message: dict[str, Any]) -> bytes:
+    """One framed message as bytes (to batch several into one write)."""
+    data = json.dumps(message, separators=(",", ":")).encode()
+    return _HEADER.pack(len(data)) + data
+
+
+class Reader:
+    """Reads framed messages from a socket, buffering what arrives early."""
+
+    def __init__(self, channel: socket.socket, limit: int = MAX_MESSAGE_BYTES) -> None:
+        self.channel = channel
+        self.limit = limit
+        self._buffer = bytearray()
+
+    def pending(self) -> dict[str, Any] | None:
+        """A complete message already buffered, or None."""
+        if len(self._buffer) < _HEADER.size:
+            return None
+        (size,) = _HEADER.unpack_from(self._buffer)
+        if size > self.limit:
+            raise ProtocolError(f"a message of {size:,} bytes; the limit is {self.limit:,}")
+        end = _HEADER.size + size
+        if len(self._buffer) < end:
+            return None
+        data = bytes(self._buffer[_HEADER.size:end])
+        del self._buffer[:end]
+        try:
+            message = json.loads(data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ProtocolError(f"a message that is not JSON ({exc})") from None
+        if not isinstance(message, dict):
+            raise ProtocolError(f"a message that is not an object: {type(message).__name__}")
+        return message
+
+    def feed(self) -> bool:
+        """Read what the socket has (blocking once); False when the other side closed."""
+        chunk = self.channel.recv(1 << 16)
+        if not chunk:
+            return False
+        self._buffer += chunk
+        if len(self._buffer) > self.limit + _HEADER.size:
+            (size,) = _HEADER.unpack_from(self._buffer)
+            if size > self.limit:
+                raise ProtocolError(f"a message of {size:,} bytes; the limit is {self.limit:,}")
+        return True
+
+    def read(self) -> dict[str, Any]:
+        """The next message, blocking.
+
+        Raises:
+            ProtocolError: if the channel closes or the message is malformed.
+        """
+        while True:
+            message = self.pending()
+            if message is not None:
+                return message
+            if not self.feed():
+                raise ProtocolError("the channel closed")
+
+
+def encode_update(update: Observation | HandResult) -> dict[str, Any]:
+    """An observation or a hand's result as JSON-ready data."""
+    if isinstance(update, HandResult):
+        return {
+            "type": "result",
+            "seat": update.seat,
+            "returns": list(update.returns),
+            "public_history": [list(e) for e in update.public_history],
+            "showdown": list(update.showdown),
+        }
+    return {
+        "type": "observation",
+        "game": update.game,
+        "seat": update.seat,
+        "infoset_key": update.infoset_key,
+        "legal_actions": list(update.legal_actions),
+        "action_names": list(update.action_names),
+        "public_history": [list(e) for e in update.public_history],
+        "private_cards": update.private_cards,
+        "board": update.board,
+        "committed": list(update.committed),
+        "stacks": None if update.stacks is None else list(update.stacks),
+    }
+
+
+def decode_update(data: dict[str, Any]) -> Observation | HandResult:
+    """Inverse of :func:`encode_update`."""
+    history = tuple((int(p), str(name)) for p, name in data["public_history"])
+    if data["type"] == "result":
+        return HandResult(
+            seat=int(data["seat"]),
+            returns=tuple(float(r) for r in data["returns"]),
+            public_history=history,
+            showdown=tuple(str(s) for s in data["showdown"]),
+        )
+    stacks = data["stacks"]
+    return Observation(
+        game=str(data["game"]),
+        seat=int(data["seat"]),
+        infoset_key=str(data["infoset_key"]),
+        legal_actions=tuple(int(a) for a in data["legal_actions"]),
+        action_names=tuple(str(n) for n in data["action_names"]),
+        public_history=history,
+        private_cards=str(data["private_cards"]),
+        board=str(data["board"]),
+        committed=tuple(float(c) for c in data["committed"]),
+        stacks=None if stacks is None else tuple(float(s) for s in stacks),
+    )
+
+
+def encode_answer(answer: object) -> object:
+    """An agent's answer as JSON: ints and booleans as they are, anything else described.
+
+    Runs in the entrant's process. It calls no method of the answer (``__int__``,
+    ``__repr__``...) unless the answer's type is a built-in or numpy scalar, so what comes
+    back is data the arena can check, never an object of the entrant's.
+    """
+    kind = type(answer)
+    if kind is int or kind is bool:
+        return answer
+    module = getattr(kind, "__module__", "")
+    if module == "numpy" and hasattr(answer, "dtype") and getattr(answer, "ndim", 1) == 0:
+        dtype_kind = answer.dtype.kind
+        if dtype_kind in "iu":
+            return int(answer)  # type: ignore[call-overload]
+        if dtype_kind == "b":
+            return bool(answer)
+    text = repr(answer) if kind in (float, str, type(None), bytes) else "an object"
+    return {"not_an_action": f"{kind.__name__}: {text[:80]}"}
+
+
+def decode_answer(value: object) -> object:
+    """What the dealer checks: the int, the bool, or a description of what came back."""
+    if isinstance(value, dict) and "not_an_action" in value:
+        return NotAnAction(str(value["not_an_action"]))
+    return value
+
+
+class NotAnAction:
+    """An answer that was not an int or a bool (its type and text, as the entrant sent it)."""
+
+    def __init__(self, description: str) -> None:
+        self.description = description
+
+    def __repr__(self) -> str:
+        return self.description
+
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "NotAnAction",
+    "ProtocolError",
+    "Reader",
+    "decode_answer",
+    "decode_update",
+    "encode_answer",
+    "encode_update",
+    "frame",
+    "send",
+]
