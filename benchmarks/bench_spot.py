@@ -64,7 +64,9 @@ def _cfr_plus_to_target(game: Game, target: float, repeat: int) -> tuple[float, 
 
 
 def _final(history_owner: PublicTreeCFR | CFRPlus | RangeSolver) -> float:
-    return history_owner.history[-1].exploitability
+    value = history_owner.history[-1].exploitability
+    assert value is not None
+    return value
 
 
 def _spot_rows(board: str, targets: list[tuple[float, float]], repeat: int,

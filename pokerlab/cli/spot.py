@@ -185,7 +185,7 @@ def _run(solver: RangeSolver, *, goal: float | None, iterations: int | None,
                                               disable=quiet) as bar:
         task = bar.add_task("solve", total=iterations, percent="-")
         while True:
-            last = solver.history[-1].exploitability if solver.history else None
+            last = solver.last_exploitability if solver.history else None
             if iterations is not None and solver.iterations >= iterations:
                 return True
             if goal is not None and last is not None and last <= goal:
@@ -197,7 +197,7 @@ def _run(solver: RangeSolver, *, goal: float | None, iterations: int | None,
                 step = min(step, iterations - solver.iterations)
             solver.run(iterations=step, check_every=step)
             bar.update(task, completed=solver.iterations,
-                       percent=f"{100 * solver.history[-1].exploitability / pot:.3f}%")
+                       percent=f"{100 * solver.last_exploitability / pot:.3f}%")
             if interrupt.requested:
                 save_range_checkpoint(solver, checkpoint)
                 return False

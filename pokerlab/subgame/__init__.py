@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pokerlab.subgame.classic import (
     ClassicGame,
-    PublicTreeCFR,
     from_strategy,
     kuhn_public_game,
     leduc_public_game,
@@ -22,6 +21,7 @@ from pokerlab.subgame.classic import (
     public_game,
     to_strategy,
 )
+from pokerlab.subgame.public_cfr import PublicTreeCFR
 from pokerlab.subgame.public_tree import HandSpace, NodeSpec, PublicGame, PublicTree
 from pokerlab.subgame.range_solver import (
     VARIANTS,

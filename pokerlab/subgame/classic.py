@@ -15,22 +15,22 @@ Infoset keys come from the game's own ``infoset_key`` with the hand put in, so a
 the range solver's arrays into a :class:`~pokerlab.strategy.Strategy` (merging the hands
 and public nodes that share an infoset, such as Leduc's two suits of a rank, by their
 reach-weighted strategy sums) and :func:`from_strategy` goes back, so that exact
-evaluators and the vectorized ones can be compared on one profile.
+evaluators and the vectorized ones can be compared on one profile. The range solver as a
+pokerlab :class:`~pokerlab.solvers.Solver` of these games is
+:class:`~pokerlab.subgame.public_cfr.PublicTreeCFR`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from pokerlab._types import CHANCE, TERMINAL, FloatArray, IntArray
 from pokerlab.errors import SolverError
 from pokerlab.games import Game, KuhnGame, KuhnState, LeducGame, LeducState, State
-from pokerlab.solvers.base import Solver
-from pokerlab.solvers.checkpoint import register_solver
 from pokerlab.strategy import Strategy
 from pokerlab.subgame.public_tree import (
     CHANCE_NODE,
@@ -43,7 +43,7 @@ from pokerlab.subgame.public_tree import (
     build_public_tree,
     make_public_game,
 )
-from pokerlab.subgame.range_solver import RangeSolver, evaluate_profile
+from pokerlab.subgame.range_solver import evaluate_profile
 from pokerlab.tree import compile
 
 
@@ -234,11 +234,11 @@ def to_strategy(classic: ClassicGame, sums: tuple[FloatArray, FloatArray],
     normalized (uniform where they sum to 0).
     """
     tree = compile(classic.game)
-    probs = _merged_probs(classic, sums).reshape(tree.n_infosets, tree.max_actions)
+    probs = merged_probs(classic, sums).reshape(tree.n_infosets, tree.max_actions)
     return Strategy.from_array(classic.game, probs, metadata=metadata)
 
 
-def _merged_probs(classic: ClassicGame, sums: tuple[FloatArray, FloatArray]) -> FloatArray:
+def merged_probs(classic: ClassicGame, sums: tuple[FloatArray, FloatArray]) -> FloatArray:
     """The flat ``probs`` of the infoset-merged, normalized ``sums``."""
     tree = compile(classic.game)
     size = tree.n_infosets * tree.max_actions
@@ -269,83 +269,12 @@ def public_exploitability(classic: ClassicGame, strategy: Strategy) -> float:
     return evaluate_profile(classic.public, from_strategy(classic, strategy)).exploitability
 
 
-@register_solver
-class PublicTreeCFR(Solver):
-    """The range solver on Kuhn or Leduc, as a pokerlab :class:`~pokerlab.solvers.Solver`.
-
-    Discounted CFR (or CFR+) over the public tree with vectors over the private cards; the
-    average strategy is a :class:`Strategy` of the compiled tree, and exploitability is
-    measured by the vectorized best response on that same (infoset-merged) strategy.
-
-    Args:
-        game: a two-player Kuhn or Leduc game.
-        variant: ``"dcfr"`` (default), ``"cfr+"`` or ``"cfr"``.
-        alpha: DCFR's positive-regret exponent.
-        beta: DCFR's negative-regret exponent.
-        gamma: DCFR's averaging exponent.
-
-    Example:
-        >>> from pokerlab.games import leduc
-        >>> solver = PublicTreeCFR(leduc()).run(target_exploitability=1e-2)
-        >>> solver.history[-1].exploitability <= 1e-2
-        True
-    """
-
-    algorithm: ClassVar[str] = "public-tree"
-
-    def __init__(self, game: Game, *, variant: str = "dcfr", alpha: float = 1.5,
-                 beta: float = 0.0, gamma: float = 2.0) -> None:
-        super().__init__(game)
-        self.classic = public_game(game)
-        self.range_solver = RangeSolver(self.classic.public, variant=variant, alpha=alpha,
-                                        beta=beta, gamma=gamma)
-
-    def hyperparameters(self) -> dict[str, Any]:
-        """The hyper-parameters as given, JSON-ready."""
-        solver = self.range_solver
-        return {"variant": solver.variant, "alpha": solver.alpha, "beta": solver.beta,
-                "gamma": solver.gamma}
-
-    def _iterate(self) -> None:
-        self._advance(1)
-
-    def _advance(self, count: int) -> None:
-        # The iteration count lives here (checkpoints restore it after the arrays).
-        self.range_solver.iterations = self.iterations
-        self.range_solver._advance(count)
-        self.iterations = self.range_solver.iterations
-
-    def _metadata(self, kind: str) -> dict[str, Any]:
-        return {"algorithm": self.algorithm, "strategy": kind, "iterations": self.iterations,
-                "hyperparameters": self.hyperparameters()}
-
-    def average_strategy(self) -> Strategy:
-        """The average strategy (strategy sums merged per infoset, normalized)."""
-        return to_strategy(self.classic, self.range_solver._sums, self._metadata("average"))
-
-    def current_strategy(self) -> Strategy:
-        """The current strategy (regret matching), averaged over the pairs of an infoset."""
-        return to_strategy(self.classic, self.range_solver.current_arrays(),
-                           self._metadata("current"))
-
-    def _measure(self) -> float:
-        flat = _merged_probs(self.classic, self.range_solver._sums)
-        index = self.classic.flat_index
-        return self.range_solver.exploitability((flat[index[0]], flat[index[1]]))
-
-    def _state(self) -> dict[str, Any]:
-        return dict(self.range_solver.state())
-
-    def _restore(self, state: dict[str, Any]) -> None:
-        self.range_solver.restore(state, iterations=0, seconds=0.0, history=[])
-
-
 __all__ = [
     "ClassicGame",
-    "PublicTreeCFR",
     "from_strategy",
     "kuhn_public_game",
     "leduc_public_game",
+    "merged_probs",
     "public_exploitability",
     "public_game",
     "to_strategy",

@@ -1,8 +1,7 @@
 """Hold'em hands for the range solver: weighted ranges, showdown strengths, suit swaps.
 
 - :func:`weighted_combos` reads a range with weights, ``"66+, A8s+, KQo:0.5, AsKs:0.25"``
-  (a weight applies to the item it follows; a later item overrides an earlier weight of
-  the same combo; weight 0 removes it);
+  (:func:`pokerlab.cards.parse_range`'s notation);
 - :func:`holdem_hands` keeps the combos that do not touch the board, as a
   :class:`~pokerlab.subgame.public_tree.HandSpace`;
 - :func:`board_strengths` evaluates every hand on every full board (7-card values from
@@ -29,38 +28,19 @@ TRANSPOSITIONS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 def weighted_combos(text: str) -> dict[Combo, float]:
     """The combos of a weighted range and their weights (0 < weight <= 1).
 
-    Items are range notation (:func:`pokerlab.cards.parse_range`), each optionally
-    followed by ``:weight``; the weight applies to that item's combos only.
+    The notation is :func:`pokerlab.cards.parse_range`'s (``"QQ+, AKs:0.5"``; a combo named
+    twice takes its later weight; weight 0 removes it).
 
     Raises:
-        CardError: an item or a weight that cannot be read (weights are in [0, 1]).
+        CardError: an item or a weight that cannot be read, or a range with no combo.
 
     Example:
         >>> combos = weighted_combos("QQ+, AKs:0.5")
         >>> len(combos), sorted(set(combos.values()))
         (22, [0.5, 1.0])
     """
-    weights: dict[Combo, float] = {}
-    items = [item.strip() for item in text.split(",")]
-    if not any(items):
-        raise CardError(f"range {text!r} is empty; give hands like 'QQ+, AKs, KQo:0.5'")
-    for item in items:
-        if not item:
-            continue
-        notation, sep, weight_text = item.partition(":")
-        weight = 1.0
-        if sep:
-            try:
-                weight = float(weight_text)
-            except ValueError:
-                raise CardError(f"range item {item!r}: the weight {weight_text!r} is not a "
-                                "number; write 'KQo:0.5'") from None
-            if not 0.0 <= weight <= 1.0:
-                raise CardError(f"range item {item!r}: weights are between 0 and 1; "
-                                f"got {weight:g}")
-        for combo in parse_range(notation).combos:
-            weights[combo] = weight
-    return {combo: weight for combo, weight in weights.items() if weight > 0}
+    hand_range = parse_range(text)
+    return dict(zip(hand_range.combos, hand_range.weights, strict=True))
 
 
 def holdem_hands(text: str, board: tuple[int, ...], *, who: str) -> HandSpace:

@@ -307,6 +307,18 @@ class RangeSolver:
         """Solving time so far, measurements excluded, in seconds."""
         return self._seconds
 
+    @property
+    def last_exploitability(self) -> float:
+        """The exploitability measured last (chips per hand).
+
+        Raises:
+            SolverError: if nothing was measured yet.
+        """
+        value = self.history[-1].exploitability if self.history else None
+        if value is None:
+            raise SolverError("no exploitability measured yet; run the solver first")
+        return value
+
     # -- checkpoints ----------------------------------------------------------------------
     def state(self) -> dict[str, np.ndarray]:
         """The arrays that, restored, make the next iteration identical (copies)."""

@@ -242,7 +242,7 @@ def resolve(game: PublicGame, blueprint: tuple[FloatArray, FloatArray], node: in
             sub = subgame(game, node, (weights[0], weights[1]), gadget=(o, values))
             solver = RangeSolver(sub.game, variant=variant).run(iterations=iterations,
                                                                check_every=iterations)
-            gap = solver.history[-1].exploitability
+            gap = solver.last_exploitability
             worst = max(worst, gap)
             # The opponent's best response gains at most 2 * gap * Z_gadget / Z_full over the
             # blueprint's; the exploitability (the mean of two best responses) half of it.
@@ -252,7 +252,7 @@ def resolve(game: PublicGame, blueprint: tuple[FloatArray, FloatArray], node: in
         sub = subgame(game, node, reach)
         solver = RangeSolver(sub.game, variant=variant).run(iterations=iterations,
                                                            check_every=iterations)
-        worst = solver.history[-1].exploitability
+        worst = solver.last_exploitability
         _plug(game, sub, solver.average_arrays(), strategies, players=(0, 1))
     return Resolved((strategies[0], strategies[1]), node, safe, iterations, worst,
                     bound if safe else float("nan"))

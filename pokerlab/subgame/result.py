@@ -32,7 +32,15 @@ import numpy as np
 
 from pokerlab._types import Action, FloatArray
 from pokerlab._version import __version__
-from pokerlab.cards import RANKS, cards_str, evaluate_batch, parse_card
+from pokerlab.cards import (
+    GRID_LABELS,
+    RANKS,
+    cards_str,
+    evaluate_batch,
+    hand_class,
+    parse_card,
+    parse_cards,
+)
 from pokerlab.errors import FileFormatError, PokerlabError, SolverError
 from pokerlab.games.observation import Observation
 from pokerlab.strategy.io import json_default, read_npz, write_npz_atomic
@@ -56,26 +64,17 @@ GRID_RANKS = RANKS[::-1]
 """Rows and columns of the 13x13 grid, aces first."""
 
 
-def hand_class(name: str) -> str:
-    """The class of a two-card hand: ``"AsKs"`` -> ``"AKs"``, ``"AsKd"`` -> ``"AKo"``."""
-    high, low = name[0], name[2]
-    if high == low:
-        return high + low
-    if RANKS.index(high) < RANKS.index(low):
-        high, low = low, high
-    return high + low + ("s" if name[1] == name[3] else "o")
+_CELLS = {label: (row, column) for row, labels in enumerate(GRID_LABELS)
+          for column, label in enumerate(labels)}
 
 
 def grid_cell(name: str) -> tuple[int, int]:
-    """``(row, column)`` of a hand's class in the 13x13 grid (aces first).
+    """``(row, column)`` of a hand's class in the 13x13 grid (:data:`GRID_LABELS`).
 
-    Pairs lie on the diagonal, suited hands above it, offsuit hands below.
+    Pairs lie on the diagonal, suited hands above it, offsuit hands below (aces first).
     """
-    cls = hand_class(name)
-    high, low = GRID_RANKS.index(cls[0]), GRID_RANKS.index(cls[1])
-    if len(cls) == 2 or cls[2] == "s":
-        return high, low
-    return low, high
+    first, second = parse_cards(name)
+    return _CELLS[hand_class((max(first, second), min(first, second)))]
 
 
 @dataclass(frozen=True, eq=False)
@@ -457,5 +456,4 @@ __all__ = [
     "SpotPolicy",
     "SpotSolution",
     "grid_cell",
-    "hand_class",
 ]

@@ -10,7 +10,7 @@ import pytest
 from pokerlab.errors import SolverError
 from pokerlab.eval import expected_value, exploitability
 from pokerlab.games import Game, kuhn, leduc, load
-from pokerlab.solvers import Solver, solve_sequence_form
+from pokerlab.solvers import solve_sequence_form
 from pokerlab.strategy import Strategy
 from pokerlab.subgame import (
     PublicTreeCFR,
@@ -107,7 +107,7 @@ def test_checkpoints_resume_exactly(tmp_path: Path) -> None:
     straight = PublicTreeCFR(game).run(iterations=60, check_every=30)
     first = PublicTreeCFR(game).run(iterations=30, check_every=30)
     path = first.save_checkpoint(tmp_path / "leduc.npz")
-    resumed = Solver.load_checkpoint(path, game=game)
+    resumed = PublicTreeCFR.load_checkpoint(path, game=game)
     assert isinstance(resumed, PublicTreeCFR)
     assert resumed.iterations == 30
     resumed.run(iterations=30, check_every=30)

@@ -122,7 +122,7 @@ def test_bad_input_is_one_clear_line() -> None:
         ({"bets": "flopp=50%"}, SpecError, "not a street"),
         ({"stack": 0}, SpecError, "stack must be a whole number of chips, at least 1"),
         ({"pot": -5}, SpecError, "pot must be"),
-        ({"oop": "AKs:2"}, CardError, "between 0 and 1"),
+        ({"oop": "AKs:2"}, CardError, "outside \\[0, 1\\]"),
     ]
     base: dict[str, object] = {"board": "Td9d6hQc2s", "oop": "AA", "ip": "KK", "pot": 100,
                                "stack": 100}

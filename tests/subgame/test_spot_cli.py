@@ -15,7 +15,7 @@ from pokerlab.eval import exploitability
 from pokerlab.strategy import tabulate
 from pokerlab.subgame import RangeSolver, Spot
 from pokerlab.subgame.checkpoint import load_range_checkpoint, save_range_checkpoint
-from pokerlab.subgame.result import SpotSolution, grid_cell, hand_class
+from pokerlab.subgame.result import SpotSolution, grid_cell
 
 ARGS = ["spot", "solve", "--board", "Td9d6hQc2s", "--oop", "AA, JJ, T9s, 87s:0.5, K8s",
         "--ip", "KK, QQ, A9s, J8s, A2s:0.25", "--pot", "100", "--stack", "150",
@@ -164,9 +164,6 @@ def test_ev_and_equity_of_the_root() -> None:
 
 
 def test_grid_classes() -> None:
-    assert hand_class("AsKs") == "AKs"
-    assert hand_class("Kd2h") == "K2o"
-    assert hand_class("7c7d") == "77"
     assert grid_cell("AsKs") == (0, 1)
     assert grid_cell("AsKd") == (1, 0)
     assert grid_cell("2c2d") == (12, 12)
