@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -243,7 +244,11 @@ class HandTables:
     values: FloatArray
 
     def as_tuple(self) -> tuple[Any, ...]:
-        """The arrays in the order the kernels index them."""
+        """The arrays in the order the kernels index them (built once)."""
+        return self._tuple
+
+    @cached_property
+    def _tuple(self) -> tuple[Any, ...]:
         return (self.cards, self.weights, self.same, self.fold_cards, self.fold_entries,
                 self.fold_offsets, self.order, self.n_valid, self.entries, self.offsets,
                 self.cuts, self.swaps, self.values)
@@ -286,7 +291,7 @@ class PublicGame:
     description: str
     source: Mapping[str, Any]
 
-    @property
+    @cached_property
     def n_hands(self) -> tuple[int, int]:
         """Number of hands of each player."""
         return self.hands[0].n_hands, self.hands[1].n_hands
