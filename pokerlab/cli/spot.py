@@ -108,7 +108,7 @@ def solve_command(
         "--resume", help="A checkpoint written by an interrupted run of this spot.")] = None,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Solve a Hold'em spot range vs range and save the solution (``.npz``)."""
+    """Solve a Hold'em spot range vs range and save the solution (.npz)."""
     from pokerlab.subgame.checkpoint import load_range_checkpoint
     from pokerlab.subgame.range_solver import RangeSolver
     from pokerlab.subgame.result import SpotSolution
