@@ -48,6 +48,7 @@ def run(quick: bool) -> list[Row]:
 
     peer = n_peer / best_time(run_peer, repeat=1)
     peer_name = "open_spiel evaluate_bots (PolicyBot, uniform)"
+    isolated, in_process = _isolated_entrant(game, 1_000 if quick else 5_000)
     return [
         Row(
             name="Leduc strategy vs strategy match",
@@ -68,4 +69,51 @@ def run(quick: bool) -> list[Row]:
             higher_is_better=True,
             note=f"play_match(fast=False): State objects, observations, {n_slow:,} hands",
         ),
+        Row(
+            name="Leduc match, isolated entrant vs built-in",
+            unit="hands/s",
+            ours=isolated,
+            peer_name="the same entrant in process",
+            peer=in_process,
+            higher_is_better=True,
+            target=">= 2,000 hands/s",
+            note="an entrant file in its sandboxed process (protocol over a socket pair) "
+            "against the random agent; process start excluded",
+        ),
     ]
+
+
+ENTRANT = """
+class Agent:
+    def act(self, observation):
+        return observation.legal_actions[-1]
+"""
+
+
+def _isolated_entrant(game: object, hands: int) -> tuple[float, float]:
+    """Hands/s of an entrant file in its sandbox, and of the same agent in process."""
+    import tempfile
+    from pathlib import Path
+
+    from pokerlab.agents import RandomAgent, load_agent
+    from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent
+
+    folder = Path(tempfile.mkdtemp())
+    file = folder / "entrant.py"
+    file.write_text(ENTRANT)
+    sandboxed = SandboxedAgent(EntrantSource.read(file), game)  # type: ignore[arg-type]
+    try:
+        sandboxed.start()
+        play_match(game, sandboxed, RandomAgent(), hands=100, seed=0)  # type: ignore[arg-type]
+        isolated = 2 * hands / best_time(
+            lambda: play_match(game, sandboxed, RandomAgent(), hands=hands, seed=1),  # type: ignore[arg-type]
+            repeat=3,
+        )
+    finally:
+        sandboxed.close()
+    local = load_agent(file, game)  # type: ignore[arg-type]
+    in_process = 2 * hands / best_time(
+        lambda: play_match(game, local, RandomAgent(), hands=hands, seed=1),  # type: ignore[arg-type]
+        repeat=3,
+    )
+    return isolated, in_process

@@ -4,20 +4,25 @@ From Rock-Paper-Scissors through Kuhn and Leduc poker to Texas Hold'em: exact
 equilibria by linear programming, the CFR family on a compiled flat-array tree,
 exact best response and exploitability, matches and tournaments.
 
-Layers, each importing only from its left::
+Layers, each importing only from its left (docs/architecture.md)::
 
-    cards -> games -> tree -> strategy -> eval -> solvers -> abstraction -> agents -> arena -> cli
+    cards -> games -> tree -> strategy -> eval -> solvers -> subgame -> abstraction
+          -> blueprint -> agents -> arena -> studies -> protocols / web / cli
+
+``import pokerlab`` loads the rules and the strategy format only; every other layer is
+imported on first access (``pokerlab.solvers``), and nothing is imported for its side
+effects: abstract games load by name through the game registry's ``PROVIDERS`` table.
 """
 
 from __future__ import annotations
 
-from pokerlab import abstraction, errors, games, strategy, tree
+from pokerlab import errors, games, strategy, tree
 from pokerlab._version import __version__
 from pokerlab.strategy import Strategy
 
-_LAZY = ("agents", "arena", "cards", "eval", "solvers", "testing")
+_LAZY = ("abstraction", "agents", "arena", "cards", "eval", "solvers", "studies", "testing")
 """Subpackages imported on first access (``pokerlab.solvers``), so ``import pokerlab`` stays
-cheap: they load numba kernels and scipy."""
+cheap (they load numba kernels and scipy) and imports no layer for its side effects."""
 
 
 def __getattr__(name: str) -> object:
@@ -40,6 +45,7 @@ __all__ = [
     "games",
     "solvers",
     "strategy",
+    "studies",
     "testing",
     "tree",
 ]

@@ -3,9 +3,12 @@
 Every module under ``pokerlab/`` is parsed with ``ast``; every import at any depth
 (function-local ones included), relative imports resolved, and every
 ``importlib.import_module("pokerlab....")`` with a literal name, is checked against the
-order below. The top-level modules ``pokerlab/__init__.py``, ``errors.py`` and
-``_types.py`` may be imported from anywhere; ``errors`` and ``_types`` import nothing from
-pokerlab; ``__init__`` may import anything. Only the CLI (and the web app) import typer.
+order below (DESIGN.md's, with ``testing``, the conformance checks, right of the layers
+whose objects it checks). The top-level modules ``pokerlab/__init__.py``, ``errors.py``,
+``_types.py``, ``_version.py`` and ``_cache.py`` may be imported from anywhere; all but
+``__init__`` import nothing from pokerlab; ``__init__`` may import anything (and imports no
+layer for its side effects: see ``test_the_package_imports_no_layer_right_of_strategy``).
+Only the CLI (and the web app) import typer.
 """
 
 from __future__ import annotations
@@ -25,14 +28,18 @@ LAYERS = (
     "solvers",
     "subgame",
     "abstraction",
+    "blueprint",
     "agents",
     "arena",
+    "studies",
     "protocols",
     "testing",
-    "cli",
     "web",
+    "cli",
 )
-TOP_LEVEL = ("__init__", "errors", "_types", "_version")
+TOP_LEVEL = ("__init__", "errors", "_types", "_version", "_cache")
+LEAVES = ("errors", "_types", "_version", "_cache")
+"""Top-level modules that import nothing from pokerlab."""
 TYPER_LAYERS = ("cli", "web")
 
 
@@ -136,7 +143,7 @@ def test_imports_go_left_only() -> None:
         source, target = _layer(item.module), _layer(item.target)
         if target in TOP_LEVEL or source == "__init__":
             continue
-        if source in ("errors", "_types"):
+        if source in LEAVES:
             violations.append(f"{item.module}:{item.line} imports {item.target}")
             continue
         if target not in LAYERS:
@@ -150,10 +157,21 @@ def test_imports_go_left_only() -> None:
     assert not violations, "layer violations:\n" + "\n".join(violations)
 
 
-def test_errors_and_types_import_nothing_from_pokerlab() -> None:
-    for name in ("errors", "_types"):
+def test_top_level_leaves_import_nothing_from_pokerlab() -> None:
+    for name in LEAVES:
         targets = [i.target for i in _imports(PACKAGE / f"{name}.py")]
         assert not [t for t in targets if t.split(".")[0] == "pokerlab"], (name, targets)
+
+
+def test_the_package_imports_no_layer_right_of_strategy() -> None:
+    """``import pokerlab`` loads the rules and the strategy format, nothing for side effects."""
+    allowed = set(LAYERS[: LAYERS.index("strategy") + 1]) | set(TOP_LEVEL)
+    eager = [
+        f"{i.target} (line {i.line})"
+        for i in _imports(PACKAGE / "__init__.py")
+        if i.target.startswith("pokerlab.") and _layer(i.target) not in allowed
+    ]
+    assert not eager, f"pokerlab/__init__.py imports layers to the right of strategy: {eager}"
 
 
 def test_only_the_cli_imports_typer() -> None:

@@ -6,12 +6,14 @@
   of the real game's actions the abstraction lacks (nearest, pseudo-harmonic);
 - lifting (:mod:`.lifting`): the real game's strategy that plays an abstract strategy,
   and its exact exploitability in the real game;
-- better buckets (:mod:`.optimize`): boundaries searched to minimise that exploitability;
-- the challenge study (:mod:`.study`).
+- better buckets (:mod:`.optimize`): boundaries searched to minimise that exploitability.
 
-Importing this package registers the ``abstract`` and ``collapsed`` game loaders, so
-``pokerlab.games.load("abstract(game='kuhn(cards=100)', cards='uniform:10')")`` works
-(``import pokerlab`` does it). The solving modules are imported on first use.
+The challenge study that puts these together is :mod:`pokerlab.studies.challenge`.
+
+``pokerlab.games.load("abstract(game='kuhn(cards=100)', cards='uniform:10')")`` builds an
+abstract game: the game registry imports :mod:`.abstract_game` the first time it meets the
+name (see ``pokerlab.games.registry.PROVIDERS``). The solving modules are imported on
+first use.
 
 Example:
     >>> from pokerlab.abstraction import solve_abstraction
@@ -31,8 +33,6 @@ from pokerlab.abstraction.abstract_game import (
     AbstractState,
     CardAbstraction,
     CollapsedGame,
-    _load_abstract,
-    _load_collapsed,
     abstract_game,
     collapse,
     item_names,
@@ -55,7 +55,6 @@ from pokerlab.abstraction.buckets import (
     percentile_buckets,
     uniform_buckets,
 )
-from pokerlab.games.registry import register_loader
 
 if TYPE_CHECKING:
     from pokerlab.abstraction.lifting import (
@@ -74,9 +73,6 @@ if TYPE_CHECKING:
         optimize_buckets,
         resolve_bucketing,
     )
-
-register_loader("abstract", _load_abstract)
-register_loader("collapsed", _load_collapsed)
 
 _LAZY = {
     "AbstractionResult": "lifting",

@@ -16,9 +16,10 @@ at most ``K`` bets and raises per round (the betting abstraction; :mod:`.betting
 the real game's longer raise wars onto it).
 
 Abstract games live outside the game registry (``games`` cannot import ``abstraction``)
-but load by name: this package registers a loader for ``"abstract"`` (and ``"collapsed"``),
-so ``games.load("abstract(game='kuhn(cards=100)', cards='uniform:10')")`` works and
-strategy files of abstract games load again.
+but load by name: this module registers a loader for ``"abstract"`` (and ``"collapsed"``)
+when it is imported, and the registry's ``PROVIDERS`` table names this module, so
+``games.load("abstract(game='kuhn(cards=100)', cards='uniform:10')")`` works and
+strategy files of abstract games load again, even when nothing imported this package.
 
 Solving is done on the *collapsed* game (:func:`collapse`): histories that differ only
 in cards the abstraction cannot see (the card inside a bucket, the suit) are merged, with
@@ -37,6 +38,7 @@ from functools import cached_property
 
 import numpy as np
 
+from pokerlab._cache import SpecCache
 from pokerlab._types import CHANCE, Action, FloatArray, IntArray, Player
 from pokerlab.abstraction.betting import translate_leduc_key
 from pokerlab.abstraction.buckets import Bucketing, parse_bucketing
@@ -45,6 +47,7 @@ from pokerlab.games import load
 from pokerlab.games.base import Game, State
 from pokerlab.games.kuhn import KuhnGame
 from pokerlab.games.leduc import LeducGame
+from pokerlab.games.registry import register_loader
 from pokerlab.games.spec import GameSpec
 from pokerlab.tree import CompiledTree, compile
 
@@ -586,7 +589,8 @@ class CollapsedState(State):
         return self.collapsed.abstract.action_name(action)
 
 
-_COLLAPSED: dict[GameSpec, CollapsedGame] = {}
+_COLLAPSED: SpecCache[CollapsedGame] = SpecCache("abstraction.collapse", maxsize=32)
+"""Collapsed games by the abstract game's spec; the 32 used last are kept."""
 
 
 def collapse(game: AbstractGame) -> CollapsedGame:
@@ -595,7 +599,7 @@ def collapse(game: AbstractGame) -> CollapsedGame:
     Level by level over the compiled real tree, a history's class is its parent's class
     and its edge (the action, or the chance label: the bucket dealt). A class's weight is
     the total chance reach of its histories; chance edges get the ratio of weights, and
-    terminal payoffs the reach-weighted mean. Cached by spec.
+    terminal payoffs the reach-weighted mean. Cached by spec (the 32 used last).
 
     Raises:
         PokerlabError: if merged histories had different abstract keys (a bug guard).
@@ -686,7 +690,7 @@ def collapse(game: AbstractGame) -> CollapsedGame:
         event=event.tolist(),
     )
     collapsed = CollapsedGame(game, nodes)
-    _COLLAPSED[game.spec] = collapsed
+    _COLLAPSED.put(game.spec, collapsed)
     return collapsed
 
 
@@ -710,6 +714,9 @@ def _load_collapsed(params: Mapping[str, object]) -> Game:
         raise SpecError(f"collapsed needs an abstract game; got {inner.spec}")
     return collapse(inner)
 
+
+register_loader("abstract", _load_abstract)
+register_loader("collapsed", _load_collapsed)
 
 __all__ = [
     "ABSTRACT_PARAMETERS",

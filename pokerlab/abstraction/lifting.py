@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab._cache import SpecCache
 from pokerlab._types import FloatArray, IntArray
 from pokerlab.abstraction.abstract_game import (
     AbstractGame,
@@ -92,7 +93,8 @@ class LiftingMap:
         return out
 
 
-_MAPS: dict[tuple[object, object], LiftingMap] = {}
+_MAPS: SpecCache[LiftingMap] = SpecCache("abstraction.lifting_map", maxsize=32)
+"""Lifting maps by (abstract spec, solved spec); the 32 used last are kept."""
 
 
 def lifting_map(abstract: AbstractGame, solved: Game | None = None) -> LiftingMap:
@@ -132,7 +134,7 @@ def lifting_map(abstract: AbstractGame, solved: Game | None = None) -> LiftingMa
     mapped = position[index[:, None], np.where(actions >= 0, actions, 0)]
     mapped = np.where(actions >= 0, mapped, -1)
     result = LiftingMap(full_tree, abstract_tree, index, mapped)
-    _MAPS[cache_key] = result
+    _MAPS.put(cache_key, result)
     return result
 
 

@@ -166,6 +166,13 @@ def _pids_root() -> Path | None:
         probe.rmdir()
     except OSError:
         return None
+    # Cgroups left by arenas that were killed (their pid, in the name, is gone): remove
+    # the empty ones.
+    for stale in root.glob("sandbox-*"):
+        owner = stale.name.split("-")[1]
+        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+            with contextlib.suppress(OSError):
+                stale.rmdir()
     return root
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -138,8 +139,25 @@ def check_output_path(path: Path, *, option: str = "--out", folder: bool = False
         raise FileFormatError(f"{option} {path} is a file; give a folder to write into")
     if not folder and path.is_dir():
         raise FileFormatError(f"{option} {path} is a folder; give the name of a file to write")
-    for parent in path.parents:
+    for parent in ([path] if folder else []) + list(path.parents):
         if parent.exists():
             if not parent.is_dir():
                 raise FileFormatError(f"{option} {path}: {parent} is a file, not a folder")
+            _check_writable(parent, option, path)
             break
+
+
+def _check_writable(folder: Path, option: str, path: Path) -> None:
+    """Create and remove a file in ``folder``, or refuse the path.
+
+    The only test that read-only mounts and permissions both answer truly (``os.access``
+    says yes to root on a read-only disk).
+    """
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".pokerlab-probe-", dir=folder)
+    except OSError as exc:
+        raise FileFormatError(
+            f"{option} {path}: cannot write in {folder} ({exc.strerror or exc})"
+        ) from None
+    os.close(handle)
+    os.unlink(probe)

@@ -13,8 +13,8 @@ from pokerlab.cli.plot import write_convergence_plot
 from pokerlab.eval import expected_value, exploitability
 from pokerlab.games import leduc
 from pokerlab.solvers import CFRPlus
-from pokerlab.solvers.convergence import ConvergenceCurve, warm_up
 from pokerlab.strategy import strategy_rows
+from pokerlab.studies.convergence import ConvergenceCurve, warm_up
 
 TARGET = 1e-3
 

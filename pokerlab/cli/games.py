@@ -8,7 +8,8 @@ import typer
 from rich.table import Table
 
 from pokerlab.cli._common import console, load_game, print_json
-from pokerlab.games import registered
+from pokerlab.errors import GameTooLargeError
+from pokerlab.games import Game, HoldemGame, registered
 from pokerlab.tree import DEFAULT_MEMORY_LIMIT, compile
 
 games_app = typer.Typer(help="List the games and show their sizes.", no_args_is_help=True)
@@ -53,10 +54,24 @@ def info(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Compile GAME and print its size: histories, terminals, infosets, sequences, memory."""
+    """Compile GAME and print its size: histories, terminals, infosets, sequences, memory.
+
+    Hold'em does not compile: its size is counted instead, exactly where the betting tree
+    can be walked, else as labeled lower bounds.
+    """
     the_game = load_game(game)
     start = time.perf_counter()
-    tree = compile(the_game, memory_limit=int(memory_limit_mb * 1e6))
+    try:
+        tree = compile(the_game, memory_limit=int(memory_limit_mb * 1e6))
+    except GameTooLargeError as exc:
+        if not isinstance(the_game, HoldemGame):
+            raise
+        refusal = (
+            f"over the memory limit of {exc.limit / 1e6:,.0f} MB (pokerlab.tree.compile "
+            "refuses it); use a sampling solver (Monte Carlo CFR) or an abstraction"
+        )
+        _holdem_info(the_game, refusal, as_json=as_json)
+        return
     seconds = time.perf_counter() - start
     per_player = [
         {
@@ -102,6 +117,64 @@ def info(
     table.add_row("memory of the compiled tree", f"{tree.nbytes / 1e6:,.2f} MB")
     table.add_row("compile time", f"{seconds:.2f} s")
     console.print(table)
+
+
+def _count(value: int, exact: bool) -> str:
+    """``316,206,031,959,190,026 (3.162e+17)``; ``at least ...`` for a lower bound."""
+    text = f"{value:,}" if value < 10**6 else f"{value:,} ({value:.3e})"
+    return text if exact else f"at least {text}"
+
+
+def _holdem_info(game: Game, refusal: str, *, as_json: bool) -> None:
+    """Print the counted size of a Hold'em game that does not compile."""
+    assert isinstance(game, HoldemGame)
+    size = game.size()
+    data = {
+        "game": str(game.spec),
+        "rules": game.describe(),
+        "players": game.n_players,
+        "compiled": False,
+        "why_not": refusal,
+        "exact": size.exact,
+        "method": size.method,
+        "histories": size.histories,
+        "infoset_keys": size.engine_infosets,
+        "game_states": size.game_states,
+        "infosets": size.infosets,
+        "betting_decisions": list(size.betting_decisions),
+    }
+    if as_json:
+        print_json(data)
+        return
+    exact = size.exact
+    table = Table(title=f"{game.spec}: {game.describe()}", show_header=False)
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    table.add_row("counted", "exactly" if exact else size.method)
+    table.add_row(
+        "histories (this engine: chance, decision and terminal nodes; cards dealt one at "
+        "a time, in order)",
+        _count(size.histories, exact),
+    )
+    table.add_row(
+        "infoset keys (this engine: own cards and board in dealt order)",
+        _count(size.engine_infosets, exact),
+    )
+    table.add_row(
+        "game states (Johanson 2013, Bowling et al. 2015: decision points; each "
+        "player's hole cards and the flop as unordered sets)",
+        _count(size.game_states, exact),
+    )
+    table.add_row(
+        "infosets (the same convention: a decision point as its player sees it)",
+        _count(size.infosets, exact),
+    )
+    table.add_row(
+        "betting decisions per street (cards aside)",
+        " / ".join(f"{n:,}" for n in size.betting_decisions),
+    )
+    console.print(table)
+    console.print(f"not compiled: {refusal}", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ from pokerlab.cli._common import (
 from pokerlab.games import MatrixGame, load
 
 if TYPE_CHECKING:  # the solvers load numba: imported when a command runs, not for --help
-    from pokerlab.solvers.convergence import ConvergenceCurve
+    from pokerlab.studies.convergence import ConvergenceCurve
 
 plot_app = typer.Typer(help="Plots: convergence of solvers, regret matching.", no_args_is_help=True)
 
@@ -69,7 +69,7 @@ def convergence(
     out: Annotated[Path, typer.Option("--out", help="The PNG to write.")] = Path("convergence.png"),
 ) -> None:
     """Plot exploitability against iterations and seconds (log-log) for several solvers."""
-    from pokerlab.solvers.convergence import convergence_curves
+    from pokerlab.studies.convergence import convergence_curves
 
     check_output_path(out)
     the_game = load_game(game)

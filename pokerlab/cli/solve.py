@@ -84,21 +84,28 @@ def make_solver(algorithm: str, game_text: str, *, seed: int | None = None) -> S
 
 
 class _Interrupt:
-    """Turns Ctrl-C into a flag checked between chunks of iterations (never mid-iteration)."""
+    """Turns Ctrl-C and SIGTERM into a flag checked between chunks of iterations.
+
+    Never mid-iteration: the run stops at the next chunk's end and writes its checkpoint.
+    """
+
+    _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __init__(self) -> None:
         self.requested = False
-        self._previous: Any = None
+        self._previous: dict[int, Any] = {}
 
     def __enter__(self) -> _Interrupt:
-        self._previous = signal.signal(signal.SIGINT, self._handle)
+        for number in self._SIGNALS:
+            self._previous[number] = signal.signal(number, self._handle)
         return self
 
     def _handle(self, signum: int, frame: object) -> None:
         self.requested = True
 
     def __exit__(self, *exc: object) -> None:
-        signal.signal(signal.SIGINT, self._previous)
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
 
 
 def _values(solver: Solver) -> tuple[float, ...] | None:

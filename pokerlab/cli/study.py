@@ -1,23 +1,24 @@
 """``pokerlab study``: the studies that compare agents (``study exploitation``, ...).
 
-The sub-app lives here so that each study module adds its command to :data:`study_app`.
+Each study's command lives in its own module (``study_challenge``, ``study_exploitation``)
+and exposes ``add_command(group)``; :func:`register` builds the group from them, so the
+study modules never import this one.
 """
 
 from __future__ import annotations
 
 import typer
 
-study_app = typer.Typer(
-    name="study",
-    help="Studies: the challenge (values, abstractions, P2 advantage) and exploitation.",
-    no_args_is_help=True,
-)
-"""The ``study`` command group; study modules add their commands to it."""
+from pokerlab.cli import study_challenge, study_exploitation
 
 
 def register(app: typer.Typer) -> None:
     """Add the ``study`` command group (with every study command) to ``app``."""
-    import pokerlab.cli.study_challenge  # (adds its command to study_app)
-    import pokerlab.cli.study_exploitation  # noqa: F401  (adds its command to study_app)
-
+    study_app = typer.Typer(
+        name="study",
+        help="Studies: the challenge (values, abstractions, P2 advantage) and exploitation.",
+        no_args_is_help=True,
+    )
+    study_challenge.add_command(study_app)
+    study_exploitation.add_command(study_app)
     app.add_typer(study_app, name="study")

@@ -4,7 +4,7 @@ Computes the equilibrium values and P2 advantages the challenge asks for (3- and
 Kuhn, 10-bucket abstractions, Leduc, the 50-chip variant with and without pairs), the
 abstractions' exploitability against the number of buckets, the betting abstraction of
 the 50-chip variant and the strategy charts of 100-card Kuhn; writes ``DIR/README.md``
-and its PNG plots. See :mod:`pokerlab.abstraction.study`.
+and its PNG plots. See :mod:`pokerlab.studies.challenge`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,10 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from pokerlab.abstraction.study import run_challenge_study, write_report
 from pokerlab.cli._common import console, err_console, print_json
-from pokerlab.cli.study import study_app
 from pokerlab.errors import FileFormatError
 
 
-@study_app.command("challenge")
 def challenge_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="The report's folder.")] = Path(
         "report"
@@ -32,6 +29,9 @@ def challenge_command(
     json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
 ) -> None:
     """Run the challenge study and write DIR/README.md with its tables and plots."""
+    from pokerlab.studies.challenge import run_challenge_study
+    from pokerlab.studies.challenge_report import write_report
+
     if out.exists() and not out.is_dir():
         raise FileFormatError(f"--out {out} is a file; the report needs a folder")
     columns = (
@@ -54,3 +54,8 @@ def challenge_command(
         print_json({**study.to_dict(), "report": str(readme)})
         return
     console.print(f"wrote {readme} ({study.seconds:.1f} s)")
+
+
+def add_command(group: typer.Typer) -> None:
+    """Add ``challenge`` to the ``study`` command group."""
+    group.command("challenge")(challenge_command)

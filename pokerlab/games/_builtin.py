@@ -1,9 +1,17 @@
-"""Registration of the built-in games (kept apart so the registry imports no game)."""
+"""Registration of the built-in games (kept apart so the registry imports no game).
+
+``pokerlab/games/__init__.py`` calls :func:`register_all` once, so every built-in game is
+registered before any module of the package can be used.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pokerlab.games.holdem import HoldemGame
+from pokerlab.games.kuhn import KuhnGame
+from pokerlab.games.leduc import LeducGame
+from pokerlab.games.matrix import PRESETS, MatrixGame, preset_builder
 from pokerlab.games.registry import GameEntry, Parameter, register
 
 
@@ -13,12 +21,7 @@ def _players_plus_one(params: Mapping[str, object]) -> int:
 
 
 def register_all() -> None:
-    """Register every built-in game."""
-    from pokerlab.games.holdem import HoldemGame
-    from pokerlab.games.kuhn import KuhnGame
-    from pokerlab.games.leduc import LeducGame
-    from pokerlab.games.matrix import PRESETS, MatrixGame, preset_builder
-
+    """Register every built-in game (again: a later registration replaces an earlier one)."""
     register(
         GameEntry(
             "kuhn",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import cached_property
 
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
@@ -64,6 +64,35 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
+
+
+def count_subtree(
+    root: State,
+    key: Callable[[State], Hashable],
+    children: Callable[[State], Sequence[tuple[State, int]]],
+) -> int:
+    """The number of histories under ``root`` (itself included), without recursion.
+
+    Subtrees whose roots share a ``key`` have the same size and are counted once, so
+    games whose betting repeats (Kuhn with many players, deep-stacked Leduc) are counted
+    in time proportional to their distinct betting situations, not to their histories.
+    ``children(state)`` lists ``(child, multiplicity)``: a chance node may give one
+    representative child standing for several outcomes of the same size.
+    """
+    sizes: dict[Hashable, int] = {}
+    stack: list[tuple[State, bool]] = [(root, False)]
+    while stack:
+        state, expanded = stack.pop()
+        name = key(state)
+        if name in sizes:
+            continue
+        below = [] if state.player == TERMINAL else list(children(state))
+        if expanded or not below:
+            sizes[name] = 1 + sum(count * sizes[key(child)] for child, count in below)
+            continue
+        stack.append((state, True))
+        stack.extend((child, False) for child, _ in below if key(child) not in sizes)
+    return sizes[key(root)]
 
 
 class State(ABC):

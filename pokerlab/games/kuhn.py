@@ -20,7 +20,8 @@ from functools import cached_property
 
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import SpecError
-from pokerlab.games.base import Game, State
+from pokerlab.games.base import Game, State, count_subtree
+from pokerlab.games.registry import load
 from pokerlab.games.spec import GameSpec
 
 PASS: Action = 0
@@ -83,7 +84,11 @@ class KuhnGame(Game):
         state: State = self.initial_state()
         for card in range(n):
             state = state._apply(card)
-        return dealing + ways * _subtree_size(state)
+        return dealing + ways * count_subtree(
+            state,
+            lambda node: (len(node.bets), node.first_bet),  # type: ignore[attr-defined]
+            lambda node: [(child, 1) for _, child in node.children()],
+        )
 
     def describe(self) -> str:
         """One line of rules."""
@@ -215,10 +220,6 @@ class KuhnState(State):
         return f"kuhn[{cards}|{''.join(_LETTERS[a] for a in self.bets)}]"
 
 
-def _subtree_size(state: State) -> int:
-    return 1 + sum(_subtree_size(child) for _, child in state.children())
-
-
 def kuhn(cards: int | None = None, players: int = 2) -> KuhnGame:
     """Return Kuhn poker with ``cards`` cards (default ``players + 1``) and ``players`` players.
 
@@ -228,8 +229,6 @@ def kuhn(cards: int | None = None, players: int = 2) -> KuhnGame:
         >>> state.infoset_key(), state.child(0).infoset_key(1)
         ('A|', 'K|p')
     """
-    from pokerlab.games.registry import load
-
     game = (
         load("kuhn", players=players)
         if cards is None

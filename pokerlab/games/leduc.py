@@ -25,12 +25,13 @@ call, ``r`` bet or raise (the ACPC convention).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import SpecError
-from pokerlab.games.base import Game, State
+from pokerlab.games.base import Game, State, count_subtree
+from pokerlab.games.registry import load
 from pokerlab.games.spec import GameSpec
 
 FOLD: Action = 0
@@ -134,14 +135,21 @@ class LeducGame(Game):
         for card in range(n):
             state = state._apply(card)
 
-        def size(node: LeducState) -> int:
+        def children(node: State) -> list[tuple[State, int]]:
+            assert isinstance(node, LeducState)
+            # The rules never read the betting so far, only the chips and counters: forget
+            # it, so that deep trees (no raise cap, deep stacks) cost no more per node.
+            node = replace(node, sequences=((), ()), letters=("", ""))
             if node.to_act == CHANCE:  # the board: every board card gives the same betting
-                return 1 + boards * size(node._apply(n))
-            if node.to_act == TERMINAL:
-                return 1
-            return 1 + sum(size(node._apply(a)) for a in node.legal_actions())
+                return [(node._apply(n), boards)]
+            return [(node._apply(a), 1) for a in node.legal_actions()]
 
-        return dealing + ways * size(state)
+        def key(node: State) -> tuple[object, ...]:
+            assert isinstance(node, LeducState)
+            return (node.round, node.board >= 0, node.committed, node.folded, node.stakes,
+                    node.n_raises, node.n_calls, node.to_act)
+
+        return dealing + ways * count_subtree(state, key, children)
 
     def rank(self, card: int) -> int:
         """The rank (0 = lowest) of card id ``card``."""
@@ -436,8 +444,6 @@ def leduc(
         >>> state.legal_actions(), state.infoset_key()
         ((1, 2), 'A|')
     """
-    from pokerlab.games.registry import load
-
     params: dict[str, object] = {
         "raise_cap": raise_cap,
         "stack": stack,

@@ -23,6 +23,7 @@ import numpy as np
 from pokerlab._types import CHANCE, TERMINAL, Action, FloatArray, Player
 from pokerlab.errors import FileFormatError, SpecError
 from pokerlab.games.base import Game, State
+from pokerlab.games.registry import load
 from pokerlab.games.spec import GameSpec
 
 PRESETS: dict[str, str] = {
@@ -229,8 +230,6 @@ def preset_builder(name: str) -> Callable[[GameSpec], Game]:
 
 def rps() -> MatrixGame:
     """Rock-Paper-Scissors."""
-    from pokerlab.games.registry import load
-
     game = load("rps")
     assert isinstance(game, MatrixGame)
     return game
@@ -244,8 +243,6 @@ def bimatrix(
     title: str = "",
 ) -> MatrixGame:
     """Return the bimatrix game with ``payoffs[row][col] = (P1 payoff, P2 payoff)``."""
-    from pokerlab.games.registry import load
-
     game = load(
         "matrix",
         payoffs=tuple(tuple(tuple(c) for c in r) for r in payoffs),

@@ -3,14 +3,24 @@
 ``load("leduc", stack=50, raise_cap=None)``, ``load("leduc(stack=50, raise_cap=None)")``
 and ``load(spec)`` build the same game. Unknown names and parameters, and values out of
 range, raise :class:`~pokerlab.errors.SpecError` naming what is allowed.
+
+The registry imports no game: the built-in games register themselves from
+:mod:`pokerlab.games._builtin`, which the package ``pokerlab.games`` runs before any of
+its modules can be used. Families of games defined by layers to the right of ``games``
+(the abstract games of :mod:`pokerlab.abstraction`) are named in :data:`PROVIDERS`: the
+first ``load`` of such a name imports the module that registers its loader, so a saved
+strategy of an abstract game loads again in a fresh interpreter, while ``games`` never
+imports ``abstraction`` (docs/architecture.md says why a table rather than entry points).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
-from pokerlab.errors import SpecError
+from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.games.base import Game
 from pokerlab.games.spec import GameSpec, ParamValue, _freeze
 
@@ -55,19 +65,31 @@ Loader = Callable[[Mapping[str, object]], Game]
 _LOADERS: dict[str, Loader] = {}
 
 
+PROVIDERS: Mapping[str, str] = MappingProxyType(
+    {
+        "abstract": "pokerlab.abstraction.abstract_game",
+        "collapsed": "pokerlab.abstraction.abstract_game",
+    }
+)
+"""Game names defined right of ``games``, and the module that registers each one's loader.
+
+The module is imported (by name, with :mod:`importlib`) the first time :func:`load` meets
+the name; importing it calls :func:`register_loader`. A test checks every entry."""
+
+
 def register_loader(name: str, loader: Loader) -> None:
     """Let :func:`load` build games named ``name`` with ``loader(params)``.
 
     For families of games defined by packages to the right of ``games`` (the abstract games
-    of :mod:`pokerlab.abstraction`), which register themselves on import, so that a saved
-    strategy of such a game loads again. Registered games take precedence over loaders.
+    of :mod:`pokerlab.abstraction`): the module named in :data:`PROVIDERS` calls it when it
+    is imported, so that a saved strategy of such a game loads again. Registered games take
+    precedence over loaders.
     """
     _LOADERS[name] = loader
 
 
 def registered() -> list[GameEntry]:
     """Every registered game, sorted by name."""
-    _ensure_builtins()
     return [_REGISTRY[name] for name in sorted(_REGISTRY)]
 
 
@@ -96,7 +118,6 @@ def _check_kind(entry: GameEntry, parameter: Parameter, value: object) -> object
 
 def make_spec(name: str, params: Mapping[str, object]) -> GameSpec:
     """Validate ``params`` for game ``name`` and return the full spec, defaults filled in."""
-    _ensure_builtins()
     if name not in _REGISTRY:
         raise SpecError(f"unknown game {name!r}; known games: {', '.join(sorted(_REGISTRY))}")
     entry = _REGISTRY[name]
@@ -144,9 +165,10 @@ def load(name_or_spec: str | GameSpec, /, **params: object) -> Game:
     else:
         name, values = GameSpec.parse(name_or_spec)
     values.update(params)
-    _ensure_builtins()
-    if name not in _REGISTRY and name in _LOADERS:
-        return _LOADERS[name](values)
+    if name not in _REGISTRY:
+        loader = _loader(name)
+        if loader is not None:
+            return loader(values)
     spec = make_spec(name, values)
     return _REGISTRY[name].build(spec)
 
@@ -156,14 +178,13 @@ def load_dict(data: Mapping[str, object]) -> Game:
     return load(GameSpec.from_dict(data))
 
 
-_BUILTINS_LOADED = False
-
-
-def _ensure_builtins() -> None:
-    global _BUILTINS_LOADED
-    if _BUILTINS_LOADED:
-        return
-    _BUILTINS_LOADED = True
-    from pokerlab.games import _builtin
-
-    _builtin.register_all()
+def _loader(name: str) -> Loader | None:
+    """The loader of ``name``, importing its provider module the first time; None if none."""
+    if name not in _LOADERS and name in PROVIDERS:
+        importlib.import_module(PROVIDERS[name])
+        if name not in _LOADERS:
+            raise PokerlabError(
+                f"game {name!r} should be registered by {PROVIDERS[name]}, which did not; "
+                "this is a bug in pokerlab"
+            )
+    return _LOADERS.get(name)

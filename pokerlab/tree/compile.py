@@ -4,7 +4,7 @@
 contiguous, every parent comes before its children, and each depth is one contiguous
 range (``level_offsets``). CFR, best response, exact values and the sequence-form LP
 are then a few vectorized passes over these arrays, level by level, with no Python
-recursion per history. Compiled trees are cached by spec.
+recursion per history. Compiled trees are cached by spec (the 16 used last).
 
 Vocabulary: a *history* is a node of the tree; an *infoset* groups the histories a
 player cannot tell apart (same ``infoset_key``); a *slot* is the position of an action in
@@ -20,6 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
+from pokerlab._cache import SpecCache
 from pokerlab._types import CHANCE, TERMINAL, FloatArray, IntArray
 from pokerlab.errors import GameTooLargeError, PokerlabError
 from pokerlab.games.base import Game, State
@@ -33,7 +34,8 @@ BYTES_PER_HISTORY = 48
 BYTES_PER_PENDING_STATE = 400
 """Approximate size of one Python state object waiting in the breadth-first walk."""
 
-_CACHE: dict[object, CompiledTree] = {}
+_CACHE: SpecCache[CompiledTree] = SpecCache("tree.compile", maxsize=16)
+"""Compiled trees by spec; the 16 used last are kept (``pokerlab._cache.clear_caches``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,6 +163,8 @@ class CompiledTree:
 def compile(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> CompiledTree:
     """Enumerate every history of ``game`` into a :class:`CompiledTree` (cached by spec).
 
+    The cache keeps the 16 trees used last; ``clear_cache()`` empties it.
+
     Args:
         game: any game of pokerlab.
         memory_limit: the largest compiled size accepted, in bytes.
@@ -179,9 +183,7 @@ def compile(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> Compiled
     if cached is not None:
         _check_size(game, cached.n_histories, memory_limit, exact=True)
         return cached
-    estimate = _estimated_histories(game)
-    if estimate is not None:
-        _check_size(game, estimate, memory_limit, exact=True)
+    _check_announced_size(game, memory_limit)
     # The walk allocates millions of small state objects and no reference cycles: pausing
     # the cyclic garbage collector (which would rescan them all, again and again) saves a
     # fifth of the time on Leduc and more on the largest Kuhn decks.
@@ -192,21 +194,30 @@ def compile(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> Compiled
     finally:
         if collecting:
             gc.enable()
-    _CACHE[game.spec] = tree
+    _CACHE.put(game.spec, tree)
     return tree
 
 
 def clear_cache() -> None:
-    """Forget every compiled tree."""
+    """Forget every compiled tree (``pokerlab._cache.clear_caches()`` clears every cache)."""
     _CACHE.clear()
 
 
-def _estimated_histories(game: Game) -> int | None:
+def _check_announced_size(game: Game, memory_limit: int) -> None:
+    """Refuse, before walking, a game whose own count says it is too large.
+
+    A game may announce its size: ``min_histories()``, a lower bound found at once
+    (checked first, so Hold'em is refused without counting), and ``count_histories()``,
+    the number of histories (a lower bound where ``history_count_is_exact`` is False).
+    """
+    quick = getattr(game, "min_histories", None)
+    if quick is not None:
+        _check_size(game, int(quick()), memory_limit, exact=False)
     count = getattr(game, "count_histories", None)
-    if count is None:
-        return None
-    value = count()
-    return None if value is None else int(value)
+    value = None if count is None else count()
+    if value is not None:
+        exact = bool(getattr(game, "history_count_is_exact", True))
+        _check_size(game, int(value), memory_limit, exact=exact)
 
 
 def _check_size(game: Game, histories: int, limit: int, *, exact: bool) -> None:

@@ -98,7 +98,7 @@ def test_abstract_bad_buckets_is_one_line(
 def test_study_challenge_quick_writes_the_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pokerlab.abstraction.study import PLOTS, SECTIONS
+    from pokerlab.studies.challenge import PLOTS, SECTIONS
 
     out = tmp_path / "report"
     rc = main(["study", "challenge", "--out", str(out), "--quick"])

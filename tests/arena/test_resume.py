@@ -68,3 +68,56 @@ def test_sigkill_and_resume_yields_the_uninterrupted_hands(tmp_path, bot_cache) 
     with ArenaStore(killed) as store:
         assert store.events(run_id=store.run().id) == []  # no replay mismatch either
         assert len(store.runs()) == 1
+
+
+SEEDED = """
+import random
+
+class Agent:
+    def seed(self, value):
+        self.random = random.Random(value)
+
+    def act(self, observation):
+        return self.random.choice(observation.legal_actions)
+"""
+
+
+@pytest.mark.slow
+def test_sigkill_and_resume_with_isolated_entrants(tmp_path, bot_cache) -> None:
+    from pokerlab.arena import file_entrants
+
+    game = leduc()
+    folder = tmp_path / "entrants"
+    folder.mkdir()
+    (folder / "seeded.py").write_text(SEEDED)
+    (folder / "caller.py").write_text(
+        "class Agent:\n    def act(self, o):\n        return 1\n"
+    )
+    names = ["random", "exploitative"]
+    reference = tmp_path / "reference.db"
+    entrants = file_entrants(folder, game) + [
+        e for n in names for e in builtin_entrants(n, cache_dir=bot_cache)
+    ]
+    run_tournament(game, entrants, db=reference, hands=100, seed=5, batch_size=20)
+    killed = tmp_path / "killed.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "pokerlab.cli", "arena", "run", "leduc", "--agents",
+               str(folder), "--builtins", ",".join(names), "--hands", "100", "--db",
+               str(killed), "--seed", "5", "--batch", "20", "--cache-dir", str(bot_cache),
+               "--json"]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while _hand_count(killed) < 300 and process.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert process.poll() is None, "the run finished before it could be killed"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert 0 < _hand_count(killed) < 6 * 200
+    resumed = subprocess.run([*command, "--resume"], cwd=ROOT, env=env, capture_output=True,
+                             text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert _table(killed) == _table(reference)
+    with ArenaStore(killed) as store:
+        assert store.events(run_id=store.run().id) == []

@@ -270,3 +270,44 @@ def test_arguments_a_solver_cannot_honour_are_refused(
     err = capsys.readouterr().err
     assert message in err
     assert err.count("\n") == 1
+
+
+def test_interrupt_flag_catches_sigterm_too() -> None:
+    previous = signal.getsignal(signal.SIGTERM)
+    with solve_cli._Interrupt() as interrupt:
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert interrupt.requested
+    assert signal.getsignal(signal.SIGTERM) is previous
+
+
+@pytest.mark.slow
+def test_sigterm_checkpoints_a_real_run(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "leduc.npz"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pokerlab.cli", "solve", "leduc", "--algorithm", "es-mccfr",
+         "--iterations", "100000000", "--check-every", "20000", "--seed", "3", "--out",
+         str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(8)  # past numba's compilation, into the iterations
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    checkpoint = tmp_path / "leduc.checkpoint.npz"
+    assert checkpoint.exists()
+    assert "resume with:" in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("where", ["/proc/pokerlab-nowhere/x.npz", "/sys/x.npz"])
+def test_an_unwritable_out_is_refused_before_solving(
+    where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", "leduc", "--algorithm", "cfr+", "--iterations", "100000",
+                 "--out", where]) == 1
+    err = capsys.readouterr().err
+    assert f"--out {where}: cannot write in" in err

@@ -221,6 +221,23 @@ def test_compile_refuses_holdem() -> None:
     from pokerlab.tree import compile as compile_tree
 
     game = holdem()
-    assert game.count_histories() > 10**15
-    with pytest.raises(GameTooLargeError, match="histories"):
+    assert game.min_histories() > 10**15
+    with pytest.raises(GameTooLargeError, match=r"at least .* histories"):
         compile_tree(game)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_history_is_every_action_in_order(players: int) -> None:
+    # The state keeps cards and betting, not the actions twice: history is rebuilt from
+    # them, all-in run-outs (short stacks) included.
+    rng = np.random.default_rng(players)
+    for stack in (3, 12, 200):
+        game = holdem(players=players, stack=stack)
+        for _ in range(30):
+            state, taken = game.initial_state(), []
+            while not state.is_terminal:
+                legal = state.legal_actions()
+                action = int(legal[int(rng.integers(len(legal)))])
+                state = state.child(action)
+                taken.append(action)
+                assert state.history == tuple(taken)

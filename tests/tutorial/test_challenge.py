@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-from pokerlab.abstraction.study import (
+from pokerlab.games import kuhn, leduc
+from pokerlab.studies.challenge import (
     histories_per_infoset,
     pair_probability,
     same_card_probability,
 )
-from pokerlab.games import kuhn, leduc
 from pokerlab.tree import compile
 
 

@@ -17,10 +17,10 @@ and better), and Leduc; its hints suggest card buckets and a smaller betting tre
    translation, and the pseudo-harmonic mapping's probabilities;
 6. the strategy charts of 100-card Kuhn.
 
-:func:`write_report` writes ``README.md`` with the tables and the PNG plots (matplotlib,
-Agg, no global state). Every number states its exploitability: exact LP solutions have
-exploitability at rounding level (reported), CFR+ values carry the bracket that the two
-best responses put around the true game value.
+:func:`pokerlab.studies.challenge_report.write_report` writes ``README.md`` with the
+tables and the PNG plots (matplotlib, Agg, no global state). Every number states its
+exploitability: exact LP solutions have exploitability at rounding level (reported),
+CFR+ values carry the bracket that the two best responses put around the true game value.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import platform
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -434,7 +433,8 @@ def run_challenge_study(
         progress: called as ``progress(step, completed, total)`` while each step runs.
 
     Returns:
-        The study's numbers; :func:`write_report` turns them into the report.
+        The study's numbers; :func:`~pokerlab.studies.challenge_report.write_report` turns
+        them into the report.
     """
     settings = StudySettings.for_mode(quick)
     start = time.perf_counter()
@@ -599,13 +599,6 @@ def run_challenge_study(
     )
 
 
-def write_report(study: ChallengeStudy, out: str | Path) -> Path:
-    """Write the study's ``README.md`` and figures into ``out`` (see :mod:`.report`)."""
-    from pokerlab.abstraction.report import write_report as write
-
-    return write(study, out)
-
-
 __all__ = [
     "PLOTS",
     "SECTIONS",
@@ -621,5 +614,4 @@ __all__ = [
     "pair_probability",
     "run_challenge_study",
     "same_card_probability",
-    "write_report",
 ]

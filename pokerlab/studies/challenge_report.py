@@ -1,7 +1,7 @@
 """The challenge study's report: markdown tables and matplotlib figures.
 
-:func:`write_report` turns a :class:`~pokerlab.abstraction.study.ChallengeStudy` into
-``README.md`` and its PNG figures; the numbers come from :mod:`pokerlab.abstraction.study`.
+:func:`write_report` turns a :class:`~pokerlab.studies.challenge.ChallengeStudy` into
+``README.md`` and its PNG figures; the numbers come from :mod:`pokerlab.studies.challenge`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.abstraction.study import CHART_INFOSETS, PLOTS, SECTIONS, ChallengeStudy
+from pokerlab.studies.challenge import CHART_INFOSETS, PLOTS, SECTIONS, ChallengeStudy
 
 
 # -- the report ---------------------------------------------------------------------------

@@ -1,0 +1,152 @@
+"""Hold'em pots and settlement: who wins which chips when a hand ends.
+
+Uncalled chips have already gone back to the bettor at the end of each round (the state
+does that). At showdown the pots are built from the chips each player put in (antes form
+part of the main pot); hands that cannot win any pot are dead (as pokerkit's hand
+killing), pots with the same players left in merge, each pot goes to its best hand(s) by
+:func:`pokerlab.cards.evaluate_batch`, and a split pot's odd chips all go to the first
+winner left of the button (the lowest player index), as in pokerkit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerlab._types import Player
+from pokerlab.cards import evaluate_batch
+from pokerlab.games.holdem_rules import HoldemRules
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One pot of a finished hand and where it went.
+
+    Attributes:
+        amount: chips in the pot.
+        eligible: the players who could win it (still in, hand alive), lowest index first.
+        winners: the players it went to.
+        shares: chips each winner got, aligned with ``winners`` (odd chips to the first).
+    """
+
+    amount: int
+    eligible: tuple[Player, ...]
+    winners: tuple[Player, ...]
+    shares: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How a finished hand was settled.
+
+    Attributes:
+        pots: the main pot first, then the side pots (one pot when the hand was won by a fold).
+        final_stacks: each player's chips after the hand.
+        returns: chips won (negative: lost) by each player.
+        showdown: the players whose hands were compared (empty when everyone folded to one).
+        hand_values: each player's hand value 1..7462 at showdown (0 if not shown).
+    """
+
+    pots: tuple[Pot, ...]
+    final_stacks: tuple[int, ...]
+    returns: tuple[int, ...]
+    showdown: tuple[Player, ...]
+    hand_values: tuple[int, ...]
+
+
+def settle(
+    rules: HoldemRules,
+    *,
+    hole_cards: Sequence[Sequence[int]],
+    board: Sequence[int],
+    committed: Sequence[int],
+    behind: Sequence[int],
+    folded: Sequence[bool],
+) -> Settlement:
+    """Settle a finished hand: the pots, who won them, and the final stacks.
+
+    Args:
+        rules: the game's numbers (antes and starting stacks).
+        hole_cards: each player's hole cards.
+        board: the board cards.
+        committed: chips each player put in the hand, ante included.
+        behind: chips each player has left.
+        folded: whether each player folded.
+    """
+    n = rules.n_players
+    final = list(behind)
+    live = [i for i in range(n) if not folded[i]]
+    if len(live) == 1:
+        winner = live[0]
+        total = sum(committed)
+        final[winner] += total
+        pots: tuple[Pot, ...] = (Pot(total, (winner,), (winner,), (total,)),)
+        values = (0,) * n
+        showdown: tuple[Player, ...] = ()
+    else:
+        hands = np.array([(*hole_cards[i], *board) for i in live], dtype=np.uint8)
+        value_list = [0] * n
+        for i, value in zip(live, evaluate_batch(hands).tolist(), strict=True):
+            value_list[i] = value
+        values = tuple(value_list)
+        contributions = [c - a for c, a in zip(committed, rules.antes_paid, strict=True)]
+        antes = sum(rules.antes_paid)
+        # A hand that cannot win any pot is dead (pokerkit kills it before pushing).
+        layers = build_pots(contributions, antes, live)
+        bests = [max((values[j] for j in eligible), default=0) for _, eligible in layers]
+        alive = [
+            i
+            for i in live
+            if any(
+                i in eligible and values[i] >= best
+                for (_, eligible), best in zip(layers, bests, strict=True)
+            )
+        ]
+        if len(alive) < len(live):
+            layers = build_pots(contributions, antes, alive)
+        pot_list = []
+        for amount, eligible in layers:
+            if not eligible:  # pragma: no cover - chips nobody may win; pokerkit burns them
+                pot_list.append(Pot(amount, (), (), ()))
+                continue
+            best = max(values[i] for i in eligible)
+            winners = tuple(i for i in eligible if values[i] == best)
+            share, odd = divmod(amount, len(winners))
+            shares = tuple(share + (odd if k == 0 else 0) for k in range(len(winners)))
+            for w, s in zip(winners, shares, strict=True):
+                final[w] += s
+            pot_list.append(Pot(amount, eligible, winners, shares))
+        pots = tuple(pot_list)
+        showdown = tuple(live)
+    returns = tuple(f - s for f, s in zip(final, rules.starting_stacks, strict=True))
+    return Settlement(pots, tuple(final), returns, showdown, values)
+
+
+def build_pots(
+    contributions: Sequence[int], antes: int, eligible_players: Sequence[Player]
+) -> list[tuple[int, tuple[Player, ...]]]:
+    """Pokerkit's pots: layers of contributions, antes in the first, equal layers merged.
+
+    Returns:
+        ``(amount, eligible players)`` per pot, the main pot first.
+    """
+    eligible_set = set(eligible_players)
+    n = len(contributions)
+    pots: list[tuple[int, tuple[Player, ...]]] = []
+    amount = antes
+    previous = 0
+    for level in sorted(set(contributions)):
+        amount += sum(level - previous for c in contributions if c >= level)
+        eligible = tuple(i for i in range(n) if contributions[i] >= level and i in eligible_set)
+        while pots and pots[-1][1] == eligible:
+            amount += pots.pop()[0]
+        if amount:
+            pots.append((amount, eligible))
+        amount = 0
+        previous = level
+    return pots
+
+
+__all__ = ["Pot", "Settlement", "build_pots", "settle"]
