@@ -50,6 +50,7 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
         "study": "Studies: the challenge (values, abstractions, P2 advantage) and exploitation."
     },
     "play": {"play": "Play poker in the terminal against the AIs (Hold'em, Kuhn, Leduc)."},
+    "spot": {"spot": "Hold'em spots: solve range vs range, show the solution."},
 }
 """Module name (``pokerlab/cli/<name>.py``) -> {command it registers: its one-line help}.
 

@@ -1,0 +1,402 @@
+"""Compiled passes of the range solver over a public tree (numba, cached on disk).
+
+Vocabulary (as postflop solvers write it): ``cfreach`` is the opponent's reach of a node
+for each of their hands (their range weights times their strategy along the path, times
+the chance probabilities of the public cards); ``cfv`` is the updating player's
+counterfactual value of a node for each of their hands (chips, summed over the opponent's
+compatible hands weighted by ``cfreach``). Parents have smaller ids than their children,
+so a pass in id order sees parents first (reach goes down) and a pass in reverse order
+sees children first (values come up). A node whose parent is the updating player's
+decision has the parent's reach: ``source[n]`` names the row that holds it, so those rows
+are never copied.
+
+Terminal values take ``O(hands)`` per node with card removal and no pairwise loop:
+
+- a fold: the opponent's total reach, minus the reach of their hands holding each of our
+  cards (per-card sums over static per-card lists), plus the identical hand (removed twice);
+- a showdown: the opponent's hands sorted by strength on the board; a prefix sum of their
+  reach in that order, and one per card over the sorted hands holding it; each of our
+  hands reads its wins (weaker, compatible) and losses (stronger, compatible) from those
+  prefix sums at cut positions precomputed per board. Ties win nothing: they lie between
+  the two cuts.
+
+A player's arrays travel as one tuple (:class:`~pokerlab.subgame.public_tree.HandTables`,
+in that order): cards, weights, the identical hand of the other player, fold cards, fold
+entries and offsets, and per board the sorted hands, their count, the hands grouped by
+card, the card offsets, the cuts; then the suit swaps. Index arrays are unsigned where
+they are read in hot loops (numba then skips the negative-index check).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+Floats = NDArray[np.float64]
+Ints = NDArray[np.int64]
+UInts = NDArray[np.uint64]
+
+_DECISION = 0
+_CHANCE = 1
+_FOLD = 2
+_SHOWDOWN = 3
+_VALUE = 4
+
+# Positions in a player's table tuple.
+CARDS, WEIGHTS, SAME, FOLD_CARDS, FOLD_ENTRIES, FOLD_OFFSETS = 0, 1, 2, 3, 4, 5
+ORDER, N_VALID, ENTRIES, OFFSETS, CUTS, SWAPS, VALUES = 6, 7, 8, 9, 10, 11, 12
+
+
+@numba.njit(cache=True, nogil=True)
+def regret_match(regrets: Floats, row: int, n_actions: int, n_hands: int, out: Floats) -> None:
+    """Write the regret-matching strategy of rows ``row..row+n_actions`` into ``out[:n, :H]``.
+
+    ``out`` has one spare row (``out[n_actions]``) used for the sums. Rows are indexed in
+    place (no array views: a view costs a reference count in numba).
+    """
+    for h in range(n_hands):
+        out[n_actions, h] = 0.0
+    for a in range(n_actions):
+        for h in range(n_hands):
+            out[n_actions, h] += max(regrets[row + a, h], 0.0)
+    for h in range(n_hands):
+        total = out[n_actions, h]
+        out[n_actions, h] = 1.0 / total if total > 0.0 else 0.0
+    uniform = 1.0 / n_actions
+    for a in range(n_actions):
+        for h in range(n_hands):
+            scale = out[n_actions, h]
+            out[a, h] = max(regrets[row + a, h], 0.0) * scale if scale > 0.0 else uniform
+
+
+@numba.njit(cache=True, nogil=True)
+def fold_values(cfreach: Floats, r: int, entries_o: UInts, offsets_o: Ints, n_o: int,
+                cards_p: UInts, same_p: Ints, scale: float, scratch: Floats, out: Floats,
+                n: int) -> None:
+    """``out[n, h] = scale * (the opponent's reach, row r, over hands compatible with h)``."""
+    n_cards = offsets_o.shape[0] - 1
+    total = 0.0
+    for j in range(n_o):
+        total += cfreach[r, j]
+    for c in range(n_cards):
+        s = 0.0
+        for k in range(offsets_o[c], offsets_o[c + 1]):
+            s += cfreach[r, entries_o[k]]
+        scratch[c] = s
+    scratch[n_cards] = 0.0
+    for h in range(cards_p.shape[0]):
+        v = total - scratch[cards_p[h, 0]] - scratch[cards_p[h, 1]]
+        same = same_p[h]
+        if same >= 0:
+            v += cfreach[r, same]
+        out[n, h] = scale * v
+
+
+@numba.njit(cache=True, nogil=True)
+def showdown_values(cfreach: Floats, r: int, b: int, order_o: UInts, valid_o: Ints,
+                    entries_o: UInts, offsets_o: Ints, order_p: UInts, valid_p: Ints,
+                    cuts_p: UInts, n_p: int, scale: float, scratch: Floats, out: Floats,
+                    n: int) -> None:
+    """``out[n, h] = scale * (compatible weaker reach - compatible stronger reach)``.
+
+    The opponent's reach is row ``r`` of ``cfreach``, the board is ``b``; hands that touch
+    the board get 0.
+    """
+    for h in range(n_p):
+        out[n, h] = 0.0
+    count_o = valid_o[b]
+    # scratch: the prefix sums [count_o + 1], then the per-card prefix sums.
+    cum = 0.0
+    scratch[0] = 0.0
+    for j in range(count_o):
+        cum += cfreach[r, order_o[b, j]]
+        scratch[j + 1] = cum
+    cards_prefix = scratch[count_o + 1:]
+    n_cards = offsets_o.shape[1] - 1
+    for c in range(n_cards):
+        start = offsets_o[b, c]
+        base = start + c
+        s = 0.0
+        cards_prefix[base] = 0.0
+        for k in range(start, offsets_o[b, c + 1]):
+            s += cfreach[r, entries_o[b, k]]
+            cards_prefix[base + k - start + 1] = s
+    cards_prefix[offsets_o[b, n_cards] + n_cards] = 0.0
+    for i in range(valid_p[b]):
+        win = scratch[cuts_p[b, i, 0]] - cards_prefix[cuts_p[b, i, 2]] - cards_prefix[
+            cuts_p[b, i, 3]]
+        lose = (cum - scratch[cuts_p[b, i, 1]]
+                - (cards_prefix[cuts_p[b, i, 6]] - cards_prefix[cuts_p[b, i, 4]])
+                - (cards_prefix[cuts_p[b, i, 7]] - cards_prefix[cuts_p[b, i, 5]]))
+        out[n, order_p[b, i]] = scale * (win - lose)
+
+
+@numba.njit(cache=True, nogil=True)
+def _blocked(cards: Ints, h: int, card: int) -> bool:
+    return bool(cards[h, 0] == card or cards[h, 1] == card)
+
+
+@numba.njit(cache=True, nogil=True)
+def _reach_down(p: int, nodes: Ints, amounts: Floats, cards_o: Ints, weights_o: Floats,
+                regrets_o: Floats, strategy_o: Floats, use_regrets: bool, cum_o: Floats,
+                average_weight: float, cfreach: Floats, source: Ints, sigma: Floats) -> None:
+    """Fill the opponent's reach of every node, top-down (row ``source[n]`` of ``cfreach``).
+
+    The opponent plays regret matching on ``regrets_o`` (``use_regrets``) or the rows of
+    ``strategy_o``; with ``average_weight > 0`` its reach-weighted strategy is added to
+    ``cum_o`` (the strategy sums).
+    """
+    n_o = cards_o.shape[0]
+    for h in range(n_o):
+        cfreach[0, h] = weights_o[h]
+    source[0] = 0
+    for n in range(nodes.shape[0]):
+        count = nodes[n, 3]
+        if count == 0:
+            continue
+        first = nodes[n, 2]
+        kind = nodes[n, 0]
+        parent = source[n]
+        if kind == _CHANCE:
+            for k in range(count):
+                c = first + k
+                source[c] = c
+                card = nodes[c, 5]
+                factor = amounts[c, 2]
+                for h in range(n_o):
+                    blocked = cards_o[h, 0] == card or cards_o[h, 1] == card
+                    cfreach[c, h] = 0.0 if blocked else cfreach[parent, h] * factor
+        elif nodes[n, 1] == p:
+            for k in range(count):
+                source[first + k] = parent
+        else:
+            row = nodes[n, 6]
+            if use_regrets:
+                regret_match(regrets_o, row, count, n_o, sigma)
+                for k in range(count):
+                    c = first + k
+                    source[c] = c
+                    for h in range(n_o):
+                        cfreach[c, h] = cfreach[parent, h] * sigma[k, h]
+            else:
+                for k in range(count):
+                    c = first + k
+                    source[c] = c
+                    for h in range(n_o):
+                        cfreach[c, h] = cfreach[parent, h] * strategy_o[row + k, h]
+            if average_weight > 0.0:
+                for k in range(count):
+                    c = first + k
+                    for h in range(n_o):
+                        cum_o[row + k, h] += average_weight * cfreach[c, h]
+
+
+@numba.njit(cache=True, nogil=True)
+def _terminal_or_chance(n: int, p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+                        mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                        cfreach: Floats, source: Ints, cfv: Floats, scratch: Floats) -> None:
+    """The values of a fold, showdown, value or chance node (the same in every pass)."""
+    kind = nodes[n, 0]
+    cards_p = mine[CARDS]
+    n_p = cards_p.shape[0]
+    if kind == _FOLD:
+        folder = nodes[n, 1]
+        stake = amounts[n, folder]
+        fold_values(cfreach, source[n], theirs[FOLD_ENTRIES], theirs[FOLD_OFFSETS],
+                    theirs[CARDS].shape[0], mine[FOLD_CARDS], mine[SAME],
+                    -stake if folder == p else stake, scratch, cfv, n)
+    elif kind == _SHOWDOWN:
+        showdown_values(cfreach, source[n], nodes[n, 4], theirs[ORDER], theirs[N_VALID],
+                        theirs[ENTRIES], theirs[OFFSETS], mine[ORDER], mine[N_VALID],
+                        mine[CUTS], n_p, amounts[n, 0], scratch, cfv, n)
+    elif kind == _VALUE:
+        row = nodes[n, 6]
+        r = source[n]
+        if nodes[n, 1] == p:  # p's hand h wins values[row, h] from each compatible hand
+            fold_values(cfreach, r, theirs[FOLD_ENTRIES], theirs[FOLD_OFFSETS],
+                        theirs[CARDS].shape[0], mine[FOLD_CARDS], mine[SAME], 1.0, scratch,
+                        cfv, n)
+            values = mine[VALUES]
+            for h in range(n_p):
+                cfv[n, h] *= values[row, h]
+        else:  # the owner is the opponent: its reach weighted by what each hand wins
+            # (the node's reach row is its own: its parent is the opponent's decision)
+            values = theirs[VALUES]
+            for j in range(theirs[CARDS].shape[0]):
+                cfreach[r, j] *= values[row, j]
+            fold_values(cfreach, r, theirs[FOLD_ENTRIES], theirs[FOLD_OFFSETS],
+                        theirs[CARDS].shape[0], mine[FOLD_CARDS], mine[SAME], -1.0, scratch,
+                        cfv, n)
+    else:  # chance: each card's values, for the hands that do not hold it
+        for h in range(n_p):
+            cfv[n, h] = 0.0
+        first = nodes[n, 2]
+        for k in range(nodes[n, 3]):
+            c = first + k
+            card = nodes[c, 5]
+            for h in range(n_p):
+                if cards_p[h, 0] != card and cards_p[h, 1] != card:
+                    cfv[n, h] += cfv[c, h]
+        swaps_p = mine[SWAPS]
+        for e in range(nodes[n, 7], nodes[n, 8]):
+            c = isomorphic[e, 0]
+            card = isomorphic[e, 1]
+            swap = isomorphic[e, 2]
+            for h in range(n_p):
+                if cards_p[h, 0] != card and cards_p[h, 1] != card:
+                    cfv[n, h] += cfv[c, swaps_p[swap, h]]
+
+
+@numba.njit(cache=True, nogil=True)
+def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+             mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+             regrets_p: Floats, regrets_o: Floats, cum_o: Floats, cfreach: Floats,
+             source: Ints, cfv: Floats, sigma: Floats, scratch: Floats, regret_weight: float,
+             average_weight: float, floor: bool, discount: bool, positive_factor: float,
+             negative_factor: float) -> None:
+    """One CFR update of player ``p``: regrets of ``p``, strategy sums of the opponent.
+
+    Top-down, the opponent plays regret matching and its reach-weighted strategy is added
+    to its sums (``average_weight``); bottom-up, ``p``'s counterfactual values are computed
+    and ``p``'s regrets updated: ``R += regret_weight * (cfv(child) - cfv(node))``, then
+    floored at 0 (``floor``, CFR+) or discounted by sign (``discount``, DCFR).
+    """
+    _reach_down(p, nodes, amounts, theirs[CARDS], theirs[WEIGHTS], regrets_o, regrets_o, True,
+                cum_o, average_weight, cfreach, source, sigma)
+    n_p = mine[CARDS].shape[0]
+    for n in range(nodes.shape[0] - 1, -1, -1):
+        if nodes[n, 0] != _DECISION:
+            _terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs, cfreach,
+                                source, cfv, scratch)
+            continue
+        first = nodes[n, 2]
+        count = nodes[n, 3]
+        if nodes[n, 1] != p:
+            for h in range(n_p):
+                cfv[n, h] = cfv[first, h]
+            for k in range(1, count):
+                for h in range(n_p):
+                    cfv[n, h] += cfv[first + k, h]
+            continue
+        row = nodes[n, 6]
+        regret_match(regrets_p, row, count, n_p, sigma)
+        for h in range(n_p):
+            cfv[n, h] = sigma[0, h] * cfv[first, h]
+        for k in range(1, count):
+            for h in range(n_p):
+                cfv[n, h] += sigma[k, h] * cfv[first + k, h]
+        for k in range(count):
+            c = first + k
+            if floor:
+                for h in range(n_p):
+                    regrets_p[row + k, h] = max(
+                        regrets_p[row + k, h] + regret_weight * (cfv[c, h] - cfv[n, h]), 0.0)
+            elif discount:
+                for h in range(n_p):
+                    r = regrets_p[row + k, h] + regret_weight * (cfv[c, h] - cfv[n, h])
+                    regrets_p[row + k, h] = r * (positive_factor if r >= 0.0
+                                                 else negative_factor)
+            else:
+                for h in range(n_p):
+                    regrets_p[row + k, h] += regret_weight * (cfv[c, h] - cfv[n, h])
+
+
+@numba.njit(cache=True, nogil=True)
+def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+                  mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                  strategy_p: Floats, strategy_o: Floats, best_response: bool,
+                  cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
+                  scratch: Floats) -> None:
+    """Counterfactual values of ``p`` at every node against the opponent's ``strategy_o``.
+
+    ``p`` plays ``strategy_p``, or a best response (the largest child value per hand) with
+    ``best_response``. ``cfreach`` (through ``source``) and ``cfv`` are left filled.
+    """
+    _reach_down(p, nodes, amounts, theirs[CARDS], theirs[WEIGHTS], strategy_o, strategy_o,
+                False, strategy_o, 0.0, cfreach, source, sigma)
+    n_p = mine[CARDS].shape[0]
+    for n in range(nodes.shape[0] - 1, -1, -1):
+        if nodes[n, 0] != _DECISION:
+            _terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs, cfreach,
+                                source, cfv, scratch)
+            continue
+        first = nodes[n, 2]
+        count = nodes[n, 3]
+        for h in range(n_p):
+            cfv[n, h] = cfv[first, h]
+        if nodes[n, 1] != p:
+            for k in range(1, count):
+                for h in range(n_p):
+                    cfv[n, h] += cfv[first + k, h]
+        elif best_response:
+            for k in range(1, count):
+                for h in range(n_p):
+                    cfv[n, h] = max(cfv[n, h], cfv[first + k, h])
+        else:
+            row = nodes[n, 6]
+            for h in range(n_p):
+                cfv[n, h] *= strategy_p[row, h]
+            for k in range(1, count):
+                for h in range(n_p):
+                    cfv[n, h] += strategy_p[row + k, h] * cfv[first + k, h]
+
+
+@numba.njit(cache=True, nogil=True)
+def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
+                   isomorphic: Ints, hands0: tuple, hands1: tuple,  # type: ignore[type-arg]
+                   regrets0: Floats, regrets1: Floats, sums0: Floats, sums1: Floats,
+                   cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
+                   scratch: Floats, floor: bool, discount: bool) -> None:
+    """``count`` alternating iterations: player 0's update, then player 1's, each time.
+
+    ``schedule[i]`` holds the ``i``-th iteration's ``(regret_weight, average_weight,
+    positive_factor, negative_factor)``.
+    """
+    for i in range(count):
+        regret_weight = schedule[i, 0]
+        average_weight = schedule[i, 1]
+        positive = schedule[i, 2]
+        negative = schedule[i, 3]
+        cfr_pass(0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regrets1, sums1,
+                 cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
+                 discount, positive, negative)
+        cfr_pass(1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regrets0, sums0,
+                 cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
+                 discount, positive, negative)
+
+
+@numba.njit(cache=True, nogil=True)
+def normalize_rows(nodes: Ints, player: int, sums: Floats, out: Floats) -> None:
+    """``out`` = ``sums`` normalized over each decision node's actions (uniform if 0)."""
+    n_hands = sums.shape[1]
+    for n in range(nodes.shape[0]):
+        if nodes[n, 0] != _DECISION or nodes[n, 1] != player:
+            continue
+        row = nodes[n, 6]
+        count = nodes[n, 3]
+        for h in range(n_hands):
+            total = 0.0
+            for k in range(count):
+                total += sums[row + k, h]
+            if total > 0.0:
+                for k in range(count):
+                    out[row + k, h] = sums[row + k, h] / total
+            else:
+                for k in range(count):
+                    out[row + k, h] = 1.0 / count
+
+
+@numba.njit(cache=True, nogil=True)
+def current_rows(nodes: Ints, player: int, regrets: Floats, out: Floats, sigma: Floats) -> None:
+    """``out`` = the regret-matching strategy of every decision node of ``player``."""
+    n_hands = regrets.shape[1]
+    for n in range(nodes.shape[0]):
+        if nodes[n, 0] != _DECISION or nodes[n, 1] != player:
+            continue
+        row = nodes[n, 6]
+        count = nodes[n, 3]
+        regret_match(regrets, row, count, n_hands, sigma)
+        for k in range(count):
+            for h in range(n_hands):
+                out[row + k, h] = sigma[k, h]

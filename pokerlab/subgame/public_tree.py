@@ -1,0 +1,583 @@
+"""The public tree: what every player sees, with one vector over private hands per node.
+
+A two-player game with private cards factors into a *public tree* (the betting and the
+public cards, which both players see) times the players' private hands. The range solver
+keeps, at every public node, a vector over each player's hands: the opponent's reach going
+down, the updating player's counterfactual values coming up, and regrets and strategies
+``[actions, hands]`` at decision nodes. That is how DeepStack-style and commercial postflop
+solvers work, and it is what makes Hold'em spots solvable at all.
+
+This module holds the data, game by game the same shape:
+
+- :class:`PublicTree`: flat arrays over public nodes in parent-first order (children
+  contiguous, parents before children): the kind of node (decision, chance, fold,
+  showdown), who acts or folded, each player's chips in, the board at the node, the card a
+  chance edge deals, and for chance nodes the isomorphic cards that reuse a representative
+  child (suit isomorphism);
+- :class:`HandSpace`: one player's private hands: their cards (for card removal), their
+  initial weights, their names;
+- :class:`PublicGame`: a tree, both players' hands, each hand's showdown strength on each
+  board, and the tables derived from them (:class:`HandTables`: hands sorted by strength,
+  grouped by card, and cut positions) that settle a fold or a showdown in ``O(hands)``
+  with card removal.
+
+Game-specific code (Kuhn, Leduc, Hold'em spots) only builds a :class:`PublicGame`, through
+:class:`NodeSpec` and :func:`build_public_tree`; the solver sees nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pokerlab._types import FloatArray, IntArray
+from pokerlab.errors import PokerlabError
+
+DECISION = 0
+"""A node where a player acts."""
+CHANCE_NODE = 1
+"""A node where a public card is dealt."""
+FOLD = 2
+"""A terminal node: a player folded."""
+SHOWDOWN = 3
+"""A terminal node: the hands are compared."""
+VALUE = 4
+"""A terminal node whose payoff is a given value per hand of its owner (``player``): the
+owner's hand ``h`` wins ``values[row, h]`` from every compatible hand of the other player
+(the re-solving gadget's "terminate" action)."""
+
+KIND_NAMES = ("decision", "chance", "fold", "showdown", "value")
+
+UIntArray = NDArray[np.uint64]
+
+# Columns of PublicTree.nodes
+COL_KIND, COL_PLAYER, COL_FIRST, COL_COUNT, COL_BOARD, COL_CARD, COL_ROW = range(7)
+COL_ISO_START, COL_ISO_END, COL_PARENT = 7, 8, 9
+N_INT_COLUMNS = 10
+# Columns of PublicTree.amounts
+COL_CHIPS_0, COL_CHIPS_1, COL_FACTOR = 0, 1, 2
+
+
+@dataclass(eq=False)
+class NodeSpec:
+    """A public node while a tree is being built (games build these, then flatten them).
+
+    Attributes:
+        kind: DECISION, CHANCE_NODE, FOLD or SHOWDOWN.
+        player: the player to act (DECISION) or who folded (FOLD); -1 otherwise.
+        chips: chips each player has put in, in total (what a fold loses, what a showdown
+            is played for).
+        board: index of the board (the public cards out) in the game's showdown tables.
+        label: the name of the edge into this node (``"check"``, ``"bet 100"``, ``"7c"``).
+        card: the card dealt on the edge into this node by a chance parent, else -1.
+        chance_factor: the probability of that card given both players' hands (1 for
+            player edges).
+        children: the child nodes, in action order.
+        isomorphic: at a chance node, ``(card, swap, child)`` for each card left out of
+            ``children`` because the suit transposition ``swap`` maps it onto ``child``'s card.
+        key: a readable name of the public history (used in infoset keys and files).
+        value_row: at a VALUE node, its row in the owner's ``HandTables.values``.
+    """
+
+    kind: int
+    player: int = -1
+    chips: tuple[float, float] = (0.0, 0.0)
+    board: int = 0
+    label: str = ""
+    card: int = -1
+    chance_factor: float = 1.0
+    children: list[NodeSpec] = field(default_factory=list)
+    isomorphic: list[tuple[int, int, NodeSpec]] = field(default_factory=list)
+    key: str = ""
+    value_row: int = -1
+
+
+@dataclass(frozen=True, eq=False)
+class PublicTree:
+    """A public tree as flat arrays: node 0 is the root, parents come before children.
+
+    Siblings are contiguous; a subtree's nodes lie close together (see
+    :func:`build_public_tree`).
+
+    Attributes:
+        nodes: ``[N, 10]`` int columns: kind, player (acting or folding, else -1), first
+            child, number of children, board index, card dealt on the edge in (-1), first
+            row of the node's actions in its player's regret arrays (-1), isomorphic
+            entries start and end (chance nodes), parent (-1 at the root).
+        amounts: ``[N, 3]`` float columns: chips in by player 0, by player 1, and the
+            chance probability of the edge in (1 for player edges).
+        isomorphic: ``[K, 3]`` int: representative child, card, suit transposition id.
+        labels: ``[N]`` the name of the edge into each node.
+        keys: ``[N]`` a readable name of each node's public history.
+        n_rows: rows (node-action pairs) of each player's regret arrays.
+    """
+
+    nodes: IntArray
+    amounts: FloatArray
+    isomorphic: IntArray
+    labels: tuple[str, ...]
+    keys: tuple[str, ...]
+    n_rows: tuple[int, int]
+
+    @property
+    def n_nodes(self) -> int:
+        """Number of public nodes."""
+        return int(self.nodes.shape[0])
+
+    def kind(self, node: int) -> int:
+        """The kind of ``node`` (DECISION, CHANCE_NODE, FOLD, SHOWDOWN)."""
+        return int(self.nodes[node, COL_KIND])
+
+    def player(self, node: int) -> int:
+        """The player acting at (or who folded into) ``node``; -1 otherwise."""
+        return int(self.nodes[node, COL_PLAYER])
+
+    def children(self, node: int) -> range:
+        """The ids of ``node``'s children (contiguous)."""
+        first = int(self.nodes[node, COL_FIRST])
+        return range(first, first + int(self.nodes[node, COL_COUNT]))
+
+    def parent(self, node: int) -> int:
+        """The parent of ``node`` (-1 at the root)."""
+        return int(self.nodes[node, COL_PARENT])
+
+    def row(self, node: int) -> int:
+        """The first row of ``node``'s actions in its player's arrays (-1 off decisions)."""
+        return int(self.nodes[node, COL_ROW])
+
+    def chips(self, node: int) -> tuple[float, float]:
+        """Chips each player has put in at ``node``."""
+        return float(self.amounts[node, COL_CHIPS_0]), float(self.amounts[node, COL_CHIPS_1])
+
+    def decision_nodes(self, player: int) -> IntArray:
+        """The decision nodes of ``player``, in id order."""
+        mask = (self.nodes[:, COL_KIND] == DECISION) & (self.nodes[:, COL_PLAYER] == player)
+        return np.flatnonzero(mask)
+
+    def path(self, node: int) -> list[int]:
+        """The nodes from the root to ``node``, both included."""
+        out = [node]
+        while out[-1] > 0:
+            out.append(self.parent(out[-1]))
+        return out[::-1]
+
+    @property
+    def max_depth(self) -> int:
+        """The largest depth of a node (the root has depth 0)."""
+        depth = np.zeros(self.n_nodes, dtype=np.int64)
+        parents = self.nodes[:, COL_PARENT]
+        for n in range(1, self.n_nodes):  # parents come first
+            depth[n] = depth[parents[n]] + 1
+        return int(depth.max()) if self.n_nodes else 0
+
+    @property
+    def max_actions(self) -> int:
+        """The largest number of children of a decision node."""
+        decisions = self.nodes[:, COL_KIND] == DECISION
+        return int(self.nodes[decisions, COL_COUNT].max()) if decisions.any() else 1
+
+
+@dataclass(frozen=True, eq=False)
+class HandSpace:
+    """One player's private hands.
+
+    Attributes:
+        cards: ``[H, 2]`` the cards of each hand (for card removal); -1 pads one-card hands.
+        weights: ``[H]`` each hand's initial weight (a range weight; 1 for a dealt card).
+        names: ``[H]`` each hand's name (``"K"``, ``"AsKs"``).
+    """
+
+    cards: IntArray
+    weights: FloatArray
+    names: tuple[str, ...]
+
+    @property
+    def n_hands(self) -> int:
+        """Number of hands."""
+        return int(self.cards.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class HandTables:
+    """One player's arrays for the compiled passes (see :mod:`pokerlab.subgame._kernels`).
+
+    Attributes:
+        cards: ``[H, 2]`` the hands' cards (-1 pads one-card hands).
+        weights: ``[H]`` initial weights.
+        same: ``[H]`` the identical hand of the other player, or -1.
+        fold_cards: ``[H, 2]`` the cards with -1 mapped to the spare slot ``n_cards``.
+        fold_entries: ``[2H]`` hand indices grouped by card.
+        fold_offsets: ``[n_cards + 1]`` where each card's hands start in ``fold_entries``.
+        order: ``[B, H]`` per board, the hands off the board, weakest first.
+        n_valid: ``[B]`` per board, how many hands are off it.
+        entries: ``[B, 2H]`` per board, the hands off the board grouped by card, weakest
+            first within a card.
+        offsets: ``[B, n_cards + 1]`` per board, where each card's hands start.
+        cuts: ``[B, H, 8]`` per board and sorted hand, against the other player's sorted
+            hands: the prefix cut below (strictly weaker) and above (weaker or tied), then
+            the per-card prefix indices of its two cards at the lower cut, at the upper
+            cut, and at the end.
+        swaps: ``[S, H]`` each hand's image under each suit transposition.
+        values: ``[K, H]`` the payoffs of the player's hands at the value nodes it owns.
+
+    Index arrays read in the hot loops are unsigned (numba then skips the negative-index
+    check on every read) and padded with 0 past their counts (never read).
+    """
+
+    cards: IntArray
+    weights: FloatArray
+    same: IntArray
+    fold_cards: UIntArray
+    fold_entries: UIntArray
+    fold_offsets: IntArray
+    order: UIntArray
+    n_valid: IntArray
+    entries: UIntArray
+    offsets: IntArray
+    cuts: UIntArray
+    swaps: IntArray
+    values: FloatArray
+
+    def as_tuple(self) -> tuple[Any, ...]:
+        """The arrays in the order the kernels index them (built once)."""
+        return self._tuple
+
+    @cached_property
+    def _tuple(self) -> tuple[Any, ...]:
+        return (self.cards, self.weights, self.same, self.fold_cards, self.fold_entries,
+                self.fold_offsets, self.order, self.n_valid, self.entries, self.offsets,
+                self.cuts, self.swaps, self.values)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays."""
+        return sum(int(a.nbytes) for a in self.as_tuple())
+
+
+@dataclass(frozen=True, eq=False)
+class PublicGame:
+    """A two-player zero-sum game with private hands, ready for the range solver.
+
+    Payoffs are chips: at a fold the folder loses what they put in and the other wins it;
+    at a showdown (both have put in the same) the better hand wins the other's chips, a
+    tie wins nothing. Values are normalized by :attr:`normalizer`, the total weight of the
+    compatible hand pairs, so they are chips per hand.
+
+    Attributes:
+        tree: the public tree.
+        hands: each player's hands.
+        n_cards: the size of the card universe (card ids are ``0..n_cards-1``).
+        strength: ``[B, H_p]`` for each player, each hand's showdown strength on each board
+            (higher wins; -1 where the hand uses a board card or the board is not final).
+        tables: each player's arrays for the compiled passes.
+        normalizer: the weight of all compatible hand pairs at the root.
+        pot: the chips in the pot at the root (for "% of the pot" figures).
+        description: one line naming the game.
+        source: a JSON-ready dict from which the game can be built again (checkpoints).
+    """
+
+    tree: PublicTree
+    hands: tuple[HandSpace, HandSpace]
+    n_cards: int
+    strength: tuple[IntArray, IntArray]
+    tables: tuple[HandTables, HandTables]
+    normalizer: float
+    pot: float
+    description: str
+    source: Mapping[str, Any]
+
+    @cached_property
+    def n_hands(self) -> tuple[int, int]:
+        """Number of hands of each player."""
+        return self.hands[0].n_hands, self.hands[1].n_hands
+
+    def memory_bytes(self) -> int:
+        """Bytes the solver will allocate for this game (regrets, sums, work vectors)."""
+        return estimate_solver_bytes(self.tree.n_nodes, self.tree.n_rows, self.n_hands)
+
+
+def make_public_game(
+    tree: PublicTree,
+    hands: tuple[HandSpace, HandSpace],
+    n_cards: int,
+    strength: tuple[IntArray, IntArray],
+    swaps: tuple[IntArray, IntArray] | None,
+    *,
+    values: tuple[FloatArray, FloatArray] | None = None,
+    pot: float,
+    description: str,
+    source: Mapping[str, Any],
+) -> PublicGame:
+    """Assemble a :class:`PublicGame`: the kernels' tables are derived here.
+
+    Args:
+        tree: the public tree.
+        hands: each player's hands.
+        n_cards: the card universe's size.
+        strength: ``[B, H_p]`` per player, the showdown strength of each hand on each board
+            the tree's nodes name (-1 where a hand holds a board card, or no showdown).
+        swaps: ``[S, H_p]`` per player, the hand under each suit transposition the tree's
+            isomorphic cards use (None: the tree has none).
+        values: ``[K, H_p]`` per player, the payoffs at the value nodes it owns (None:
+            the tree has none).
+        pot: the pot at the root, chips.
+        description: one line naming the game.
+        source: how to build it again, JSON-ready.
+    """
+    same = same_hand_index(hands[0], hands[1])
+    tables = []
+    for q in (0, 1):
+        table_swaps = (np.zeros((0, hands[q].n_hands), dtype=np.int64) if swaps is None
+                       else np.ascontiguousarray(swaps[q], dtype=np.int64))
+        table_values = (np.zeros((0, hands[q].n_hands)) if values is None
+                        else np.ascontiguousarray(values[q], dtype=np.float64))
+        tables.append(_hand_tables(hands[q], hands[1 - q], strength[q], strength[1 - q],
+                                   same[q], n_cards, table_swaps, table_values))
+    return PublicGame(
+        tree=tree, hands=hands, n_cards=n_cards,
+        strength=(np.ascontiguousarray(strength[0], dtype=np.int64),
+                  np.ascontiguousarray(strength[1], dtype=np.int64)),
+        tables=(tables[0], tables[1]), normalizer=compatible_weight(hands[0], hands[1], n_cards),
+        pot=pot, description=description, source=source,
+    )
+
+
+def _grouped_by_card(cards: IntArray, positions: IntArray, n_cards: int, width: int,
+                     labels: IntArray | None = None) -> tuple[UIntArray, IntArray]:
+    """Hands grouped by card, by increasing ``positions`` within a card.
+
+    Returns:
+        ``(entries [width], offsets [n_cards + 1])``: entries hold ``labels`` (default:
+        the positions), -1 padded.
+    """
+    labels = positions if labels is None else labels
+    pairs_card = np.concatenate([cards[:, 0], cards[:, 1]])
+    pairs_position = np.concatenate([positions, positions])
+    pairs_label = np.concatenate([labels, labels])
+    keep = pairs_card >= 0
+    pairs_card, pairs_position, pairs_label = (pairs_card[keep], pairs_position[keep],
+                                               pairs_label[keep])
+    order = np.lexsort((pairs_position, pairs_card))
+    # Unsigned indices spare numba the negative-index check on every read; padding is 0
+    # (never read: ``offsets`` bound every card's entries).
+    entries = np.zeros(width, dtype=np.uint64)
+    entries[: order.shape[0]] = pairs_label[order]
+    counts = np.bincount(pairs_card, minlength=n_cards)
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    return entries, offsets
+
+
+def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
+                 other_strength: IntArray, same: IntArray, n_cards: int,
+                 swaps: IntArray, values: FloatArray) -> HandTables:
+    n_hands = mine.n_hands
+    n_boards = int(strength.shape[0])
+    fold_cards = np.where(mine.cards >= 0, mine.cards, n_cards).astype(np.uint64)
+    fold_entries, fold_offsets = _grouped_by_card(mine.cards, np.arange(n_hands), n_cards,
+                                                  2 * n_hands)
+    order = np.zeros((n_boards, n_hands), dtype=np.uint64)
+    n_valid = np.zeros(n_boards, dtype=np.int64)
+    entries = np.zeros((n_boards, 2 * n_hands), dtype=np.uint64)
+    offsets = np.zeros((n_boards, n_cards + 1), dtype=np.int64)
+    cuts = np.zeros((n_boards, n_hands, 8), dtype=np.uint64)
+    for b in range(n_boards):
+        valid = np.flatnonzero(strength[b] >= 0)
+        ranked = valid[np.argsort(strength[b, valid], kind="stable")]
+        count = ranked.shape[0]
+        order[b, :count] = ranked
+        n_valid[b] = count
+        entries[b], offsets[b] = _grouped_by_card(mine.cards[ranked], np.arange(count),
+                                                  n_cards, 2 * n_hands, labels=ranked)
+        # Cuts against the other player's sorted hands on this board.
+        other_valid = np.flatnonzero(other_strength[b] >= 0)
+        other_ranked = other_valid[np.argsort(other_strength[b, other_valid], kind="stable")]
+        other_sorted = other_strength[b, other_ranked]
+        mine_sorted = strength[b, ranked]
+        low = np.searchsorted(other_sorted, mine_sorted, side="left")
+        high = np.searchsorted(other_sorted, mine_sorted, side="right")
+        other_cards = theirs.cards[other_ranked]
+        keys_card = np.concatenate([other_cards[:, 0], other_cards[:, 1]])
+        keys_position = np.concatenate([np.arange(other_ranked.shape[0])] * 2)
+        keep = keys_card >= 0
+        stride = other_ranked.shape[0] + 1
+        keys = np.sort(keys_card[keep] * stride + keys_position[keep])
+        spare = int(keys.shape[0]) + n_cards  # the zero slot after the last card's prefixes
+        row = cuts[b, :count]
+        row[:, 0] = low
+        row[:, 1] = high
+        for column, card_column in ((2, 0), (3, 1)):
+            held = mine.cards[ranked, card_column]
+            has = held >= 0
+            safe = np.where(has, held, 0)
+            at_low = np.searchsorted(keys, safe * stride + low) + safe
+            at_high = np.searchsorted(keys, safe * stride + high) + safe
+            at_end = np.searchsorted(keys, safe * stride + stride) + safe
+            row[:, column] = np.where(has, at_low, spare)
+            row[:, column + 2] = np.where(has, at_high, spare)
+            row[:, column + 4] = np.where(has, at_end, spare)
+    def owned(array: np.ndarray, dtype: type) -> Any:
+        # Read-only, owned and C-ordered: numba compiles one version for one layout.
+        copy: np.ndarray = np.array(array, dtype=dtype, order="C")
+        copy.setflags(write=False)
+        return copy
+
+    return HandTables(
+        cards=owned(mine.cards, np.int64), weights=owned(mine.weights, np.float64),
+        same=owned(same, np.int64), fold_cards=owned(fold_cards, np.uint64),
+        fold_entries=owned(fold_entries, np.uint64), fold_offsets=owned(fold_offsets, np.int64),
+        order=owned(order, np.uint64), n_valid=owned(n_valid, np.int64),
+        entries=owned(entries, np.uint64), offsets=owned(offsets, np.int64),
+        cuts=owned(cuts, np.uint64), swaps=owned(swaps, np.int64),
+        values=owned(values, np.float64),
+    )
+
+
+BYTES_PER_ENTRY = 8
+"""float64 storage of regrets, strategy sums and work vectors."""
+
+
+def estimate_solver_bytes(n_nodes: int, n_rows: tuple[int, int], n_hands: tuple[int, int]) -> int:
+    """Bytes of the solver's arrays.
+
+    Two ``[rows, hands]`` arrays per player (regrets, strategy sums) and two work arrays
+    ``[nodes, hands]`` (reach and values).
+    """
+    tables = sum(2 * rows * hands for rows, hands in zip(n_rows, n_hands, strict=True))
+    work = 2 * n_nodes * max(n_hands)
+    return BYTES_PER_ENTRY * (tables + work)
+
+
+def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> PublicTree:
+    """Flatten a tree of :class:`NodeSpec` into a :class:`PublicTree`.
+
+    Args:
+        root: the root spec.
+        ids: if given, filled with ``id(spec) -> node id`` for every spec.
+
+    Raises:
+        PokerlabError: if a terminal has children, a decision node has none, or a
+            showdown is played for unequal chips.
+    """
+    # Depth first by blocks of siblings: a node's children get consecutive ids when the
+    # node is reached, then each child's subtree follows. Parents come before children and
+    # siblings are contiguous (what the passes need), and a subtree's rows lie close
+    # together, so the bottom-up pass finds its children's values still in cache.
+    order: list[NodeSpec] = [root]
+    parents: list[int] = [-1]
+    stack: list[int] = [0]
+    while stack:
+        node = stack.pop()
+        spec = order[node]
+        first = len(order)
+        for child in spec.children:
+            order.append(child)
+            parents.append(node)
+        stack.extend(range(first + len(spec.children) - 1, first - 1, -1))
+    index = {id(spec): i for i, spec in enumerate(order)}
+    if ids is not None:
+        ids.update(index)
+    n = len(order)
+    nodes = np.full((n, N_INT_COLUMNS), -1, dtype=np.int64)
+    amounts = np.zeros((n, 3), dtype=np.float64)
+    iso_rows: list[tuple[int, int, int]] = []
+    rows = [0, 0]
+    for i, spec in enumerate(order):
+        if spec.kind in (FOLD, SHOWDOWN, VALUE) and spec.children:
+            raise PokerlabError(f"public node {spec.key!r}: a terminal node has children")
+        if spec.kind in (DECISION, CHANCE_NODE) and not spec.children:
+            raise PokerlabError(f"public node {spec.key!r}: a {KIND_NAMES[spec.kind]} node "
+                                "has no children")
+        if spec.kind == SHOWDOWN and spec.chips[0] != spec.chips[1]:
+            raise PokerlabError(f"public node {spec.key!r}: a showdown for unequal chips "
+                                f"{spec.chips}")
+        nodes[i, COL_KIND] = spec.kind
+        nodes[i, COL_PLAYER] = spec.player
+        nodes[i, COL_FIRST] = index[id(spec.children[0])] if spec.children else -1
+        nodes[i, COL_COUNT] = len(spec.children)
+        nodes[i, COL_BOARD] = spec.board
+        nodes[i, COL_CARD] = spec.card
+        nodes[i, COL_PARENT] = parents[i]
+        amounts[i, COL_CHIPS_0], amounts[i, COL_CHIPS_1] = spec.chips
+        amounts[i, COL_FACTOR] = spec.chance_factor
+        if spec.kind == DECISION:
+            nodes[i, COL_ROW] = rows[spec.player]
+            rows[spec.player] += len(spec.children)
+        if spec.kind == VALUE:
+            parent = order[parents[i]]
+            if parent.kind != DECISION or parent.player != spec.player:
+                raise PokerlabError(f"public node {spec.key!r}: a value node must follow a "
+                                    "decision of its owner")
+            nodes[i, COL_ROW] = spec.value_row
+        if spec.kind == CHANCE_NODE:
+            nodes[i, COL_ISO_START] = len(iso_rows)
+            for card, swap, child in spec.isomorphic:
+                iso_rows.append((index[id(child)], card, swap))
+            nodes[i, COL_ISO_END] = len(iso_rows)
+    isomorphic = np.asarray(iso_rows, dtype=np.int64).reshape(len(iso_rows), 3)
+    for array in (nodes, amounts, isomorphic):
+        array.setflags(write=False)
+    return PublicTree(
+        nodes=nodes,
+        amounts=amounts,
+        isomorphic=isomorphic,
+        labels=tuple(spec.label for spec in order),
+        keys=tuple(spec.key for spec in order),
+        n_rows=(rows[0], rows[1]),
+    )
+
+
+def same_hand_index(first: HandSpace, second: HandSpace) -> tuple[IntArray, IntArray]:
+    """For each player's two-card hands, the index of the identical hand of the other (-1).
+
+    One-card hands need none: removing the hands that hold the card removes the identical one.
+    """
+    def index(mine: HandSpace, theirs: HandSpace) -> IntArray:
+        out = np.full(mine.n_hands, -1, dtype=np.int64)
+        if mine.n_hands == 0 or (mine.cards[:, 1] < 0).all():
+            return out
+        lookup = {(int(a), int(b)): j for j, (a, b) in enumerate(theirs.cards) if b >= 0}
+        for i, (a, b) in enumerate(mine.cards):
+            if b >= 0:
+                out[i] = lookup.get((int(a), int(b)), lookup.get((int(b), int(a)), -1))
+        return out
+
+    return index(first, second), index(second, first)
+
+
+def compatible_weight(first: HandSpace, second: HandSpace, n_cards: int) -> float:
+    """The total weight of the hand pairs that share no card: ``sum w0_i w1_j``."""
+    card_sums = np.zeros(n_cards + 1)
+    for column in (0, 1):
+        np.add.at(card_sums, second.cards[:, column], second.weights)  # -1 lands on the pad
+    total = float(second.weights.sum())
+    same, _ = same_hand_index(first, second)
+    compatible = total - card_sums[first.cards[:, 0]]
+    has_second = first.cards[:, 1] >= 0
+    compatible = compatible - np.where(has_second, card_sums[first.cards[:, 1]], 0.0)
+    compatible = compatible + np.where(same >= 0, second.weights[np.maximum(same, 0)], 0.0)
+    return float(first.weights @ compatible)
+
+
+__all__ = [
+    "CHANCE_NODE",
+    "DECISION",
+    "FOLD",
+    "KIND_NAMES",
+    "SHOWDOWN",
+    "VALUE",
+    "HandSpace",
+    "HandTables",
+    "NodeSpec",
+    "PublicGame",
+    "PublicTree",
+    "build_public_tree",
+    "compatible_weight",
+    "estimate_solver_bytes",
+    "make_public_game",
+    "same_hand_index",
+]

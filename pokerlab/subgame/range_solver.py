@@ -1,0 +1,490 @@
+"""The range solver: Discounted CFR and CFR+ on a public tree, vectorized over hands.
+
+One iteration updates the players one after the other (alternating updates). For the
+updating player ``p``, one compiled pass (:func:`~pokerlab.subgame._kernels.cfr_pass`):
+
+1. top-down, the opponent's reach of every public node, as a vector over its hands (its
+   range weights times its current strategy along the path, times the chance probability
+   of each public card, zero for hands that hold that card); the opponent's
+   reach-weighted current strategy is added to its strategy sums;
+2. bottom-up, ``p``'s counterfactual values as a vector over ``p``'s hands: folds and
+   showdowns in ``O(hands)`` with card removal (sorted hand strength), chance nodes sum
+   their cards (isomorphic cards reuse a representative's values through a suit swap),
+   decision nodes mix their children by ``p``'s current strategy; at ``p``'s nodes the
+   regrets grow by each action's value minus the node's, then are discounted (DCFR) or
+   floored (CFR+).
+
+Adding the opponent's strategy during ``p``'s pass averages exactly the strategies ``p``
+was updated against, which is what the average-strategy bound of alternating CFR needs.
+The average strategy (strategy sums, normalized per node and hand) converges to a Nash
+equilibrium. Exploitability is measured the same vectorized way: each player's best
+response to the other's average strategy (the largest action value per hand), exactly.
+
+Variants: ``"dcfr"`` Discounted CFR (alpha 1.5, beta 0, gamma 2 by default: after
+iteration ``t`` positive regrets are multiplied by ``t^a / (t^a + 1)``, negative ones by
+``t^b / (t^b + 1)``, and iteration ``t``'s strategy weighs ``t^g``), ``"cfr+"``
+(regrets floored at 0, iteration ``t`` weighs ``t``) and ``"cfr"`` (vanilla).
+
+References:
+    N. Brown and T. Sandholm, "Solving imperfect-information games via discounted regret
+    minimization", AAAI 2019. O. Tammelin, "Solving large imperfect information games
+    using CFR+", 2014. M. Johanson, N. Bard, M. Lanctot, R. Gibson, M. Bowling,
+    "Efficient Nash equilibrium approximation through Monte Carlo counterfactual regret
+    minimization", AAMAS 2012 (public-tree vector passes).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Self
+
+import numpy as np
+
+from pokerlab._types import FloatArray, IntArray
+from pokerlab.errors import GameTooLargeError, SolverError
+from pokerlab.solvers.base import HistoryRow, check_stopping_rules
+from pokerlab.subgame import _kernels as kernels
+from pokerlab.subgame.public_tree import PublicGame
+
+VARIANTS = ("dcfr", "cfr+", "cfr")
+"""The CFR variants the range solver runs."""
+
+DEFAULT_MEMORY_LIMIT = 8 * 1024**3
+"""Games whose solver arrays would exceed this (bytes) are refused unless a limit is given."""
+
+
+@dataclass(frozen=True)
+class RangeProgress:
+    """What a ``run`` callback receives after each exploitability check.
+
+    Attributes:
+        iteration: iterations done.
+        seconds: solving time so far (checks excluded), in seconds.
+        exploitability: of the average strategy, chips per hand (the mean of the two
+            players' best-response gains).
+        pot: the pot at the root, chips (exploitability / pot is the "% of the pot").
+        target_iterations: the iteration the run stops at, if known.
+    """
+
+    iteration: int
+    seconds: float
+    exploitability: float
+    pot: float
+    target_iterations: int | None
+
+    @property
+    def percent_of_pot(self) -> float:
+        """Exploitability in percent of the starting pot (as postflop solvers show it)."""
+        return 100.0 * self.exploitability / self.pot if self.pot > 0 else math.nan
+
+
+RangeCallback = Callable[[RangeProgress], None]
+
+WorkArrays = tuple[FloatArray, IntArray, FloatArray, FloatArray, FloatArray]
+"""(opponent reach [nodes, hands], reach row of each node, values [nodes, hands], strategy
+rows [actions + 1, hands], scratch) for the compiled passes."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Exact values of the average (or a given) strategy profile, chips per hand.
+
+    Attributes:
+        values: ``(v0, v1)`` each player's expected chips when the profile is played.
+        best_response_values: what each player wins by best-responding to the other.
+    """
+
+    values: tuple[float, float]
+    best_response_values: tuple[float, float]
+
+    @property
+    def exploitability(self) -> float:
+        """The mean of the two best-response gains (NashConv / 2), chips per hand."""
+        return 0.5 * (self.best_response_values[0] + self.best_response_values[1]
+                      - self.values[0] - self.values[1])
+
+    @property
+    def value_bounds(self) -> tuple[float, float]:
+        """``(low, high)``: the game value for player 0 lies between these, exactly."""
+        return -self.best_response_values[1], self.best_response_values[0]
+
+
+class RangeSolver:
+    """Discounted CFR / CFR+ over a :class:`PublicGame`, vectorized over hands.
+
+    Args:
+        game: the public game (Kuhn, Leduc, a Hold'em spot...).
+        variant: ``"dcfr"`` (default), ``"cfr+"`` or ``"cfr"``.
+        alpha: DCFR's exponent of the positive-regret discount (default 1.5).
+        beta: DCFR's exponent of the negative-regret discount (default 0: halved).
+        gamma: DCFR's exponent of the averaging weight (default 2).
+        memory_limit: the largest solver allocation accepted, in bytes.
+
+    Raises:
+        SolverError: an unknown variant or a hyper-parameter out of range.
+        GameTooLargeError: if the arrays would exceed ``memory_limit`` (nothing is
+            allocated before the check; the message gives the estimate).
+
+    Example:
+        >>> from pokerlab.games import kuhn
+        >>> from pokerlab.subgame import kuhn_public_game
+        >>> solver = RangeSolver(kuhn_public_game(kuhn())).run(target_exploitability=1e-3)
+        >>> solver.evaluate().exploitability <= 1e-3
+        True
+    """
+
+    def __init__(
+        self,
+        game: PublicGame,
+        *,
+        variant: str = "dcfr",
+        alpha: float = 1.5,
+        beta: float = 0.0,
+        gamma: float = 2.0,
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    ) -> None:
+        if variant not in VARIANTS:
+            raise SolverError(f"unknown variant {variant!r}; allowed: {', '.join(VARIANTS)}")
+        for name, value, lowest in (("alpha", alpha, 0.0), ("beta", beta, None),
+                                    ("gamma", gamma, 0.0)):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or (lowest is not None and value < lowest)
+            ):
+                allowed = "a finite number >= 0" if lowest is not None else "a finite number"
+                raise SolverError(f"{name} must be {allowed}; got {value!r}")
+        check_memory(game, memory_limit)
+        self.game = game
+        self.variant = variant
+        self.alpha = float(alpha)
+        self.beta = float(beta)
+        self.gamma = float(gamma)
+        self.iterations = 0
+        self.history: list[HistoryRow] = []
+        self._seconds = 0.0
+        tree = game.tree
+        n0, n1 = game.n_hands
+        self._regrets = (np.zeros((tree.n_rows[0], n0)), np.zeros((tree.n_rows[1], n1)))
+        self._sums = (np.zeros((tree.n_rows[0], n0)), np.zeros((tree.n_rows[1], n1)))
+        self._work = work_arrays(game)
+
+    # -- hyper-parameters and schedule ----------------------------------------------------
+    def hyperparameters(self) -> dict[str, Any]:
+        """The hyper-parameters as given, JSON-ready (recorded in files)."""
+        if self.variant == "dcfr":
+            return {"variant": "dcfr", "alpha": self.alpha, "beta": self.beta,
+                    "gamma": self.gamma}
+        return {"variant": self.variant}
+
+    def _schedule(self, t: int) -> tuple[float, float, bool, bool, float, float]:
+        """``(regret_weight, average_weight, floor, discount, positive, negative)`` of ``t``."""
+        if self.variant == "dcfr":
+            up = float(t) ** self.alpha
+            down = float(t) ** self.beta
+            return 1.0, float(t) ** self.gamma, False, True, up / (up + 1.0), down / (down + 1.0)
+        if self.variant == "cfr+":
+            return 1.0, float(t), True, False, 1.0, 1.0
+        return 1.0, 1.0, False, False, 1.0, 1.0
+
+    # -- passes ---------------------------------------------------------------------------
+    def _advance(self, count: int) -> None:
+        if count <= 0:
+            return
+        game = self.game
+        tree = game.tree
+        first = self.iterations + 1
+        schedule = np.empty((count, 4))
+        floor = discount = False
+        for i in range(count):
+            regret_weight, average_weight, floor, discount, up, down = self._schedule(first + i)
+            schedule[i] = regret_weight, average_weight, up, down
+        kernels.cfr_iterations(
+            count, schedule, tree.nodes, tree.amounts, tree.isomorphic,
+            game.tables[0].as_tuple(), game.tables[1].as_tuple(), self._regrets[0],
+            self._regrets[1], self._sums[0], self._sums[1], *self._work, floor, discount,
+        )
+        self.iterations += count
+
+    def average_arrays(self) -> tuple[FloatArray, FloatArray]:
+        """Each player's average strategy, ``[rows, hands]`` (uniform where never reached)."""
+        out = []
+        for p in (0, 1):
+            probs = np.empty_like(self._sums[p])
+            kernels.normalize_rows(self.game.tree.nodes, p, self._sums[p], probs)
+            out.append(probs)
+        return out[0], out[1]
+
+    def current_arrays(self) -> tuple[FloatArray, FloatArray]:
+        """Each player's current (regret-matching) strategy, ``[rows, hands]``."""
+        out = []
+        for p in (0, 1):
+            probs = np.empty_like(self._regrets[p])
+            kernels.current_rows(self.game.tree.nodes, p, self._regrets[p], probs,
+                                 self._work[3])
+            out.append(probs)
+        return out[0], out[1]
+
+    def evaluate(
+        self, strategies: tuple[FloatArray, FloatArray] | None = None
+    ) -> Evaluation:
+        """Exact values and best-response values of a profile (default: the average).
+
+        Args:
+            strategies: ``(probs0, probs1)``, each ``[rows, hands]`` as
+                :meth:`average_arrays` returns them.
+        """
+        return evaluate_profile(self.game, strategies or self.average_arrays(), work=self._work)
+
+    def exploitability(self, strategies: tuple[FloatArray, FloatArray] | None = None) -> float:
+        """The exploitability of a profile (default: the average), chips per hand.
+
+        The mean of the two best-response values: two passes, since the game is zero-sum.
+        """
+        return profile_exploitability(self.game, strategies or self.average_arrays(),
+                                      work=self._work)
+
+    # -- the loop -------------------------------------------------------------------------
+    def run(
+        self,
+        *,
+        iterations: int | None = None,
+        target_exploitability: float | None = None,
+        seconds: float | None = None,
+        check_every: int | None = None,
+        callback: RangeCallback | None = None,
+    ) -> Self:
+        """Iterate until a stopping rule holds; cumulative over calls.
+
+        Args:
+            iterations: how many more iterations to run.
+            target_exploitability: stop once the average strategy's exploitability (chips
+                per hand) is at most this; measured every ``check_every`` iterations.
+            seconds: stop after about this much more solving time.
+            check_every: iterations between measurements (default 10, or 10% of
+                ``iterations``).
+            callback: called with a :class:`RangeProgress` after every measurement.
+
+        Returns:
+            ``self``.
+
+        Raises:
+            SolverError: if no stopping rule is given, or one is out of range.
+        """
+        check_every = check_stopping_rules(iterations, target_exploitability, seconds,
+                                           check_every)
+        start = self.iterations
+        spent_at_start = self._seconds
+        stop_at = None if iterations is None else start + iterations
+        while True:
+            if stop_at is not None and self.iterations >= stop_at:
+                break
+            if seconds is not None and self._seconds - spent_at_start >= seconds:
+                break
+            batch = check_every - self.iterations % check_every
+            if stop_at is not None:
+                batch = min(batch, stop_at - self.iterations)
+            tick = time.perf_counter()
+            self._advance(batch)
+            self._seconds += time.perf_counter() - tick
+            done = stop_at is not None and self.iterations >= stop_at
+            if self.iterations % check_every == 0 or done:
+                value = self.exploitability()
+                self.history.append(HistoryRow(self.iterations, self._seconds, value))
+                if callback is not None:
+                    callback(RangeProgress(self.iterations, self._seconds, value,
+                                           self.game.pot, stop_at))
+                if target_exploitability is not None and value <= target_exploitability:
+                    break
+        return self
+
+    @property
+    def seconds(self) -> float:
+        """Solving time so far, measurements excluded, in seconds."""
+        return self._seconds
+
+    @property
+    def last_exploitability(self) -> float:
+        """The exploitability measured last (chips per hand).
+
+        Raises:
+            SolverError: if nothing was measured yet.
+        """
+        value = self.history[-1].exploitability if self.history else None
+        if value is None:
+            raise SolverError("no exploitability measured yet; run the solver first")
+        return value
+
+    # -- checkpoints ----------------------------------------------------------------------
+    def state(self) -> dict[str, np.ndarray]:
+        """The arrays that, restored, make the next iteration identical (copies)."""
+        return {
+            "regrets0": self._regrets[0].copy(),
+            "regrets1": self._regrets[1].copy(),
+            "sums0": self._sums[0].copy(),
+            "sums1": self._sums[1].copy(),
+        }
+
+    def restore(self, state: dict[str, np.ndarray], *, iterations: int, seconds: float,
+                history: list[HistoryRow]) -> None:
+        """Put back what :meth:`state` returned (and the counters saved with it).
+
+        Raises:
+            SolverError: if an array is missing or has the wrong shape.
+        """
+        for name, target in (("regrets0", self._regrets[0]), ("regrets1", self._regrets[1]),
+                             ("sums0", self._sums[0]), ("sums1", self._sums[1])):
+            value = state.get(name)
+            if not isinstance(value, np.ndarray) or value.shape != target.shape:
+                found = getattr(value, "shape", None)
+                raise SolverError(f"checkpoint array {name!r} must have shape {target.shape}; "
+                                  f"got {found}")
+            target[...] = value
+        self.iterations = iterations
+        self._seconds = seconds
+        self.history = list(history)
+
+    def __repr__(self) -> str:
+        return (f"<RangeSolver {self.variant} on {self.game.description} after "
+                f"{self.iterations} iterations>")
+
+
+def check_memory(game: PublicGame, memory_limit: int) -> None:
+    """Refuse a game whose solver arrays would exceed ``memory_limit`` bytes.
+
+    Raises:
+        GameTooLargeError: naming the estimate and the limit.
+    """
+    need = game.memory_bytes()
+    if need > memory_limit:
+        raise GameTooLargeError(
+            f"solving {game.description} needs about {need / 1e6:,.0f} MB "
+            f"({game.tree.n_nodes:,} public nodes, {game.n_hands[0]:,} x {game.n_hands[1]:,} "
+            f"hands), over the limit of {memory_limit / 1e6:,.0f} MB; use smaller ranges, "
+            "fewer bet sizes, or a later street",
+            found=need,
+            limit=memory_limit,
+        )
+
+
+def profile_exploitability(
+    game: PublicGame,
+    strategies: tuple[FloatArray, FloatArray],
+    *,
+    work: WorkArrays | None = None,
+) -> float:
+    """The exploitability of ``strategies`` (chips per hand): the mean best-response value.
+
+    Public games are zero-sum (a fold or a showdown moves chips from one player to the
+    other), so the two players' values cancel and two best-response passes suffice.
+    """
+    return _evaluate(game, strategies, work=work, with_values=False).exploitability
+
+
+def evaluate_profile(
+    game: PublicGame,
+    strategies: tuple[FloatArray, FloatArray],
+    *,
+    work: WorkArrays | None = None,
+) -> Evaluation:
+    """Exact values and best-response values of ``strategies`` in ``game``, chips per hand.
+
+    Four vectorized passes: each player's value under the profile and against the other's
+    best response.
+
+    Raises:
+        SolverError: if a strategy array does not have the shape ``[rows, hands]``.
+    """
+    return _evaluate(game, strategies, work=work, with_values=True)
+
+
+def _evaluate(
+    game: PublicGame,
+    strategies: tuple[FloatArray, FloatArray],
+    *,
+    work: WorkArrays | None,
+    with_values: bool,
+) -> Evaluation:
+    tree = game.tree
+    for p in (0, 1):
+        expected = (tree.n_rows[p], game.n_hands[p])
+        if strategies[p].shape != expected:
+            raise SolverError(f"player {p}'s strategy must have shape {expected}; "
+                              f"got {strategies[p].shape}")
+    if work is None:
+        work = work_arrays(game)
+    values = [0.0, 0.0]
+    best = [0.0, 0.0]
+    probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
+             np.ascontiguousarray(strategies[1], dtype=np.float64))
+    for p in (0, 1):
+        weights = game.hands[p].weights
+        for best_response, out in ((False, values), (True, best)):
+            if best_response or with_values:
+                root_values(game, p, probs, best_response, work)
+                out[p] = float(weights @ work[2][0, : game.n_hands[p]]) / game.normalizer
+    return Evaluation((values[0], values[1]), (best[0], best[1]))
+
+
+def root_values(
+    game: PublicGame,
+    p: int,
+    strategies: tuple[FloatArray, FloatArray],
+    best_response: bool,
+    work: WorkArrays,
+) -> None:
+    """Fill the work arrays with ``p``'s pass over ``strategies``.
+
+    The opponent's reach of node ``n`` ends in ``work[0][work[1][n]]`` and ``p``'s
+    counterfactual values in ``work[2][n]`` (best-response values with ``best_response``).
+    """
+    tree = game.tree
+    cfreach, source, cfv, sigma, scratch = work
+    kernels.evaluate_pass(
+        p, tree.nodes, tree.amounts, tree.isomorphic, game.tables[p].as_tuple(),
+        game.tables[1 - p].as_tuple(), strategies[p], strategies[1 - p], best_response,
+        cfreach, source, cfv, sigma, scratch,
+    )
+
+
+def work_arrays(game: PublicGame) -> WorkArrays:
+    """The passes' work arrays: reach and values ``[nodes, hands]``, reach rows, scratch."""
+    tree = game.tree
+    width = max(*game.n_hands, 1)
+    return (np.zeros((tree.n_nodes, width)), np.zeros(tree.n_nodes, dtype=np.int64),
+            np.zeros((tree.n_nodes, width)), np.zeros((tree.max_actions + 1, width)),
+            np.zeros(3 * width + game.n_cards + 8))
+
+
+def uniform_arrays(game: PublicGame) -> tuple[FloatArray, FloatArray]:
+    """Both players' uniform strategies, ``[rows, hands]``."""
+    out = []
+    tree = game.tree
+    for p in (0, 1):
+        probs = np.zeros((tree.n_rows[p], game.n_hands[p]))
+        for node in tree.decision_nodes(p):
+            count = len(tree.children(int(node)))
+            row = tree.row(int(node))
+            probs[row : row + count] = 1.0 / count
+        out.append(probs)
+    return out[0], out[1]
+
+
+__all__ = [
+    "DEFAULT_MEMORY_LIMIT",
+    "VARIANTS",
+    "Evaluation",
+    "RangeCallback",
+    "RangeProgress",
+    "RangeSolver",
+    "check_memory",
+    "evaluate_profile",
+    "profile_exploitability",
+    "root_values",
+    "uniform_arrays",
+    "work_arrays",
+]

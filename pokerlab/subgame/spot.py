@@ -1,0 +1,485 @@
+"""Hold'em spots: a board, two weighted ranges, a pot, a stack and bet sizes, as a public game.
+
+A spot starts on the flop, turn or river with ``pot`` chips in the middle (half from each
+player) and ``stack`` chips behind each; OOP (player 0) acts first on every street. The
+betting follows :mod:`pokerlab.subgame.bets` (the Rust postflop solver's tree); when a
+street ends before the river, a chance node deals the next card, uniformly among the cards
+that neither the board nor the two hands hold (``1 / (52 - board - 4)`` each); after an
+all-in is called the remaining cards are dealt without betting.
+
+Suit isomorphism: at a chance node, a card whose suit is interchangeable with a lower suit
+(the board holds the same ranks in both, and swapping them leaves both ranges unchanged)
+gets no subtree of its own: it reuses the subtree of the same rank in the lower suit,
+through the swap of the hands (:mod:`pokerlab.subgame.holdem_hands`). A rainbow flop
+rarely allows it; two-tone and monotone flops, and turns that pair no suit, often do.
+
+The size of the tree and of the solver's arrays are computed before anything large is
+built (:meth:`Spot.size`), so that a spot that will not fit is refused with the figure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pokerlab.cards import cards_str, parse_cards
+from pokerlab.errors import CardError, GameTooLargeError, SpecError
+from pokerlab.subgame.bets import BetSize, bet_amounts, parse_sizes
+from pokerlab.subgame.holdem_hands import (
+    board_strengths,
+    holdem_hands,
+    representative,
+    suit_swaps,
+)
+from pokerlab.subgame.public_tree import (
+    CHANCE_NODE,
+    DECISION,
+    FOLD,
+    SHOWDOWN,
+    HandSpace,
+    NodeSpec,
+    PublicGame,
+    build_public_tree,
+    estimate_solver_bytes,
+    make_public_game,
+)
+
+DEFAULT_MEMORY_LIMIT = 8 * 1024**3
+"""Spots whose solver would need more than this (bytes) are refused unless a limit is given."""
+
+BYTES_PER_BUILT_NODE = 700
+"""Python objects per public node while the tree is built (freed once it is flattened)."""
+
+STREET_OF_BOARD = {3: 0, 4: 1, 5: 2}
+
+_NEXT, _FOLD, _END = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class _Betting:
+    """The betting state within one street (chips are integers)."""
+
+    street: int  # 0 flop, 1 turn, 2 river
+    spent: int  # chips each player put in on earlier streets of the spot
+    put: tuple[int, int]  # chips each player put in on this street
+    to_act: int
+    checked: bool  # OOP checked (IP's check ends the street)
+    n_bets: int  # bets and raises this street
+    all_in: bool  # a player is all-in: the other may only fold or call
+
+
+@dataclass(frozen=True)
+class SpotSize:
+    """What solving a spot will take, computed before building it.
+
+    Attributes:
+        n_nodes: public nodes (decisions, chances, terminals).
+        n_rows: node-action rows of each player's regret arrays.
+        n_hands: hands of each player (after card removal by the board).
+        n_boards: distinct boards (partial and full) in the tree.
+        solver_bytes: regrets, strategy sums and work vectors (float64).
+        table_bytes: showdown tables (strength and order per full board and hand).
+        build_bytes: the Python objects that exist while the tree is built.
+    """
+
+    n_nodes: int
+    n_rows: tuple[int, int]
+    n_hands: tuple[int, int]
+    n_boards: int
+    solver_bytes: int
+    table_bytes: int
+    build_bytes: int
+
+    @property
+    def bytes(self) -> int:
+        """The peak estimate: the solver, the tables, and the tree being built."""
+        return self.solver_bytes + self.table_bytes + self.build_bytes
+
+    def describe(self) -> str:
+        """One line: nodes, hands and memory."""
+        return (f"{self.n_nodes:,} public nodes, {self.n_hands[0]:,} x {self.n_hands[1]:,} "
+                f"hands, {self.n_boards:,} boards; about {_megabytes(self.bytes)} "
+                f"({_megabytes(self.solver_bytes)} solver arrays)")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:,.0f} MB" if size >= 10**7 else f"{size / 1e6:.1f} MB"
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A Hold'em spot to solve: board, ranges, pot, stack and the bet tree.
+
+    Args:
+        board: 3, 4 or 5 distinct cards, ``"Td9d6hQc2s"``.
+        oop: the out-of-position player's (player 0's) weighted range.
+        ip: the in-position player's (player 1's) weighted range.
+        pot: chips in the pot at the start (half from each player), at least 1.
+        stack: chips behind each player at the start, at least 1.
+        bets: bet sizes (:func:`pokerlab.subgame.bets.parse_sizes`), ``"50%, 100%"``.
+        raises: raise sizes, ``"2.5x"``.
+        allin_threshold: add an all-in where it is at most this many pots (0: never).
+        raise_cap: bets and raises allowed per street (None: until the stacks are in).
+        isomorphism: share the subtrees of suit-isomorphic chance cards.
+
+    Raises:
+        CardError: a board that cannot be read, repeats a card or has the wrong size; a
+            range that cannot be read or has no hand left on the board.
+        SpecError: a pot or stack below 1, a bet string that cannot be read, a negative
+            threshold or a raise cap below 1.
+
+    Example:
+        >>> spot = Spot(board="Td9d6hQc2s", oop="AA, KK", ip="QQ, JJ", pot=100, stack=100,
+        ...             bets="100%", raises="")
+        >>> spot.size().n_nodes, spot.size().n_hands
+        (9, (12, 9))
+    """
+
+    board: str
+    oop: str
+    ip: str
+    pot: int
+    stack: int
+    bets: str = "50%, 100%"
+    raises: str = "2.5x"
+    allin_threshold: float = 0.0
+    raise_cap: int | None = None
+    isomorphism: bool = True
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        cards = parse_cards(self.board)  # CardError names a bad or repeated card
+        if len(cards) not in STREET_OF_BOARD:
+            raise CardError(f"a spot's board has 3 (flop), 4 (turn) or 5 (river) cards; "
+                            f"got {len(cards)} in {self.board!r}")
+        for name in ("pot", "stack"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise SpecError(f"a spot's {name} must be a whole number of chips, at least 1; "
+                                f"got {value!r}")
+        if not (isinstance(self.allin_threshold, int | float) and self.allin_threshold >= 0
+                and math.isfinite(self.allin_threshold)):
+            raise SpecError(f"allin_threshold must be a number >= 0 (pots); got "
+                            f"{self.allin_threshold!r}")
+        if self.raise_cap is not None and (isinstance(self.raise_cap, bool)
+                                           or not isinstance(self.raise_cap, int)
+                                           or self.raise_cap < 1):
+            raise SpecError(f"raise_cap must be an integer >= 1 or None; got {self.raise_cap!r}")
+        self._cache["bets"] = parse_sizes(self.bets, raise_=False)
+        self._cache["raises"] = parse_sizes(self.raises, raise_=True)
+        self._cache["hands"] = (
+            holdem_hands(self.oop, cards, who="OOP"),
+            holdem_hands(self.ip, cards, who="IP"),
+        )
+
+    # -- reading --------------------------------------------------------------------------
+    @property
+    def board_cards(self) -> tuple[int, ...]:
+        """The board's card ids."""
+        return parse_cards(self.board)
+
+    @property
+    def street(self) -> int:
+        """0 for a flop spot, 1 for a turn spot, 2 for a river spot."""
+        return STREET_OF_BOARD[len(self.board_cards)]
+
+    @property
+    def hands(self) -> tuple[HandSpace, HandSpace]:
+        """Each player's hands (combos off the board, with their weights)."""
+        hands: tuple[HandSpace, HandSpace] = self._cache["hands"]
+        return hands
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spot as JSON-ready values (``Spot(**spot.to_dict())`` rebuilds it)."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__
+                if not name.startswith("_")}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Spot:
+        """Rebuild a spot from :meth:`to_dict`.
+
+        Raises:
+            SpecError: if a field is missing or unknown.
+        """
+        names = {f for f in cls.__dataclass_fields__ if not f.startswith("_")}
+        unknown = sorted(set(data) - names)
+        missing = sorted({"board", "oop", "ip", "pot", "stack"} - set(data))
+        if unknown or missing:
+            raise SpecError(f"a spot needs board, oop, ip, pot, stack (and may have bets, "
+                            f"raises, allin_threshold, raise_cap, isomorphism); "
+                            f"unknown {unknown}, missing {missing}")
+        return cls(**dict(data))
+
+    def describe(self) -> str:
+        """One line naming the spot."""
+        street = ("flop", "turn", "river")[self.street]
+        return (f"{street} spot {cards_str(self.board_cards)}, pot {self.pot}, stack "
+                f"{self.stack}, bets {self.bets or '-'}, raises {self.raises or '-'}")
+
+    # -- the betting ----------------------------------------------------------------------
+    def _sizes(self, street: int, player: int, *, raise_: bool) -> tuple[BetSize, ...]:
+        table: dict[tuple[int, int], tuple[BetSize, ...]] = self._cache[
+            "raises" if raise_ else "bets"]
+        return table[(street, player)]
+
+    def _transitions(self, state: _Betting) -> list[tuple[str, str, int, _Betting]]:
+        """``(token, label, kind, next state)`` for each action at ``state``, in order."""
+        p = state.to_act
+        o = 1 - p
+        out: list[tuple[str, str, int, _Betting]] = []
+        behind = self.stack - state.spent - state.put[p]
+        capped = self.raise_cap is not None and state.n_bets >= self.raise_cap
+        if state.put[p] == state.put[o]:
+            if p == 0:
+                out.append(("x", "check", _NEXT, _replace(state, to_act=1, checked=True)))
+            else:
+                out.append(("x", "check", _END, state))
+            if not capped:
+                pot = self.pot + 2 * state.spent + 2 * state.put[o]
+                for amount, all_in in bet_amounts(
+                    self._sizes(state.street, p, raise_=False), pot=pot, faced=state.put[o],
+                    mine=state.put[p], behind=behind, allin_threshold=self.allin_threshold,
+                ):
+                    put = (amount, state.put[1]) if p == 0 else (state.put[0], amount)
+                    label = f"all-in {amount}" if all_in else f"bet {amount}"
+                    out.append((f"b{amount}", label, _NEXT, _replace(
+                        state, put=put, to_act=o, n_bets=state.n_bets + 1, all_in=all_in)))
+            return out
+        out.append(("f", "fold", _FOLD, state))
+        called = (state.put[o], state.put[o])
+        out.append(("c", "call", _END, _replace(state, put=called)))
+        if not capped and not state.all_in:
+            pot = self.pot + 2 * state.spent + 2 * state.put[o]
+            for amount, all_in in bet_amounts(
+                self._sizes(state.street, p, raise_=True), pot=pot, faced=state.put[o],
+                mine=state.put[p], behind=behind, allin_threshold=self.allin_threshold,
+            ):
+                put = (amount, state.put[1]) if p == 0 else (state.put[0], amount)
+                label = f"all-in {amount}" if all_in else f"raise to {amount}"
+                out.append((f"r{amount}", label, _NEXT, _replace(
+                    state, put=put, to_act=o, n_bets=state.n_bets + 1, all_in=all_in)))
+        return out
+
+    def _chance_cards(self, board: tuple[int, ...]) -> list[tuple[int, int, int]]:
+        """``(card, representative, transposition)`` for each card that can come next."""
+        allowed = self._cache.get("allowed")
+        if allowed is None:
+            symmetric = [suit_swaps(hands)[1] for hands in self.hands]
+            allowed = tuple(a and b for a, b in zip(*symmetric, strict=True))
+            if not self.isomorphism:
+                allowed = (False,) * len(allowed)
+            self._cache["allowed"] = allowed
+        out = []
+        for card in range(52):
+            if card not in board:
+                rep, swap = representative(card, board, allowed)
+                out.append((card, rep, swap))
+        return out
+
+    def _n_representatives(self, board: tuple[int, ...]) -> int:
+        return sum(1 for _, _, swap in self._chance_cards(board) if swap < 0)
+
+    # -- size -----------------------------------------------------------------------------
+    def size(self) -> SpotSize:
+        """Count the tree and estimate the memory, without building anything large."""
+        cached: SpotSize | None = self._cache.get("size")
+        if cached is not None:
+            return cached
+        memo: dict[tuple[Any, ...], tuple[int, int, int]] = {}
+        board = self.board_cards
+        start = _Betting(self.street, 0, (0, 0), 0, False, 0, False)
+        nodes, rows0, rows1 = self._count(start, board, memo)
+        boards = self._count_boards(board)
+        n_hands = (self.hands[0].n_hands, self.hands[1].n_hands)
+        size = SpotSize(
+            n_nodes=nodes,
+            n_rows=(rows0, rows1),
+            n_hands=n_hands,
+            n_boards=len(boards),
+            solver_bytes=estimate_solver_bytes(nodes, (rows0, rows1), n_hands),
+            table_bytes=8 * 2 * len(boards) * sum(n_hands),
+            build_bytes=BYTES_PER_BUILT_NODE * nodes,
+        )
+        self._cache["size"] = size
+        return size
+
+    def _count_boards(self, board: tuple[int, ...]) -> list[int]:
+        """The sizes of the boards the tree will hold (one entry per board)."""
+        out = [len(board)]
+        if len(board) < 5:
+            for card, _, swap in self._chance_cards(board):
+                if swap < 0:
+                    out.extend(self._count_boards((*board, card)))
+        return out
+
+    def _count(self, state: _Betting, board: tuple[int, ...],
+               memo: dict[tuple[Any, ...], tuple[int, int, int]]) -> tuple[int, int, int]:
+        """(nodes, rows of player 0, rows of player 1) of the subtree at ``state``."""
+        key = (state, board if state.street == 0 else self._n_representatives(board)
+               if state.street == 1 else None)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        nodes, rows = 1, [0, 0]
+        transitions = self._transitions(state)
+        rows[state.to_act] += len(transitions)
+        for _, _, kind, nxt in transitions:
+            if kind == _NEXT:
+                sub = self._count(nxt, board, memo)
+            elif kind == _FOLD:
+                sub = (1, 0, 0)
+            else:
+                sub = self._count_end(nxt, board, memo)
+            nodes += sub[0]
+            rows[0] += sub[1]
+            rows[1] += sub[2]
+        memo[key] = (nodes, rows[0], rows[1])
+        return memo[key]
+
+    def _count_end(self, state: _Betting, board: tuple[int, ...],
+                   memo: dict[tuple[Any, ...], tuple[int, int, int]]) -> tuple[int, int, int]:
+        if len(board) == 5:
+            return 1, 0, 0
+        spent = state.spent + state.put[0]
+        runout = state.all_in or spent >= self.stack
+        nodes, rows0, rows1 = 1, 0, 0
+        for card, _, swap in self._chance_cards(board):
+            if swap >= 0:
+                continue
+            child_board = (*board, card)
+            if runout:
+                sub = self._count_end(state, child_board, memo)
+            else:
+                sub = self._count(_Betting(state.street + 1, spent, (0, 0), 0, False, 0, False),
+                                  child_board, memo)
+            nodes += sub[0]
+            rows0 += sub[1]
+            rows1 += sub[2]
+        return nodes, rows0, rows1
+
+    # -- building -------------------------------------------------------------------------
+    def build(self, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> BuiltSpot:
+        """Build the public game (after checking the size against ``memory_limit``).
+
+        Raises:
+            GameTooLargeError: if the estimate exceeds ``memory_limit``; the message gives
+                the figures, and nothing large has been allocated.
+        """
+        size = self.size()
+        if size.bytes > memory_limit:
+            raise GameTooLargeError(
+                f"the {self.describe()} needs {size.describe()}, over the limit of "
+                f"{memory_limit / 1e6:,.0f} MB; narrow the ranges, use fewer bet sizes, or "
+                "start on a later street",
+                found=size.bytes,
+                limit=memory_limit,
+            )
+        boards: dict[tuple[int, ...], int] = {}
+        board = self.board_cards
+        start = _Betting(self.street, 0, (0, 0), 0, False, 0, False)
+        root = self._build(start, board, "", "", boards)
+        ids: dict[int, int] = {}
+        tree = build_public_tree(root, ids)
+        board_list = sorted(boards, key=boards.__getitem__)
+        hands = self.hands
+        strengths = (board_strengths(hands[0], board_list),
+                     board_strengths(hands[1], board_list))
+        swaps = (suit_swaps(hands[0])[0], suit_swaps(hands[1])[0])
+        public = make_public_game(
+            tree, hands, 52, strengths, swaps, pot=float(self.pot), description=self.describe(),
+            source={"kind": "spot", "spot": self.to_dict()},
+        )
+        return BuiltSpot(self, public, tuple(board_list))
+
+    def _chips(self, state: _Betting) -> tuple[float, float]:
+        half = self.pot / 2
+        return (half + state.spent + state.put[0], half + state.spent + state.put[1])
+
+    def _build(self, state: _Betting, board: tuple[int, ...], key: str, label: str,
+               boards: dict[tuple[int, ...], int], card: int = -1,
+               factor: float = 1.0) -> NodeSpec:
+        node = NodeSpec(DECISION, player=state.to_act, chips=self._chips(state),
+                        board=boards.setdefault(board, len(boards)), label=label, card=card,
+                        chance_factor=factor, key=key)
+        for token, name, kind, nxt in self._transitions(state):
+            child_key = f"{key}-{token}" if key and not key.endswith("/") else key + token
+            if kind == _NEXT:
+                child = self._build(nxt, board, child_key, name, boards)
+            elif kind == _FOLD:
+                child = NodeSpec(FOLD, player=state.to_act, chips=self._chips(state),
+                                 board=node.board, label=name, key=child_key)
+            else:
+                child = self._build_end(nxt, board, child_key, name, boards)
+            node.children.append(child)
+        return node
+
+    def _build_end(self, state: _Betting, board: tuple[int, ...], key: str, label: str,
+                   boards: dict[tuple[int, ...], int], card: int = -1,
+                   factor: float = 1.0) -> NodeSpec:
+        chips = self._chips(state)
+        index = boards.setdefault(board, len(boards))
+        if len(board) == 5:
+            return NodeSpec(SHOWDOWN, chips=chips, board=index, label=label, card=card,
+                            chance_factor=factor, key=key)
+        node = NodeSpec(CHANCE_NODE, chips=chips, board=index, label=label, card=card,
+                        chance_factor=factor, key=key)
+        spent = state.spent + state.put[0]
+        runout = state.all_in or spent >= self.stack
+        deal = 1.0 / (52 - len(board) - 4)
+        children: dict[int, NodeSpec] = {}
+        cards = self._chance_cards(board)
+        for dealt, _, swap in cards:
+            if swap >= 0:
+                continue
+            name = cards_str((dealt,))
+            child_board = (*board, dealt)
+            child_key = f"{key}/{name}/"
+            if runout:
+                child = self._build_end(state, child_board, child_key, name, boards, dealt,
+                                        deal)
+            else:
+                nxt = _Betting(state.street + 1, spent, (0, 0), 0, False, 0, False)
+                child = self._build(nxt, child_board, child_key, name, boards, dealt, deal)
+            children[dealt] = child
+            node.children.append(child)
+        for dealt, rep, swap in cards:
+            if swap >= 0:
+                node.isomorphic.append((dealt, swap, children[rep]))
+        return node
+
+
+def _replace(state: _Betting, **changes: Any) -> _Betting:
+    values = asdict(state)
+    values.update(changes)
+    values["put"] = tuple(values["put"])
+    return _Betting(**values)
+
+
+@dataclass(frozen=True, eq=False)
+class BuiltSpot:
+    """A spot built into a public game.
+
+    Attributes:
+        spot: the spot.
+        public: the public game the range solver runs on.
+        boards: every board in the tree, by the index the nodes hold.
+    """
+
+    spot: Spot
+    public: PublicGame
+    boards: tuple[tuple[int, ...], ...]
+
+    @cached_property
+    def node_of_key(self) -> dict[str, int]:
+        """Node ids by their public-history key (``"x-b100-r250"``; the root is ``""``)."""
+        return {key: n for n, key in enumerate(self.public.tree.keys)}
+
+    def board_of(self, node: int) -> tuple[int, ...]:
+        """The board at ``node``."""
+        return self.boards[int(self.public.tree.nodes[node, 4])]
+
+
+__all__ = ["DEFAULT_MEMORY_LIMIT", "BuiltSpot", "Spot", "SpotSize"]
