@@ -165,7 +165,7 @@ def test_a_foreign_sqlite_file_is_refused_untouched(tmp_path, bot_cache) -> None
     conn.close()
     before = foreign.read_bytes()
     entrants = _entrants(["random", "always-call"], bot_cache)
-    with pytest.raises(PokerlabError, match="not a pokerlab arena database .*account"):
+    with pytest.raises(PokerlabError, match=r"not a pokerlab arena database .*account"):
         run_tournament(kuhn(), entrants, db=foreign, hands=2)
     with pytest.raises(PokerlabError, match="not a pokerlab arena database"):
         leaderboard(foreign)
