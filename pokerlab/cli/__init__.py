@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import signal
 import sys
+import threading
 from difflib import get_close_matches
 from inspect import cleandoc  # (not `import inspect`: pokerlab.cli.inspect would shadow it)
 
@@ -112,6 +114,14 @@ class LazyGroup(TyperGroup):
         self._summary = {name: text for names in table.values() for name, text in names.items()}
         self._listing = False
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; Ctrl-C (or SIGTERM) that the command does not handle says so."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            raise typer.Exit(130) from None
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         """The command names in the table's order."""
         return list(self._module_of)
@@ -159,9 +169,30 @@ def build_command() -> LazyGroup:
     return LazyGroup(COMMAND_MODULES)
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM stops a command as Ctrl-C does (commands that checkpoint catch both)."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; return the exit status (also the console script's entry point)."""
+    """Run the CLI; return the exit status (also the console script's entry point).
+
+    SIGTERM is handled as Ctrl-C: a command that checkpoints on Ctrl-C (solve, arena,
+    spot) does so on SIGTERM too, and any other stops with "interrupted" and status 130;
+    files are written atomically, so none is left half written.
+    """
     command = build_command()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return _run(command, argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(command: LazyGroup, argv: list[str] | None) -> int:
     try:
         result = command.main(args=argv, prog_name="pokerlab", standalone_mode=False)
     except PokerlabError as exc:

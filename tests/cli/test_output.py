@@ -147,3 +147,26 @@ def test_one_iteration_is_singular(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "1 iteration" in out
     assert "1 iterations" not in out
+
+
+@pytest.mark.slow
+def test_sigterm_stops_any_command_cleanly(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "lifted.npz"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pokerlab.cli", "abstract", "kuhn(cards=200)", "--cards",
+         "optimized:10", "--search-evaluations", "100000", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(6)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "interrupted" in err
+    assert "Traceback" not in err
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []  # nothing half written
