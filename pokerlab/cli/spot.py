@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pokerlab.cli._common import check_output_path, console, err_console, print_json
+from pokerlab.cli._common import (
+    check_output_path,
+    console,
+    err_console,
+    path_text,
+    print_json,
+)
 from pokerlab.errors import SolverError, SpecError
 
 if TYPE_CHECKING:
@@ -79,7 +85,8 @@ def solve_command(
     ip: Annotated[str, typer.Option("--ip", help="IP's range.")],
     pot: Annotated[int, typer.Option("--pot", help="Chips in the pot at the start.")],
     stack: Annotated[int, typer.Option("--stack", help="Chips behind each player.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Where to save the solution.")],
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Save the solution to this file (.npz).")] = None,
     bets: Annotated[str, typer.Option("--bets", help="Bet sizes: '50%,100%', 'river=75%,a'."
                                       )] = "50%,100%",
     raises: Annotated[str, typer.Option("--raises", help="Raise sizes: '2.5x', '60%', 'a'."
@@ -108,13 +115,14 @@ def solve_command(
         "--resume", help="A checkpoint written by an interrupted run of this spot.")] = None,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Solve a Hold'em spot range vs range and save the solution (.npz)."""
+    """Solve a Hold'em spot range vs range; print the summary; save it to --out."""
     from pokerlab.subgame.checkpoint import load_range_checkpoint
     from pokerlab.subgame.range_solver import RangeSolver
     from pokerlab.subgame.result import SpotSolution
     from pokerlab.subgame.spot import Spot
 
-    check_output_path(out)
+    if out is not None:
+        check_output_path(out)
     if target is None and iterations is None and seconds is None:
         raise SolverError("spot solve needs a stopping rule: --target (e.g. 0.5%), "
                           "--iterations or --seconds")
@@ -129,7 +137,8 @@ def solve_command(
         solver = load_range_checkpoint(resume, game=built.public, memory_limit=limit)
     else:
         solver = RangeSolver(built.public, variant=variant, memory_limit=limit)
-    checkpoint = out.with_name(out.stem + ".checkpoint.npz")
+    checkpoint = (Path("spot.checkpoint.npz") if out is None
+                  else out.with_name(out.stem + ".checkpoint.npz"))
     finished = _run(solver, goal=goal, iterations=iterations, seconds=seconds,
                     check_every=check_every, checkpoint=checkpoint, quiet=json, pot=pot)
     if not finished:
@@ -143,7 +152,7 @@ def solve_command(
     if resume is not None and resume.resolve() == checkpoint.resolve():
         checkpoint.unlink(missing_ok=True)  # the run it belonged to is finished
     solution = SpotSolution.from_solver(solver, built)
-    path = solution.save(out)
+    path = None if out is None else solution.save(out)
     values = solution.values
     data = {
         "spot": spot.to_dict(),
@@ -156,7 +165,7 @@ def solve_command(
         "percent_of_pot": solution.percent_of_pot,
         "oop_value": values[0],
         "ip_value": values[1],
-        "out": str(path),
+        "out": None if path is None else str(path),
     }
     if json:
         print_json(data)
@@ -166,7 +175,8 @@ def solve_command(
                   f"({solution.exploitability:.4f} chips)")
     console.print(f"OOP expects {values[0] + pot / 2:.3f} chips of the pot of {pot}, IP "
                   f"{values[1] + pot / 2:.3f}")
-    console.print(f"saved to {path}")
+    if path is not None:
+        console.print(f"saved to {path_text(path)}")
 
 
 def _run(solver: RangeSolver, *, goal: float | None, iterations: int | None,
@@ -203,14 +213,16 @@ def _run(solver: RangeSolver, *, goal: float | None, iterations: int | None,
                 return False
 
 
-def _resume_command(spot: Any, *, out: Path, target: str | None, iterations: int | None,
+def _resume_command(spot: Any, *, out: Path | None, target: str | None, iterations: int | None,
                     seconds: float | None, check_every: int, variant: str,
                     memory_limit: int) -> str:
     parts = ["pokerlab spot solve", f"--board {spot.board}", f"--oop {shlex.quote(spot.oop)}",
              f"--ip {shlex.quote(spot.ip)}", f"--pot {spot.pot}", f"--stack {spot.stack}",
              f"--bets {shlex.quote(spot.bets)}", f"--raises {shlex.quote(spot.raises)}",
              f"--allin-threshold {spot.allin_threshold}", f"--check-every {check_every}",
-             f"--variant {variant}", f"--memory-limit {memory_limit}", f"--out {out}"]
+             f"--variant {variant}", f"--memory-limit {memory_limit}"]
+    if out is not None:
+        parts.append(f"--out {shlex.quote(str(out))}")
     if spot.raise_cap is not None:
         parts.append(f"--raise-cap {spot.raise_cap}")
     if not spot.isomorphism:
