@@ -511,16 +511,20 @@ def deal_hand(
         listener(HandStarted(hand, deal, who, tuple(c.name for c in seats), state))
     updating = [s for s, c in enumerate(seats) if c.wants_updates]
     public: list[tuple[Player, str]] = []  # the public history, kept as the hand goes
+
+    def advance(action: Action) -> State:
+        child = state._apply(action)
+        event = state.public_event(action, child)
+        if event is not None:
+            public.append(event)
+        return child
+
     step = 0
     while state.player != TERMINAL:
         if state.player == CHANCE:
             u = chance()
             outcome = forced[step] if forced is not None else sample_chance(state, u)
-            child = state._apply(outcome)
-            event = state.public_event(outcome, child)
-            if event is not None:
-                public.append(event)
-            state = child
+            state = advance(outcome)
             step += 1
             for listener in listeners:
                 listener(ChanceDealt(hand, outcome, state))
@@ -549,11 +553,7 @@ def deal_hand(
             fault(seat, problem[0], problem[1], action)
         late(seat)
         name = state.action_name(action)
-        child = state._apply(action)
-        event = state.public_event(action, child)
-        if event is not None:
-            public.append(event)
-        state = child
+        state = advance(action)
         step += 1
         for listener in listeners:
             listener(ActionTaken(hand, seat, who[seat], action, name, state))

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab._version import __version__
-from pokerlab.errors import FileFormatError, PokerlabError
+from pokerlab.errors import FileFormatError, PokerlabError, StrategyMismatchError
 from pokerlab.games import Game, GameSpec, load
 from pokerlab.tree import CompiledTree
 
@@ -133,6 +133,23 @@ def describe_file(path: Path) -> str:
     except UnicodeDecodeError:
         return "a binary file of unknown format"
     return "a text file"
+
+
+def file_game(
+    header: dict[str, object], path: str | Path, game: Game | None, holds: str
+) -> Game:
+    """The game a file's header names, checked against ``game`` when one is given.
+
+    Raises:
+        FileFormatError: if the header names no valid game.
+        StrategyMismatchError: if ``game`` is given and the file was made for another.
+    """
+    found = header_game(header, path)
+    if game is not None and game != found:
+        raise StrategyMismatchError(
+            f"{str(path)!r} holds {holds} for {found.spec}, not for {game.spec}"
+        )
+    return found
 
 
 def read_npz(

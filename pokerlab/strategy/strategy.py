@@ -20,8 +20,8 @@ from pokerlab.errors import FileFormatError, StrategyError, StrategyMismatchErro
 from pokerlab.games.base import Game, State
 from pokerlab.games.observation import Observation
 from pokerlab.strategy.io import (
+    file_game,
     header_array,
-    header_game,
     keys_fingerprint,
     make_header,
     read_npz,
@@ -291,15 +291,11 @@ def strategy_from_file(
     game: Game | None,
 ) -> Strategy:
     """Build the strategy of a file already read by :func:`~pokerlab.strategy.io.read_npz`."""
-    file_game = header_game(header, path)
-    if game is not None and game != file_game:
-        raise StrategyMismatchError(
-            f"{str(path)!r} holds a strategy for {file_game.spec}, not for {game.spec}"
-        )
-    tree = compile(file_game)
+    found = file_game(header, path, game, "a strategy")
+    tree = compile(found)
     if header.get("keys_fingerprint") != keys_fingerprint(tree):
         raise StrategyMismatchError(
-            f"{str(path)!r} was made for {file_game.spec} by a pokerlab whose infosets differ "
+            f"{str(path)!r} was made for {found.spec} by a pokerlab whose infosets differ "
             "from this one's; solve it again"
         )
     probs = arrays.get("probs")
@@ -307,7 +303,7 @@ def strategy_from_file(
         raise FileFormatError(f"{str(path)!r} has no 'probs' array")
     metadata = header.get("metadata", {})
     return Strategy.from_array(
-        file_game, probs, metadata=metadata if isinstance(metadata, dict) else {}
+        found, probs, metadata=metadata if isinstance(metadata, dict) else {}
     )
 
 

@@ -24,7 +24,7 @@ from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab.errors import FileFormatError, PokerlabError, StrategyError, StrategyMismatchError
 from pokerlab.games.base import Game
 from pokerlab.games.observation import Observation
-from pokerlab.strategy.io import header_array, header_game, make_header, read_npz, write_npz_atomic
+from pokerlab.strategy.io import file_game, header_array, make_header, read_npz, write_npz_atomic
 
 FORMAT = "pokerlab-table"
 """The ``format`` field of an infoset table file's header."""
@@ -289,11 +289,7 @@ def table_from_file(
     game: Game | None,
 ) -> InfosetTable:
     """Build the table of a file already read by :func:`~pokerlab.strategy.io.read_npz`."""
-    file_game = header_game(header, path)
-    if game is not None and game != file_game:
-        raise StrategyMismatchError(
-            f"{str(path)!r} holds a table for {file_game.spec}, not for {game.spec}"
-        )
+    found = file_game(header, path, game, "a table")
     missing = [name for name in ("keys", "offsets", "actions", "probs") if name not in arrays]
     if missing:
         raise FileFormatError(f"{str(path)!r} has no {', '.join(repr(m) for m in missing)} array")
@@ -305,7 +301,7 @@ def table_from_file(
     metadata = header.get("metadata", {})
     try:
         return InfosetTable.from_arrays(
-            file_game, keys, arrays["offsets"], arrays["actions"], arrays["probs"],
+            found, keys, arrays["offsets"], arrays["actions"], arrays["probs"],
             metadata=metadata if isinstance(metadata, dict) else {},
         )
     except StrategyError as exc:
