@@ -29,6 +29,7 @@ import socket
 import stat
 import sys
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,29 +74,58 @@ def _mount(libc: ctypes.CDLL, source: str, target: str, kind: str, flags: int,
         raise OSError(error, f"mount {source} on {target}: {os.strerror(error)}")
 
 
-def contain(tmp_megabytes: int, max_processes: int) -> None:
-    """Read-only file system, private ``/tmp`` and ``/proc``, no capabilities, few processes.
+COVERED = ("/tmp", "/var/tmp", "/home", "/run", "/mnt", "/media", "/srv")
+"""Folders hidden under an empty file system in the contained process (users' files,
+other programs' scratch space); the interpreter and pokerlab's code, if they live there,
+are shown again, read-only."""
 
-    Runs as the first process of fresh mount, PID and network namespaces (``unshare``).
+
+def _is_under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _needed_paths() -> list[str]:
+    """What the process must still read: its interpreter, libraries and pokerlab's code."""
+    import pokerlab
+
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix,
+             os.path.dirname(os.path.realpath(sys.executable)),
+             os.path.dirname(os.path.abspath(pokerlab.__file__))}
+    return sorted({os.path.realpath(p) for p in paths if p})
+
+
+def contain(tmp_megabytes: int, max_processes: int, hidden: Sequence[str] = ()) -> None:
+    """Contain this process: what it may read, write, see and start.
+
+    A read-only file system with the users' folders hidden; a private ``/tmp``, ``/proc``
+    and ``/dev``; no capabilities; few processes. Runs as the first process of fresh
+    mount, PID and network namespaces (``unshare``).
+    ``hidden`` are files and folders of the arena that must not be seen (its database,
+    the entrants' files): a file is covered by ``/dev/null``, a folder by an empty file
+    system. The interpreter and pokerlab's code stay visible (read-only) wherever they live.
     """
     libc = _libc()
     # Count the machine's processes while the host's /proc is still the one mounted.
     running = sum(1 for entry in os.listdir("/proc") if entry.isdigit())
+    needed = _needed_paths()
+    folders = [f for f in dict.fromkeys((*COVERED, *hidden)) if os.path.isdir(f)]
+    files = [h for h in hidden if os.path.isfile(h)]
+    # Handles on the code that lives in a folder about to be hidden, to show it again.
+    shown = {p: os.open(p, os.O_PATH | os.O_DIRECTORY) for p in needed
+             if any(_is_under(p, f) for f in folders)}
     _mount(libc, "none", "/", "", _MS_REC | _MS_PRIVATE)
     _mount(libc, "/", "/", "", _MS_BIND | _MS_REC)
     mounts = []
     with open("/proc/self/mountinfo") as info:
         for line in info:
             mounts.append(line.split()[4])
+    read_only = _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV
     for point in mounts:
         try:
-            _mount(libc, "none", point, "",
-                   _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+            _mount(libc, "none", point, "", read_only)
         except OSError:
             continue  # a mount point that is gone or cannot be remounted stays hidden below
     _mount(libc, "proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
-    _mount(libc, "tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV,
-           f"size={tmp_megabytes}m,mode=1777")
     # A /dev with the harmless devices only (no disks): null, zero, full, random, urandom.
     _mount(libc, "tmpfs", "/dev", "tmpfs", _MS_NOSUID | _MS_NOEXEC, "size=64k,mode=755")
     for name, minor in _DEVICES.items():
@@ -103,6 +133,26 @@ def contain(tmp_megabytes: int, max_processes: int) -> None:
     os.mkdir("/dev/shm", 0o1777)
     _mount(libc, "tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
            "size=1m,mode=1777")
+    # Hide the folders under empty file systems (/tmp: the entrant's writable scratch space).
+    covered = []
+    for folder in folders:
+        size = f"size={tmp_megabytes}m,mode=1777" if folder == "/tmp" else "size=1m,mode=755"
+        try:
+            _mount(libc, "tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV, size)
+        except OSError:
+            continue  # inside a folder hidden already
+        covered.append(folder)
+    for path, handle in shown.items():
+        os.makedirs(path, exist_ok=True)
+        _mount(libc, f"/proc/self/fd/{handle}", path, "", _MS_BIND | _MS_REC)
+        _mount(libc, "none", path, "", read_only)
+        os.close(handle)
+    for folder in covered:
+        if folder != "/tmp":
+            _mount(libc, "none", folder, "", read_only)
+    for file in files:
+        if os.path.isfile(file):  # not under a folder hidden already
+            _mount(libc, "/dev/null", file, "", _MS_BIND)
     # No capabilities, ever again: drop them from the bounding set, then clear them.
     for capability in range(_LAST_CAPABILITY + 1):
         libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
@@ -190,11 +240,11 @@ def serve(channel: socket.socket, workdir: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: ``FD WORKDIR [--contain TMP_MB MAX_PROCESSES]``."""
+    """Entry point: ``FD WORKDIR [--contain TMP_MB MAX_PROCESSES [HIDDEN ...]]``."""
     args = list(sys.argv[1:] if argv is None else argv)
     descriptor, workdir = int(args[0]), args[1]
     if len(args) >= 5 and args[2] == "--contain":
-        contain(int(args[3]), int(args[4]))
+        contain(int(args[3]), int(args[4]), args[5:])
         workdir = WORKDIR
     # The entrant's prints go to the log (a line at a time, so that a killed process's
     # last lines are there too); the protocol has its own socket.

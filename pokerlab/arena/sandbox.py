@@ -7,7 +7,9 @@ An entrant's file never runs in the arena's process. :class:`SandboxedAgent` is 
 observations cross; the process gets:
 
 - a copy of the entrant's source only (read once by :meth:`EntrantSource.read`, so
-  changing the file later changes nothing), in a working directory of its own;
+  changing the file later changes nothing), in a working directory of its own; the
+  users' folders (``/tmp``, ``/home``...), the arena's database and the entrants' files
+  are hidden from it (contained processes);
 - a closed stdin, its stdout and stderr captured to a bounded log (the first
   :attr:`SandboxLimits.log_bytes`; the rest is counted and dropped);
 - resource limits: address space, CPU seconds, file size, open files, no core dumps, and
@@ -49,6 +51,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -281,6 +284,9 @@ class SandboxedAgent:
         game: the game it plays.
         limits: what its process may use.
         contain: use namespaces (None: when :func:`containment_available`).
+        hidden: files and folders the contained process must not see, besides the users'
+            folders (``/tmp``, ``/home``...) that it never sees: the arena's database,
+            the entrants' files.
     """
 
     def __init__(
@@ -290,8 +296,10 @@ class SandboxedAgent:
         *,
         limits: SandboxLimits | None = None,
         contain: bool | None = None,
+        hidden: Sequence[str | Path] = (),
     ) -> None:
         self.source = source
+        self.hidden = tuple(str(Path(h).resolve()) for h in hidden)
         self.game = game
         self.limits = limits or SandboxLimits()
         self.contained = containment_available() if contain is None else contain
@@ -360,7 +368,7 @@ class SandboxedAgent:
         if self.contained:
             command = ["unshare", "--mount", "--pid", "--net", "--fork", "--kill-child", "--",
                        *command, "--contain", str(self.limits.tmp_megabytes),
-                       str(self.limits.max_processes)]
+                       str(self.limits.max_processes), *self.hidden]
         environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
                        "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                        "NUMBA_CACHE_DIR": "/tmp/numba"}

@@ -331,6 +331,10 @@ class ArenaStore:
         raise PokerlabError(f"{str(self.path)!r} has no run {run_id}; runs: "
                             f"{[r.id for r in runs]}")
 
+    def entrant_sources(self) -> list[str]:
+        """Where every entrant of every run came from (``builtin:NAME`` or a file)."""
+        return [str(r[0]) for r in self._db.execute("SELECT DISTINCT source FROM agent")]
+
     def finish_run(self, run_id: int) -> None:
         """Mark a run finished."""
         self._db.execute("UPDATE run SET finished = ? WHERE id = ?", (time.time(), run_id))

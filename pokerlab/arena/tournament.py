@@ -401,6 +401,10 @@ def _play_match(
     if any(build is None for build in builders):
         raise PokerlabError(f"match {match.match_index}: an agent of the stored run is missing")
     agents = [build(game) for build in builders if build is not None]
+    for agent in agents:
+        if isinstance(agent, SandboxedAgent):  # the store and every entrant's file, hidden
+            private = _private_paths(store)
+            agent.hidden = tuple(dict.fromkeys((*agent.hidden, *private)))
     try:
         return _play_agents(store, game, match, n_matches, names, agents, batch_size,
                             time_limit, progress)
@@ -414,6 +418,16 @@ def _play_match(
             elif callable(close) and isinstance(agent, AgentConnection):
                 with contextlib.suppress(Exception):
                     close()
+
+
+def _private_paths(store: ArenaStore) -> list[str]:
+    """What no entrant may see: the database (and its journal, lock) and the entrants' files."""
+    db = store.path.resolve()
+    paths = [str(db), f"{db}-wal", f"{db}-shm", f"{db}.lock"]
+    for source in store.entrant_sources():
+        if not source.startswith("builtin:"):
+            paths.append(str(Path(source).resolve()))
+    return paths
 
 
 def _play_agents(

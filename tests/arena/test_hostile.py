@@ -94,6 +94,18 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
             subprocess.Popen([sys.executable, "-c", DETACHED], start_new_session=True,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 ''', set()),
+    "reader": ('''
+        import os
+        seen = b""
+        for path in PATHS:
+            try:
+                with open(path, "rb") as handle:
+                    seen += handle.read()
+            except OSError:
+                pass
+        if seen or set(os.listdir("/tmp")) - {"entrant"}:
+            return observation.legal_actions[-1]  # it read the arena's files: it would cheat
+''', set()),
     "sys-exit": ('''
         import sys
         sys.exit(0)
@@ -165,11 +177,13 @@ def victims(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], Path]
     return [sibling, database], database
 
 
-def _match(source_text: str, name: str, folder: Path) -> tuple[list[tuple[float, ...]], object,
-                                                              SandboxedAgent]:
+def _match(
+    source_text: str, name: str, folder: Path, hidden: list[Path] | None = None
+) -> tuple[list[tuple[float, ...]], object, SandboxedAgent]:
     file = folder / f"{name}.py"
     file.write_text(source_text)
-    agent = SandboxedAgent(EntrantSource.read(file), kuhn(), limits=LIMITS)
+    agent = SandboxedAgent(EntrantSource.read(file), kuhn(), limits=LIMITS,
+                           hidden=hidden or [])
     try:
         result = play_match(kuhn(), agent, AlwaysCall(), hands=4, seed=3)
     finally:
@@ -182,7 +196,8 @@ def test_an_attack_gains_nothing_and_is_recorded(attack: str, victims, tmp_path:
     paths, database = victims
     before = _digest(paths)
     plain, _, _ = _match(PLAIN, "plain", tmp_path)
-    hostile, result, agent = _match(_bot(attack, paths, database), attack, tmp_path)
+    hostile, result, agent = _match(_bot(attack, paths, database), attack, tmp_path,
+                                    hidden=paths)
     assert hostile == plain  # the same chips, hand by hand, as the plain bot
     kinds = {e.kind for e in result.events if e.agent == 0}  # type: ignore[attr-defined]
     assert kinds == ATTACKS[attack][1]
