@@ -103,7 +103,7 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
                     seen += handle.read()
             except OSError:
                 pass
-        if seen or set(os.listdir("/tmp")) - {"entrant"}:
+        if seen or any(name.startswith("pytest-of") for name in os.listdir("/tmp")):
             return observation.legal_actions[-1]  # it read the arena's files: it would cheat
 ''', set()),
     "sys-exit": ('''
