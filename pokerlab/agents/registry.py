@@ -16,6 +16,7 @@ import numpy as np
 
 from pokerlab.agents.easy import EasyAI
 from pokerlab.agents.exploitative import ExploitativeAgent
+from pokerlab.agents.hard_seed import HardSeedAI
 from pokerlab.agents.simple import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased
 from pokerlab.agents.solver_bots import SOLVER_BOT_ITERATIONS, solver_bot
 from pokerlab.errors import GameTooLargeError, PokerlabError
@@ -64,6 +65,9 @@ _BUILTINS: dict[str, BuiltinAgent] = {
                      "kuhn/leduc", lambda game, seed, cache: RuleBased(game)),
         BuiltinAgent("easy", "the tutorial's Easy AI (hand strength, fixed odds)", "holdem",
                      lambda game, seed, cache: EasyAI(game, seed=seed)),
+        BuiltinAgent("hard-seed", "the tutorial's Hard AI (online regret matching per hand "
+                     "strength)", "holdem",
+                     lambda game, seed, cache: HardSeedAI(game, seed=seed)),
         BuiltinAgent("exploitative", "models its opponent and best-responds to the model",
                      "compiles, 2 players", lambda game, seed, cache: ExploitativeAgent(game)),
     )

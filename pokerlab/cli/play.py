@@ -74,7 +74,8 @@ def holdem_command(
     opponents: Annotated[
         str,
         typer.Option(
-            "--opponents", help="The AIs: easy, random, always-call or always-raise."
+            "--opponents",
+            help="The AIs: easy, hard-seed, random, always-call or always-raise.",
         ),
     ] = "easy",
     stack: Annotated[int, typer.Option("--stack", help="Each seat's starting chips.")] = 200,
@@ -92,8 +93,8 @@ def holdem_command(
     session = HoldemSession(players, betting=betting, blinds=(small, big), stack=stack)
     first = session.start_hand().game
     if opponents not in agent_names():
-        raise SpecError(f"--opponents must be easy, random, always-call or always-raise; got "
-                        f"{opponents!r}")
+        raise SpecError(f"--opponents must be easy, hard-seed, random, always-call or "
+                        f"always-raise; got {opponents!r}")
     check_builtin(opponents, first)
     deal_seed = _fresh_seed(seed)
     seeds = np.random.SeedSequence(deal_seed).spawn(players)
@@ -102,7 +103,8 @@ def holdem_command(
         make_agent(opponents, first, seed=np.random.default_rng(seeds[seat]))
         for seat in range(1, players)
     ]
-    label = {"easy": "Easy AI", "random": "Random"}.get(opponents, opponents)
+    labels = {"easy": "Easy AI", "hard-seed": "seed Hard AI", "random": "Random"}
+    label = labels.get(opponents, opponents)
     print(
         f"Texas Hold'em, {betting}, blinds {small}/{big}, {players} seats of {stack} chips. "
         f"You are seat 0; seats 1-{players - 1} are {label}s. Type q to quit.",
