@@ -94,9 +94,8 @@ def raise_cost(strength: int) -> float:
 
 
 def _shift(likelihood: float, delta: float) -> float:
-    """Apply ``delta`` only when the result stays in [0, 1], as the slides' code guards it."""
-    moved = likelihood + delta
-    return moved if 0.0 <= moved <= 1.0 else likelihood
+    """Apply ``delta``, keeping the likelihood in [0, 1] (the slides' code guards below 0)."""
+    return min(max(likelihood + delta, 0.0), 1.0)
 
 
 @dataclass(frozen=True)
@@ -199,9 +198,27 @@ def move_to_action(move: int, observation: Observation) -> Action:
         if raises:
             if len(raises) == 1:
                 return raises[0]
-            target = RAISE + int(max(observation.committed) + observation.pot / 2)
+            target = RAISE + int(bet_faced(observation) + observation.pot / 2)
             return min(max(target, min(raises)), max(raises))
     return CALL
+
+
+def bet_faced(observation: Observation) -> int:
+    """The bet to match on this street, in the street's chips (no-limit's "raise to X" unit).
+
+    Preflop it is the largest commitment (blinds included); later, the last ``bet X`` or
+    ``raise to X`` since the street's cards, or 0.
+    """
+    history = observation.public_history
+    if not observation.board:
+        return int(max(observation.committed))
+    for player, name in reversed(history):
+        if player < 0:
+            return 0
+        amount = name.rsplit(" ", 1)[-1]
+        if name.startswith(("bet ", "raise to ")) and amount.isdigit():
+            return int(amount)
+    return 0
 
 
 def taken_move(action: Action, observation: Observation) -> int:
@@ -384,6 +401,7 @@ __all__ = [
     "HardSeedAI",
     "OpponentEvent",
     "apply_event",
+    "bet_faced",
     "event_kind",
     "likelihood_after",
     "move_to_action",
