@@ -1,0 +1,62 @@
+"""The Hold'em bots (easy, hard-seed, ehs) in play holdem, the arena, and long mixed matches."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from pokerlab.agents.registry import make_agent
+from pokerlab.agents.simple import AlwaysRaise, RandomAgent
+from pokerlab.cli import main
+from pokerlab.eval.matches import play_match
+from pokerlab.games import holdem
+
+HOLDEM_BOTS = ("easy", "hard-seed")
+
+
+@pytest.mark.parametrize("name", HOLDEM_BOTS)
+def test_play_holdem_against_each_bot(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 400))
+    rc = main(["play", "holdem", "--players", "3", "--seed", "2", "--hands", "3",
+               "--opponents", name])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "After 3 hands:" in out
+
+
+def test_arena_run_on_holdem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "arena.db"
+    rc = main(["arena", "run", 'holdem(betting="limit")', "--builtins",
+               ",".join((*HOLDEM_BOTS, "random")), "--hands", "20", "--db", str(db)])
+    assert rc == 0
+    capsys.readouterr()
+    assert main(["arena", "leaderboard", "--db", str(db), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {s["name"] for s in data["standings"]} == {*HOLDEM_BOTS, "random"}
+    assert all(s["faults"] == 0 for s in data["standings"])
+
+
+@pytest.mark.slow
+def test_no_crash_over_thousands_of_hands_of_2_to_9_players() -> None:
+    # Every table mixes the Hold'em bots with random and always-raise players.
+    hands = 0
+    for players in range(2, 10):
+        for betting in ("limit", "nolimit"):
+            game = holdem(players=players, betting=betting, stack=60 + 20 * players)
+            pool = [make_agent(name, game, seed=players) for name in HOLDEM_BOTS]
+            pool += [RandomAgent(game, seed=players), AlwaysRaise(game)]
+            agents = [pool[seat % len(pool)] if seat < len(pool) else
+                      make_agent(HOLDEM_BOTS[seat % 2], game, seed=seat)
+                      for seat in range(players)]
+            per_seat = max(8, 240 // players)
+            result = play_match(game, *agents, hands=per_seat, seed=players, duplicate=False)
+            assert result.events == (), result.events[:3]
+            assert abs(result.agent_returns.sum()) < 1e-6 * result.n_hands + 1e-9
+            hands += result.n_hands
+    assert hands >= 3000
