@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.agents.easy import EasyAI
+from pokerlab.agents.ehs_bot import EHSBot
 from pokerlab.agents.exploitative import ExploitativeAgent
 from pokerlab.agents.hard_seed import HardSeedAI
 from pokerlab.agents.simple import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased
@@ -68,6 +69,8 @@ _BUILTINS: dict[str, BuiltinAgent] = {
         BuiltinAgent("hard-seed", "the tutorial's Hard AI (online regret matching per hand "
                      "strength)", "holdem",
                      lambda game, seed, cache: HardSeedAI(game, seed=seed)),
+        BuiltinAgent("ehs", "a 1999-style rule bot on effective hand strength (Billings et al.)",
+                     "holdem", lambda game, seed, cache: EHSBot(game)),
         BuiltinAgent("exploitative", "models its opponent and best-responds to the model",
                      "compiles, 2 players", lambda game, seed, cache: ExploitativeAgent(game)),
     )
