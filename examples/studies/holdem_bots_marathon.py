@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     """Play the marathon; return 1 when any fault happened."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--hands", type=int, default=100_000, help="hands in all")
-    parser.add_argument("--bots", default="easy,hard-seed", help="the Hold'em bots")
+    parser.add_argument("--bots", default="easy,hard-seed,ehs", help="the Hold'em bots")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     bots = args.bots.split(",")
