@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     bots = args.bots.split(",")
     tables = [(players, betting) for players in range(2, 10) for betting in ("limit", "nolimit")]
-    per_table = args.hands // len(tables)
+    per_table = -(-args.hands // len(tables))  # rounded up: at least --hands in all
     total = faults = 0
     start = time.perf_counter()
     for index, (players, betting) in enumerate(tables):
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
                 agents.append(RandomAgent(game, seed=seed))
             else:
                 agents.append(AlwaysRaise(game))
-        result = play_match(game, *agents, hands=max(1, per_table // players),
+        result = play_match(game, *agents, hands=-(-per_table // players),
                             seed=args.seed + index, duplicate=False)
         total += result.n_hands
         faults += len(result.events)
