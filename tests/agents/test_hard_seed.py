@@ -239,3 +239,37 @@ def test_registry_and_play_match(name: str) -> None:
                         seed=3)
     assert result.n_hands == 30
     assert result.events == ()
+
+
+def test_a_scripted_hand_the_slides_example_board() -> None:
+    # Heads-up limit; the AI (seat 1, small blind) holds As Qh; the flop is Ah Qc 7s.
+    game = holdem(players=2, betting="limit")
+    ai = HardSeedAI(game, seed=0)
+    ai.regrets[0, CALL_MOVE] = 1e9  # preflop high card: always call
+    ai.regrets[2, RAISE_MOVE] = 1e9  # two pair: always raise
+    ai.strategy[:] = [regret_matching(row) for row in ai.regrets]
+    before = ai.regrets.copy()
+    ai.reset()
+    state = _deal(game, "KdAs3cQh")
+    opponent = iter([CALL, CALL, RAISE])  # checks preflop, checks the flop, re-raises
+    board = iter(parse_cards("AhQc7s"))
+    decisions = 0
+    while True:
+        if state.is_chance:
+            state = state.child(next(board))
+            continue
+        if state.player == 1:
+            action = ai.act(state.observation())
+            decisions += 1
+            if decisions == 3:  # its second flop decision: the first flop window closed
+                break
+        else:
+            action = next(opponent)
+        state = state.child(action)
+        ai.observe(state.observation(1))
+    # Preflop: it called, the opponent checked: call/check +1 point, raise -5 + 1, fold 0.
+    assert ai.regrets[0] - before[0] == pytest.approx([0.0, 0.0, 0.0, 0.0])
+    # Carried 0.51, +0.02 for the flop check: 0.53. It bet two pair, was raised:
+    # raise 0.53 + 0.05 - 0.10 - 0.225, call 0.53 - 0.07 - 0.225, check 0.53 - 0.04 - 0.225.
+    assert ai.regrets[2] - before[2] == pytest.approx([27.5, 0.0, 1.0, 0.0])
+    assert ai.likelihood == pytest.approx(0.53 + 0.05 - 0.10 - 0.225)  # carried on
