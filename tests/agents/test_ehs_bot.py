@@ -19,7 +19,7 @@ from pokerlab.agents.registry import make_agent
 from pokerlab.cards import evaluate_value, parse_cards
 from pokerlab.errors import SpecError
 from pokerlab.games import holdem, kuhn
-from pokerlab.games.holdem import CALL, FOLD, RAISE, HoldemState
+from pokerlab.games.holdem import CALL, FOLD, RAISE, HoldemGame, HoldemState
 
 
 def _brute_force(hole: str, board: str) -> tuple[float, float, float]:
@@ -102,15 +102,15 @@ def test_ehs_formula() -> None:
 
 
 def test_preflop_strength_is_an_equity() -> None:
-    aces = preflop_strength(tuple(parse_cards("AsAd")))  # type: ignore[arg-type]
-    seven_deuce = preflop_strength(tuple(parse_cards("7c2d")))  # type: ignore[arg-type]
+    aces = preflop_strength(tuple(parse_cards("AsAd")))
+    seven_deuce = preflop_strength(tuple(parse_cards("7c2d")))
     assert aces == pytest.approx(0.852, abs=0.02)  # the known all-in equity of AA vs random
     assert seven_deuce == pytest.approx(0.346, abs=0.025)
-    assert preflop_strength(tuple(parse_cards("AsAd"))) == aces  # type: ignore[arg-type]
+    assert preflop_strength(tuple(parse_cards("AsAd"))) == aces
 
 
-def _deal(game: object, cards: str) -> HoldemState:
-    state = game.initial_state()  # type: ignore[attr-defined]
+def _deal(game: HoldemGame, cards: str) -> HoldemState:
+    state = game.initial_state()
     for card in parse_cards(cards):
         state = state.child(card)
     return state

@@ -30,7 +30,7 @@ from pokerlab.cards import parse_cards
 from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.eval.matches import play_match
 from pokerlab.games import holdem, kuhn
-from pokerlab.games.holdem import CALL, FOLD, RAISE, HoldemState
+from pokerlab.games.holdem import CALL, FOLD, RAISE, HoldemGame, HoldemState
 from pokerlab.games.observation import HandResult
 from pokerlab.strategy import FunctionPolicy
 
@@ -119,8 +119,8 @@ def test_event_names() -> None:
         == ["fold", "check", "call", "raise", "raise", "raise"]
 
 
-def _deal(game: object, cards: str) -> HoldemState:
-    state = game.initial_state()  # type: ignore[attr-defined]
+def _deal(game: HoldemGame, cards: str) -> HoldemState:
+    state = game.initial_state()
     for card in parse_cards(cards):
         state = state.child(card)
     return state
@@ -165,11 +165,11 @@ def test_policy_is_the_current_table() -> None:
     assert ai.probabilities(observation) == pytest.approx({FOLD: 0.0, CALL: 0.375, RAISE: 0.625})
 
 
-def _play_hand(ai: HardSeedAI, game: object, seat: int, opponent: str, rng: np.random.Generator,
-               ) -> HoldemState:
+def _play_hand(ai: HardSeedAI, game: HoldemGame, seat: int, opponent: str,
+               rng: np.random.Generator) -> HoldemState:
     """One hand like the dealer plays it: reset, act, observe after every action, the end."""
     ai.reset()
-    state = game.initial_state()  # type: ignore[attr-defined]
+    state = game.initial_state()
     while not state.is_terminal:
         if state.is_chance:
             outcomes = state.chance_outcomes()
