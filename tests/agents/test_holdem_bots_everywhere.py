@@ -24,10 +24,12 @@ def test_play_holdem_against_each_bot(
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 400))
     rc = main(["play", "holdem", "--players", "3", "--seed", "2", "--hands", "3",
-               "--opponents", name])
+               "--opponent", name])
     out = capsys.readouterr().out
     assert rc == 0
     assert "After 3 hands:" in out
+    label = {"easy": "Easy AIs", "hard-seed": "seed Hard AIs", "ehs": "EHS bots"}[name]
+    assert f"seats 1-2 are {label}" in out
 
 
 def test_arena_run_on_holdem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
