@@ -20,9 +20,15 @@ from pokerlab.strategy import FunctionPolicy, Strategy, tabulate
 
 
 def _named(observation: Observation, *names: str) -> Action | None:
+    """The first legal action called ``name``, or ``name X`` (the smallest size).
+
+    No-limit names its sizes ("raise to 6", "bet 4"): always-raise must find them too.
+    """
     for name in names:
-        if name in observation.action_names:
-            return observation.legal_actions[observation.action_names.index(name)]
+        for action, action_name in zip(observation.legal_actions, observation.action_names,
+                                       strict=True):
+            if action_name == name or action_name.startswith(name + " "):
+                return action
     return None
 
 

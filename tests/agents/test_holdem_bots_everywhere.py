@@ -62,3 +62,19 @@ def test_no_crash_over_thousands_of_hands_of_2_to_9_players() -> None:
             assert abs(result.agent_returns.sum()) < 1e-6 * result.n_hands + 1e-9
             hands += result.n_hands
     assert hands >= 2500
+
+
+def test_always_raise_raises_in_nolimit_holdem() -> None:
+    # No-limit names its sizes ("raise to 4", "bet 2"): always-raise once only called there.
+    game = holdem(players=2)
+    state = game.initial_state()
+    for card in range(4):
+        state = state.child(card)
+    agent = AlwaysRaise(game)
+    observation = state.observation()
+    assert observation.action_names[observation.legal_actions.index(agent.act(observation))] \
+        == "raise to 4"
+    state = state.child(1)  # the small blind calls; the big blind may check or raise
+    observation = state.observation()
+    assert observation.action_names[observation.legal_actions.index(agent.act(observation))] \
+        == "raise to 4"
