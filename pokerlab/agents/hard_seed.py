@@ -252,6 +252,7 @@ class HardSeedAI:
         strategy: ``(9, 4)`` strategy tables, one row per class, columns fold/raise/check/call.
         regrets: ``(9, 4)`` cumulative positive regrets, same layout.
         likelihood: the current hand's win likelihood (None before its first observation).
+        updates: decisions whose utilities have been measured and learned from.
 
     Raises:
         SpecError: if ``game`` is not a Hold'em game.
