@@ -74,7 +74,7 @@ def emd_kmedians(
         histograms: ``[n, bins]`` non-negative integer counts, every row of the same mass.
         k: clusters wanted, 1..n (the hands with positive weight).
         weights: ``[n]`` how much each row counts (deals it stands for); rows of weight 0
-            are assigned but never train. Default: all 1.
+            neither train nor are assigned (label 0). Default: all 1.
         order_by: ``[n]`` the clusters are numbered by their weighted mean of this
             (expected hand strength: bucket 0 the weakest). Default: the histogram mean.
         seed: seed of the sample and of the k-means++ seeding.
@@ -120,7 +120,7 @@ def emd_kmedians(
         if np.array_equal(new_labels, labels):
             break
         labels = new_labels
-    all_labels, distances = _assign_histograms(histograms, centers)
+    all_labels, distances = _assign_rows(histograms, positive, centers)
     for _ in range(k):  # a center no full-set point chose: move it to the worst-served point
         used = np.bincount(all_labels[positive], minlength=k)
         if np.all(used > 0):
@@ -128,7 +128,7 @@ def emd_kmedians(
         empty = int(np.argmin(used))
         worst = positive[int(np.argmax(distances[positive] * w[positive]))]
         centers[empty] = np.cumsum(histograms[worst, :-1], dtype=np.int64)
-        all_labels, distances = _assign_histograms(histograms, centers)
+        all_labels, distances = _assign_rows(histograms, positive, centers)
     if order_by is None:
         order_by = (histograms * np.arange(n_bins)).sum(axis=1) / max(mass, 1)
     key = np.bincount(all_labels, w * order_by, minlength=k) / np.maximum(
@@ -163,6 +163,18 @@ def one_dimensional_buckets(value_weights: NDArray[np.floating], k: int) -> NDAr
     for bucket, start in enumerate(starts[1:], start=1):
         buckets[present[start] :] = bucket
     return buckets
+
+
+def _assign_rows(
+    histograms: NDArray[np.integer], positive: NDArray[np.int64], centers: NDArray[np.int64]
+) -> tuple[NDArray[np.int32], NDArray[np.float64]]:
+    """Assign the rows of positive weight; the others (never dealt) get label 0, distance 0."""
+    if len(positive) == len(histograms):
+        return _assign_histograms(histograms, centers)
+    labels = np.zeros(len(histograms), dtype=np.int32)
+    distances = np.zeros(len(histograms), dtype=np.float64)
+    labels[positive], distances[positive] = _assign_histograms(histograms[positive], centers)
+    return labels, distances
 
 
 def _seed_centers(

@@ -53,6 +53,9 @@ from pokerlab.errors import SpecError
 STRENGTH_SCALE = 1980
 """A river strength numerator over this is the hand strength in [0, 1]."""
 
+NOT_COMPUTED = 0xFFFF
+"""The river numerator of a class whose board was left out."""
+
 Progress = Callable[[int, int], None]
 """Called with (boards done, boards in all) between chunks of work."""
 
@@ -104,12 +107,13 @@ class RiverStrengths:
     """The river hand strength of every canonical river hand.
 
     Attributes:
-        numerators: ``[123,156,254]`` uint16 strength numerators (over 1,980).
-        weights: ``[123,156,254]`` the dealt combinations each class stands for.
+        numerators: ``[123,156,254]`` uint16 strength numerators (over 1,980);
+            ``NOT_COMPUTED`` for the classes of boards left out (``boards=``).
+        value_weights: ``[1981]`` the dealt (hole, board) combinations at each numerator.
     """
 
     numerators: NDArray[np.uint16]
-    weights: NDArray[np.int64]
+    value_weights: NDArray[np.int64]
 
 
 def board_weights(n_board: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -187,18 +191,18 @@ def river_strengths(
     indexer = street_indexer(3)
     reps, counts = board_weights(5)
     chosen = np.arange(len(reps)) if boards is None else np.asarray(boards, dtype=np.int64)
-    numerators = np.zeros(indexer.size, dtype=np.uint16)
-    weights = np.zeros(indexer.size, dtype=np.int64)
+    numerators = np.full(indexer.size, NOT_COMPUTED, dtype=np.uint16)
+    value_weights = np.zeros(STRENGTH_SCALE + 1, dtype=np.int64)
     rounds, n_ranks, sizes, class_of_key, offsets = indexer.kernel_tables()
     tables = _equity_tables()
     keys = _card_keys()
-    for start, stop in _chunks(len(chosen), progress, per_chunk=4096):
+    for start, stop in _chunks(len(chosen), progress, per_chunk=2048):
         part = chosen[start:stop]
-        _river_kernel(
-            reps[part], counts[part], keys, tables,
-            rounds, n_ranks, sizes, class_of_key, offsets, numerators, weights,
-        )  # fmt: skip
-    return RiverStrengths(numerators, weights)
+        per_board = _river_kernel(
+            reps[part], keys, tables, rounds, n_ranks, sizes, class_of_key, offsets, numerators
+        )
+        value_weights += counts[part] @ per_board
+    return RiverStrengths(numerators, value_weights)
 
 
 def preflop_distributions(flop: StreetFeatures, mass: int = 1000) -> StreetFeatures:
@@ -423,7 +427,6 @@ def _distributions_kernel(
 @numba.njit(cache=True, nogil=True, parallel=True)
 def _river_kernel(
     reps: NDArray[np.int64],
-    board_counts: NDArray[np.int64],
     keys: NDArray[np.int64],
     tables: EquityTables,
     rounds: NDArray[np.int64],
@@ -432,9 +435,12 @@ def _river_kernel(
     class_of_key: NDArray[np.int64],
     offsets: NDArray[np.int64],
     out: NDArray[np.uint16],
-    weights: NDArray[np.int64],
-) -> None:
-    """Write the strength numerator of every hole pair on each 5-card board, by index."""
+) -> NDArray[np.int64]:
+    """Write the strength numerator of every hole pair on each 5-card board, by index.
+
+    Returns ``[boards, 1981]`` how many hole pairs of each board have each numerator.
+    """
+    per_board = np.zeros((reps.shape[0], STRENGTH_SCALE + 1), dtype=np.int64)
     for r in numba.prange(reps.shape[0]):
         first = np.empty(1081, dtype=np.int64)
         second = np.empty(1081, dtype=np.int64)
@@ -457,7 +463,8 @@ def _river_kernel(
             hand[1] = second[i]
             index = index_hand(hand, rounds, n_ranks, sizes, class_of_key, offsets)
             out[index] = numerators[i]
-            weights[index] += board_counts[r]
+            per_board[r, numerators[i]] += 1
+    return per_board
 
 
 def check_indexer(indexer: HandIndexer) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from pokerlab.abstraction.holdem_features import (
+    NOT_COMPUTED,
     STRENGTH_SCALE,
     StreetFeatures,
     board_weights,
@@ -49,9 +50,9 @@ def test_river_strengths_match_brute_force_and_eval7() -> None:
         board = reps[board_index].tolist()
         rest = [c for c in range(52) if c not in board]
         pairs = list(itertools.combinations(rest, 2))
-        # every pair on the board wrote its class, with the board's weight
+        # every pair on the board wrote its class
         indices = indexer.index([[a, b, *board] for a, b in pairs])
-        assert np.all(result.weights[indices] >= counts[board_index])
+        assert np.all(result.numerators[indices] <= STRENGTH_SCALE)
         for k in rng.choice(len(pairs), size=8, replace=False):
             hole = pairs[k]
             expected = brute_numerator(hole, board)
@@ -64,8 +65,9 @@ def test_river_strengths_match_brute_force_and_eval7() -> None:
                 theirs = eval7.evaluate([deck[c] for c in [a, b, *board]])
                 score += 2 if mine > theirs else 1 if mine == theirs else 0
             assert score == expected
-    # the classes of other boards were not written
-    assert np.count_nonzero(result.weights) < 3 * 1081
+    # the classes of other boards were not written; the weights count every dealt pair
+    assert np.count_nonzero(result.numerators != NOT_COMPUTED) <= 3 * 1081
+    assert result.value_weights.sum() == counts[chosen].sum() * 1081
 
 
 def _names() -> list[str]:
