@@ -187,13 +187,19 @@ class HoldemCardAbstraction:
     def save(self, path: str | Path) -> Path:
         """Write the tables to ``path`` (.npz) atomically; return the path."""
         target = Path(path)
-        header = {
+        header: dict[str, object] = {
             "format": FILE_FORMAT,
             "version": FORMAT_VERSION,
             "bucket_counts": list(self.bucket_counts),
             "seed": self.seed,
             "n_bins": self.n_bins,
         }
+        if self.report is not None:
+            header["report"] = {
+                "seconds": self.report.seconds,
+                "emd": self.report.emd,
+                "peak_memory": self.report.peak_memory,
+            }
         arrays = {f"street{s}": table for s, table in enumerate(self.tables)}
         arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
         write_npz_atomic(target, arrays)
@@ -223,8 +229,20 @@ def load(path: str | Path) -> HoldemCardAbstraction:
             f"cannot read a Hold'em card abstraction from {str(source)!r}: {exc}"
         ) from None
     try:
-        abstraction = HoldemCardAbstraction(tables, int(header["seed"]), int(header["n_bins"]))
-    except SpecError as exc:
+        saved = header.get("report")
+        report = (
+            None
+            if not isinstance(saved, dict)
+            else BuildReport(
+                {str(k): float(v) for k, v in saved.get("seconds", {}).items()},
+                {str(k): float(v) for k, v in saved.get("emd", {}).items()},
+                int(saved.get("peak_memory", 0)),
+            )
+        )
+        abstraction = HoldemCardAbstraction(
+            tables, int(header["seed"]), int(header["n_bins"]), report
+        )
+    except (SpecError, TypeError, AttributeError, ValueError) as exc:
         raise FileFormatError(f"{str(source)!r} is damaged: {exc}") from None
     if list(abstraction.bucket_counts) != header["bucket_counts"]:
         raise FileFormatError(f"{str(source)!r} is damaged: its bucket counts do not match")
