@@ -259,11 +259,55 @@ def _choose(n: int, k: int) -> int:
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _popcount(x: int) -> int:
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
+    """Set bits of a non-negative int below 2**32 (SWAR, no loop)."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _nth(i: int, k0: int, k1: int, k2: int, k3: int) -> int:
+    if i == 0:
+        return k0
+    if i == 1:
+        return k1
+    if i == 2:
+        return k2
+    return k3
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _suit_key(
+    cards: NDArray[np.int64], rounds: NDArray[np.int64], n_ranks: int, suit: int
+) -> int:
+    """``configuration << 40 | suit index`` of one suit of a hand."""
+    config = 0
+    suit_index = 0
+    used = 0
+    position = 0
+    for j in range(rounds.shape[0]):
+        ranks = 0
+        for _ in range(rounds[j]):
+            card = cards[position]
+            position += 1
+            if card & 3 == suit:
+                ranks |= 1 << (card >> 2)
+        n = _popcount(ranks)
+        config = config * (rounds[j] + 1) + n
+        # colex rank of this round's set among the ranks not used by earlier rounds
+        local = 0
+        t = 0
+        rest = ranks
+        while rest:
+            low = rest & -rest
+            below = low - 1
+            t += 1
+            local += _choose(_popcount(below) - _popcount(used & below), t)
+            rest ^= low
+        suit_index = suit_index * _choose(n_ranks - _popcount(used), n) + local
+        used |= ranks
+    return (config << _U_BITS) | suit_index
 
 
 @numba.njit(cache=True, nogil=True)
@@ -275,58 +319,49 @@ def index_hand(
     class_of_key: NDArray[np.int64],
     offsets: NDArray[np.int64],
 ) -> int:
-    """The class index of one hand (``cards`` in round order); -1 if a card repeats."""
-    n_rounds = rounds.shape[0]
-    sets = np.zeros((N_SUITS, n_rounds), dtype=np.int64)
-    position = 0
+    """The class index of one hand (``cards`` in round order); -1 if a card repeats.
+
+    Allocates nothing (compiled callers call it per hand in their inner loops).
+    """
     seen = 0
-    for j in range(n_rounds):
-        for _ in range(rounds[j]):
-            card = cards[position]
-            position += 1
-            bit = 1 << card
-            if seen & bit:
-                return -1
-            seen |= bit
-            sets[card & 3, j] |= 1 << (card >> 2)
-    keys = np.empty(N_SUITS, dtype=np.int64)
-    for suit in range(N_SUITS):
-        config = 0
-        suit_index = 0
-        used = 0
-        for j in range(n_rounds):
-            ranks = sets[suit, j]
-            n = _popcount(ranks)
-            config = config * (rounds[j] + 1) + n
-            # colex rank of this round's set among the ranks not used by earlier rounds
-            local = 0
-            t = 0
-            rest = ranks
-            while rest:
-                low = rest & -rest
-                rank = _popcount(low - 1)
-                compressed = rank - _popcount(used & (low - 1))
-                t += 1
-                local += _choose(compressed, t)
-                rest ^= low
-            suit_index = suit_index * _choose(n_ranks - _popcount(used), n) + local
-            used |= ranks
-        keys[suit] = (config << _U_BITS) | suit_index
-    keys.sort()
-    key = 0
-    for i in range(N_SUITS):
-        key += _choose((keys[i] >> _U_BITS) + i, i + 1)
+    for position in range(cards.shape[0]):
+        bit = 1 << cards[position]
+        if seen & bit:
+            return -1
+        seen |= bit
+    k0 = _suit_key(cards, rounds, n_ranks, 0)
+    k1 = _suit_key(cards, rounds, n_ranks, 1)
+    k2 = _suit_key(cards, rounds, n_ranks, 2)
+    k3 = _suit_key(cards, rounds, n_ranks, 3)
+    # sorting network for four keys
+    if k0 > k1:
+        k0, k1 = k1, k0
+    if k2 > k3:
+        k2, k3 = k3, k2
+    if k0 > k2:
+        k0, k2 = k2, k0
+    if k1 > k3:
+        k1, k3 = k3, k1
+    if k1 > k2:
+        k1, k2 = k2, k1
+    key = (
+        (k0 >> _U_BITS)
+        + _choose((k1 >> _U_BITS) + 1, 2)
+        + _choose((k2 >> _U_BITS) + 2, 3)
+        + _choose((k3 >> _U_BITS) + 3, 4)
+    )
     klass = class_of_key[key]
     index = 0
     i = 0
+    low_mask = (1 << _U_BITS) - 1
     while i < N_SUITS:
-        config = keys[i] >> _U_BITS
+        config = _nth(i, k0, k1, k2, k3) >> _U_BITS
         run = 1
-        while i + run < N_SUITS and (keys[i + run] >> _U_BITS) == config:
+        while i + run < N_SUITS and (_nth(i + run, k0, k1, k2, k3) >> _U_BITS) == config:
             run += 1
         multiset = 0
         for t in range(run):
-            multiset += _choose((keys[i + t] & ((1 << _U_BITS) - 1)) + t, t + 1)
+            multiset += _choose((_nth(i + t, k0, k1, k2, k3) & low_mask) + t, t + 1)
         index = index * _choose(sizes[config] + run - 1, run) + multiset
         i += run
     return int(offsets[klass] + index)
