@@ -119,6 +119,7 @@ def abstract_holdem(
         "peak_memory_bytes": _peak_memory(),
         "build_peak_memory_bytes": None if report is None else report.peak_memory,
         "emd": {} if report is None else report.emd,
+        "resumed_streets": [] if report is None else list(report.resumed),
         "seed": seed,
         "cache_file": str(path),
         "cache_file_bytes": path.stat().st_size if path.exists() else None,
