@@ -99,6 +99,7 @@ class HoldemCardAbstraction:
     seed: int = 0
     n_bins: int = 50
     report: BuildReport | None = None
+    _counts: tuple[int, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.tables) != 4:
@@ -110,6 +111,8 @@ class HoldemCardAbstraction:
                     f"the {STREET_NAMES[street]} table must have {size:,} entries (one per "
                     f"canonical hand); got shape {table.shape}"
                 )
+        counts = tuple(int(table.max()) + 1 for table in self.tables)
+        object.__setattr__(self, "_counts", counts)
 
     @property
     def name(self) -> str:
@@ -123,8 +126,8 @@ class HoldemCardAbstraction:
 
     @property
     def bucket_counts(self) -> tuple[int, ...]:
-        """Buckets at each street."""
-        return tuple(int(table.max()) + 1 for table in self.tables)
+        """Buckets at each street (the largest bucket in each table, plus one)."""
+        return self._counts
 
     @property
     def nbytes(self) -> int:
