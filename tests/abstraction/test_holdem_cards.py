@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
@@ -44,8 +45,13 @@ def test_bucket_counts_as_asked(small: HoldemCardAbstraction) -> None:
 
 
 @pytest.mark.slow
-def test_same_seed_same_tables(small: HoldemCardAbstraction) -> None:
-    again = build_holdem_abstraction(COUNTS, seed=1, **SMALL)  # type: ignore[arg-type]
+def test_same_seed_same_tables_on_one_core_too(small: HoldemCardAbstraction) -> None:
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        again = build_holdem_abstraction(COUNTS, seed=1, **SMALL)  # type: ignore[arg-type]
+    finally:
+        numba.set_num_threads(threads)
     for first, second in zip(small.tables, again.tables, strict=True):
         assert np.array_equal(first, second)
 
