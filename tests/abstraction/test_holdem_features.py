@@ -39,7 +39,7 @@ def test_board_weights_count_every_board(n_board: int) -> None:
 
 
 def test_river_strengths_match_brute_force_and_eval7() -> None:
-    eval7 = pytest.importorskip("eval7")
+    import eval7
     rng = np.random.default_rng(3)
     reps, counts = board_weights(5)
     chosen = np.array([0, 777, 134_458])
