@@ -33,7 +33,9 @@ from pokerlab.cli._common import (
 from pokerlab.errors import SpecError
 
 GameArgument = Annotated[
-    str, typer.Argument(help="The real game: 'kuhn(cards=100)', 'leduc(stack=50, raise_cap=None)'.")
+    str, typer.Argument(
+        help="The real game: 'kuhn(cards=100)', 'leduc(stack=50, raise_cap=None)', 'holdem'."
+    )
 ]
 CardsOption = Annotated[
     str | None,
@@ -71,9 +73,14 @@ SearchOption = Annotated[
 ]
 OutOption = Annotated[
     Path | None,
-    typer.Option("--out", "-o", help="Save the lifted strategy to this file (.npz)."),
+    typer.Option(
+        "--out", "-o", help="Save the lifted strategy (Hold'em: the tables) to this file (.npz)."
+    ),
 ]
-SeedOption = Annotated[int | None, typer.Option("--seed", min=0, help="Seed of sampling solvers.")]
+SeedOption = Annotated[
+    int | None,
+    typer.Option("--seed", min=0, help="Seed of sampling solvers (Hold'em: of the clustering)."),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 
 
