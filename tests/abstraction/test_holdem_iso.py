@@ -120,6 +120,12 @@ def test_small_deck_exhaustive(n_ranks: int, rounds: tuple[int, ...]) -> None:
     assert np.array_equal(canonical_keys(representatives, rounds), keys[first_of_index])
 
 
+def test_every_flop_index_both_ways() -> None:
+    flop = street_indexer(1)
+    every = np.arange(flop.size)
+    assert np.array_equal(flop.index(flop.unindex(every)), every)
+
+
 @pytest.mark.parametrize("street", [1, 2, 3])
 def test_full_deck_samples(street: int) -> None:
     rng = np.random.default_rng(street)
