@@ -15,19 +15,8 @@ def test_abstract_writes_the_lifted_strategy(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "lifted.npz"
-    rc = main(
-        [
-            "abstract",
-            "kuhn(cards=20)",
-            "--cards",
-            "uniform:5",
-            "--algorithm",
-            "lp",
-            "--out",
-            str(out),
-            "--json",
-        ]
-    )
+    rc = main(["abstract", "kuhn(cards=20)", "--cards", "uniform:5", "--algorithm", "lp",
+               "--out", str(out), "--json"])
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
     assert data["n_infosets_full"] == 80
@@ -42,20 +31,8 @@ def test_abstract_table_with_cfr_plus_and_a_raise_cap(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "capped.npz"
-    rc = main(
-        [
-            "abstract",
-            "leduc(stack=50, raise_cap=None)",
-            "--raise-cap",
-            "3",
-            "--algorithm",
-            "cfr+",
-            "--iterations",
-            "50",
-            "--out",
-            str(out),
-        ]
-    )
+    rc = main(["abstract", "leduc(stack=50, raise_cap=None)", "--raise-cap", "3",
+               "--algorithm", "cfr+", "--iterations", "50", "--out", str(out)])
     assert rc == 0
     text = capsys.readouterr().out
     assert "lifted exploitability" in text
@@ -65,21 +42,8 @@ def test_abstract_table_with_cfr_plus_and_a_raise_cap(
 
 def test_abstract_optimized_buckets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "optimized.npz"
-    rc = main(
-        [
-            "abstract",
-            "kuhn(cards=20)",
-            "--cards",
-            "optimized:4",
-            "--algorithm",
-            "lp",
-            "--search-evaluations",
-            "10",
-            "--out",
-            str(out),
-            "--json",
-        ]
-    )
+    rc = main(["abstract", "kuhn(cards=20)", "--cards", "optimized:4", "--algorithm", "lp",
+               "--search-evaluations", "10", "--out", str(out), "--json"])
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
     assert "boundaries:" in data["abstract"]
@@ -94,10 +58,8 @@ def test_abstract_without_out_solves_and_saves_nothing(
     assert "lifted exploitability" in text
     assert "80 -> 20 (4.0x fewer)" in text
     assert "not saved (give --out FILE" in text
-    assert (
-        main(["abstract", "kuhn(cards=20)", "--cards", "uniform:5", "--algorithm", "lp", "--json"])
-        == 0
-    )
+    assert main(["abstract", "kuhn(cards=20)", "--cards", "uniform:5", "--algorithm", "lp",
+                 "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["out"] is None
     assert data["n_infosets_abstract"] == 20
@@ -106,21 +68,8 @@ def test_abstract_without_out_solves_and_saves_nothing(
 
 def test_abstract_with_out_says_where(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "lifted.npz"
-    assert (
-        main(
-            [
-                "abstract",
-                "kuhn(cards=20)",
-                "--cards",
-                "uniform:5",
-                "--algorithm",
-                "lp",
-                "--out",
-                str(out),
-            ]
-        )
-        == 0
-    )
+    assert main(["abstract", "kuhn(cards=20)", "--cards", "uniform:5", "--algorithm", "lp",
+                 "--out", str(out)]) == 0
     assert f"saved the lifted strategy to {out}\n" in capsys.readouterr().out
     assert Strategy.load(out).game == kuhn(cards=20)
 
@@ -136,9 +85,8 @@ def test_abstract_refuses_a_folder_before_solving(
 def test_abstract_bad_buckets_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rc = main(
-        ["abstract", "kuhn(cards=20)", "--cards", "uniform:0", "--out", str(tmp_path / "x.npz")]
-    )
+    rc = main(["abstract", "kuhn(cards=20)", "--cards", "uniform:0", "--out",
+               str(tmp_path / "x.npz")])
     assert rc == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1

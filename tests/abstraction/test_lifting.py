@@ -105,9 +105,8 @@ def test_betting_abstraction_is_played_by_raise_translation() -> None:
         for key in ("A|rrrr", "K|Q|rrc|rrrrr", "Q|rr"):
             i = tree.infoset_id(key)
             raises = len(key.split("|")[-1])
-            raise_slot = (
-                list(tree.infoset_actions[i]).index(2) if 2 in tree.infoset_actions[i] else None
-            )
+            raise_slot = list(tree.infoset_actions[i]).index(2) if 2 in tree.infoset_actions[
+                i] else None
             if raise_slot is not None and raises >= k:
                 assert probs[i, raise_slot] == 0.0, (k, key)
         np.testing.assert_allclose(probs.sum(axis=1), 1.0)
