@@ -41,7 +41,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab.abstraction.holdem_iso import (
-    HandIndexer,
     board_indexer,
     index_hand,
     street_indexer,
@@ -465,9 +464,3 @@ def _river_kernel(
             out[index] = numerators[i]
             per_board[r, numerators[i]] += 1
     return per_board
-
-
-def check_indexer(indexer: HandIndexer) -> None:
-    """Refuse an indexer the feature kernels cannot serve (they assume the full deck)."""
-    if indexer.n_ranks != 13:
-        raise SpecError(f"features need the full 52-card deck; got {indexer.n_ranks} ranks")
