@@ -348,7 +348,7 @@ def build_holdem_abstraction(
             street, not all; the hands on the other boards get bucket 0.
     """
     counts = check_bucket_counts(bucket_counts)
-    step = _Steps(progress, partial_dir, (counts, seed, n_bins, sample))
+    step = _Steps(progress, partial_dir, (counts, seed, n_bins, sample, boards))
     tables: list[NDArray[np.integer] | None] = [None] * 4
     for street in (0, 1, 2, 3):
         tables[street] = step.load(street)
