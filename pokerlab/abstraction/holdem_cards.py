@@ -160,18 +160,16 @@ class HoldemCardAbstraction:
                 raise CardError(f"{what} must hold integer card ids; got dtype {array.dtype}")
             if array.size and (array.min() < 0 or array.max() > 51):
                 raise CardError(f"{what} holds a card id outside 0..51")
-        _, _, sizes0, keys0, offsets0 = street_indexer(0).kernel_tables()
-        _, _, sizes1, keys1, offsets1 = street_indexer(1).kernel_tables()
-        _, _, sizes2, keys2, offsets2 = street_indexer(2).kernel_tables()
-        _, _, sizes3, keys3, offsets3 = street_indexer(3).kernel_tables()
-        table0, table1, table2, table3 = self.tables
-        out, bad = _buckets_kernel(
+        indexers = tuple(
+            array for street in range(4) for array in street_indexer(street).kernel_tables()[2:]
+        )
+        kernel = _buckets_parallel if hole.shape[0] >= PARALLEL_DEALS else _buckets_serial
+        out, bad = kernel(
             np.ascontiguousarray(hole, dtype=np.int64),
             np.ascontiguousarray(board, dtype=np.int64),
-            table0, table1, table2, table3,
-            sizes0, keys0, offsets0, sizes1, keys1, offsets1,
-            sizes2, keys2, offsets2, sizes3, keys3, offsets3,
-        )  # fmt: skip
+            self.tables,
+            indexers,
+        )
         if bad >= 0:
             raise CardError(f"deal {bad} deals a card twice; each card may be dealt once per deal")
         return out
@@ -508,65 +506,99 @@ def _atomic_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def _buckets_kernel(
+PARALLEL_DEALS = 4096
+"""Batches at least this large use both cores; smaller ones (play time) run on the caller's."""
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _deal_buckets(
+    d: int,
     hole: NDArray[np.int64],
     board: NDArray[np.int64],
-    table0: NDArray[np.integer],
-    table1: NDArray[np.integer],
-    table2: NDArray[np.integer],
-    table3: NDArray[np.integer],
-    sizes0: NDArray[np.int64],
-    keys0: NDArray[np.int64],
-    offsets0: NDArray[np.int64],
-    sizes1: NDArray[np.int64],
-    keys1: NDArray[np.int64],
-    offsets1: NDArray[np.int64],
-    sizes2: NDArray[np.int64],
-    keys2: NDArray[np.int64],
-    offsets2: NDArray[np.int64],
-    sizes3: NDArray[np.int64],
-    keys3: NDArray[np.int64],
-    offsets3: NDArray[np.int64],
+    out: NDArray[np.int32],
+    tables: tuple[NDArray[np.integer], ...],
+    indexers: tuple[NDArray[np.int64], ...],
+    rounds: tuple[NDArray[np.int64], ...],
+    hand: NDArray[np.int64],
+) -> bool:
+    """Fill ``out[d]``; False (and nothing filled) if the deal repeats a card.
+
+    ``rounds`` holds each street's indexer rounds, ``hand`` is 7 cards of scratch space.
+    """
+    seen = 0
+    for k in range(5):
+        seen |= 1 << board[d, k]
+    repeated = _popcount64(seen) != 5
+    for p in range(hole.shape[1]):
+        for k in range(2):
+            bit = 1 << hole[d, p, k]
+            if seen & bit:
+                repeated = True
+            seen |= bit
+    if repeated:
+        return False
+    table0, table1, table2, table3 = tables
+    sizes0, keys0, offsets0, sizes1, keys1, offsets1 = indexers[:6]
+    sizes2, keys2, offsets2, sizes3, keys3, offsets3 = indexers[6:]
+    rounds0, rounds1, rounds2, rounds3 = rounds
+    for k in range(5):
+        hand[2 + k] = board[d, k]
+    for p in range(hole.shape[1]):
+        hand[0] = hole[d, p, 0]
+        hand[1] = hole[d, p, 1]
+        out[d, p, 0] = table0[index_hand(hand[:2], rounds0, 13, sizes0, keys0, offsets0)]
+        out[d, p, 1] = table1[index_hand(hand[:5], rounds1, 13, sizes1, keys1, offsets1)]
+        out[d, p, 2] = table2[index_hand(hand[:6], rounds2, 13, sizes2, keys2, offsets2)]
+        out[d, p, 3] = table3[index_hand(hand, rounds3, 13, sizes3, keys3, offsets3)]
+    return True
+
+
+@numba.njit(cache=True, nogil=True)
+def _street_rounds() -> tuple[NDArray[np.int64], ...]:
+    """The rounds of the four standard indexers (``STREET_ROUNDS``) as arrays."""
+    return (
+        np.array([2], dtype=np.int64),
+        np.array([2, 3], dtype=np.int64),
+        np.array([2, 4], dtype=np.int64),
+        np.array([2, 5], dtype=np.int64),
+    )
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def _buckets_parallel(
+    hole: NDArray[np.int64],
+    board: NDArray[np.int64],
+    tables: tuple[NDArray[np.integer], ...],
+    indexers: tuple[NDArray[np.int64], ...],
 ) -> tuple[NDArray[np.int32], int]:
-    """Buckets of every player at every street; the first deal dealing a card twice, or -1."""
-    n_deals, n_players, _ = hole.shape
-    out = np.zeros((n_deals, n_players, 4), dtype=np.int32)
-    bad = np.full(n_deals, -1, dtype=np.int64)
-    rounds0 = np.array([2], dtype=np.int64)
-    rounds1 = np.array([2, 3], dtype=np.int64)
-    rounds2 = np.array([2, 4], dtype=np.int64)
-    rounds3 = np.array([2, 5], dtype=np.int64)
-    for d in numba.prange(n_deals):
-        seen = 0
-        for k in range(5):
-            seen |= 1 << board[d, k]
-        repeated = _popcount64(seen) != 5
-        for p in range(n_players):
-            for k in range(2):
-                bit = 1 << hole[d, p, k]
-                if seen & bit:
-                    repeated = True
-                seen |= bit
-        if repeated:
-            bad[d] = d
-            continue
+    """Buckets of every player at every street, deals over the cores; first bad deal or -1."""
+    out = np.zeros((hole.shape[0], hole.shape[1], 4), dtype=np.int32)
+    good = np.empty(hole.shape[0], dtype=np.bool_)
+    rounds = _street_rounds()
+    for d in numba.prange(hole.shape[0]):
         hand = np.empty(7, dtype=np.int64)
-        for k in range(5):
-            hand[2 + k] = board[d, k]
-        for p in range(n_players):
-            hand[0] = hole[d, p, 0]
-            hand[1] = hole[d, p, 1]
-            out[d, p, 0] = table0[index_hand(hand[:2], rounds0, 13, sizes0, keys0, offsets0)]
-            out[d, p, 1] = table1[index_hand(hand[:5], rounds1, 13, sizes1, keys1, offsets1)]
-            out[d, p, 2] = table2[index_hand(hand[:6], rounds2, 13, sizes2, keys2, offsets2)]
-            out[d, p, 3] = table3[index_hand(hand, rounds3, 13, sizes3, keys3, offsets3)]
-    first = -1
-    for d in range(n_deals):
-        if bad[d] >= 0:
-            first = d
-            break
-    return out, first
+        good[d] = _deal_buckets(d, hole, board, out, tables, indexers, rounds, hand)
+    for d in range(hole.shape[0]):
+        if not good[d]:
+            return out, d
+    return out, -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _buckets_serial(
+    hole: NDArray[np.int64],
+    board: NDArray[np.int64],
+    tables: tuple[NDArray[np.integer], ...],
+    indexers: tuple[NDArray[np.int64], ...],
+) -> tuple[NDArray[np.int32], int]:
+    """:func:`_buckets_parallel` on the calling thread (no thread pool: small batches)."""
+    out = np.zeros((hole.shape[0], hole.shape[1], 4), dtype=np.int32)
+    rounds = _street_rounds()
+    hand = np.empty(7, dtype=np.int64)
+    for d in range(hole.shape[0]):
+        if not _deal_buckets(d, hole, board, out, tables, indexers, rounds, hand):
+            return out, d
+    return out, -1
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

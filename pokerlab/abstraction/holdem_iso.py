@@ -57,6 +57,9 @@ KernelTables = tuple[
 ]
 """What compiled code passes to :func:`index_hand` after the cards."""
 
+PARALLEL_ROWS = 4096
+"""Batches at least this large use both cores; smaller ones run on the caller's thread."""
+
 _MAX_RANKS = 13
 _U_BITS = 40  # a suit index is below 2**40; the configuration sits above it in a sort key
 
@@ -169,7 +172,8 @@ class HandIndexer:
         """
         array = self._check_cards(cards)
         _counts, sizes, class_of_key, offsets, _members = self._tables
-        out = _index_rows(
+        kernel = _index_rows if len(array) >= PARALLEL_ROWS else _index_rows_serial
+        out = kernel(
             array,
             np.array(self.rounds, dtype=np.int64),
             self.n_ranks,
@@ -278,9 +282,7 @@ def _nth(i: int, k0: int, k1: int, k2: int, k3: int) -> int:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _suit_key(
-    cards: NDArray[np.int64], rounds: NDArray[np.int64], n_ranks: int, suit: int
-) -> int:
+def _suit_key(cards: NDArray[np.int64], rounds: NDArray[np.int64], n_ranks: int, suit: int) -> int:
     """``configuration << 40 | suit index`` of one suit of a hand."""
     config = 0
     suit_index = 0
@@ -379,6 +381,22 @@ def _index_rows(
     """:func:`index_hand` of every row, rows spread over the cores."""
     out = np.empty(cards.shape[0], dtype=np.int64)
     for row in numba.prange(cards.shape[0]):
+        out[row] = index_hand(cards[row], rounds, n_ranks, sizes, class_of_key, offsets)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _index_rows_serial(
+    cards: NDArray[np.int64],
+    rounds: NDArray[np.int64],
+    n_ranks: int,
+    sizes: NDArray[np.int64],
+    class_of_key: NDArray[np.int64],
+    offsets: NDArray[np.int64],
+) -> NDArray[np.int64]:
+    """:func:`_index_rows` on the calling thread (small batches: no thread pool)."""
+    out = np.empty(cards.shape[0], dtype=np.int64)
+    for row in range(cards.shape[0]):
         out[row] = index_hand(cards[row], rounds, n_ranks, sizes, class_of_key, offsets)
     return out
 

@@ -88,6 +88,16 @@ def test_buckets_agree_with_one_hand_and_ignore_suit_names(small: HoldemCardAbst
     assert len(np.unique(out[:, :, 1])) > 1
 
 
+def test_large_batches_on_both_cores_agree_with_small_ones(small: HoldemCardAbstraction) -> None:
+    hole, board = deals_on_known_flops(5000, 2, seed=4)
+    whole = small.buckets(hole, board)  # both cores
+    parts = [small.buckets(hole[i : i + 1000], board[i : i + 1000]) for i in range(0, 5000, 1000)]
+    assert np.array_equal(whole, np.concatenate(parts))
+    board[4321, 0] = hole[4321, 0, 1]
+    with pytest.raises(CardError, match="deal 4321 deals a card twice"):
+        small.buckets(hole, board)
+
+
 def test_save_and_load(small: HoldemCardAbstraction, tmp_path: Path) -> None:
     path = small.save(tmp_path / "cards.npz")
     loaded = load(path)
