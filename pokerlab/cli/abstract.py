@@ -6,6 +6,12 @@ which every card plays its bucket's row. Prints the abstract game's value, the l
 strategy's exact exploitability and value in GAME, and the size reduction; saves the lifted
 strategy only when ``--out`` is given. ``--cards optimized:B`` first searches B buckets
 (:func:`pokerlab.abstraction.optimize_buckets`).
+
+For Texas Hold'em (``'holdem(betting="limit")' --cards 169,50,50,50``) there is nothing to
+solve here: it builds (or loads from the cache) the card abstraction's bucket tables per
+street (:mod:`pokerlab.abstraction.holdem_cards`) and reports their sizes, the time and the
+memory it took; ``--out`` also saves the tables. Ctrl-C keeps the finished streets, and the
+same command resumes.
 """
 
 from __future__ import annotations
@@ -27,14 +33,21 @@ from pokerlab.cli._common import (
 from pokerlab.errors import SpecError
 
 GameArgument = Annotated[
-    str, typer.Argument(help="The real game: 'kuhn(cards=100)', 'leduc(stack=50, raise_cap=None)'.")
+    str, typer.Argument(
+        help="The real game: 'kuhn(cards=100)', 'leduc(stack=50, raise_cap=None)', 'holdem'."
+    )
 ]
 CardsOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--cards",
-        help="Card buckets: identity, uniform:B, percentile:B, optimized:B, boundaries:0,5,17,...",
+        help="Card buckets: identity, uniform:B, percentile:B, optimized:B, boundaries:0,5,17,..."
+        " (default identity); Hold'em: buckets per street (default 169,50,50,50).",
     ),
+]
+CacheDirOption = Annotated[
+    Path | None,
+    typer.Option("--cache-dir", help="Hold'em tables cache (default $POKERLAB_CACHE/abstraction)."),
 ]
 BoardOption = Annotated[
     str | None, typer.Option("--board", help="Leduc board buckets (default: as --cards).")
@@ -60,9 +73,14 @@ SearchOption = Annotated[
 ]
 OutOption = Annotated[
     Path | None,
-    typer.Option("--out", "-o", help="Save the lifted strategy to this file (.npz)."),
+    typer.Option(
+        "--out", "-o", help="Save the lifted strategy (Hold'em: the tables) to this file (.npz)."
+    ),
 ]
-SeedOption = Annotated[int | None, typer.Option("--seed", min=0, help="Seed of sampling solvers.")]
+SeedOption = Annotated[
+    int | None,
+    typer.Option("--seed", min=0, help="Seed of sampling solvers (Hold'em: of the clustering)."),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 
 
@@ -74,7 +92,7 @@ def register(app: typer.Typer) -> None:
 def abstract_command(
     game: GameArgument,
     out: OutOption = None,
-    cards: CardsOption = "identity",
+    cards: CardsOption = None,
     board: BoardOption = None,
     raise_cap: RaiseCapOption = None,
     algorithm: AlgorithmOption = "cfr+",
@@ -83,11 +101,13 @@ def abstract_command(
     search_evaluations: SearchOption = 150,
     seed: SeedOption = None,
     json: JsonOption = False,
+    cache_dir: CacheDirOption = None,
 ) -> None:
     """Solve an abstraction of GAME and lift its strategy back to GAME.
 
     Prints the abstract and the lifted strategy's values and exploitability; with --out,
     also saves the lifted strategy (a strategy of GAME, every card playing its bucket).
+    For Hold'em, builds the card abstraction's bucket tables (--cards 169,50,50,50).
     """
     from rich.progress import (
         BarColumn,
@@ -110,6 +130,12 @@ def abstract_command(
     real = load_game(game)
     if out is not None:
         check_output_path(out)
+    if real.spec.name == "holdem":
+        from pokerlab.cli._holdem_abstract import abstract_holdem
+
+        abstract_holdem(real, cards, seed=seed or 0, out=out, cache_dir=cache_dir, json=json)
+        return
+    cards = cards or "identity"
     name, _, argument = cards.strip().partition(":")
     buckets: object = cards
     optimized = name.strip().lower() == "optimized"
