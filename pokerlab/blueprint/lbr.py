@@ -241,6 +241,16 @@ class LocalBestResponse:
         return float(state.returns()[lbr_seat])
 
 
+def check_hands(hands: int) -> None:
+    """Refuse a hand count LBR cannot play: it must be even (each deal twice) and >= 2.
+
+    Raises:
+        SpecError: naming the count.
+    """
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 2 or hands % 2:
+        raise SpecError(f"hands must be an even number >= 2 (each deal twice); got {hands!r}")
+
+
 def run_lbr(
     game: HoldemGame,
     policy: PolicyLike,
@@ -265,8 +275,7 @@ def run_lbr(
     Raises:
         SpecError: bad arguments (an odd or too small hand count, not heads-up Hold'em).
     """
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 2 or hands % 2:
-        raise SpecError(f"hands must be an even number >= 2 (each deal twice); got {hands!r}")
+    check_hands(hands)
     lbr = LocalBestResponse(game, policy, sizes=sizes, rollouts=rollouts)
     rng = np.random.default_rng(seed)
     pairs = np.zeros(hands // 2)
@@ -290,4 +299,12 @@ def run_lbr(
     )
 
 
-__all__ = ["DEFAULT_SIZES", "PAIRS", "LBRResult", "LocalBestResponse", "run_lbr", "win_probability"]
+__all__ = [
+    "DEFAULT_SIZES",
+    "PAIRS",
+    "LBRResult",
+    "LocalBestResponse",
+    "check_hands",
+    "run_lbr",
+    "win_probability",
+]
