@@ -5,7 +5,9 @@ It keeps the opponent's *range*, a weight for each of the 1,326 hole-card pairs:
 (its own, the board) zero the pairs holding them, and after each opponent action ``a`` every
 pair's weight is multiplied by the policy's probability of ``a`` with that pair (Bayes). The
 policy is asked once per live pair per opponent action, with the observation's private cards
-swapped, so the range is exact for the policy.
+swapped, so the range is exact for the policy; a policy with
+``action_probabilities_batch(observations) -> [{action: p}, ...]`` is asked once per action for
+all the pairs (the fast path for blueprints).
 
 At its own decision, with ``WP`` its equity against the range (exact on the river, ``rollouts``
 sampled board completions before), ``pot`` the chips in, ``asked`` the chips to call, it
@@ -31,7 +33,6 @@ References:
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 from collections.abc import Callable, Mapping
@@ -97,10 +98,20 @@ def _opponent_probabilities(
     if not base.infoset_key.startswith(own):
         raise SpecError(f"cannot swap the cards of the infoset key {base.infoset_key!r}")
     table = np.zeros((len(PAIRS), len(legal)))
-    for index in np.flatnonzero(weights > 0):
-        text = _PAIR_TEXT[index]
-        observation = dataclasses.replace(base, infoset_key=text + rest, private_cards=text)
-        for action, p in policy.action_probabilities(observation).items():
+    live = np.flatnonzero(weights > 0)
+    observations = [
+        Observation(
+            base.game, seat, _PAIR_TEXT[i] + rest, legal, base.action_names,
+            base.public_history, _PAIR_TEXT[i], base.board, base.committed, base.stacks,
+        )
+        for i in live
+    ]  # fmt: skip
+    batch = getattr(policy, "action_probabilities_batch", None)
+    answers = batch(observations) if batch is not None else map(
+        policy.action_probabilities, observations
+    )
+    for index, answer in zip(live, answers, strict=True):
+        for action, p in answer.items():
             table[index, column[action]] = p
     return legal, table
 
