@@ -75,3 +75,10 @@ def test_bad_arguments() -> None:
         run_lbr(game, always_fold(game), 3)
     with pytest.raises(SpecError, match="heads-up"):
         LocalBestResponse(holdem(players=3), always_fold(holdem(players=3)))
+
+
+@pytest.mark.slow
+def test_lbr_beats_always_call_in_no_limit_with_pot_and_all_in() -> None:
+    game = holdem(betting="nolimit")
+    result = run_lbr(game, AlwaysCall(game=game).policy, 20, seed=1, rollouts=16)
+    assert result.mbb_per_hand - result.ci95 > 1000
