@@ -1,3 +1,1 @@
-"""Blueprint strategies for Hold'em, and measuring them: local best response (:mod:`.lbr`)."""
-
-from __future__ import annotations
+"""Hold'em blueprint training: the abstract betting tree as arrays, MCCFR kernels, LBR."""
