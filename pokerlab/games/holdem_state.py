@@ -230,7 +230,7 @@ class HoldemState(State):
         player = self.to_act
         if player == CHANCE:
             dealt = set(self.hole) | set(self.board)
-            return tuple(c for c in range(self.holdem.rules.deck_size) if c not in dealt)
+            return tuple(c for c in self.holdem.rules.deck if c not in dealt)
         if player == TERMINAL:
             return ()
         bets = self.bets
@@ -247,7 +247,7 @@ class HoldemState(State):
         player = self.to_act
         if player == CHANCE:
             return (
-                0 <= action < self.holdem.rules.deck_size
+                action in self.holdem.rules.deck
                 and action not in self.hole
                 and action not in self.board
             )
@@ -307,7 +307,7 @@ class HoldemState(State):
         """``fold``, ``check``/``call``, ``bet``/``raise`` (limit), ``bet X``/``raise to X``."""
         game = self.holdem
         if self.to_act == CHANCE:
-            in_deck = 0 <= action < game.rules.deck_size
+            in_deck = action in game.rules.deck
             return f"deal {cards_str((action,))}" if in_deck else f"deal {action}"
         facing = self.to_act >= 0 and max(self.bets) > 0
         if action == FOLD:
@@ -626,7 +626,8 @@ def _begin_betting(
     """
     n = game.n_players
     # Preflop the bets are still the blinds, so the opener is the rules' (precomputed).
-    opener = game.rules.preflop_opener if street == 0 else 0
+    opener = game.rules.preflop_opener if street == 0 else game.rules.openers[street]
+    assert opener is not None
     totals = sorted(bets[i] + behind[i] for i in range(n) if not folded[i])
     second = totals[-2]
     actors = tuple(
