@@ -164,9 +164,23 @@ class HoldemGame(Game):
             else f"stacks {self.starting_stacks}"
         )
         ante = f", ante {self.ante}" if self.ante else ""
-        cap = "" if self.no_limit else f", {self.cap} bets per round"
+        rules = self.rules
+        texas = (rules.deck_size, rules.hole_size, rules.board_sizes) == (52, 2, (0, 3, 4, 5))
+        cap = (
+            ""
+            if self.no_limit
+            else f", {self.cap} bets per round"
+            if texas
+            else f", raises {list(rules.raise_caps)} per street"
+        )
+        cards = (
+            "Texas Hold'em"
+            if texas
+            else f"Hold'em ({rules.n_ranks} ranks x {rules.n_suits} suits, {rules.hole_size} "
+            f"hole, board {list(rules.board_sizes)})"
+        )
         return (
-            f"{self.n_players}-player {'no-limit' if self.no_limit else 'limit'} Texas Hold'em, "
+            f"{self.n_players}-player {'no-limit' if self.no_limit else 'limit'} {cards}, "
             f"blinds {self.small_blind}/{self.big_blind}{ante}, {stacks}{cap}"
         )
 
