@@ -15,7 +15,7 @@ import pytest
 
 from pokerlab._types import CHANCE
 from pokerlab.games import load
-from pokerlab.games.holdem_rules import HoldemRules
+from pokerlab.games.holdem_rules import RAISE, HoldemRules
 from pokerlab.games.holdem_state import HoldemGame, HoldemState
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -27,18 +27,37 @@ CONFIGS = {
     "3-player": 'holdem(betting="limit", players=3, ranks=8, stack=1000)',
     "kuhn-like": 'holdem(betting="limit", ranks=3, suits=1, hole=1, board="", '
     'seat_blinds=(1, 1), raises="1", caps="1", first="0", stack=100)',
+    "nolimit-hu": "holdem(stack=20)",
+    "nolimit-hu-uneven": "holdem(stack=(20, 35))",
     "two-suit-flop": 'holdem(betting="limit", ranks=5, suits=2, hole=1, board="2", '
     'first="1,0", caps="2,2", stack=100)',
 }
 
 
 def universal_poker_params(rules: HoldemRules) -> dict[str, object]:
-    """The ACPC game definition of ``rules``, as universal_poker's parameters."""
+    """The ACPC game definition of ``rules``, as universal_poker's parameters.
+
+    No-limit is checked heads-up only: with three players and unequal stacks the two
+    engines disagree on some hands (recorded in the report, not yet explained).
+    """
     n = rules.n_players
     nominal = [b for b in rules.blinds_paid]
     openers = [rules.preflop_opener, *rules.openers[1:]]
+    if rules.no_limit:
+        return {
+            "betting": "nolimit", "bettingAbstraction": "fullgame", "numPlayers": n,
+            "numRounds": rules.n_streets, "blind": " ".join(str(b) for b in nominal),
+            "firstPlayer": " ".join(str(int(o) + 1) for o in openers),  # type: ignore[arg-type]
+            "numSuits": rules.n_suits, "numRanks": rules.n_ranks,
+            "numHoleCards": rules.hole_size,
+            "numBoardCards": " ".join(
+                str(rules.board_sizes[s] - (rules.board_sizes[s - 1] if s else 0))
+                for s in range(rules.n_streets)
+            ),
+            "stack": " ".join(str(s) for s in rules.starting_stacks),
+        }  # fmt: skip
     return {
-        "betting": "nolimit" if rules.no_limit else "limit",
+        "betting": "limit",
         "numPlayers": n,
         "numRounds": rules.n_streets,
         "blind": " ".join(str(b) for b in nominal),
@@ -87,10 +106,16 @@ def play_lockstep(game: HoldemGame, os_game: object, rng: random.Random) -> bool
             continue
         assert state.player == os_state.current_player(), str(os_state)
         legal = list(state.legal_actions())
-        assert legal == list(os_state.legal_actions()), (str(state), str(os_state))
+        # No-limit: pokerlab's RAISE + X (X: the street's total) is universal_poker's
+        # raise to the hand's total (fullgame betting): X plus the earlier streets' chips.
+        player = state.player
+        earlier = state.committed[player] - state.bets[player]
+        shift = RAISE - earlier if game.no_limit else 0
+        theirs_legal = [a if a < RAISE else a - shift for a in legal]
+        assert theirs_legal == list(os_state.legal_actions()), (str(state), str(os_state))
         action = rng.choice(legal)
         state = state.child(action)
-        os_state.apply_action(action)
+        os_state.apply_action(action if action < RAISE else action - shift)
     assert os_state.is_terminal(), str(os_state)
     ours_r, theirs_r = list(state.returns()), list(os_state.returns())
     if ours_r != theirs_r:
