@@ -7,6 +7,11 @@ from a shuffled deck through its chance nodes (immutable states, one per action)
 settles with its evaluator; pokerkit runs with every automation on (it deals, shows down,
 ranks hands and pushes chips itself), its fastest way to play a hand. Rates are hands per
 second on one core, timed in the same process.
+
+A second row plays heads-up limit hands (pokerlab's ``holdem(betting="limit")`` rules,
+stacks large enough for no all-in) uniformly at random over the legal actions, through
+pokerlab's State API and through OpenSpiel's C++ ``universal_poker`` (driven from Python
+through pyspiel, loaded from the same ACPC game definition; chance drawn the same way).
 """
 
 from __future__ import annotations
@@ -73,13 +78,60 @@ def _pokerkit(hands: int, seed: int) -> None:
                 state.check_or_call()
 
 
+LIMIT_SPEC = 'holdem(betting="limit", stack=1000)'
+
+
+def _ours_limit(hands: int, seed: int) -> None:
+    from pokerlab.games import load
+
+    game = load(LIMIT_SPEC)
+    rng = random.Random(seed)
+    initial = game.initial_state()
+    for _ in range(hands):
+        state = initial
+        while state.player != TERMINAL:
+            state = state.child(rng.choice(state.legal_actions()))
+        state.returns()
+
+
+def _universal_poker(hands: int, seed: int) -> None:
+    import pyspiel
+
+    from pokerlab.games import load
+    from pokerlab.protocols.acpc_gamedef import format_gamedef
+
+    game = load(LIMIT_SPEC)
+    os_game = pyspiel.universal_poker.load_universal_poker_from_acpc_gamedef(
+        format_gamedef(game)  # type: ignore[arg-type]
+    )
+    rng = random.Random(seed)
+    for _ in range(hands):
+        state = os_game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        state.returns()
+
+
 def run(quick: bool) -> list[Row]:
     n_ours = 2_000 if quick else 20_000
     n_peer = 200 if quick else 1_500
     _ours(50, seed=1)  # warm up: the evaluator's tables
     ours = n_ours / best_time(lambda: _ours(n_ours, seed=2), repeat=3)
     peer = n_peer / best_time(lambda: _pokerkit(n_peer, seed=2), repeat=3)
+    n_limit = 2_000 if quick else 20_000
+    ours_limit = n_limit / best_time(lambda: _ours_limit(n_limit, seed=2), repeat=3)
+    peer_limit = n_limit / best_time(lambda: _universal_poker(n_limit, seed=2), repeat=3)
     return [
+        Row(
+            name="HULHE random playouts",
+            unit="hands/s",
+            ours=ours_limit,
+            peer_name="OpenSpiel universal_poker (C++)",
+            peer=peer_limit,
+            higher_is_better=True,
+            target=">= 1x",
+            note="limit 1/2, caps 3/4/4/4, uniform over legal actions, same gamedef",
+        ),
         Row(
             name="HUNL random playouts",
             unit="hands/s",

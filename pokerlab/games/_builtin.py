@@ -65,6 +65,16 @@ def register_all() -> None:
                 Parameter("stack", 200, "chips each player has before the hand (an int, or "
                           "one per player)", kind=(int, tuple)),
                 Parameter("cap", 4, "limit: bets per round, the big blind counting preflop"),
+                Parameter("ranks", 13, "ranks in the deck (its highest), 2..13"),
+                Parameter("suits", 4, "suits in the deck, 1..4"),
+                Parameter("hole", 2, "hole cards per player, 1..4"),
+                Parameter("board", "3,1,1", "board cards dealt before each later street",
+                          kind=str),
+                Parameter("raises", "", "limit: raise size per street, e.g. '2,2,4,4'", kind=str),
+                Parameter("caps", "", "limit: raises per street (blinds not counting)", kind=str),
+                Parameter("first", "", "first player per street, e.g. '1,0,0,0'", kind=str),
+                Parameter("seat_blinds", None, "one blind per player in seat order (ACPC)",
+                          kind=tuple, allow_none=True),
             ),
             HoldemGame,
         )

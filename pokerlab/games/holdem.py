@@ -39,8 +39,20 @@ def holdem(
     ante: int = 0,
     stack: int | Sequence[int] = 200,
     cap: int = 4,
+    ranks: int = 13,
+    suits: int = 4,
+    hole: int = 2,
+    board: str = "3,1,1",
+    raises: str = "",
+    caps: str = "",
+    first: str = "",
+    seat_blinds: Sequence[int] | None = None,
 ) -> HoldemGame:
-    """Return Texas Hold'em; ``holdem(players=6, betting="limit")`` is 6-max limit.
+    """Return a Hold'em game; ``holdem(players=6, betting="limit")`` is 6-max limit Texas.
+
+    The defaults are Texas Hold'em; ``ranks``, ``suits``, ``hole``, ``board``, ``raises``,
+    ``caps``, ``first`` and ``seat_blinds`` (the ACPC game definition's fields) make other
+    Hold'em games: see :mod:`pokerlab.games.holdem_rules` and :func:`rhode_island`.
 
     Example:
         >>> game = holdem(stack=100)
@@ -50,11 +62,40 @@ def holdem(
     """
     stack_value: object = stack if isinstance(stack, int) else tuple(stack)
     game = load(
-        "holdem", players=players, betting=betting, blinds=tuple(blinds), ante=ante,
-        stack=stack_value, cap=cap,
+        "holdem",
+        players=players,
+        betting=betting,
+        blinds=tuple(blinds),
+        ante=ante,
+        stack=stack_value,
+        cap=cap,
+        ranks=ranks,
+        suits=suits,
+        hole=hole,
+        board=board,
+        raises=raises,
+        caps=caps,
+        first=first,
+        seat_blinds=None if seat_blinds is None else tuple(seat_blinds),
     )
     assert isinstance(game, HoldemGame)
     return game
+
+
+RHODE_ISLAND = 'holdem(betting="limit", hole=1, board="1,1", blinds=(5, 10), stack=1000)'
+"""Rhode Island Hold'em's spec: one hole card, one flop card, one turn card, limit
+betting (raises of 10, 20, 20; three raises preflop after the blinds, four later)."""
+
+
+def rhode_island(*, players: int = 2, stack: int = 1000) -> HoldemGame:
+    """Rhode Island Hold'em (Shi and Littman): one hole card, a one-card flop and turn, limit.
+
+    ACPC hand ranking (no three-card straights or flushes; pairs and trips rank as usual),
+    which is what OpenSpiel's universal_poker plays with the same definition.
+    """
+    return holdem(
+        players=players, betting="limit", hole=1, board="1,1", blinds=(5, 10), stack=stack
+    )
 
 
 __all__ = [
@@ -62,6 +103,7 @@ __all__ = [
     "CALL",
     "FOLD",
     "RAISE",
+    "RHODE_ISLAND",
     "STREET_NAMES",
     "HoldemGame",
     "HoldemRules",
@@ -70,4 +112,5 @@ __all__ = [
     "Pot",
     "Settlement",
     "holdem",
+    "rhode_island",
 ]

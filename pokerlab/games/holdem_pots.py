@@ -46,7 +46,7 @@ class Settlement:
         final_stacks: each player's chips after the hand.
         returns: chips won (negative: lost) by each player.
         showdown: the players whose hands were compared (empty when everyone folded to one).
-        hand_values: each player's hand value 1..7462 at showdown (0 if not shown).
+        hand_values: each player's hand value at showdown, higher is better (0 if not shown).
     """
 
     pots: tuple[Pot, ...]
@@ -88,7 +88,7 @@ def settle(
     else:
         hands = np.array([(*hole_cards[i], *board) for i in live], dtype=np.uint8)
         value_list = [0] * n
-        for i, value in zip(live, evaluate_batch(hands).tolist(), strict=True):
+        for i, value in zip(live, hand_values(hands), strict=True):
             value_list[i] = value
         values = tuple(value_list)
         contributions = [c - a for c, a in zip(committed, rules.antes_paid, strict=True)]
@@ -124,6 +124,35 @@ def settle(
     return Settlement(pots, tuple(final), returns, showdown, values)
 
 
+def hand_values(hands: np.ndarray) -> list[int]:
+    """Each hand's value, higher is better, by the ACPC's ranking (see holdem_rules).
+
+    Five to seven cards: :func:`pokerlab.cards.evaluate_batch` (1..7462). Fewer: no straight
+    or flush can be made, so the value is the class (high card, pair, two pair, trips,
+    quads) then the ranks of the groups, larger groups first, ranks descending.
+    """
+    if hands.shape[1] >= 5:
+        return [int(v) for v in evaluate_batch(hands).tolist()]
+    values = []
+    for row in hands.tolist():
+        counts: dict[int, int] = {}
+        for card in row:
+            counts[card // 4] = counts.get(card // 4, 0) + 1
+        groups = sorted(((c, r) for r, c in counts.items()), reverse=True)
+        shape = tuple(c for c, _ in groups)
+        kind = _SMALL_CLASSES[shape[:2] if shape[0] == 2 else shape[:1]]
+        value = kind
+        for _, rank in groups:
+            value = value * 13 + rank
+        value *= 13 ** (4 - len(groups))
+        values.append(value + 1)
+    return values
+
+
+_SMALL_CLASSES = {(1,): 0, (2,): 1, (2, 1): 1, (2, 2): 2, (3,): 3, (4,): 7}
+"""Hand classes of fewer than five cards, in the order of the five-card ones."""
+
+
 def build_pots(
     contributions: Sequence[int], antes: int, eligible_players: Sequence[Player]
 ) -> list[tuple[int, tuple[Player, ...]]]:
@@ -149,4 +178,4 @@ def build_pots(
     return pots
 
 
-__all__ = ["Pot", "Settlement", "build_pots", "settle"]
+__all__ = ["Pot", "Settlement", "build_pots", "hand_values", "settle"]

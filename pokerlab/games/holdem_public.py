@@ -31,7 +31,7 @@ def replay_observation(game: Game, rules: HoldemRules, observation: Observation)
     own = parse_cards(observation.private_cards)
     n = rules.n_players
     n_hole = rules.n_hole_cards
-    spare = [c for c in range(rules.deck_size) if c not in board and c not in own]
+    spare = [c for c in rules.deck if c not in board and c not in own]
     holes = [
         list(own) if player == observation.seat else [spare.pop() for _ in range(rules.hole_size)]
         for player in range(n)

@@ -36,6 +36,24 @@ the remaining cards are dealt without betting.
 
 The deck and the streets (52 cards, two hole cards each, a board of 0, 3, 4 and 5 cards
 during the four betting rounds) are fields of :class:`HoldemRules`, in this one place.
+
+Other Hold'em games. ``ranks`` (2..13) and ``suits`` (1..4) shrink the deck to the
+``ranks`` highest ranks in the first ``suits`` suits (clubs, diamonds, hearts, spades);
+``hole`` deals that many hole cards; ``board="3,1,1"`` gives the board cards dealt before
+each street after the first (1 to 4 streets); in limit, ``raises="2,2,4,4"`` the raise size
+of each street, ``caps="3,4,4,4"`` the raises allowed on each street (the blinds not
+counting) and ``first="1,0,0,0"`` the first player of each street; ``seat_blinds`` posts
+one blind per player in seat order (the ACPC's ``blind`` line) in place of ``blinds``.
+These are the fields of an ACPC game definition, so OpenSpiel's ``universal_poker`` plays
+the same game (the lockstep tests check it). Rhode Island Hold'em is
+``holdem(betting="limit", hole=1, board="1,1", ...)`` (see :func:`rhode_island`).
+
+Hand ranking is the ACPC's (what ``universal_poker`` uses): the best hand that the hole
+and board cards make, five cards at most, in the usual order; a straight or a flush needs
+five cards, ranks count relative to the deck (a short deck's lowest rank is its deuce, so
+an ace-to-five straight exists only with all 13 ranks), and with fewer than five cards the
+pairs, two pairs, trips and quads that they make rank as usual, kickers being every other
+card, highest first.
 """
 
 from __future__ import annotations
@@ -65,6 +83,8 @@ HOLE_SIZE = 2
 """Hole cards each player is dealt."""
 BETTINGS = ("limit", "nolimit")
 """The betting structures."""
+MAX_HAND = 7
+"""The most cards (hole and board) one hand may hold: the evaluator's limit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +107,10 @@ class HoldemRules:
         deck_size: cards in the deck.
         hole_size: hole cards each player is dealt.
         board_sizes: board cards out during the betting of each street.
+        deck: the card ids in the deck, ascending (``rank * 4 + suit``).
+        openers: the first player to act on each street (None: the preflop rule below).
+        n_ranks: ranks in the deck (its highest ones).
+        n_suits: suits in the deck (its first ones).
         n_hole_cards: hole cards dealt in all, ``hole_size * n_players`` (derived).
         n_streets: betting rounds, ``len(board_sizes)`` (derived).
         preflop_opener: the first player to act preflop: the one after the last player to
@@ -108,6 +132,10 @@ class HoldemRules:
     deck_size: int = N_DECK
     hole_size: int = HOLE_SIZE
     board_sizes: tuple[int, ...] = BOARD_SIZES
+    deck: tuple[int, ...] = tuple(range(N_DECK))
+    openers: tuple[int | None, ...] = (None, 0, 0, 0)
+    n_ranks: int = 13
+    n_suits: int = 4
     # Derived, stored because the engine reads them at every card.
     n_hole_cards: int = field(init=False)
     n_streets: int = field(init=False)
@@ -118,7 +146,8 @@ class HoldemRules:
         last = max(range(n), key=lambda i: (self.blinds_paid[i] if self.posts_blind[i] else 0, i))
         object.__setattr__(self, "n_hole_cards", self.hole_size * n)
         object.__setattr__(self, "n_streets", len(self.board_sizes))
-        object.__setattr__(self, "preflop_opener", (last + 1) % n)
+        first = self.openers[0]
+        object.__setattr__(self, "preflop_opener", (last + 1) % n if first is None else first)
 
     @property
     def betting(self) -> str:
@@ -157,16 +186,38 @@ class HoldemRules:
         cap = _int_param(p, "cap")
         if cap < 1:
             raise SpecError(f"holdem cap (bets per round in limit) must be >= 1; got {cap}")
-        # The blind each player owes (heads-up: player 1, the button, posts the small one).
-        nominal = (big, small) if n == 2 else (small, big) + (0,) * (n - 2)
+        deck_shape = _deck(p, n)
+        ranks, suits, hole, board_sizes = deck_shape
+        n_streets = len(board_sizes)
+        seat_blinds = p.get("seat_blinds")
+        if seat_blinds is None:
+            # The blind each player owes (heads-up: player 1, the button, posts the small one).
+            nominal: tuple[int, ...] = (big, small) if n == 2 else (small, big) + (0,) * (n - 2)
+        else:
+            nominal = _seat_blinds(seat_blinds, n)
+            big = max(nominal)
+            small = min((b for b in nominal if b), default=big)
         antes_paid = tuple(min(ante, s) for s in stacks)
         no_limit = betting == "nolimit"
         if no_limit:
-            street_bets: tuple[int, ...] = (big,) * 4
-            raise_caps: tuple[int | None, ...] = (None,) * 4
+            street_bets: tuple[int, ...] = (big,) * n_streets
+            raise_caps: tuple[int | None, ...] = (None,) * n_streets
+            if p.get("raises", "") or p.get("caps", ""):
+                raise SpecError(
+                    "holdem raises and caps are for limit betting; got betting='nolimit'"
+                )
         else:
-            street_bets = (big, big, 2 * big, 2 * big)
-            raise_caps = (cap - 1, cap, cap, cap)
+            street_bets = _per_street(p, "raises", n_streets, 1) or tuple(
+                big if s < 2 else 2 * big for s in range(n_streets)
+            )
+            caps = _per_street(p, "caps", n_streets, 0)
+            raise_caps = caps or (cap - 1,) + (cap,) * (n_streets - 1)
+        firsts = _per_street(p, "first", n_streets, 0)
+        if any(f >= n for f in firsts):
+            raise SpecError(
+                f"holdem first players must be seats 0..{n - 1}; got first={p['first']!r}"
+            )
+        openers: tuple[int | None, ...] = firsts or (None,) + (0,) * (n_streets - 1)
         return HoldemRules(
             n_players=n,
             no_limit=no_limit,
@@ -182,7 +233,88 @@ class HoldemRules:
             ),
             street_bets=street_bets,
             raise_caps=raise_caps,
+            deck_size=ranks * suits,
+            hole_size=hole,
+            board_sizes=board_sizes,
+            deck=tuple(r * 4 + s for r in range(13 - ranks, 13) for s in range(suits)),
+            openers=openers,
+            n_ranks=ranks,
+            n_suits=suits,
         )
+
+
+def _deck(params: dict[str, object], n_players: int) -> tuple[int, int, int, tuple[int, ...]]:
+    """``(ranks, suits, hole, board sizes by street)``, checked: the cards must suffice."""
+    ranks = _int_param(params, "ranks") if "ranks" in params else 13
+    suits = _int_param(params, "suits") if "suits" in params else 4
+    hole = _int_param(params, "hole") if "hole" in params else HOLE_SIZE
+    if not 2 <= ranks <= 13:
+        raise SpecError(f"holdem ranks must be 2..13; got ranks={ranks}")
+    if not 1 <= suits <= 4:
+        raise SpecError(f"holdem suits must be 1..4; got suits={suits}")
+    if not 1 <= hole <= 4:
+        raise SpecError(f"holdem hole (cards per player) must be 1..4; got hole={hole}")
+    text = params.get("board", "3,1,1")
+    if not isinstance(text, str):
+        raise SpecError(f"holdem board must be a string like '3,1,1'; got {text!r}")
+    new = _ints(text, "board", 1)
+    if len(new) > len(STREET_NAMES) - 1:
+        raise SpecError(f"holdem board deals before at most 3 streets; got board={text!r}")
+    sizes = [0]
+    for k in new:
+        sizes.append(sizes[-1] + k)
+    total = hole + sizes[-1]
+    if total > MAX_HAND:
+        raise SpecError(
+            f"holdem hands hold hole + board <= {MAX_HAND} cards; got {hole} + {sizes[-1]}"
+        )
+    if hole * n_players + sizes[-1] > ranks * suits:
+        raise SpecError(
+            f"holdem deals {hole * n_players + sizes[-1]} cards but the deck has only "
+            f"{ranks * suits} (ranks={ranks} x suits={suits})"
+        )
+    return ranks, suits, hole, tuple(sizes)
+
+
+def _ints(text: str, name: str, low: int) -> tuple[int, ...]:
+    if not text.strip():
+        return ()
+    try:
+        values = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise SpecError(
+            f"holdem {name} must be comma-separated ints like '3,1,1'; got {text!r}"
+        ) from None
+    if any(v < low for v in values):
+        raise SpecError(f"holdem {name} values must be >= {low}; got {text!r}")
+    return values
+
+
+def _per_street(params: dict[str, object], name: str, n_streets: int, low: int) -> tuple[int, ...]:
+    """One int per street from a ``"2,2,4,4"`` parameter; () when it is empty (the default)."""
+    text = params.get(name, "")
+    if not isinstance(text, str):
+        raise SpecError(f"holdem {name} must be a string of one int per street; got {text!r}")
+    values = _ints(text, name, low)
+    if values and len(values) != n_streets:
+        raise SpecError(
+            f"holdem {name} needs one value per street ({n_streets}); got {name}={text!r}"
+        )
+    return values
+
+
+def _seat_blinds(value: object, n_players: int) -> tuple[int, ...]:
+    if (
+        not isinstance(value, tuple)
+        or len(value) != n_players
+        or not all(isinstance(b, int) and not isinstance(b, bool) and b >= 0 for b in value)
+        or not any(value)
+    ):
+        raise SpecError(
+            f"holdem seat_blinds must be one blind >= 0 per player ({n_players}), "
+            f"not all 0; got {value!r}"
+        )
+    return tuple(int(b) for b in value)
 
 
 def _int_param(params: dict[str, object], name: str) -> int:
@@ -216,6 +348,7 @@ __all__ = [
     "CALL",
     "FOLD",
     "HOLE_SIZE",
+    "MAX_HAND",
     "MAX_PLAYERS",
     "N_DECK",
     "RAISE",

@@ -164,9 +164,23 @@ class HoldemGame(Game):
             else f"stacks {self.starting_stacks}"
         )
         ante = f", ante {self.ante}" if self.ante else ""
-        cap = "" if self.no_limit else f", {self.cap} bets per round"
+        rules = self.rules
+        texas = (rules.deck_size, rules.hole_size, rules.board_sizes) == (52, 2, (0, 3, 4, 5))
+        cap = (
+            ""
+            if self.no_limit
+            else f", {self.cap} bets per round"
+            if texas
+            else f", raises {list(rules.raise_caps)} per street"
+        )
+        cards = (
+            "Texas Hold'em"
+            if texas
+            else f"Hold'em ({rules.n_ranks} ranks x {rules.n_suits} suits, {rules.hole_size} "
+            f"hole, board {list(rules.board_sizes)})"
+        )
         return (
-            f"{self.n_players}-player {'no-limit' if self.no_limit else 'limit'} Texas Hold'em, "
+            f"{self.n_players}-player {'no-limit' if self.no_limit else 'limit'} {cards}, "
             f"blinds {self.small_blind}/{self.big_blind}{ante}, {stacks}{cap}"
         )
 
@@ -229,8 +243,12 @@ class HoldemState(State):
         """Undealt cards at chance; fold (facing a bet), call, and the legal raises."""
         player = self.to_act
         if player == CHANCE:
-            dealt = set(self.hole) | set(self.board)
-            return tuple(c for c in range(self.holdem.rules.deck_size) if c not in dealt)
+            cards = list(self.holdem.rules.deck)
+            for card in self.hole:  # a few C-level removals beat a scan of the deck
+                cards.remove(card)
+            for card in self.board:
+                cards.remove(card)
+            return tuple(cards)
         if player == TERMINAL:
             return ()
         bets = self.bets
@@ -247,7 +265,7 @@ class HoldemState(State):
         player = self.to_act
         if player == CHANCE:
             return (
-                0 <= action < self.holdem.rules.deck_size
+                action in self.holdem.rules.deck
                 and action not in self.hole
                 and action not in self.board
             )
@@ -307,7 +325,7 @@ class HoldemState(State):
         """``fold``, ``check``/``call``, ``bet``/``raise`` (limit), ``bet X``/``raise to X``."""
         game = self.holdem
         if self.to_act == CHANCE:
-            in_deck = 0 <= action < game.rules.deck_size
+            in_deck = action in game.rules.deck
             return f"deal {cards_str((action,))}" if in_deck else f"deal {action}"
         facing = self.to_act >= 0 and max(self.bets) > 0
         if action == FOLD:
@@ -626,7 +644,8 @@ def _begin_betting(
     """
     n = game.n_players
     # Preflop the bets are still the blinds, so the opener is the rules' (precomputed).
-    opener = game.rules.preflop_opener if street == 0 else 0
+    opener = game.rules.preflop_opener if street == 0 else game.rules.openers[street]
+    assert opener is not None
     totals = sorted(bets[i] + behind[i] for i in range(n) if not folded[i])
     second = totals[-2]
     actors = tuple(
