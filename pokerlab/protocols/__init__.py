@@ -1,0 +1,1 @@
+"""Network protocols between pokerlab and other programs: the ACPC match-state protocol."""
