@@ -80,21 +80,25 @@ def run_client(game: HoldemGame, host: str, port: int, agent: object) -> int:
     sock.settimeout(None)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     hands: set[int] = set()
-    with sock, sock.makefile("r", encoding="ascii", newline="\n") as reader:
-        sock.sendall(VERSION_LINE.encode("ascii") + b"\r\n")
-        for line in reader:
-            try:
-                reply = player.answer(line)
-            except ProtocolError:
-                continue  # a line we cannot read: the dealer decides what our seat does
-            if player._hand is not None:
-                hands.add(player._hand)
-            if reply is not None:
-                try:
-                    sock.sendall(reply.encode("ascii") + b"\r\n")
-                except OSError:
-                    break
+    with sock, sock.makefile("r", encoding="ascii", errors="replace", newline="\n") as reader:
+        try:
+            sock.sendall(VERSION_LINE.encode("ascii") + b"\r\n")
+            _serve(sock, reader, player, hands)
+        except OSError:
+            pass  # the dealer closed the connection: the match is over for us
     return len(hands)
+
+
+def _serve(sock: socket.socket, reader: Iterable[str], player: AcpcPlayer, hands: set[int]) -> None:
+    for line in reader:
+        try:
+            reply = player.answer(line)
+        except ProtocolError:
+            continue  # a line we cannot read: the dealer decides what our seat does
+        if player._hand is not None:
+            hands.add(player._hand)
+        if reply is not None:
+            sock.sendall(reply.encode("ascii") + b"\r\n")
 
 
 __all__ = ["AcpcPlayer", "run_client"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import zlib
 
@@ -10,13 +11,14 @@ import pytest
 from pokerlab.eval.matches import iter_hands
 from pokerlab.games.holdem import CALL, FOLD, holdem
 from pokerlab.games.observation import Observation
-from pokerlab.protocols.acpc_client import run_client
+from pokerlab.protocols.acpc_client import AcpcPlayer, run_client
 from pokerlab.protocols.acpc_dealer import (
     TimeLimits,
     accept_seats,
     open_seats,
     run_acpc_match,
 )
+from pokerlab.protocols.acpc_matchstate import VERSION_LINE
 
 # 100 big blinds deep; small chip counts keep the observations (one id per raise size) small.
 NO_LIMIT = holdem(stack=200, blinds=(1, 2))
@@ -94,3 +96,83 @@ def test_no_limit_match_over_loopback_equals_in_process(tmp_path) -> None:  # ty
     lines = log.read_text().splitlines()
     assert len(lines) == hands
     assert lines[0].startswith("STATE:0:")
+
+
+def _raw_client(behaviour: str):  # type: ignore[no-untyped-def]
+    """A client that misbehaves in one way (answers every state it reads, badly)."""
+
+    def run(port: int) -> None:
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.sendall(VERSION_LINE.encode() + b"\r\n")
+            reader = sock.makefile("r", encoding="ascii")
+            for count, line in enumerate(reader):
+                state = line.strip()
+                if behaviour == "disconnect" and count == 5:
+                    return
+                replies = {
+                    "garbage": "\x00 not a match state \xff",
+                    "illegal": state + ":r999999",
+                    "out_of_turn": state + ":c",  # answers every state, its turn or not
+                    "silence": None,
+                    "disconnect": state + ":c",
+                }
+                reply = replies[behaviour]
+                if reply is not None:
+                    try:
+                        sock.sendall(reply.encode("ascii", errors="replace") + b"\r\n")
+                    except OSError:
+                        return
+
+    return run
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "kind"),
+    [
+        ("garbage", "protocol"),
+        ("illegal", "illegal"),
+        ("out_of_turn", "protocol"),
+        ("silence", "timeout"),
+        ("disconnect", "crash"),
+    ],
+)
+def test_misbehaving_clients_never_stop_the_match(behaviour: str, kind: str) -> None:
+    hands = 12
+    result = _serve(
+        LIMIT,
+        [_raw_client(behaviour), _pokerlab_client(LIMIT, HashAgent(3))],
+        hands=hands,
+        seed=3,
+        limits=TimeLimits(per_action=0.05),
+    )
+    assert result.hands == hands
+    kinds = {f.kind for f in result.faults}
+    assert kind in kinds
+    assert all(f.agent == 0 for f in result.faults)
+    assert result.chips[0] == -result.chips[1]
+
+
+def test_a_client_answers_a_recorded_transcript() -> None:
+    # Written from the protocol spec: limit Hold'em, this client in position 1 (small blind).
+    transcript = [
+        "MATCHSTATE:1:0::|9hQd",
+        "MATCHSTATE:1:0:r:|9hQd",
+        "MATCHSTATE:1:0:rr:|9hQd",
+        "MATCHSTATE:1:0:rrc/:|9hQd/8dAs8s",
+        "MATCHSTATE:1:0:rrc/r:|9hQd/8dAs8s",
+        "MATCHSTATE:1:0:rrc/rf:JdTc|9hQd/8dAs8s",
+    ]
+
+    class Scripted:
+        def __init__(self) -> None:
+            self.answers = iter([2, 1, 0])
+
+        def act(self, observation: Observation) -> int:
+            return next(self.answers)
+
+    replies = list(AcpcPlayer(LIMIT, Scripted()).play(transcript))
+    assert replies == [
+        "MATCHSTATE:1:0::|9hQd:r",
+        "MATCHSTATE:1:0:rr:|9hQd:c",
+        "MATCHSTATE:1:0:rrc/r:|9hQd/8dAs8s:f",
+    ]
