@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import zlib
@@ -102,6 +103,10 @@ def _raw_client(behaviour: str):  # type: ignore[no-untyped-def]
     """A client that misbehaves in one way (answers every state it reads, badly)."""
 
     def run(port: int) -> None:
+        with contextlib.suppress(OSError):  # the dealer closes the socket at the end
+            _misbehave(port)
+
+    def _misbehave(port: int) -> None:
         with socket.create_connection(("127.0.0.1", port)) as sock:
             sock.sendall(VERSION_LINE.encode() + b"\r\n")
             reader = sock.makefile("r", encoding="ascii")
