@@ -62,6 +62,10 @@ class SolverError(PokerlabError, ValueError):
     """A solver asked to do something it cannot (bad hyper-parameter, unsupported game)."""
 
 
+class ProtocolError(PokerlabError, ValueError):
+    """A protocol message (such as an ACPC match state) is malformed or inconsistent."""
+
+
 __all__ = [
     "CardError",
     "FileFormatError",
@@ -69,6 +73,7 @@ __all__ = [
     "IllegalActionError",
     "PokerlabError",
     "PolicyError",
+    "ProtocolError",
     "SolverError",
     "SpecError",
     "StrategyError",

@@ -54,6 +54,7 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
     "play": {"play": "Play poker in the terminal against the AIs (Hold'em, Kuhn, Leduc)."},
     "spot": {"spot": "Hold'em spots: solve range vs range, show the solution."},
     "lbr": {"lbr": "Play local best response against AGENT; print its winnings in mbb/hand."},
+    "acpc": {"acpc": "Play Hold'em over the ACPC protocol: a dealer on loopback, a client."},
 }
 """Module name (``pokerlab/cli/<name>.py``) -> {command it registers: its one-line help}.
 

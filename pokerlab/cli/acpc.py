@@ -1,0 +1,99 @@
+"""``pokerlab acpc dealer|client``: play Hold'em over the ACPC match-state protocol (2.0).
+
+GAME is a pokerlab Hold'em spec (``holdem(betting="limit")``); ACPC GAMEDEF files come
+with :mod:`pokerlab.protocols.acpc_gamedef` when it lands.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pokerlab.cli._common import console, err_console, load_game
+from pokerlab.errors import PokerlabError
+from pokerlab.games.base import Game
+
+
+def _holdem(text: str) -> object:
+    from pokerlab.games.holdem_state import HoldemGame
+
+    game: Game = load_game(text)
+    if not isinstance(game, HoldemGame):
+        raise PokerlabError(f"ACPC plays Hold'em; {text!r} is {game.spec}")
+    return game
+
+
+def dealer_command(
+    game: Annotated[str, typer.Argument(help="The Hold'em game, e.g. holdem(betting='limit').")],
+    names: Annotated[list[str], typer.Argument(help="One name per seat.")],
+    hands: Annotated[int, typer.Option("--hands", help="Hands to deal.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seeds the cards.")] = 0,
+    port_base: Annotated[
+        int, typer.Option("--port-base", help="Seat i listens on PORT+i (0: any free ports).")
+    ] = 18791,
+    log: Annotated[Path | None, typer.Option("--log", help="The ACPC log file.")] = None,
+    action_limit: Annotated[
+        float, typer.Option("--action-limit", help="Seconds per action.")
+    ] = 10.0,
+    hand_limit: Annotated[
+        float | None, typer.Option("--hand-limit", help="Seconds per hand.")
+    ] = None,
+    match_limit: Annotated[
+        float | None, typer.Option("--match-limit", help="Seconds per match.")
+    ] = None,
+) -> None:
+    """Deal a match to ACPC clients on 127.0.0.1 and print chips and mbb/hand."""
+    from pokerlab.games.holdem_state import HoldemGame
+    from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
+
+    holdem = _holdem(game)
+    assert isinstance(holdem, HoldemGame)
+    if len(names) != holdem.n_players:
+        raise PokerlabError(f"{game} has {holdem.n_players} seats; got {len(names)} names")
+    servers = open_seats(len(names), port_base)
+    ports = " ".join(str(s.getsockname()[1]) for s in servers)
+    console.print(ports)  # as ACPC's dealer does: the ports, in seat order, on one line
+    seats = accept_seats(servers, names, TimeLimits(action_limit, hand_limit, match_limit))
+    try:
+        result = run_acpc_match(holdem, seats, hands=hands, seed=seed, log_path=log)
+    finally:
+        for seat in seats:
+            seat.close()
+    for name, chips, estimate in zip(result.names, result.chips, result.mbb_per_hand, strict=True):
+        console.print(
+            f"{name}: {chips:+g} chips, {estimate.mean:+.1f} mbb/hand "
+            f"[{estimate.low:+.1f}, {estimate.high:+.1f}]"
+        )
+    if result.faults:
+        err_console.print(f"{len(result.faults)} faults (see the log)")
+
+
+def client_command(
+    game: Annotated[str, typer.Argument(help="The Hold'em game, e.g. holdem(betting='limit').")],
+    host: Annotated[str, typer.Argument(help="The dealer's host.")],
+    port: Annotated[int, typer.Argument(help="The seat's port.")],
+    agent: Annotated[str, typer.Option("--agent", help="A built-in agent's name.")] = "always-call",
+) -> None:
+    """Play a built-in agent against an ACPC dealer at HOST PORT."""
+    from pokerlab.agents.registry import make_agent
+    from pokerlab.games.holdem_state import HoldemGame
+    from pokerlab.protocols.acpc_client import run_client
+
+    holdem = _holdem(game)
+    assert isinstance(holdem, HoldemGame)
+    hands = run_client(holdem, host, port, make_agent(agent, holdem))
+    err_console.print(f"played {hands} hands")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``acpc`` command group (``dealer``, ``client``) to ``app``."""
+    acpc_app = typer.Typer(
+        name="acpc",
+        help="Play Hold'em over the ACPC protocol: a dealer on loopback, a client.",
+        no_args_is_help=True,
+    )
+    acpc_app.command("dealer")(dealer_command)
+    acpc_app.command("client")(client_command)
+    app.add_typer(acpc_app, name="acpc")

@@ -1,0 +1,381 @@
+"""An ACPC dealer: seats reached over loopback sockets, hands played by pokerlab's dealer.
+
+Each seat listens on ``port_base + i`` (127.0.0.1); a client connects, sends
+``VERSION:2.0.0`` and then answers the match states the dealer sends it. The hands are
+played by :func:`~pokerlab.eval.matches.iter_hands` (the library dealer): this module only
+adds :class:`AcpcSeat`, a socket transport implementing
+:class:`~pokerlab.eval.dealer.AgentConnection`, and :class:`AcpcTable`, the listener that
+sends every seat its match state whenever a seat must act or the hand ends, and writes the
+ACPC log. Entrant ``i`` sits in seat ``(i + hand) % n`` (seats rotate every hand, as
+ACPC's dealer does).
+
+A client that disconnects, sends garbage, an illegal action, answers out of turn or stays
+silent past its time limit never stops the match: the dealer plays the seat's default
+action (check, else fold) and records the fault.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pokerlab._types import TERMINAL, Action
+from pokerlab.errors import IllegalActionError, PokerlabError, ProtocolError
+from pokerlab.eval.dealer import (
+    ActionTaken,
+    AgentFault,
+    ChanceDealt,
+    DealerEvent,
+    HandEnded,
+    HandStarted,
+)
+from pokerlab.eval.matches import iter_hands
+from pokerlab.eval.records import FaultEvent, HandRecord
+from pokerlab.eval.statistics import Estimate, mean_estimate
+from pokerlab.games.holdem_state import HoldemGame, HoldemState
+from pokerlab.games.observation import HandResult, Observation
+from pokerlab.protocols.acpc_matchstate import (
+    VERSION_LINE,
+    format_matchstate,
+    matchstate_from_state,
+    parse_response,
+    token_action,
+)
+
+_MAX_LINE = 4096
+
+
+@dataclass(frozen=True)
+class TimeLimits:
+    """Seconds a client may think: per action, per hand and over the match (None: no limit)."""
+
+    per_action: float | None = 10.0
+    per_hand: float | None = None
+    per_match: float | None = None
+
+
+class _LineSocket:
+    """Lines in and out of a connected socket, with deadlines; never raises past ``AgentFault``."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.buffer = b""
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            raise AgentFault("crash", "the client disconnected")
+        try:
+            self.sock.sendall(text.encode("ascii") + b"\r\n")
+        except OSError as error:
+            self.closed = True
+            raise AgentFault("crash", f"the client disconnected ({error})") from error
+
+    def read_line(self, deadline: float | None) -> str:
+        while b"\n" not in self.buffer:
+            if self.closed:
+                raise AgentFault("crash", "the client disconnected")
+            if len(self.buffer) > _MAX_LINE:
+                self.buffer = b""
+                raise AgentFault("protocol", f"a line longer than {_MAX_LINE} bytes")
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise AgentFault("timeout", "no answer within the time limit")
+            try:
+                self.sock.settimeout(left)
+                chunk = self.sock.recv(65536)
+            except TimeoutError as error:
+                raise AgentFault("timeout", "no answer within the time limit") from error
+            except OSError as error:
+                self.closed = True
+                raise AgentFault("crash", f"the client disconnected ({error})") from error
+            if not chunk:
+                self.closed = True
+                raise AgentFault("crash", "the client disconnected")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.rstrip(b"\r").decode("ascii", errors="replace")
+
+    def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+
+class AcpcTable:
+    """The dealer listener: tracks the hand, sends match states, writes the ACPC log lines."""
+
+    def __init__(self, seats: Sequence[AcpcSeat], log: Callable[[str], None] | None = None) -> None:
+        self.seats = list(seats)
+        self.state: HoldemState | None = None
+        self.hand = 0
+        self.seating: tuple[int, ...] = ()
+        self.log = log
+        for seat in self.seats:
+            seat.table = self
+
+    def __call__(self, event: DealerEvent) -> None:
+        """Receive one dealer event."""
+        if isinstance(event, HandStarted):
+            self.hand, self.seating = event.hand, event.seats
+            for connection in self.seats:
+                connection.hand_seconds = 0.0
+            return
+        if isinstance(event, ChanceDealt | ActionTaken):
+            state = event.state
+            assert isinstance(state, HoldemState)
+            self.state = state
+            if state.player >= 0 or state.player == TERMINAL:
+                for position, agent in enumerate(self.seating):
+                    text = format_matchstate(matchstate_from_state(state, position, self.hand))
+                    self.seats[agent].deliver(text)
+            return
+        if isinstance(event, HandEnded) and self.log is not None:
+            state = event.state
+            assert isinstance(state, HoldemState)
+            self.log(acpc_log_line(state, event.record, [self.seats[a].name for a in self.seating]))
+        elif isinstance(event, FaultEvent) and self.log is not None:
+            self.log(f"# hand {event.hand} seat {event.seat} {event.kind}: {event.detail}")
+
+
+class AcpcSeat:
+    """One entrant reached over a socket: a transport for the library dealer."""
+
+    wants_updates = False
+
+    def __init__(self, sock: socket.socket, name: str, limits: TimeLimits) -> None:
+        self.name = name
+        self.limits = limits
+        self.lines = _LineSocket(sock)
+        self.table: AcpcTable | None = None
+        self.sent = ""
+        self.hand_seconds = 0.0
+        self.match_seconds = 0.0
+        self._faults: list[tuple[str, str]] = []
+
+    def deliver(self, text: str) -> None:
+        """Send a match state (once); a dead client's sends are dropped (its acts fault)."""
+        if text == self.sent:
+            return
+        self.sent = text
+        if not self.lines.closed:
+            try:
+                self.lines.send(text)
+            except AgentFault as fault:
+                self._faults.append((fault.kind, fault.detail))
+
+    def reset(self) -> None:
+        """Nothing: ACPC has no hook before a hand."""
+
+    def seed(self, value: int) -> None:
+        """Nothing: ACPC clients draw their own randomness."""
+
+    def observe(self, update: Observation | HandResult) -> None:
+        """Nothing: the table sends every state."""
+
+    def act(self, observation: Observation) -> object:
+        """Read this seat's answer to the state last sent; return its action id."""
+        table = self.table
+        if table is None or table.state is None:
+            raise AgentFault("protocol", "the seat is not at a table")
+        state = table.state
+        left = [
+            x for x in (
+                self.limits.per_action,
+                None if self.limits.per_hand is None else self.limits.per_hand - self.hand_seconds,
+                None if self.limits.per_match is None
+                else self.limits.per_match - self.match_seconds,
+            ) if x is not None
+        ]  # fmt: skip
+        budget = min(left) if left else None
+        if budget is not None and budget <= 0:
+            raise AgentFault("timeout", "the client has used up its time for the hand or match")
+        start = time.monotonic()
+        try:
+            return self._answer(state, None if budget is None else start + budget)
+        finally:
+            spent = time.monotonic() - start
+            self.hand_seconds += spent
+            self.match_seconds += spent
+
+    def _answer(self, state: HoldemState, deadline: float | None) -> Action:
+        while True:
+            line = self.lines.read_line(deadline)
+            try:
+                message, token = parse_response(line)
+            except ProtocolError as error:
+                self._faults.append(("protocol", f"garbage {line[:80]!r}: {error}"))
+                continue
+            if format_matchstate(message) != self.sent:
+                self._faults.append(("protocol", f"answer out of turn or stale: {line[:80]!r}"))
+                continue
+            try:
+                return token_action(state, token)
+            except (ProtocolError, IllegalActionError) as error:
+                raise AgentFault("illegal", f"{token!r}: {error}") from error
+
+    def take_faults(self) -> list[tuple[str, str]]:
+        """Faults found outside a call (a failed send, garbage read while waiting)."""
+        faults, self._faults = self._faults, []
+        return faults
+
+    def close(self) -> None:
+        """Close the socket."""
+        self.lines.close()
+
+
+def acpc_log_line(state: HoldemState, record: HandRecord, names: Sequence[str]) -> str:
+    """``STATE:<hand>:<betting>:<cards>:<chips won per seat>:<names per seat>`` (ACPC log)."""
+    full = matchstate_from_state(state, 0, record.hand, show_all=True)
+    text = format_matchstate(full)
+    body = text.split(":", 2)[2]  # <hand>:<betting>:<cards>
+    returns = "|".join(f"{r:g}" for r in record.returns)
+    return f"STATE:{body}:{returns}:{'|'.join(names)}"
+
+
+@dataclass(frozen=True)
+class AcpcResult:
+    """What a dealt match gave each entrant: chips in total and mbb per hand (95% interval)."""
+
+    names: tuple[str, ...]
+    hands: int
+    chips: tuple[float, ...]
+    mbb_per_hand: tuple[Estimate, ...]
+    faults: tuple[FaultEvent, ...]
+    records: tuple[HandRecord, ...]
+
+
+def open_seats(n: int, port_base: int) -> list[socket.socket]:
+    """Listening loopback sockets on ``port_base + i`` (``port_base`` 0: any free ports).
+
+    Raises:
+        PokerlabError: if a port cannot be opened (in use, not allowed).
+    """
+    listeners: list[socket.socket] = []
+    for i in range(n):
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        port = 0 if port_base == 0 else port_base + i
+        try:
+            server.bind(("127.0.0.1", port))
+        except OSError as error:
+            for other in listeners:
+                other.close()
+            server.close()
+            raise PokerlabError(f"cannot listen on 127.0.0.1:{port} ({error})") from error
+        server.listen(1)
+        listeners.append(server)
+    return listeners
+
+
+def accept_seats(
+    listeners: Sequence[socket.socket],
+    names: Sequence[str],
+    limits: TimeLimits,
+    *,
+    connect_timeout: float = 30.0,
+) -> list[AcpcSeat]:
+    """Accept one client per listener and read its ``VERSION:2.0.0`` line.
+
+    Raises:
+        PokerlabError: if a client does not connect within ``connect_timeout`` seconds or
+            does not announce version 2.0.
+    """
+    seats = []
+    for server, name in zip(listeners, names, strict=True):
+        server.settimeout(connect_timeout)
+        try:
+            sock, _ = server.accept()
+        except TimeoutError as error:
+            raise PokerlabError(
+                f"{name} did not connect to port {server.getsockname()[1]} within "
+                f"{connect_timeout:g} s"
+            ) from error
+        finally:
+            server.close()
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        seat = AcpcSeat(sock, name, limits)
+        try:
+            version = seat.lines.read_line(time.monotonic() + connect_timeout)
+        except AgentFault as fault:
+            raise PokerlabError(f"{name} sent no version line: {fault.detail}") from fault
+        if not version.startswith("VERSION:2."):
+            raise PokerlabError(f"{name} announced {version[:40]!r}; allowed: {VERSION_LINE}")
+        seats.append(seat)
+    return seats
+
+
+def run_acpc_match(
+    game: HoldemGame,
+    seats: Sequence[AcpcSeat],
+    *,
+    hands: int,
+    seed: int,
+    log_path: Path | None = None,
+    on_hand: Callable[[HandRecord], None] | None = None,
+) -> AcpcResult:
+    """Play ``hands`` hands between connected seats and return each entrant's result.
+
+    The log (ACPC ``STATE:`` lines and ``#`` fault lines) is written to a temporary file
+    beside ``log_path`` and moved into place at the end, even when interrupted.
+    """
+    n = game.n_players
+    if len(seats) != n:
+        raise PokerlabError(f"{game.spec} has {n} seats; got {len(seats)} entrants")
+    if hands < 1:
+        raise PokerlabError(f"hands must be >= 1; got {hands}")
+    tmp = None if log_path is None else log_path.with_name(log_path.name + ".tmp")
+    handle = None if tmp is None else tmp.open("w", encoding="ascii")
+
+    def log(line: str) -> None:
+        if handle is not None:
+            handle.write(line + "\n")
+
+    table = AcpcTable(seats, log)
+    records: list[HandRecord] = []
+    try:
+        for record in iter_hands(
+            game,
+            list(seats),
+            hands=hands,
+            seats="rotate",
+            duplicate=False,
+            seed=seed,
+            listeners=[table],
+        ):
+            records.append(record)
+            if on_hand is not None:
+                on_hand(record)
+    finally:
+        if handle is not None and tmp is not None and log_path is not None:
+            handle.close()
+            os.replace(tmp, log_path)
+    by_agent = np.array([r.agent_returns() for r in records], dtype=np.float64)
+    big_blind = game.rules.big_blind
+    return AcpcResult(
+        names=tuple(s.name for s in seats),
+        hands=len(records),
+        chips=tuple(float(x) for x in by_agent.sum(axis=0)),
+        mbb_per_hand=tuple(mean_estimate(by_agent[:, k] * 1000.0 / big_blind) for k in range(n)),
+        faults=tuple(e for r in records for e in r.events),
+        records=tuple(records),
+    )
+
+
+__all__ = [
+    "AcpcResult",
+    "AcpcSeat",
+    "AcpcTable",
+    "TimeLimits",
+    "accept_seats",
+    "acpc_log_line",
+    "open_seats",
+    "run_acpc_match",
+]

@@ -1,0 +1,334 @@
+"""The ACPC match-state protocol (version 2.0): messages to and from pokerlab Hold'em states.
+
+A dealer tells a seat everything it may know as one line,
+``MATCHSTATE:<position>:<hand>:<betting>:<cards>``; the seat answers with the same line
+followed by ``:<action>``. Betting is one string per round joined by ``/``: ``f`` fold,
+``c`` check or call, ``r`` a limit raise, ``r<to>`` a no-limit raise to ``<to>`` chips put
+in over the whole hand. Cards are the hole cards of each position joined by ``|`` (empty
+where hidden), then ``/`` and each round's board cards.
+
+:func:`parse_matchstate` and :func:`format_matchstate` read and write the text;
+:func:`matchstate_from_state` and :func:`state_from_matchstate` convert to and from
+:class:`~pokerlab.games.holdem_state.HoldemState`. ACPC position ``p`` is pokerlab seat ``p``
+(heads-up: seat 0 is the big blind, seat 1 the small blind who acts first preflop, as in
+ACPC's two-player games). Any malformed text raises :class:`~pokerlab.errors.ProtocolError`
+naming the part at fault.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pokerlab._types import CHANCE, TERMINAL, Action
+from pokerlab.cards.card import card_str, parse_card
+from pokerlab.errors import CardError, IllegalActionError, ProtocolError
+from pokerlab.games.holdem_rules import CALL, FOLD
+from pokerlab.games.holdem_state import HoldemGame, HoldemState
+
+VERSION_LINE = "VERSION:2.0.0"
+"""The line a client sends first to announce protocol version 2.0."""
+
+PREFIX = "MATCHSTATE"
+_ACTION = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
+_CARD = re.compile(r"[2-9TJQKA][cdhs]")
+_MAX_LINE = 4096
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """One ACPC match state, as text parts (no game needed to read or write it).
+
+    Attributes:
+        position: the seat the message is for (0-based).
+        hand_number: the hand's number in the match (0-based).
+        betting: per betting round reached, its actions as tokens (``"c"``, ``"r"``, ``"r300"``).
+        hole: per position, its hole cards as card ids (empty where hidden).
+        board: per round after the first reached, its new board cards as card ids.
+    """
+
+    position: int
+    hand_number: int
+    betting: tuple[tuple[str, ...], ...]
+    hole: tuple[tuple[int, ...], ...]
+    board: tuple[tuple[int, ...], ...]
+
+
+def parse_matchstate(text: str) -> MatchState:
+    """Read ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` (one line, no newline).
+
+    Raises:
+        ProtocolError: naming the part that is malformed (prefix, position, hand number,
+            betting, cards) and what is allowed there.
+    """
+    if not isinstance(text, str):
+        raise ProtocolError(f"a match state is text; got {type(text).__name__}")
+    if len(text) > _MAX_LINE:
+        raise ProtocolError(f"match state is {len(text)} characters; allowed: at most {_MAX_LINE}")
+    parts = text.split(":")
+    if len(parts) != 5:
+        raise ProtocolError(
+            f"match state {_show(text)} has {len(parts)} ':'-separated parts; allowed: 5, "
+            "MATCHSTATE:<position>:<hand>:<betting>:<cards>"
+        )
+    prefix, position_text, hand_text, betting_text, cards_text = parts
+    if prefix != PREFIX:
+        raise ProtocolError(f"match state starts with {_show(prefix)}; allowed: {PREFIX!r}")
+    position = _number(position_text, "position")
+    hand_number = _number(hand_text, "hand number")
+    betting = _parse_betting(betting_text)
+    hole, board = _parse_cards(cards_text)
+    if position >= len(hole):
+        raise ProtocolError(
+            f"position {position} but the cards {_show(cards_text)} name {len(hole)} "
+            f"positions; allowed: 0..{len(hole) - 1}"
+        )
+    if len(board) != len(betting) - 1:
+        raise ProtocolError(
+            f"betting {_show(betting_text)} reaches round {len(betting)} but the cards "
+            f"{_show(cards_text)} show the board of {len(board) + 1} rounds; they must agree"
+        )
+    seen = [c for cards in (*hole, *board) for c in cards]
+    if len(set(seen)) != len(seen):
+        raise ProtocolError(f"cards {_show(cards_text)} repeat a card; each card is dealt once")
+    return MatchState(position, hand_number, betting, hole, board)
+
+
+def format_matchstate(state: MatchState) -> str:
+    """Write ``state`` as the one-line ACPC text (the inverse of :func:`parse_matchstate`)."""
+    betting = "/".join("".join(tokens) for tokens in state.betting)
+    hole = "|".join("".join(card_str(c) for c in cards) for cards in state.hole)
+    board = "".join("/" + "".join(card_str(c) for c in cards) for cards in state.board)
+    return f"{PREFIX}:{state.position}:{state.hand_number}:{betting}:{hole}{board}"
+
+
+def parse_response(text: str) -> tuple[MatchState, str]:
+    """Read a client's answer ``<match state>:<action>``; return the state and action token.
+
+    Raises:
+        ProtocolError: if the state part is malformed or the action is not ``f``, ``c``,
+            ``k``, ``r`` or ``r<to>``.
+    """
+    head, sep, action = text.rpartition(":")
+    if not sep:
+        raise ProtocolError(f"response {_show(text)} has no ':<action>' after the match state")
+    if not _ACTION.fullmatch(action):
+        raise ProtocolError(
+            f"response action {_show(action)} is not an action; allowed: f, c, k, r, r<to>"
+        )
+    return parse_matchstate(head), action
+
+
+def format_response(state: MatchState, action: str) -> str:
+    """Write a client's answer: the state it was sent, ``:``, then its action token."""
+    if not _ACTION.fullmatch(action):
+        raise ProtocolError(f"action {_show(action)} is not an action; allowed: f, c, k, r, r<to>")
+    return f"{format_matchstate(state)}:{action}"
+
+
+def action_token(state: HoldemState, action: Action) -> str:
+    """The ACPC token of the legal betting ``action`` at ``state``.
+
+    No-limit raises give ``r<to>`` where ``<to>`` counts the chips the player puts in over the
+    whole hand (ACPC's convention), not only on this street.
+    """
+    if action == FOLD:
+        return "f"
+    if action == CALL:
+        return "c"
+    if not state.game.no_limit:
+        return "r"
+    player = state.player
+    earlier = state.committed[player] - state.bets[player]
+    return f"r{earlier + state.raise_to_amount(action)}"
+
+
+def token_action(state: HoldemState, token: str) -> Action:
+    """The pokerlab action of the ACPC ``token`` at ``state`` (``k`` reads as check/call).
+
+    Raises:
+        ProtocolError: if the token is not an action, or is a no-limit raise without a size
+            (or a limit raise with one).
+        IllegalActionError: if the action is not legal at ``state`` (says what is).
+    """
+    if token == "f":
+        return FOLD
+    if token in ("c", "k"):
+        return CALL
+    if not _ACTION.fullmatch(token):
+        raise ProtocolError(f"action {_show(token)} is not an action; allowed: f, c, k, r, r<to>")
+    no_limit = state.game.no_limit
+    if not no_limit:
+        if token != "r":
+            raise ProtocolError(f"action {_show(token)} gives a size in limit; allowed: r")
+        bounds = state.raise_range()
+        return state.action_for_raise_to(bounds[0] if bounds else 0)
+    if token == "r":
+        raise ProtocolError("no-limit raise 'r' has no size; allowed: r<to>, chips in this hand")
+    player = state.player
+    earlier = state.committed[player] - state.bets[player]
+    return state.action_for_raise_to(int(token[1:]) - earlier)
+
+
+def matchstate_from_state(
+    state: HoldemState, position: int, hand_number: int, *, show_all: bool = False
+) -> MatchState:
+    """What the dealer sends seat ``position`` at ``state``.
+
+    Other seats' hole cards show only at a showdown (a finished hand nobody folded), or
+    everywhere with ``show_all`` (for logs).
+
+    Raises:
+        ProtocolError: if ``position`` is not a seat of the game.
+    """
+    n = state.game.n_players
+    if not 0 <= position < n:
+        raise ProtocolError(f"position {position} is not a seat; allowed: 0..{n - 1}")
+    betting, _ = _replay_tokens(state)
+    showdown = state.player == TERMINAL and not any(state.folded)
+    hole = tuple(
+        state.hole_cards(seat) if show_all or showdown or seat == position else ()
+        for seat in range(n)
+    )
+    sizes = state.game.rules.board_sizes
+    board = tuple(state.board[sizes[r - 1] : sizes[r]] for r in range(1, len(betting)))
+    return MatchState(position, hand_number, betting, hole, board)
+
+
+def state_from_matchstate(game: HoldemGame, message: MatchState) -> HoldemState:
+    """Replay ``message`` into a state of ``game``.
+
+    Hidden hole cards are stood in for by the lowest cards not shown (the state is what the
+    seat may know; only its betting and its own and the board's cards are real).
+
+    Raises:
+        ProtocolError: if the message does not fit the game (seats, card counts, an illegal
+            or mis-sized action), naming the part.
+    """
+    rules = game.rules
+    n = game.n_players
+    if len(message.hole) != n:
+        raise ProtocolError(f"cards name {len(message.hole)} positions; this game has {n} seats")
+    n_hole = rules.hole_size
+    shown = {c for cards in (*message.hole, *message.board) for c in cards}
+    spare = iter(c for c in range(rules.deck_size) if c not in shown)
+    hole: list[tuple[int, ...]] = []
+    for seat, cards in enumerate(message.hole):
+        if len(cards) not in (0, n_hole):
+            raise ProtocolError(
+                f"position {seat} shows {len(cards)} hole cards; allowed: 0 (hidden) or {n_hole}"
+            )
+        hole.append(cards if cards else tuple(next(spare) for _ in range(n_hole)))
+    state = game.initial_state()
+    try:
+        for k in range(n_hole):
+            for seat in range(n):
+                state = state.child(hole[seat][k])
+        sizes = rules.board_sizes
+        for r, tokens in enumerate(message.betting):
+            if r:
+                expected = sizes[r] - sizes[r - 1] if r < len(sizes) else 0
+                if r >= len(sizes) or len(message.board[r - 1]) != expected:
+                    raise ProtocolError(
+                        f"round {r + 1} board shows {len(message.board[r - 1])} cards; "
+                        f"allowed: {expected}"
+                    )
+                if state.player != CHANCE:
+                    raise ProtocolError(f"round {r} betting is not over but round {r + 1} began")
+                for card in message.board[r - 1]:
+                    state = state.child(card)
+            for token in tokens:
+                if state.player < 0:
+                    raise ProtocolError(
+                        f"action {token!r} in round {r + 1} comes after the betting ended"
+                    )
+                state = state.child(token_action(state, token))
+    except IllegalActionError as error:
+        raise ProtocolError(f"match state does not fit the game: {error}") from error
+    if state.player == CHANCE:
+        raise ProtocolError(
+            f"round {len(message.betting)} betting is over but round "
+            f"{len(message.betting) + 1} and its board are not shown"
+        )
+    return state
+
+
+def _replay_tokens(state: HoldemState) -> tuple[tuple[tuple[str, ...], ...], HoldemState]:
+    """The ACPC betting tokens of ``state``, per round reached (replayed from the start)."""
+    game = state.game
+    rules = game.rules
+    sizes = rules.board_sizes
+    replay = game.initial_state()
+    for card in state.hole:
+        replay = replay.child(card)
+    rounds: list[tuple[str, ...]] = []
+    for street, actions in enumerate(state.betting):
+        if street and len(state.board) < sizes[street]:
+            break  # a round opens once its board is dealt
+        if street:
+            for card in state.board[sizes[street - 1] : sizes[street]]:
+                replay = replay.child(card)
+        tokens = []
+        for action in actions:
+            tokens.append(action_token(replay, action))
+            replay = replay.child(action)
+        rounds.append(tuple(tokens))
+    # ACPC opens the next round (empty betting, its board shown) once a round's betting ends
+    # and its cards are dealt; pokerlab shows the same through the board length.
+    while len(rounds) - 1 < len(sizes) - 1 and len(state.board) >= sizes[len(rounds)]:
+        rounds.append(())
+    return tuple(rounds), replay
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        raise ProtocolError(f"{what} {_show(text)} is not a number; allowed: 0..999999999")
+    return int(text)
+
+
+def _parse_betting(text: str) -> tuple[tuple[str, ...], ...]:
+    rounds = []
+    for r, part in enumerate(text.split("/")):
+        tokens = _ACTION.findall(part)
+        if "".join(tokens) != part:
+            raise ProtocolError(
+                f"betting {_show(text)} round {r + 1} {_show(part)} is not a run of actions; "
+                "allowed: f, c, k, r, r<to>"
+            )
+        rounds.append(tuple(tokens))
+    return tuple(rounds)
+
+
+def _parse_cards(text: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    hole_text, *board_texts = text.split("/")
+    hole = tuple(_card_run(part, f"hole cards {_show(part)}") for part in hole_text.split("|"))
+    board = tuple(_card_run(part, f"board {_show(part)}") for part in board_texts)
+    return hole, board
+
+
+def _card_run(text: str, what: str) -> tuple[int, ...]:
+    if len(text) % 2 or any(not _CARD.fullmatch(text[i : i + 2]) for i in range(0, len(text), 2)):
+        raise ProtocolError(f"{what} is not a run of cards; allowed: cards such as As, Td, 2c")
+    try:
+        return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
+    except CardError as error:  # pragma: no cover - the pattern admits only cards
+        raise ProtocolError(f"{what}: {error}") from error
+
+
+def _show(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+__all__ = [
+    "PREFIX",
+    "VERSION_LINE",
+    "MatchState",
+    "action_token",
+    "format_matchstate",
+    "format_response",
+    "matchstate_from_state",
+    "parse_matchstate",
+    "parse_response",
+    "state_from_matchstate",
+    "token_action",
+]

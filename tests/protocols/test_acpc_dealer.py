@@ -1,0 +1,183 @@
+"""The ACPC dealer over loopback: equal to the in-process match, and robust to bad clients."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import zlib
+
+import pytest
+
+from pokerlab.eval.matches import iter_hands
+from pokerlab.games.holdem import CALL, FOLD, holdem
+from pokerlab.games.observation import Observation
+from pokerlab.protocols.acpc_client import AcpcPlayer, run_client
+from pokerlab.protocols.acpc_dealer import (
+    TimeLimits,
+    accept_seats,
+    open_seats,
+    run_acpc_match,
+)
+from pokerlab.protocols.acpc_matchstate import VERSION_LINE
+
+# 100 big blinds deep; small chip counts keep the observations (one id per raise size) small.
+NO_LIMIT = holdem(stack=200, blinds=(1, 2))
+LIMIT = holdem(betting="limit", blinds=(5, 10), stack=1000)
+
+
+class HashAgent:
+    """Deterministic but varied: the action depends on a hash of what the seat knows."""
+
+    def __init__(self, salt: int) -> None:
+        self.name = f"hash{salt}"
+        self.salt = salt
+
+    def act(self, observation: Observation) -> int:
+        h = zlib.crc32(f"{self.salt}|{observation.infoset_key}".encode())
+        legal = observation.legal_actions
+        raises = [a for a in legal if a not in (FOLD, CALL)]
+        if raises and h % 4 == 0:
+            return raises[(h >> 4) % min(len(raises), 400)]
+        if FOLD in legal and h % 7 == 0:
+            return FOLD
+        return CALL
+
+
+def _serve(game, clients, *, hands, seed, limits=None, log_path=None):  # type: ignore[no-untyped-def]
+    servers = open_seats(len(clients), 0)
+    limits = limits or TimeLimits(per_action=5.0)
+    ports = [s.getsockname()[1] for s in servers]
+    threads = [
+        threading.Thread(target=client, args=(port,), daemon=True)
+        for client, port in zip(clients, ports, strict=True)
+    ]
+    for t in threads:
+        t.start()
+    seats = accept_seats(servers, [f"p{i}" for i in range(len(clients))], limits)
+    try:
+        return run_acpc_match(game, seats, hands=hands, seed=seed, log_path=log_path)
+    finally:
+        for seat in seats:
+            seat.close()
+        for t in threads:
+            t.join(10)
+
+
+def _pokerlab_client(game, agent):  # type: ignore[no-untyped-def]
+    return lambda port: run_client(game, "127.0.0.1", port, agent)
+
+
+@pytest.mark.slow
+def test_no_limit_match_over_loopback_equals_in_process(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    hands, seed = 1000, 7
+    log = tmp_path / "match.log"
+    result = _serve(
+        NO_LIMIT,
+        [_pokerlab_client(NO_LIMIT, HashAgent(1)), _pokerlab_client(NO_LIMIT, HashAgent(2))],
+        hands=hands,
+        seed=seed,
+        log_path=log,
+    )
+    local = list(
+        iter_hands(
+            NO_LIMIT,
+            [HashAgent(1), HashAgent(2)],
+            hands=hands,
+            seats="rotate",
+            duplicate=False,
+            seed=seed,
+        )
+    )
+    assert result.faults == ()
+    assert [r.history for r in result.records] == [r.history for r in local]
+    assert [r.agent_returns() for r in result.records] == [r.agent_returns() for r in local]
+    assert result.chips[0] == sum(r.agent_returns()[0] for r in local)
+    assert result.chips[0] == -result.chips[1]
+    lines = log.read_text().splitlines()
+    assert len(lines) == hands
+    assert lines[0].startswith("STATE:0:")
+
+
+def _raw_client(behaviour: str):  # type: ignore[no-untyped-def]
+    """A client that misbehaves in one way (answers every state it reads, badly)."""
+
+    def run(port: int) -> None:
+        with contextlib.suppress(OSError):  # the dealer closes the socket at the end
+            _misbehave(port)
+
+    def _misbehave(port: int) -> None:
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.sendall(VERSION_LINE.encode() + b"\r\n")
+            reader = sock.makefile("r", encoding="ascii")
+            for count, line in enumerate(reader):
+                state = line.strip()
+                if behaviour == "disconnect" and count == 5:
+                    return
+                replies = {
+                    "garbage": "\x00 not a match state \xff",
+                    "illegal": state + ":r999999",
+                    "out_of_turn": state + ":c",  # answers every state, its turn or not
+                    "silence": None,
+                    "disconnect": state + ":c",
+                }
+                reply = replies[behaviour]
+                if reply is not None:
+                    try:
+                        sock.sendall(reply.encode("ascii", errors="replace") + b"\r\n")
+                    except OSError:
+                        return
+
+    return run
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "kind"),
+    [
+        ("garbage", "protocol"),
+        ("illegal", "illegal"),
+        ("out_of_turn", "protocol"),
+        ("silence", "timeout"),
+        ("disconnect", "crash"),
+    ],
+)
+def test_misbehaving_clients_never_stop_the_match(behaviour: str, kind: str) -> None:
+    hands = 12
+    result = _serve(
+        LIMIT,
+        [_raw_client(behaviour), _pokerlab_client(LIMIT, HashAgent(3))],
+        hands=hands,
+        seed=3,
+        limits=TimeLimits(per_action=0.05),
+    )
+    assert result.hands == hands
+    kinds = {f.kind for f in result.faults}
+    assert kind in kinds
+    assert all(f.agent == 0 for f in result.faults)
+    assert result.chips[0] == -result.chips[1]
+
+
+def test_a_client_answers_a_recorded_transcript() -> None:
+    # Written from the protocol spec: limit Hold'em, this client in position 1 (small blind).
+    transcript = [
+        "MATCHSTATE:1:0::|9hQd",
+        "MATCHSTATE:1:0:r:|9hQd",
+        "MATCHSTATE:1:0:rr:|9hQd",
+        "MATCHSTATE:1:0:rrc/:|9hQd/8dAs8s",
+        "MATCHSTATE:1:0:rrc/r:|9hQd/8dAs8s",
+        "MATCHSTATE:1:0:rrc/rf:JdTc|9hQd/8dAs8s",
+    ]
+
+    class Scripted:
+        def __init__(self) -> None:
+            self.answers = iter([2, 1, 0])
+
+        def act(self, observation: Observation) -> int:
+            return next(self.answers)
+
+    replies = list(AcpcPlayer(LIMIT, Scripted()).play(transcript))
+    assert replies == [
+        "MATCHSTATE:1:0::|9hQd:r",
+        "MATCHSTATE:1:0:rr:|9hQd:c",
+        "MATCHSTATE:1:0:rrc/r:|9hQd/8dAs8s:f",
+    ]
