@@ -64,8 +64,8 @@ def value_and_exploitability(
     pairs = n * (n - 1)
     p1_push, p1_fold, p2_call, p2_fold = _action_values(push, call, stack)
     value = float(push @ p1_push + (1 - push) @ p1_fold) / pairs
-    # P2's folding cost when P1 folds is P1's gain of -0.5: P2's values above count only
-    # P1's pushes; P1's folds give P2 +0.5 whatever P2 does.
+    # P2's action values count only the hands P1 pushes; P1's folds give P2 the small
+    # blind whatever P2 would do, so they are added once here.
     p2_base = SMALL_BLIND * float((1 - push) @ (np.ones(n) * (n - 1)))
     br1 = float(np.maximum(p1_push, p1_fold).sum()) / pairs
     br2 = (float(np.maximum(p2_call, p2_fold).sum()) + p2_base) / pairs
