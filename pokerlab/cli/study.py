@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from pokerlab.cli import study_challenge, study_exploitation, study_search
+from pokerlab.cli import study_challenge, study_exploitation, study_push_fold, study_search
 
 
 def register(app: typer.Typer) -> None:
@@ -22,4 +22,5 @@ def register(app: typer.Typer) -> None:
     study_challenge.add_command(study_app)
     study_exploitation.add_command(study_app)
     study_search.add_command(study_app)
+    study_push_fold.add_command(study_app)
     app.add_typer(study_app, name="study")

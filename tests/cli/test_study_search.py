@@ -28,3 +28,13 @@ def test_study_search_refuses_zero_iterations(capsys: pytest.CaptureFixture[str]
     code = main(["study", "search", "--cfr-iterations", "0"])
     assert code != 0
     assert "cfr-iterations" in capsys.readouterr().err
+
+
+def test_study_push_fold_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["study", "push-fold", "--cards", "5", "--stack", "6", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    data = json.loads(captured.out)
+    assert data["value"] == pytest.approx(-0.2, abs=1e-4)  # the normal-form LP's value
+    assert data["exploitability"] < 1e-4
+    assert len(data["push"]) == 5
