@@ -49,7 +49,7 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
     "demo": {"demo": "Show the games, then the tutorial's results, solved on the spot."},
     "arena": {"arena": "Round-robin tournaments stored in SQLite, and their leaderboard."},
     "study": {
-        "study": "Studies: the challenge (values, abstractions, P2 advantage) and exploitation."
+        "study": "Studies: the challenge, exploitation, and tree search (tic-tac-toe, PIMC)."
     },
     "play": {"play": "Play poker in the terminal against the AIs (Hold'em, Kuhn, Leduc)."},
     "spot": {"spot": "Hold'em spots: solve range vs range, show the solution."},

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import typer
 
-from pokerlab.cli import study_challenge, study_exploitation
+from pokerlab.cli import study_challenge, study_exploitation, study_push_fold, study_search
 
 
 def register(app: typer.Typer) -> None:
     """Add the ``study`` command group (with every study command) to ``app``."""
     study_app = typer.Typer(
         name="study",
-        help="Studies: the challenge (values, abstractions, P2 advantage) and exploitation.",
+        help="Studies: the challenge, exploitation, and tree search (tic-tac-toe, PIMC).",
         no_args_is_help=True,
     )
     study_challenge.add_command(study_app)
     study_exploitation.add_command(study_app)
+    study_search.add_command(study_app)
+    study_push_fold.add_command(study_app)
     app.add_typer(study_app, name="study")

@@ -1,0 +1,67 @@
+"""``pokerlab study search``: tree search solves tic-tac-toe but not poker (tutorial section 5).
+
+Tic-tac-toe by minimax (plain and alpha-beta, with node counts) and by MCTS self-play;
+then determinized search (exact PIMC) on Kuhn and Leduc, its exploitability beside
+CFR+'s. See :mod:`pokerlab.studies.tictactoe` and :mod:`pokerlab.studies.pimc`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pokerlab.cli._common import console, print_json
+
+
+def search_command(
+    mcts_iterations: Annotated[
+        int, typer.Option("--mcts-iterations", min=1, help="MCTS playouts per tic-tac-toe move.")
+    ] = 1500,
+    cfr_iterations: Annotated[
+        int, typer.Option("--cfr-iterations", min=1, help="CFR+ iterations to compare with.")
+    ] = 200,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="The MCTS seed.")] = 0,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON on stdout.")
+    ] = False,
+) -> None:
+    """Solve tic-tac-toe by search, then show determinized search failing on poker."""
+    from pokerlab.games import kuhn, leduc
+    from pokerlab.studies import tictactoe as ttt
+    from pokerlab.studies.pimc import compare_with_cfr
+
+    plain, pruned = ttt.SearchStats(), ttt.SearchStats()
+    value = ttt.minimax(ttt.EMPTY, alpha_beta=False, stats=plain)
+    ttt.minimax(ttt.EMPTY, alpha_beta=True, stats=pruned)
+    _, winner = ttt.mcts_self_play(mcts_iterations, seed=seed)
+    poker = {name: compare_with_cfr(game, cfr_iterations) for name, game in
+             (("kuhn", kuhn()), ("leduc", leduc()))}  # fmt: skip
+    result = {
+        "tictactoe": {"minimax_value": value, "minimax_nodes": plain.nodes,
+                      "alpha_beta_nodes": pruned.nodes, "mcts_self_play_winner": winner},
+        "poker": {name: {"pimc_exploitability": r.pimc_exploitability,
+                         "cfr_plus_iterations": r.cfr_iterations,
+                         "cfr_plus_exploitability": r.cfr_exploitability}
+                  for name, r in poker.items()},
+    }  # fmt: skip
+    if json:
+        print_json(result)
+        return
+    outcome = {0: "a draw", 1: "X wins", -1: "O wins"}
+    console.print(
+        f"tic-tac-toe: minimax value {outcome[value]} ({plain.nodes} nodes; alpha-beta "
+        f"{pruned.nodes}); MCTS self-play ({mcts_iterations} playouts a move): {outcome[winner]}"
+    )
+    table = Table(title="Determinized search (PIMC) vs CFR+: exploitability, chips per hand")
+    for column in ("game", "PIMC", f"CFR+ ({cfr_iterations} iterations)"):
+        table.add_column(column, justify="left" if column == "game" else "right")
+    for name, r in poker.items():
+        table.add_row(name, f"{r.pimc_exploitability:.4f}", f"{r.cfr_exploitability:.4f}")
+    console.print(table)
+
+
+def add_command(group: typer.Typer) -> None:
+    """Add ``search`` to the ``study`` command group."""
+    group.command("search")(search_command)
