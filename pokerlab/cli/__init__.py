@@ -53,6 +53,7 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
     },
     "play": {"play": "Play poker in the terminal against the AIs (Hold'em, Kuhn, Leduc)."},
     "spot": {"spot": "Hold'em spots: solve range vs range, show the solution."},
+    "serve": {"serve": "Serve the browser table: deal hands between the built-in agents."},
 }
 """Module name (``pokerlab/cli/<name>.py``) -> {command it registers: its one-line help}.
 
