@@ -7,6 +7,7 @@ human seat of issue 14 is not built yet.
 
 from __future__ import annotations
 
+import json
 from importlib.resources import files
 
 from starlette.applications import Starlette
@@ -20,6 +21,8 @@ from pokerlab.eval.dealer import DealStream, connect, deal_hand
 from pokerlab.games.registry import load
 
 MAX_SEED = 2**31 - 1
+MAX_BODY = 4096
+"""The largest request body the API reads, in bytes (its requests are a few small fields)."""
 GAMES = ("kuhn", "leduc", "holdem")
 
 
@@ -40,8 +43,13 @@ async def agents(request: Request) -> JSONResponse:
 
 async def hand(request: Request) -> JSONResponse:
     """Deal one hand of ``game`` between agents ``a`` (seat 0) and ``b`` (seat 1)."""
+    if int(request.headers.get("content-length") or 0) > MAX_BODY:
+        return JSONResponse({"error": f"the body is over {MAX_BODY} bytes"}, status_code=413)
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return JSONResponse({"error": f"the body is over {MAX_BODY} bytes"}, status_code=413)
     try:
-        body = await request.json()
+        body = json.loads(raw)
     except ValueError:
         return _error("the body must be JSON: {game, a, b, seed}")
     if not isinstance(body, dict):

@@ -11,6 +11,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from pokerlab.agents.registry import agent_names
+from pokerlab.cli.serve import check_host
+from pokerlab.errors import PokerlabError
 from pokerlab.web.app import create_app
 
 
@@ -65,3 +67,22 @@ def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
     answer = client.post("/api/hand", content=b"{not json")
     assert answer.status_code == 400
     assert "must be JSON" in answer.json()["error"]
+
+
+def test_an_oversized_body_is_refused(client: TestClient) -> None:
+    answer = client.post("/api/hand", content=b"{" + b" " * 10_000 + b"}")
+    assert answer.status_code == 413
+    assert "over 4096 bytes" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1"])
+def test_loopback_hosts_need_no_flag(host: str) -> None:
+    assert check_host(host, public=False) is None
+
+
+def test_other_hosts_need_public_and_warn() -> None:
+    with pytest.raises(PokerlabError, match="needs --public"):
+        check_host("0.0.0.0", public=False)
+    warning = check_host("0.0.0.0", public=True)
+    assert warning is not None
+    assert "warning" in warning
