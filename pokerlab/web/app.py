@@ -11,6 +11,7 @@ import json
 from importlib.resources import files
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
@@ -64,19 +65,24 @@ async def hand(request: Request) -> JSONResponse:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         return _error(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
     try:
-        game = load(str(game_name))
-        seats = [
-            connect(make_agent(str(name), game, seed=seed + i)) for i, name in enumerate((a, b))
-        ]
-        record, state = deal_hand(game, seats, chance=DealStream(seed, 0))
+        # In a worker thread: a slow agent must not hold up the other clients' requests.
+        result = await run_in_threadpool(_deal, str(game_name), str(a), str(b), seed)
     except PokerlabError as error:
         return _error(str(error))
-    return JSONResponse({
+    return JSONResponse(result)
+
+
+def _deal(game_name: str, a: str, b: str, seed: int) -> dict[str, object]:
+    """One hand of ``game_name``, ``a`` in seat 0 and ``b`` in seat 1, as the API answers it."""
+    game = load(game_name)
+    seats = [connect(make_agent(name, game, seed=seed + i)) for i, name in enumerate((a, b))]
+    record, state = deal_hand(game, seats, chance=DealStream(seed, 0))
+    return {
         "game": game_name,
         "returns": list(record.returns),
         "history": [str(action) for action in record.history],
         "final": str(state),
-    })
+    }
 
 
 def create_app() -> Starlette:
