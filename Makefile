@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean install
+.PHONY: demo test lint bench clean install browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +17,13 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/pokerlab demo
 
-test: $(STAMP)
+# The browser tests (tests/web) drive Debian's chromium through Playwright.
+browser:
+	@test -x /usr/bin/chromium || { [ "$$(id -u)" = 0 ] \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "make test: the browser tests need /usr/bin/chromium: apt-get install chromium (as root)"
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -n 2 -q --doctest-modules tests pokerlab
 
 lint: $(STAMP)

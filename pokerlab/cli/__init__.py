@@ -55,6 +55,7 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
     "spot": {"spot": "Hold'em spots: solve range vs range, show the solution."},
     "lbr": {"lbr": "Play local best response against AGENT; print its winnings in mbb/hand."},
     "acpc": {"acpc": "Play Hold'em over the ACPC protocol: a dealer on loopback, a client."},
+    "serve": {"serve": "Serve the browser table: deal hands between the built-in agents."},
 }
 """Module name (``pokerlab/cli/<name>.py``) -> {command it registers: its one-line help}.
 

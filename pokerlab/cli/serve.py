@@ -1,0 +1,56 @@
+"""``pokerlab serve``: the browser table on a local web server."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import typer
+
+from pokerlab.errors import PokerlabError
+
+
+def check_host(host: str, *, public: bool) -> str | None:
+    """Refuse a non-loopback ``host`` unless ``public``; return the warning to print, if any.
+
+    Raises:
+        PokerlabError: ``host`` is not a loopback address and ``--public`` was not given.
+    """
+    loopback = host == "localhost"
+    if not loopback:
+        try:
+            loopback = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+    if loopback:
+        return None
+    if not public:
+        raise PokerlabError(
+            f"--host {host} is not a loopback address; the table has no login, so serving "
+            "it to the network needs --public"
+        )
+    return f"warning: serving on {host}: anyone who can reach this address can use the server"
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (local only by default)."),
+    port: int = typer.Option(8000, min=1, max=65535, help="TCP port to listen on."),
+    public: bool = typer.Option(False, "--public", help="Allow a --host that is not loopback."),
+) -> None:
+    """Serve the browser table: deal hands between the built-in agents.
+
+    Open http://HOST:PORT/ in a browser. Stop with Ctrl-C.
+    """
+    warning = check_host(host, public=public)
+    if warning is not None:
+        typer.echo(warning, err=True)
+    import uvicorn  # imported here: `pokerlab --help` must not load the web stack
+
+    from pokerlab.web.app import create_app
+
+    typer.echo(f"pokerlab serve: http://{host}:{port}/ (Ctrl-C stops it)")
+    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command."""
+    app.command("serve")(serve)
