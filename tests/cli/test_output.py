@@ -158,8 +158,8 @@ def test_sigterm_stops_any_command_cleanly(tmp_path: Path) -> None:
 
     out = tmp_path / "lifted.npz"
     process = subprocess.Popen(
-        [sys.executable, "-m", "pokerlab.cli", "abstract", "kuhn(cards=200)", "--cards",
-         "optimized:10", "--search-evaluations", "100000", "--out", str(out)],
+        [sys.executable, "-m", "pokerlab.cli", "abstract", "kuhn(cards=400)", "--cards",
+         "optimized:20", "--search-evaluations", "100000", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     time.sleep(6)
