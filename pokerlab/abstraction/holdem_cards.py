@@ -40,10 +40,11 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab.abstraction.holdem_clusters import emd_kmedians, one_dimensional_buckets
+from pokerlab.abstraction.holdem_clusters import Clustering, emd_kmedians, one_dimensional_buckets
 from pokerlab.abstraction.holdem_features import (
     NOT_COMPUTED,
     STRENGTH_SCALE,
+    StreetFeatures,
     preflop_distributions,
     river_strengths,
     street_distributions,
@@ -355,13 +356,7 @@ def build_holdem_abstraction(
             "flop features",
             lambda p: street_distributions(1, n_bins, progress=p, boards=_first(boards)),
         )
-        flop_clusters = step.run(
-            "flop clusters",
-            lambda p: emd_kmedians(
-                flop.histograms, counts[1], weights=flop.weights, order_by=flop.ehs,
-                seed=seed, sample=sample, progress=p,
-            ),
-        )  # fmt: skip
+        flop_clusters = _cluster(step, "flop clusters", flop, counts[1], seed, sample)
         step.emd["flop"] = flop_clusters.emd
         tables[1] = step.save(1, _narrow(flop_clusters.labels, counts[1]))
         if counts[0] == 169:
@@ -369,13 +364,7 @@ def build_holdem_abstraction(
             step.emd["preflop"] = 0.0
         else:
             pre = preflop_distributions(flop)
-            pre_clusters = step.run(
-                "preflop clusters",
-                lambda p: emd_kmedians(
-                    pre.histograms, counts[0], weights=pre.weights, order_by=pre.ehs,
-                    seed=seed, sample=sample, progress=p,
-                ),
-            )  # fmt: skip
+            pre_clusters = _cluster(step, "preflop clusters", pre, counts[0], seed, sample)
             step.emd["preflop"] = pre_clusters.emd
             tables[0] = step.save(0, _narrow(pre_clusters.labels, counts[0]))
         del flop, flop_clusters
@@ -384,13 +373,7 @@ def build_holdem_abstraction(
             "turn features",
             lambda p: street_distributions(2, n_bins, progress=p, boards=_first(boards)),
         )
-        turn_clusters = step.run(
-            "turn clusters",
-            lambda p: emd_kmedians(
-                turn.histograms, counts[2], weights=turn.weights, order_by=turn.ehs,
-                seed=seed, sample=sample, progress=p,
-            ),
-        )  # fmt: skip
+        turn_clusters = _cluster(step, "turn clusters", turn, counts[2], seed, sample)
         step.emd["turn"] = turn_clusters.emd
         tables[2] = step.save(2, _narrow(turn_clusters.labels, counts[2]))
         del turn, turn_clusters
@@ -423,6 +406,20 @@ def build_holdem_abstraction(
     )
     final = tuple(t for t in tables if t is not None)
     return HoldemCardAbstraction(final, seed, n_bins, report)
+
+
+def _cluster(
+    step: _Steps, phase: str, features: StreetFeatures, k: int, seed: int, sample: int
+) -> Clustering:
+    """One street's hands in ``k`` clusters by the earth mover's distance (a timed phase)."""
+    clusters: Clustering = step.run(
+        phase,
+        lambda p: emd_kmedians(
+            features.histograms, k, weights=features.weights, order_by=features.ehs,
+            seed=seed, sample=sample, progress=p,
+        ),
+    )  # fmt: skip
+    return clusters
 
 
 def _first(boards: int | None) -> NDArray[np.int64] | None:
