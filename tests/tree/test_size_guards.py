@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -104,13 +105,21 @@ def test_a_game_that_announces_no_size_is_refused_during_the_walk() -> None:
 def test_the_walk_reads_its_real_memory() -> None:
     from pokerlab.tree.compile import _MemoryWatch
 
-    watch = _MemoryWatch(_Wide(), limit=20 * 1024**2)
-    watch.check(0)  # nothing held yet
-    hoard = bytearray(40 * 1024**2)
-    hoard[::4096] = b"x" * len(hoard[::4096])  # touch every page: resident, not just reserved
-    with pytest.raises(GameTooLargeError, match="needs more than 21 MB to compile"):
-        watch.check(123)
-    del hoard
+    # Garbage left by earlier tests in this worker, freed by a collection between the two
+    # readings, would shrink the process and hide the hoard (CI saw exactly that): collect
+    # it first, and hoard five times the limit.
+    gc.collect()
+    gc.disable()
+    try:
+        watch = _MemoryWatch(_Wide(), limit=20 * 1024**2)
+        watch.check(0)  # nothing held yet
+        hoard = bytearray(100 * 1024**2)
+        hoard[::4096] = b"x" * len(hoard[::4096])  # touch every page: resident, not reserved
+        with pytest.raises(GameTooLargeError, match="needs more than 21 MB to compile"):
+            watch.check(123)
+        del hoard
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize(
