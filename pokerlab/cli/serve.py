@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ipaddress
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -35,6 +37,11 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (local only by default)."),
     port: int = typer.Option(8000, min=1, max=65535, help="TCP port to listen on."),
     public: bool = typer.Option(False, "--public", help="Allow a --host that is not loopback."),
+    db: Annotated[Path | None, typer.Option(
+        "--db", exists=True, dir_okay=False, help="Arena database the arena page shows.")] = None,
+    strategies: Annotated[Path | None, typer.Option(
+        "--strategies", exists=True, file_okay=False,
+        help="Folder of strategy and spot files the pages may open.")] = None,
 ) -> None:
     """Serve the browser table: deal hands between the built-in agents.
 
@@ -48,7 +55,7 @@ def serve(
     from pokerlab.web.app import create_app
 
     typer.echo(f"pokerlab serve: http://{host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(strategies, db), host=host, port=port, log_level="warning")
 
 
 def register(app: typer.Typer) -> None:

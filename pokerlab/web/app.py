@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from importlib.resources import files
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -20,6 +21,7 @@ from pokerlab.agents.registry import agent_names, make_agent
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.dealer import DealStream, connect, deal_hand
 from pokerlab.games.registry import load
+from pokerlab.web import arena_view, explorer, spot_view
 
 MAX_SEED = 2**31 - 1
 MAX_BODY = 4096
@@ -85,10 +87,12 @@ def _deal(game_name: str, a: str, b: str, seed: int) -> dict[str, object]:
     }
 
 
-def create_app() -> Starlette:
-    """A fresh app (one per server, or per test)."""
+def create_app(strategies: Path | None = None, db: Path | None = None) -> Starlette:
+    """A fresh app (one per server, or per test); ``strategies`` and ``db`` feed the views."""
+    views = [view.routes(strategies, db) for view in (explorer, arena_view, spot_view)]
     return Starlette(routes=[
         Route("/", index),
         Route("/api/agents", agents),
         Route("/api/hand", hand, methods=["POST"]),
+        *(route for routes in views for route in routes),
     ])
