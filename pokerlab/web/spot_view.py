@@ -50,7 +50,7 @@ from pokerlab.web._guard import (
     static_script,
 )
 
-MAX_SOLVE_NODES = 200
+MAX_SOLVE_NODES = 40
 """A spot solved from the page has at most this many public nodes."""
 MAX_SOLVE_ITERATIONS = 2000
 MAX_KEPT = 4
