@@ -140,7 +140,11 @@ function renderTree(nodes, rows) {
     return el("details", { "data-key": node.key }, el("summary", { text: label }), ...kids.map(build));
   };
   const box = clear(document.getElementById("tree"));
-  box.append(...roots.slice(0, 2000).map(build));
+  const players = [...new Set(roots.map((r) => r.player))].sort();
+  for (const player of players) {
+    box.append(el("div", { class: "tree-player", text: `P${player}'s first decisions` }),
+      ...roots.filter((r) => r.player === player).slice(0, 2000).map(build));
+  }
 }
 
 function renderTable() {
