@@ -23,6 +23,8 @@ are deterministic by seed; multi-threaded ones are not.
 
 from __future__ import annotations
 
+import time
+
 import numba
 import numpy as np
 from numba import njit, prange
@@ -274,6 +276,7 @@ class BlueprintTrainer:
             depth[i] = depth[self.tree.parent[i]] + 1
         self.depth = int(depth.max()) + 1
         self.iterations = 0
+        self.seconds = 0.0
         self.seed = seed
         self.prune_after = prune_after
         self.prune_threshold = float(prune_threshold)
@@ -297,6 +300,7 @@ class BlueprintTrainer:
             raise SpecError(f"iterations must be >= 0; got {iterations}")
         t = self.tree
         done = 0
+        start = time.perf_counter()
         while done < iterations:
             count = min(batch, iterations - done)
             buckets, strength = self.dealer.deal(self.rng, count)
@@ -312,6 +316,7 @@ class BlueprintTrainer:
                 _run_batch(self.iterations, seed, *common)
             self.iterations += count
             done += count
+        self.seconds += time.perf_counter() - start
 
     def row_of(self, node: int, bucket: int) -> int:
         """The table row of decision ``node`` seen with ``bucket``."""
