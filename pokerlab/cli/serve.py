@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ipaddress
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -35,8 +37,13 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (local only by default)."),
     port: int = typer.Option(8000, min=1, max=65535, help="TCP port to listen on."),
     public: bool = typer.Option(False, "--public", help="Allow a --host that is not loopback."),
+    strategies: Annotated[Path | None, typer.Option(
+        "--strategies", help="Folder of strategy files the pages may open (no other path "
+        "is ever read).", exists=True, file_okay=False, dir_okay=True)] = None,
+    db: Annotated[Path | None, typer.Option(
+        "--db", help="Arena database for the arena pages.")] = None,
 ) -> None:
-    """Serve the browser table: deal hands between the built-in agents.
+    """Serve the browser tables: Hold'em (2-9 seats), Kuhn and Leduc against the bots.
 
     Open http://HOST:PORT/ in a browser. Stop with Ctrl-C.
     """
@@ -48,7 +55,7 @@ def serve(
     from pokerlab.web.app import create_app
 
     typer.echo(f"pokerlab serve: http://{host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(strategies=strategies, db=db), host=host, port=port, log_level="warning")
 
 
 def register(app: typer.Typer) -> None:
