@@ -43,7 +43,7 @@ def serve(
         "--strategies", exists=True, file_okay=False,
         help="Folder of strategy and spot files the pages may open.")] = None,
 ) -> None:
-    """Serve the browser table: deal hands between the built-in agents.
+    """Serve the browser tables: Hold'em (2-9 seats), Kuhn and Leduc against the bots.
 
     Open http://HOST:PORT/ in a browser. Stop with Ctrl-C.
     """
@@ -55,7 +55,7 @@ def serve(
     from pokerlab.web.app import create_app
 
     typer.echo(f"pokerlab serve: http://{host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(create_app(strategies, db), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(strategies=strategies, db=db), host=host, port=port, log_level="warning")
 
 
 def register(app: typer.Typer) -> None:

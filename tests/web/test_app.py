@@ -26,7 +26,7 @@ def client() -> TestClient:
 def test_index_serves_the_table_page(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200
-    assert "/api/hand" in page.text
+    assert "/api/tables" in page.text
 
 
 def test_agents_come_from_the_registry(client: TestClient) -> None:
