@@ -130,11 +130,11 @@ class ArenaView:
         with self._store() as store:
             run = _run(store, run_id)
             match = _match_row(store, run, index)
-            stored = store.hands_done(match.id)
-            if hand >= stored:
+            record = store.hand(match.id, hand)
+            if record is None:
+                stored = store.hands_done(match.id)
                 raise RequestError(f"match {index} has {stored} hands stored; hand must be from 0 "
-                                 f"to {stored - 1}", 404)
-            record = next(r for r in store.hands(match.id) if r.hand == hand)
+                                   f"to {stored - 1}", 404)
             names = _names(store, run, match)
         return replay(run.game, record.history, [names[a] for a in record.seats],
                       list(record.returns), hand=hand, match=index, deal=record.deal,

@@ -169,3 +169,11 @@ def test_every_request_opens_the_store_read_only(db: Path,
                     "/api/arena/hand?match=0&hand=0"):
             assert test_client.get(url).status_code == 200
     assert opened == [True] * 4
+
+
+def test_one_hand_is_read_like_every_hand(db: Path) -> None:
+    with ArenaStore(db, readonly=True) as store:
+        match = store.matches(1)[0]
+        every = store.hands(match.id)
+        assert [store.hand(match.id, record.hand) for record in every] == every
+        assert store.hand(match.id, len(every)) is None
