@@ -218,3 +218,34 @@ def test_a_solved_spot_as_a_range_grid(base_url: str, page: Page, tmp_path: Path
                        for c, label in enumerate(labels) if label == "QQ")
     assert f"equity {node['equity'][row][column]:.3f}" in (cell.get_attribute("title") or "")
     page.screenshot(path=str(tmp_path / "spot-grid.png"), full_page=True)
+
+
+def test_a_click_on_the_chart_replays_that_hand(base_url: str, page: Page) -> None:
+    page.goto(f"{base_url}/arena")
+    page.wait_for_function("document.body.dataset.chart === '0'")
+    box = page.locator("#chart").bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] - 11, box["y"] + box["height"] / 2)
+    page.wait_for_function("document.body.dataset.step === '0'")
+    hands = _api(base_url, "/api/arena/match", match=0)["hands_stored"]
+    assert page.input_value("#replay-hand") == str(hands - 1)
+    assert f"match 0, hand {hands - 1}:" in (page.text_content("#step-note") or "")
+
+
+def test_solve_a_river_spot_from_the_page(base_url: str, page: Page) -> None:
+    page.goto(f"{base_url}/spot")
+    page.fill("#oop", "AA, KK")
+    page.fill("#ip", "QQ, JJ")
+    page.fill("#spot-iterations", "50")
+    page.click("#solve")
+    page.wait_for_function("document.body.dataset.node === 'root'")
+    assert "after 50 iterations" in (page.text_content("#summary") or "")
+    assert page.locator("#grid td:not(.empty)").count() == 2
+    page.click("button.child[data-key='b100']")
+    page.wait_for_function("document.body.dataset.node === 'b100'")
+    # IP holds QQ (3 combos: the Qc is on the board) and JJ (6), all still in its range.
+    assert page.locator("#hands tr").count() == 1 + 9
+    page.fill("#board", "Td9d6h")
+    page.click("#solve")
+    page.wait_for_function("document.getElementById('message').textContent.length > 0")
+    assert "river spots only" in (page.text_content("#message") or "")

@@ -3,6 +3,7 @@
 
 let replayData = null;
 let replayStep = 0;
+let chartData = null;
 
 function runQuery() {
   const run = document.getElementById("run").value;
@@ -59,6 +60,7 @@ async function loadMatch(index) {
   catch (e) { showError(e.message); return; }
   document.getElementById("chart-title").textContent =
     `Cumulative winnings (chips), match ${data.match}: ${data.names.join(" vs ")}, ${data.hands_stored} hands`;
+  chartData = data;
   lineChart(document.getElementById("chart"), data.hands,
     data.names.map((name, i) => ({ name, ys: data.cumulative[i] })), { xLabel: "hands" });
   clear(document.getElementById("chart-legend")).append(legend(data.names));
@@ -104,6 +106,20 @@ function showStep(k) {
   document.body.dataset.step = String(replayStep);
 }
 
+// A click on the chart replays the hand under the pointer (the chart's x axis is hands).
+function replayFromChart(event) {
+  if (!chartData || !chartData.hands.length) return;
+  const canvas = event.currentTarget;
+  const box = canvas.getBoundingClientRect();
+  const x = (event.clientX - box.left) * (canvas.width / box.width);
+  const first = chartData.hands[0], last = chartData.hands[chartData.hands.length - 1];
+  const t = Math.max(0, Math.min(1, (x - CHART_LEFT) / (canvas.width - CHART_LEFT - CHART_RIGHT)));
+  document.getElementById("replay-match").value = chartData.match;
+  document.getElementById("replay-hand").value = Math.round(first + t * (last - first)) - 1;
+  loadHand();
+}
+
+document.getElementById("chart").addEventListener("click", replayFromChart);
 document.getElementById("run").addEventListener("change", loadBoard);
 document.getElementById("load-hand").addEventListener("click", loadHand);
 document.getElementById("prev").addEventListener("click", () => showStep(replayStep - 1));

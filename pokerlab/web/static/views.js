@@ -58,11 +58,13 @@ function actionBar(actions) {
   return bar;
 }
 
+const CHART_LEFT = 60, CHART_RIGHT = 10;
+
 // A line chart on a canvas: xs, series [{name, ys}], optional log scale on y.
 function lineChart(canvas, xs, series, options) {
   const opts = options || {};
   const ctx = canvas.getContext("2d");
-  const w = canvas.width, h = canvas.height, left = 60, bottom = 30, top = 10, right = 10;
+  const w = canvas.width, h = canvas.height, left = CHART_LEFT, bottom = 30, top = 10, right = CHART_RIGHT;
   ctx.clearRect(0, 0, w, h);
   const tr = (y) => (opts.log ? Math.log10(Math.max(y, 1e-12)) : y);
   const values = series.flatMap((s) => s.ys.filter((y) => y !== null).map(tr));
