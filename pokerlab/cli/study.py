@@ -14,6 +14,7 @@ from pokerlab.cli import (
     study_exploitation,
     study_push_fold,
     study_search,
+    study_three_player,
     study_tutorial,
 )
 
@@ -30,4 +31,5 @@ def register(app: typer.Typer) -> None:
     study_search.add_command(study_app)
     study_push_fold.add_command(study_app)
     study_tutorial.add_command(study_app)
+    study_three_player.add_command(study_app)
     app.add_typer(study_app, name="study")
