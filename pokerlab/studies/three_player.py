@@ -174,7 +174,7 @@ def three_player_study(
 
 DEFAULT_ITERATIONS = {
     "kuhn": {"cfr": 2000, "cfr+": 2000, "es-mccfr": 20000},
-    "leduc": {"cfr": 200, "cfr+": 200, "es-mccfr": 20000},
+    "leduc": {"cfr": 200, "cfr+": 200, "es-mccfr": 200_000},
 }
 """Per game, the iterations of each solver in ``pokerlab study three-player``."""
 
