@@ -30,11 +30,13 @@ import numpy as np
 
 from pokerlab._types import CHANCE, FloatArray
 from pokerlab.errors import PokerlabError
+from pokerlab.eval.dealer import agent_name
+from pokerlab.eval.matches import agent_policy
 from pokerlab.eval.records import MatchResult
 from pokerlab.eval.sampling import _history_values, _sampler, _terminal_of, deal_units
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate
 from pokerlab.games.base import Game
-from pokerlab.strategy import Policy, tabulate
+from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import CompiledTree, compile
 
 
@@ -101,10 +103,24 @@ def aivat_corrections(
     return corrections
 
 
+def _policy_of(game: Game, item: Policy | object | None) -> Strategy | None:
+    """A policy, or an agent exposing one, as a Strategy on ``game``; None stays None."""
+    if item is None:
+        return None
+    if isinstance(item, Policy):
+        return tabulate(item, game)
+    strategy = agent_policy(item, game)
+    if strategy is None:
+        raise PokerlabError(
+            f"{agent_name(item)} exposes no policy on {game.spec}; give its policy or None"
+        )
+    return strategy
+
+
 def aivat_estimates(
     game: Game,
     result: MatchResult,
-    policies: Sequence[Policy | None],
+    policies: Sequence[Policy | object | None],
     *,
     reference: Policy | None = None,
     chance: bool = True,
@@ -116,8 +132,9 @@ def aivat_estimates(
     Args:
         game: the match's game (it must compile).
         result: the match (:func:`pokerlab.eval.play_match`).
-        policies: per agent (match order), the policy it played, or None where unknown.
-            A wrong policy here biases the estimate: give only what is truly known.
+        policies: per agent (match order), the policy it played, or the agent itself when
+            it exposes its policy (``agent.policy``), or None where unknown. A wrong policy
+            here biases the estimate: give only what is truly known.
         reference: the profile of the unknown seats in ``V`` (default: the first known policy).
         chance: include chance terms.
         actions: include the known agents' action terms.
@@ -139,8 +156,9 @@ def aivat_estimates(
     if result.game != str(game.spec):
         raise PokerlabError(f"the match was played on {result.game}, not {game.spec}")
     tree = compile(game)
-    tables = [None if p is None else tabulate(p, game).probs for p in policies]
-    base = reference if reference is not None else next((p for p in policies if p), None)
+    resolved = [_policy_of(game, p) for p in policies]
+    tables = [None if p is None else p.probs for p in resolved]
+    base = reference if reference is not None else next((p for p in resolved if p), None)
     if base is None:
         raise PokerlabError("AIVAT needs a known policy or a reference profile for V")
     reference_probs = tabulate(base, game).probs

@@ -61,6 +61,18 @@ def test_all_known_gives_the_exact_value_every_hand() -> None:
     assert estimate.std_error < 1e-12
 
 
+def test_agents_with_a_policy_can_be_given_directly() -> None:
+    game = kuhn()
+    bot, other = _random_strategy(game, 5), _random_strategy(game, 6)
+    agent = PolicyAgent(bot, name="bot")
+    result = play_match(game, agent, PolicyAgent(other, name="other"), hands=200, seed=1)
+    by_agent = aivat_estimates(game, result, [agent, None])[0]
+    by_policy = aivat_estimates(game, result, [bot, None])[0]
+    assert by_agent.estimate.mean == pytest.approx(by_policy.estimate.mean, abs=1e-12)
+    with pytest.raises(PokerlabError, match="exposes no policy"):
+        aivat_estimates(game, result, [object(), None])
+
+
 def test_one_side_known_in_a_match() -> None:
     rows = aivat_study([leduc()], opponents=("cfr+10",), hands=3000, seed=5, bot_iterations=300)
     row = rows[0]
