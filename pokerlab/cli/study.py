@@ -10,10 +10,12 @@ from __future__ import annotations
 import typer
 
 from pokerlab.cli import (
+    study_aivat,
     study_challenge,
     study_exploitation,
     study_push_fold,
     study_search,
+    study_three_player,
     study_tutorial,
 )
 
@@ -30,4 +32,6 @@ def register(app: typer.Typer) -> None:
     study_search.add_command(study_app)
     study_push_fold.add_command(study_app)
     study_tutorial.add_command(study_app)
+    study_three_player.add_command(study_app)
+    study_aivat.add_command(study_app)
     app.add_typer(study_app, name="study")

@@ -187,8 +187,8 @@ def figures_command(
             if step == "kuhn-tree":
                 written.append(draw_tree(layout(kuhn()), path, title="Kuhn poker"))
             elif step == "leduc-subtree":
-                # P1 holds a Q, P2 a K: the first betting round, cut at the public card.
-                tree = layout(leduc(), actions=(0, 3), max_depth=3)
+                # P1 holds a Q, P2 a K: the first betting round and the public card, then cut.
+                tree = layout(leduc(), actions=(0, 3), max_depth=4)
                 written.append(draw_tree(tree, path, title="Leduc: P1 Q, P2 K, first round"))
             elif step == "rm-runs":
                 paths = rm_runs.paper_trajectories(runs, plays, seed=seed)

@@ -90,60 +90,59 @@ def layout(
     if max_depth is not None and max_depth < 0:
         raise PokerlabError(f"max_depth must be at least 0; got {max_depth}")
     root = game.initial_state().apply_sequence(list(actions))
-    nodes: list[dict[str, object]] = []
+    # (parent, depth, edge, kind, label, infoset) in depth-first order.
+    rows: list[tuple[int, int, str, str, str, str | None]] = []
     stack: list[tuple[State, int, int, str]] = [(root, -1, 0, "")]
     children_of: dict[int, list[int]] = {}
     while stack:
         state, parent, depth, edge = stack.pop()
-        index = len(nodes)
+        index = len(rows)
         if index >= max_nodes:
             raise PokerlabError(
                 f"the drawing of {game.spec} below {list(actions)} has more than {max_nodes} "
                 "nodes; give a smaller max_depth or a deeper root (more actions)"
             )
         children_of.setdefault(parent, []).append(index)
+        infoset: str | None = None
         if state.is_terminal:
-            kind, label, infoset = "terminal", f"{state.returns()[0]:+g}", None
+            kind, label = "terminal", f"{state.returns()[0]:+g}"
         elif max_depth is not None and depth >= max_depth:
-            kind, label, infoset = "cut", "...", None
+            kind, label = "cut", "..."
         elif state.is_chance:
-            kind, label, infoset = "chance", "", None
+            kind, label = "chance", ""
         else:
             infoset = state.infoset_key()
             kind, label = f"P{state.player + 1}", infoset
-        nodes.append({"parent": parent, "depth": depth, "edge": edge, "kind": kind,
-                      "label": label, "infoset": infoset})
+        rows.append((parent, depth, edge, kind, label, infoset))
         if kind in ("terminal", "cut"):
             continue
         if kind == "chance":
             outcomes = state.chance_outcomes()
-            below = [(state.child(a), f"{state.action_name(a).removeprefix('deal ')}"
-                      + (f" {_probability(p)}" if len(outcomes) <= 3 else ""))
-                     for a, p in outcomes]
+            below = [
+                (state.child(a), state.action_name(a).removeprefix("deal ")
+                 + (f" {_probability(p)}" if len(outcomes) <= 3 else ""))
+                for a, p in outcomes
+            ]
         else:
             below = [(state.child(a), state.action_name(a)) for a in state.legal_actions()]
         for child, name in reversed(below):  # so the first child is drawn leftmost
             stack.append((child, index, depth + 1, name))
-    xs = [0.0] * len(nodes)
+    # Leaves left to right in depth-first order, then parents centred above their children
+    # (children always come after their parent, so a backward pass sees them first).
+    xs = [0.0] * len(rows)
     next_leaf = 0.0
-    for index in range(len(nodes) - 1, -1, -1):  # children come after parents
-        kids = children_of.get(index, [])
-        if kids:
-            xs[index] = (xs[kids[0]] + xs[kids[-1]]) / 2
-    # Leaves left to right in depth-first order, then parents centred bottom-up.
-    for index in range(len(nodes)):
+    for index in range(len(rows)):
         if not children_of.get(index):
             xs[index] = next_leaf
             next_leaf += 1.0
-    for index in range(len(nodes) - 1, -1, -1):
+    for index in range(len(rows) - 1, -1, -1):
         kids = children_of.get(index, [])
         if kids:
             xs[index] = (xs[kids[0]] + xs[kids[-1]]) / 2
     placed = tuple(
-        Node(parent=int(n["parent"]), depth=int(n["depth"]), x=xs[i],  # type: ignore[call-overload]
-             edge=str(n["edge"]), kind=str(n["kind"]), label=str(n["label"]),
-             infoset=n["infoset"] if isinstance(n["infoset"], str) else None)
-        for i, n in enumerate(nodes)
+        Node(parent=parent, depth=depth, x=xs[i], edge=edge, kind=kind, label=label,
+             infoset=infoset)
+        for i, (parent, depth, edge, kind, label, infoset) in enumerate(rows)
     )
     by_infoset: dict[str, list[int]] = {}
     for i, node in enumerate(placed):

@@ -68,3 +68,13 @@ def test_bad_input_is_refused() -> None:
         walkthrough(5, checkpoints=[6])
     with pytest.raises(PokerlabError, match="iterations must be at least 1"):
         walkthrough(0)
+
+
+@pytest.mark.slow
+def test_docs_figures_reproduce() -> None:
+    # docs/tutorial.md quotes the seed-0 run of `pokerlab study es-walkthrough --iterations 2000`.
+    result = walkthrough(2000, seed=0)
+    quoted = {1: 0.4583, 159: 0.0770, 860: 0.0177, 2000: 0.0205}
+    measured = dict(zip(result.checkpoints.tolist(), result.exploitability.tolist(), strict=True))
+    for iteration, value in quoted.items():
+        assert measured[iteration] == pytest.approx(value, abs=5e-5)

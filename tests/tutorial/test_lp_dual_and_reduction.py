@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from pokerlab.errors import PokerlabError
+from pokerlab.games import kuhn
 from pokerlab.studies import kuhn_lp
 
 MATLAB_X = [1.0, 1.0, 0, 0, 0, 0, 1.0, 0.6667, 0.3333, 0.3333, 0.6667, 0, 0.6667]
@@ -118,3 +119,27 @@ def test_reduced_lp_keeps_the_value() -> None:
 def test_unknown_sequence_is_refused() -> None:
     with pytest.raises(PokerlabError, match="unknown P1 sequence"):
         kuhn_lp.reduced_matrix(removed_rows=("A_x",))
+
+
+def test_row_three_of_e_sums_to_zero() -> None:
+    # "What do the matrices mean?", Row 3 prints -A_p + A_pb + A_pp = 1; e's row is 0 (the
+    # tutorial's own e), so the row reads A_pb + A_pp = A_p, as its next line says.
+    program = kuhn_lp.tutorial_program()
+    m = program.matrices
+    assert m.e_rows[2] == "Ap"
+    assert m.e[2] == 0
+    assert float(m.E[2] @ program.x) == pytest.approx(0.0, abs=1e-12)
+    assert program.x[2] == pytest.approx(0.0)  # the LP's P1 always bets the A: row 3 is 0 = 0
+    ks = m.x_labels.index("K_p")
+    assert float(m.E[4] @ program.x) == pytest.approx(0.0, abs=1e-12)
+    assert program.x[ks] == pytest.approx(1.0)  # ...and for the K, 2/3 + 1/3 = 1 = K_p
+
+
+def test_strategy_pairs_are_64_times_64_not_2_to_the_64() -> None:
+    # "there are 2^64 strategy combinations": 2^6 = 64 pure strategies each, 64 x 64 = 4096
+    # pairs, the matrix's 4096 entries.
+    from pokerlab.solvers.normal_form_kuhn import kuhn_normal_form
+
+    matrix, rows, columns = kuhn_normal_form(kuhn())
+    assert len(rows) * len(columns) == 4096 == 2**12
+    assert matrix.size != 2**64
