@@ -10,10 +10,14 @@ weighted by ``t`` (Linear CFR). Nothing in the kernel assumes two players.
 
 Negative-regret pruning (Pluribus, Brown and Sandholm 2019): once ``prune_after`` iterations
 are done, 95% of the traversals skip the traverser's actions whose regret is below
-``-prune_threshold`` chips per unit of iteration weight (``regret < -threshold * sum of
-weights``), except on the last street and actions that end the hand, which are always explored;
-a skipped action's regret is not updated in that traversal. The other 5% explore everything,
-so a pruned action whose regret would recover is found again.
+``-prune_threshold * W``, ``W = t (t + 1) / 2`` the sum of the linear weights so far: an
+action whose value was ``prune_threshold`` chips below the row's, on average over every
+iteration. Rows reached less often rarely cross it (their regret sums fewer updates), so it
+is cautious where the sampling is thin. Actions on the last street and actions that end the
+hand are always explored (as published); a skipped action's regret is not updated in that
+traversal. The other 5% explore everything, so a pruned action that would recover is found
+again. Whether an iteration prunes is drawn from its own stream (a hash of the batch seed
+and ``t``), so turning pruning on leaves the sampling of deals and actions unchanged.
 
 Both cores: with ``threads > 1`` a batch of deals is split in ``threads`` chunks walked in
 parallel (numba ``prange``) that update the shared tables without locks (the "Hogwild" scheme:
@@ -166,7 +170,20 @@ def _traverse(p, weight, cutoff, kind, player, street, n_actions, children, cont
 
 
 @njit(cache=True)
-def _run_chunk(first, start, stop, step, prune_after, threshold, depth, kind, player, street,  # type: ignore[no-untyped-def]
+def _unit(seed, t):  # type: ignore[no-untyped-def]
+    """A uniform draw in [0, 1) fixed by (seed, t) (splitmix64): whether iteration t prunes.
+
+    Its own stream, so pruning on or off leaves the sampling of actions unchanged.
+    """
+    z = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(t)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) / 9007199254740992.0
+
+
+@njit(cache=True)
+def _run_chunk(first, seed, start, stop, step, prune_after, threshold, depth, kind, player, street,  # type: ignore[no-untyped-def]
                n_actions, children, contributions, active, row_offset, decision_index,
                buckets, strength, regrets, strategy_sum):
     """Walk deals ``start, start + step, ...`` below ``stop``; every player traverses each.
@@ -186,8 +203,7 @@ def _run_chunk(first, start, stop, step, prune_after, threshold, depth, kind, pl
         t = first + i + 1
         weight = float(t)
         cutoff = -np.inf
-        if (threshold > 0.0 and t > prune_after
-                and np.random.random() < PRUNE_PROBABILITY):  # noqa: NPY002
+        if threshold > 0.0 and t > prune_after and _unit(seed, t) < PRUNE_PROBABILITY:
             cutoff = -threshold * 0.5 * float(t) * float(t + 1)
         for p in range(n_players):
             _traverse(p, weight, cutoff, kind, player, street, n_actions, children,
@@ -201,7 +217,7 @@ def _run_batch(first, seed, prune_after, threshold, depth, kind, player, street,
                children, contributions, active, row_offset, decision_index, buckets, strength,
                regrets, strategy_sum):
     np.random.seed(seed)  # noqa: NPY002 (numba's generator: the only one a kernel can use)
-    _run_chunk(first, 0, buckets.shape[0], 1, prune_after, threshold, depth, kind, player,
+    _run_chunk(first, seed, 0, buckets.shape[0], 1, prune_after, threshold, depth, kind, player,
                street, n_actions, children, contributions, active, row_offset, decision_index,
                buckets, strength, regrets, strategy_sum)
 
@@ -212,7 +228,7 @@ def _run_batch_parallel(first, seed, threads, prune_after, threshold, depth, kin
                         decision_index, buckets, strength, regrets, strategy_sum):
     for k in prange(threads):
         np.random.seed(seed + k)  # noqa: NPY002 (seeds this thread's generator)
-        _run_chunk(first, k, buckets.shape[0], threads, prune_after, threshold, depth, kind,
+        _run_chunk(first, seed, k, buckets.shape[0], threads, prune_after, threshold, depth, kind,
                    player, street, n_actions, children, contributions, active, row_offset,
                    decision_index, buckets, strength, regrets, strategy_sum)
 
@@ -227,8 +243,8 @@ class BlueprintTrainer:
         seed: the seed of every random draw: two single-threaded trainers with the same seed
             and the same calls give the same arrays.
         prune_after: iterations before negative-regret pruning starts.
-        prune_threshold: prune actions whose regret is below ``-prune_threshold`` chips per
-            unit of iteration weight; 0 turns pruning off.
+        prune_threshold: prune actions whose regret is below ``-prune_threshold`` times the
+            sum of the weights so far (chips per weighted iteration); 0 turns pruning off.
         threads: kernels run on this many threads (1: deterministic).
     """
 

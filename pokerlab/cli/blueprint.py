@@ -92,7 +92,7 @@ def train_command(
     ] = 0,
     prune_threshold: Annotated[
         float, typer.Option("--prune-threshold", min=0.0, help="Prune actions with regret "
-                            "below minus this many chips per unit of weight (0: off).")
+                            "below -THRESHOLD x the sum of weights (0: off).")
     ] = 0.0,
     checkpoint_every: Annotated[
         float, typer.Option("--checkpoint-every", min=1.0, help="Seconds between saves.")

@@ -95,3 +95,49 @@ def test_rules_for_another_player_count_are_refused() -> None:
     rules = default_rules(load(LEDUC_AS_HOLDEM))
     with pytest.raises(SpecError, match="the game has 3"):
         BlueprintTrainer(load(THREE_PLAYERS), rules=rules)
+
+
+KUHN_AS_HOLDEM = (
+    'holdem(betting="limit", ranks=3, suits=1, hole=1, board="", seat_blinds=(1, 1), '
+    'raises="1", caps="1", first="0", stack=100)'
+)
+
+
+def test_pruning_never_touches_the_last_street() -> None:
+    game = load(KUHN_AS_HOLDEM)  # one street: every action is on the last one
+    plain = BlueprintTrainer(game, seed=3)
+    pruned = BlueprintTrainer(game, seed=3, prune_threshold=1e-9)
+    plain.run(5000)
+    pruned.run(5000)
+    np.testing.assert_array_equal(plain.regrets, pruned.regrets)
+
+
+@pytest.mark.slow
+def test_pruning_skips_actions_and_still_converges() -> None:
+    game = load(LEDUC_AS_HOLDEM)
+    plain = BlueprintTrainer(game, seed=1)
+    pruned = BlueprintTrainer(game, seed=1, prune_after=10_000, prune_threshold=0.02)
+    plain.run(20_000)
+    pruned.run(20_000)
+    assert not np.array_equal(plain.regrets, pruned.regrets)  # something was skipped
+    pruned.run(380_000)
+    assert exploitability(game, pruned.average_strategy()) < 1e-2 * 2.0
+
+
+@pytest.mark.slow
+def test_two_threads_train_a_valid_improving_strategy() -> None:
+    game = load(LEDUC_AS_HOLDEM)
+    trainer = BlueprintTrainer(game, seed=1, threads=2)
+    trainer.run(200_000)
+    assert trainer.iterations == 200_000
+    assert exploitability(game, trainer.average_strategy()) < 0.05
+
+
+def test_bad_trainer_options_are_refused() -> None:
+    game = load(KUHN_AS_HOLDEM)
+    with pytest.raises(SpecError, match="threads must be >= 1"):
+        BlueprintTrainer(game, threads=0)
+    with pytest.raises(SpecError, match="prune_threshold must be >= 0"):
+        BlueprintTrainer(game, prune_threshold=-1.0)
+    with pytest.raises(SpecError, match="iterations must be >= 0"):
+        BlueprintTrainer(game).run(-1)
