@@ -90,7 +90,7 @@ async def _json_body(request: Request) -> dict[str, object]:
             raise WebRequestError(413, f"the body is over {MAX_BODY} bytes")
     try:
         body = json.loads(bytes(raw) or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deep
         raise WebRequestError(400, "the body must be JSON (an object of named fields)") from None
     if not isinstance(body, dict):
         raise WebRequestError(400, "the body must be a JSON object of named fields")
