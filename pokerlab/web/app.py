@@ -62,6 +62,8 @@ MAX_SPEC = 120
 """The longest game spec string a table accepts (``leduc(stack=50, raise_cap=None)``)."""
 MAX_STACK = 100_000
 """The largest Hold'em starting stack a table accepts, in chips."""
+MAX_LISTED = 200
+"""The most strategy files ``/api/agents`` lists."""
 ACT_WAIT = 30.0
 """Seconds an action request waits for the bots before answering the view as it is."""
 BOT_TIME_LIMIT = 5.0
@@ -175,11 +177,21 @@ class WebApp:
     # -- strategy files ----------------------------------------------------------------------
 
     def strategy_files(self) -> list[str]:
-        """The ``.npz`` files under ``--strategies``, relative to it."""
+        """The ``.npz`` files under ``--strategies``, relative to it (hidden folders skipped).
+
+        At most :data:`MAX_LISTED` are listed; any file inside the folder may still be opened.
+        """
         if self.strategies is None or not self.strategies.is_dir():
             return []
-        return sorted(str(p.relative_to(self.strategies))
-                      for p in self.strategies.rglob("*.npz") if p.is_file())
+        found: list[str] = []
+        for path in self.strategies.rglob("*.npz"):
+            relative = path.relative_to(self.strategies)
+            if any(part.startswith(".") for part in relative.parts) or not path.is_file():
+                continue
+            found.append(str(relative))
+            if len(found) >= MAX_LISTED:
+                break
+        return sorted(found)
 
     def strategy_path(self, name: object) -> Path:
         """The strategy file ``name``, which must lie inside ``--strategies``.
