@@ -307,11 +307,17 @@ class Table:
                 hand_running=self.hand_running,
                 can_deal=not self.hand_running and self.can_deal,
                 closed=self.closed,
-                message=self.message,
+                message=self.message or self._over_message(),
                 history=list(self.history),
                 show_strategy=self.show_strategy,
             )
             return data
+
+    def _over_message(self) -> str:
+        """Why no hand can be dealt, when none can (called with the lock held)."""
+        if not self.hand_running and not self.closed and not self.can_deal:
+            return "the session is over (you or every bot is out of chips): start a new table"
+        return ""
 
     def set_show_strategy(self, show: bool) -> None:
         """Turn the "show the bot's strategy here" display on or off."""

@@ -326,3 +326,33 @@ def test_a_leduc_bot_s_card_stays_hidden_until_the_showdown(client: TestClient) 
             assert f"\"infoset\":\"{decision.infoset_key}\"" not in text
         view = client.post(f"/api/tables/{token}/act", json=passive_move(view)).json()
     assert view["hand_over"]
+
+
+def test_a_page_of_another_site_cannot_drive_a_table(
+    client: TestClient, holdem: tuple[str, dict[str, object]]
+) -> None:
+    token, view = holdem
+    evil = {"origin": "http://evil.example"}
+    _refused(client.post(f"/api/tables/{token}/act", json={"move": "call"}, headers=evil),
+             403, "another site")
+    before = len(client.app.state.web.tables)  # type: ignore[attr-defined]
+    _refused(client.post("/api/tables", json={"game": "kuhn", "opponent": "random"},
+                         headers=evil), 403, "another site")
+    assert len(client.app.state.web.tables) == before  # type: ignore[attr-defined]
+    with pytest.raises(WebSocketDisconnect), \
+            client.websocket_connect(f"/ws/tables/{token}", headers=evil) as socket:
+        socket.receive_json()
+    same = {"origin": "http://testserver"}
+    assert client.get(f"/api/tables/{token}", headers=same).json() == view
+    assert client.post(f"/api/tables/{token}/act", json={"move": "call"},
+                       headers=same).status_code == 200
+
+
+def test_the_number_of_open_tables_is_bounded(strategies_dir: Path) -> None:
+    from pokerlab.web.app import create_app
+
+    with TestClient(create_app(max_tables=2)) as small:
+        for seed in range(2):
+            open_table(small, game="kuhn", opponent="random", seed=seed)
+        _refused(small.post("/api/tables", json={"game": "kuhn", "opponent": "random"}), 503,
+                 "2 open tables")

@@ -181,3 +181,16 @@ def test_holdem_state_is_what_the_dealer_played(client: TestClient) -> None:
     assert isinstance(state, HoldemState)
     assert view["board"] == [state.board_cards()[i:i + 2] for i in range(0, 10, 2)]
     assert view["pot"] == state.pot
+
+
+def test_a_busted_person_is_told_the_session_is_over(client: TestClient) -> None:
+    token, view = open_table(client, game="holdem", seats=2, opponents="always-raise",
+                             stack=4, seed=21)
+    for _ in range(30):
+        view = play_out(client, token, view)
+        if not view["can_deal"]:
+            break
+        view = client.post(f"/api/tables/{token}/deal").json()
+    assert view["can_deal"] is False
+    assert "session is over" in view["message"]
+    assert client.post(f"/api/tables/{token}/deal").status_code == 409
