@@ -58,7 +58,8 @@ async def _load(url: str, clients: int) -> list[float]:
     return latencies
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on loopback now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -67,7 +68,7 @@ def _free_port() -> int:
 
 def bot_hands(clients: int) -> Row:
     """Serve in a thread and measure ``clients x 20`` bot-against-bot hands."""
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
     )
@@ -220,7 +221,7 @@ def table_players(clients: int, hands: int, *, seats: int = 2, limit: float = 60
     Raises:
         TimeoutError: past ``limit`` seconds.
     """
-    with serve_process(_free_port()) as url:
+    with serve_process(free_port()) as url:
         # Warm-up, not measured: the Easy AI's first decision in a process loads its tables.
         asyncio.run(_players(url, 1, 1, seats, limit))
         start = time.perf_counter()
