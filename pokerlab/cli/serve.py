@@ -33,6 +33,17 @@ def check_host(host: str, *, public: bool) -> str | None:
     return f"warning: serving on {host}: anyone who can reach this address can use the server"
 
 
+def allowed_hosts(host: str) -> list[str] | None:
+    """The ``Host`` names a server on ``host`` accepts: on loopback only its own names.
+
+    So a page whose name was rebound to 127.0.0.1 (DNS rebinding) cannot reach the tables.
+    None (any name) for a public host, and for an IPv6 literal (its Host has brackets).
+    """
+    if ":" in host or check_host(host, public=True) is not None:
+        return None
+    return sorted({"127.0.0.1", "localhost", host})
+
+
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (local only by default)."),
     port: int = typer.Option(8000, min=1, max=65535, help="TCP port to listen on."),
@@ -55,7 +66,8 @@ def serve(
     from pokerlab.web.app import create_app
 
     typer.echo(f"pokerlab serve: http://{host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(create_app(strategies=strategies, db=db), host=host, port=port, log_level="warning")
+    app = create_app(strategies=strategies, db=db, allowed_hosts=allowed_hosts(host))
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 def register(app: typer.Typer) -> None:

@@ -16,6 +16,7 @@ Routes (every body is a small JSON object, read up to :data:`MAX_BODY` bytes):
 - ``WS /ws/tables/{token}``: the view, sent again after every change (live updates).
 
 A token is the table's only key: 32 random URL-safe characters, never listed anywhere.
+Requests that a browser marks as coming from another site's page (``Origin``) are refused.
 Bad requests get a 4xx with a message naming what was wrong and what is allowed; a refused
 request changes nothing. Other pages (the explorer, the arena, the spot view) join through
 ``create_app(extra_routes=...)``.
@@ -29,10 +30,13 @@ import json
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
@@ -63,6 +67,8 @@ MAX_SPEC = 120
 """The longest game spec string a table accepts (``leduc(stack=50, raise_cap=None)``)."""
 MAX_STACK = 100_000
 """The largest Hold'em starting stack a table accepts, in chips."""
+MAX_LISTED = 200
+"""The most strategy files ``/api/agents`` lists."""
 ACT_WAIT = 30.0
 """Seconds an action request waits for the bots before answering the view as it is."""
 BOT_TIME_LIMIT = 5.0
@@ -76,12 +82,28 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _same_origin(connection: Request | WebSocket) -> bool:
+    """False when the browser says the request comes from a page of another site.
+
+    A page elsewhere must not drive this server's tables from the person's browser (a
+    cross-site form post, a cross-site WebSocket); browsers send ``Origin`` on both.
+    """
+    origin = connection.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == connection.headers.get("host", "")
+
+
 async def _json_body(request: Request) -> dict[str, object]:
-    """The request's JSON object, at most :data:`MAX_BODY` bytes.
+    """The request's JSON object, at most :data:`MAX_BODY` bytes, from a page of this site.
 
     Raises:
-        WebRequestError: 413 for a larger body, 400 for a body that is not a JSON object.
+        WebRequestError: 403 for a request from another site's page, 413 for a larger
+            body, 400 for a body that is not a JSON object.
     """
+    if not _same_origin(request):
+        raise WebRequestError(403, "a request from a page of another site is refused; open "
+                              "the page this server serves")
     if int(request.headers.get("content-length") or 0) > MAX_BODY:
         raise WebRequestError(413, f"the body is over {MAX_BODY} bytes")
     raw = bytearray()
@@ -91,7 +113,7 @@ async def _json_body(request: Request) -> dict[str, object]:
             raise WebRequestError(413, f"the body is over {MAX_BODY} bytes")
     try:
         body = json.loads(bytes(raw) or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deep
         raise WebRequestError(400, "the body must be JSON (an object of named fields)") from None
     if not isinstance(body, dict):
         raise WebRequestError(400, "the body must be a JSON object of named fields")
@@ -176,11 +198,21 @@ class WebApp:
     # -- strategy files ----------------------------------------------------------------------
 
     def strategy_files(self) -> list[str]:
-        """The ``.npz`` files under ``--strategies``, relative to it."""
+        """The ``.npz`` files under ``--strategies``, relative to it (hidden folders skipped).
+
+        At most :data:`MAX_LISTED` are listed; any file inside the folder may still be opened.
+        """
         if self.strategies is None or not self.strategies.is_dir():
             return []
-        return sorted(str(p.relative_to(self.strategies))
-                      for p in self.strategies.rglob("*.npz") if p.is_file())
+        found: list[str] = []
+        for path in self.strategies.rglob("*.npz"):
+            relative = path.relative_to(self.strategies)
+            if any(part.startswith(".") for part in relative.parts) or not path.is_file():
+                continue
+            found.append(str(relative))
+            if len(found) >= MAX_LISTED:
+                break
+        return sorted(found)
 
     def strategy_path(self, name: object) -> Path:
         """The strategy file ``name``, which must lie inside ``--strategies``.
@@ -390,6 +422,9 @@ async def table_options(request: Request) -> JSONResponse:
 
 async def table_socket(websocket: WebSocket) -> None:
     """Send the table's view now and after every change, until the page goes away."""
+    if not _same_origin(websocket):
+        await websocket.close(code=4403, reason="a page of another site")
+        return
     try:
         table = _web(websocket).tables.get(str(websocket.path_params["token"]))
     except WebRequestError:
@@ -437,6 +472,7 @@ def create_app(
     extra_agents: Mapping[str, AgentFactory] | None = None,
     bot_time_limit: float = BOT_TIME_LIMIT,
     max_tables: int = 256,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """A fresh app (one per server, or per test).
 
@@ -447,6 +483,8 @@ def create_app(
         extra_agents: more agents by name, ``(game, seed) -> agent`` (tests use it).
         bot_time_limit: seconds a bot may think per decision.
         max_tables: how many tables may be open at once.
+        allowed_hosts: the ``Host`` names requests may carry (None: any); a server on
+            loopback lists its own, so that a DNS-rebound name cannot reach it.
     """
     web = WebApp(strategies=strategies, extra_agents=extra_agents or {},
                  bot_time_limit=bot_time_limit, max_tables=max_tables)
@@ -465,6 +503,8 @@ def create_app(
               for route in view.routes(strategies, db)),
             *extra_routes,
         ],
+        middleware=[] if allowed_hosts is None else [
+            Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
         exception_handlers={PokerlabError: _refused},
         lifespan=_lifespan,
     )

@@ -49,6 +49,7 @@ from pokerlab.games.holdem import FOLD, HoldemState
 from pokerlab.games.holdem_pots import build_pots
 from pokerlab.games.holdem_session import HandSetup, HoldemSession
 from pokerlab.games.observation import Observation
+from pokerlab.strategy import Strategy
 
 IDLE_SECONDS = 1800.0
 """A table whose person has not moved for this long is closed (its thread ends)."""
@@ -86,6 +87,7 @@ class _BotDecision:
     player: Player
     infoset_key: str
     probabilities: dict[str, float]
+    by_card: dict[str, dict[str, float]]  # the same public spot, for every card it may hold
 
 
 @dataclass
@@ -307,11 +309,17 @@ class Table:
                 hand_running=self.hand_running,
                 can_deal=not self.hand_running and self.can_deal,
                 closed=self.closed,
-                message=self.message,
+                message=self.message or self._over_message(),
                 history=list(self.history),
                 show_strategy=self.show_strategy,
             )
             return data
+
+    def _over_message(self) -> str:
+        """Why no hand can be dealt, when none can (called with the lock held)."""
+        if not self.hand_running and not self.closed and not self.can_deal:
+            return "the session is over (you or every bot is out of chips): start a new table"
+        return ""
 
     def set_show_strategy(self, show: bool) -> None:
         """Turn the "show the bot's strategy here" display on or off."""
@@ -620,6 +628,7 @@ class SmallGameTable(Table):
         self._browser = InProcessConnection(_BrowserSeat(self))
         self._bot = connect(bot, time_limit=bot_time_limit)
         self._bot_decisions: list[_BotDecision] = []
+        self._suffixes: dict[str, list[str]] | None = None  # public part -> private cards
 
     def _policy_probabilities(self, observation: Observation) -> dict[str, float] | None:
         policy = getattr(self.bot, "policy", None)
@@ -631,6 +640,27 @@ class SmallGameTable(Table):
             return None
         names = dict(zip(observation.legal_actions, observation.action_names, strict=True))
         return {names[a]: float(p) for a, p in probabilities.items() if a in names}
+
+    def _by_card(self, state: State, infoset_key: str) -> dict[str, dict[str, float]]:
+        """The bot's strategy at this public spot for each private card it may hold.
+
+        Only a tabular strategy answers (its infoset keys are ``card|public part``); the
+        table shows it while the hand is on, as it names no card the bot holds.
+        """
+        policy = getattr(self.bot, "policy", None)
+        if not isinstance(policy, Strategy) or "|" not in infoset_key:
+            return {}
+        if self._suffixes is None:
+            self._suffixes = {}
+            for key in policy.tree.infoset_keys:
+                card, _, public = str(key).partition("|")
+                self._suffixes.setdefault(public, []).append(card)
+        public = infoset_key.partition("|")[2]
+        rows: dict[str, dict[str, float]] = {}
+        for card in self._suffixes.get(public, []):
+            probabilities = policy.probabilities(f"{card}|{public}")
+            rows[card] = {state.action_name(a): p for a, p in probabilities.items()}
+        return rows
 
     def _play_hand(self) -> None:
         with self._cond:
@@ -663,8 +693,9 @@ class SmallGameTable(Table):
                 if event.seat != self.user_player and previous is not None:
                     view = previous.observation(event.seat)
                     probabilities = self._policy_probabilities(view) or {}
-                    self._bot_decisions.append(
-                        _BotDecision(event.seat, view.infoset_key, probabilities))
+                    self._bot_decisions.append(_BotDecision(
+                        event.seat, view.infoset_key, probabilities,
+                        self._by_card(previous, view.infoset_key)))
                 self._state = event.state
                 self._say(f"{self._who(event.seat)}: {event.name}")
             elif isinstance(event, ChanceDealt):
@@ -719,7 +750,12 @@ class SmallGameTable(Table):
         pending = self._pending
         if self.show_strategy:
             has_policy = getattr(self.bot, "policy", None) is not None
-            strategy = {"available": has_policy, "here": None, "bot_decisions": []}
+            strategy = {"available": has_policy, "here": None, "bot_decisions": [],
+                        "bot_last": None}
+            if self._bot_decisions and self._bot_decisions[-1].by_card:
+                last = self._bot_decisions[-1]
+                strategy["bot_last"] = {"public": last.infoset_key.partition("|")[2],
+                                        "by_card": last.by_card}
             if pending is not None and has_policy:
                 strategy["here"] = {"infoset": pending.infoset_key,
                                     "probabilities": self._policy_probabilities(pending)}

@@ -181,3 +181,41 @@ def test_holdem_state_is_what_the_dealer_played(client: TestClient) -> None:
     assert isinstance(state, HoldemState)
     assert view["board"] == [state.board_cards()[i:i + 2] for i in range(0, 10, 2)]
     assert view["pot"] == state.pot
+
+
+def test_a_busted_person_is_told_the_session_is_over(client: TestClient) -> None:
+    token, view = open_table(client, game="holdem", seats=2, opponents="always-raise",
+                             stack=4, seed=21)
+    for _ in range(30):
+        view = play_out(client, token, view)
+        if not view["can_deal"]:
+            break
+        view = client.post(f"/api/tables/{token}/deal").json()
+    assert view["can_deal"] is False
+    assert "session is over" in view["message"]
+    assert client.post(f"/api/tables/{token}/deal").status_code == 409
+
+
+def test_the_bot_s_last_decision_is_shown_for_every_card_it_may_hold(
+    client: TestClient,
+) -> None:
+    found = False
+    for seed in range(6):
+        token, view = open_table(client, game="leduc", strategy="leduc20.npz", seed=seed)
+        client.post(f"/api/tables/{token}/options", json={"show_strategy": True})
+        view = client.post(f"/api/tables/{token}/act", json={"move": "check"}).json()
+        table = _table(client, token)
+        assert isinstance(table, SmallGameTable)
+        last = view["strategy"]["bot_last"]
+        if last is None or view["hand_over"]:
+            continue
+        found = True
+        assert sorted(last["by_card"]) == ["A", "K", "Q"]  # every card, not the bot's own
+        policy = table.bot.policy  # type: ignore[attr-defined]
+        decision = table._bot_decisions[-1]
+        assert decision.infoset_key.partition("|")[2] == last["public"]
+        for card, row in last["by_card"].items():
+            key = f"{card}|{last['public']}"
+            assert sorted(row.values()) == pytest.approx(
+                sorted(policy.probabilities(key).values()))
+    assert found, "no seed gave a bot decision before the end of the hand"
