@@ -211,7 +211,7 @@ def state_from_matchstate(game: HoldemGame, message: MatchState) -> HoldemState:
         raise ProtocolError(f"cards name {len(message.hole)} positions; this game has {n} seats")
     n_hole = rules.hole_size
     shown = {c for cards in (*message.hole, *message.board) for c in cards}
-    spare = iter(c for c in range(rules.deck_size) if c not in shown)
+    spare = iter(c for c in rules.deck if c not in shown)
     hole: list[tuple[int, ...]] = []
     for seat, cards in enumerate(message.hole):
         if len(cards) not in (0, n_hole):
