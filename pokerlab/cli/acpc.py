@@ -74,19 +74,34 @@ def dealer_command(
 
 
 def client_command(
-    game: Annotated[str, typer.Argument(help="The Hold'em game, e.g. holdem(betting='limit').")],
+    gamedef: Annotated[str, typer.Argument(metavar="GAMEDEF", help=_GAMEDEF_HELP)],
     host: Annotated[str, typer.Argument(help="The dealer's host.")],
     port: Annotated[int, typer.Argument(help="The seat's port.")],
-    agent: Annotated[str, typer.Option("--agent", help="A built-in agent's name.")] = "always-call",
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            help="A built-in agent's name, a strategy .npz file (pokerlab solve) or an "
+            "entrant .py file (run in a sandboxed process).",
+        ),
+    ] = "always-call",
+    seed: Annotated[int, typer.Option("--seed", help="Seeds the agent, hand by hand.")] = 0,
 ) -> None:
-    """Play a built-in agent against an ACPC dealer at HOST PORT."""
-    from pokerlab.agents.registry import make_agent
+    """Play an agent against an ACPC dealer at HOST PORT until the dealer closes."""
     from pokerlab.games.holdem_state import HoldemGame
-    from pokerlab.protocols.acpc_client import run_client
+    from pokerlab.protocols.acpc_client import client_agent, run_client
 
-    holdem = _holdem(game)
+    holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
-    hands = run_client(holdem, host, port, make_agent(agent, holdem))
+    connection = client_agent(agent, holdem, seed=seed)
+    hands = run_client(
+        holdem,
+        host,
+        port,
+        connection,
+        seed=seed,
+        report=lambda text: err_console.print(text, markup=False),
+    )
     err_console.print(f"played {hands} hands")
 
 

@@ -198,59 +198,124 @@ def matchstate_from_state(
 def state_from_matchstate(game: HoldemGame, message: MatchState) -> HoldemState:
     """Replay ``message`` into a state of ``game``.
 
-    Hidden hole cards are stood in for by the lowest cards not shown (the state is what the
-    seat may know; only its betting and its own and the board's cards are real).
+    Hidden hole cards are stood in for by the lowest cards of the deck not shown (the
+    state is what the seat may know; only its betting and its own and the board's cards
+    are real).
 
     Raises:
         ProtocolError: if the message does not fit the game (seats, card counts, an illegal
             or mis-sized action), naming the part.
     """
-    rules = game.rules
-    n = game.n_players
-    if len(message.hole) != n:
-        raise ProtocolError(f"cards name {len(message.hole)} positions; this game has {n} seats")
-    n_hole = rules.hole_size
-    shown = {c for cards in (*message.hole, *message.board) for c in cards}
-    spare = iter(c for c in rules.deck if c not in shown)
-    hole: list[tuple[int, ...]] = []
-    for seat, cards in enumerate(message.hole):
-        if len(cards) not in (0, n_hole):
+    return MatchStateTracker(game).update(message)
+
+
+_Step = tuple[str, int, "int | str"]
+"""One step of a replay: ("card", round, card id), ("open", round, 0), ("bet", round, token)."""
+
+
+class MatchStateTracker:
+    """Follows the match states sent to one seat, replaying only what is new in each.
+
+    A dealer's next message usually extends the last one (an action more, a board dealt):
+    the tracker keeps the state it reached and the public history, and applies only the
+    new steps; anything else (a new hand, cards revealed at showdown) replays from the
+    start. What it returns equals :func:`state_from_matchstate` of the same message.
+    """
+
+    def __init__(self, game: HoldemGame) -> None:
+        self.game = game
+        self._steps: list[_Step] = []
+        self._state: HoldemState = game.initial_state()
+        self._public: list[tuple[int, str]] = []
+
+    @property
+    def public_history(self) -> tuple[tuple[int, str], ...]:
+        """The public events of the last state returned (as ``State.public_history``)."""
+        return tuple(self._public)
+
+    def update(self, message: MatchState) -> HoldemState:
+        """The state of ``message`` (what its seat may know).
+
+        Raises:
+            ProtocolError: as :func:`state_from_matchstate`.
+        """
+        steps = self._steps_of(message)
+        old = self._steps
+        same = len(old) <= len(steps) and steps[: len(old)] == old
+        if not same:
+            self._steps, self._state, self._public = [], self.game.initial_state(), []
+        state = self._state
+        try:
+            for step in steps[len(self._steps) :]:
+                state = self._apply(state, step, message)
+        except IllegalActionError as error:
+            self._steps, self._state, self._public = [], self.game.initial_state(), []
+            raise ProtocolError(f"match state does not fit the game: {error}") from error
+        except ProtocolError:
+            self._steps, self._state, self._public = [], self.game.initial_state(), []
+            raise
+        self._steps, self._state = steps, state
+        if state.player == CHANCE:
             raise ProtocolError(
-                f"position {seat} shows {len(cards)} hole cards; allowed: 0 (hidden) or {n_hole}"
+                f"round {len(message.betting)} betting is over but round "
+                f"{len(message.betting) + 1} and its board are not shown"
             )
-        hole.append(cards if cards else tuple(next(spare) for _ in range(n_hole)))
-    state = game.initial_state()
-    try:
-        for k in range(n_hole):
-            for seat in range(n):
-                state = state.child(hole[seat][k])
-        sizes = rules.board_sizes
+        return state
+
+    def _steps_of(self, message: MatchState) -> list[_Step]:
+        rules = self.game.rules
+        n = self.game.n_players
+        if len(message.hole) != n:
+            raise ProtocolError(
+                f"cards name {len(message.hole)} positions; this game has {n} seats"
+            )
+        n_hole = rules.hole_size
+        shown = {c for cards in (*message.hole, *message.board) for c in cards}
+        spare = iter(c for c in rules.deck if c not in shown)
+        hole: list[tuple[int, ...]] = []
+        for seat, cards in enumerate(message.hole):
+            if len(cards) not in (0, n_hole):
+                raise ProtocolError(
+                    f"position {seat} shows {len(cards)} hole cards; allowed: 0 (hidden) or "
+                    f"{n_hole}"
+                )
+            hole.append(cards if cards else tuple(next(spare) for _ in range(n_hole)))
+        steps: list[_Step] = [
+            ("card", 0, hole[seat][k]) for k in range(n_hole) for seat in range(n)
+        ]
         for r, tokens in enumerate(message.betting):
             if r:
-                expected = sizes[r] - sizes[r - 1] if r < len(sizes) else 0
-                if r >= len(sizes) or len(message.board[r - 1]) != expected:
-                    raise ProtocolError(
-                        f"round {r + 1} board shows {len(message.board[r - 1])} cards; "
-                        f"allowed: {expected}"
-                    )
-                if state.player != CHANCE:
-                    raise ProtocolError(f"round {r} betting is not over but round {r + 1} began")
-                for card in message.board[r - 1]:
-                    state = state.child(card)
-            for token in tokens:
-                if state.player < 0:
-                    raise ProtocolError(
-                        f"action {token!r} in round {r + 1} comes after the betting ended"
-                    )
-                state = state.child(token_action(state, token))
-    except IllegalActionError as error:
-        raise ProtocolError(f"match state does not fit the game: {error}") from error
-    if state.player == CHANCE:
-        raise ProtocolError(
-            f"round {len(message.betting)} betting is over but round "
-            f"{len(message.betting) + 1} and its board are not shown"
-        )
-    return state
+                steps.append(("open", r, 0))
+                steps.extend(("card", r, card) for card in message.board[r - 1])
+            steps.extend(("bet", r, token) for token in tokens)
+        return steps
+
+    def _apply(self, state: HoldemState, step: _Step, message: MatchState) -> HoldemState:
+        kind, r, value = step
+        if kind == "open":
+            sizes = self.game.rules.board_sizes
+            expected = sizes[r] - sizes[r - 1] if r < len(sizes) else 0
+            if r >= len(sizes) or len(message.board[r - 1]) != expected:
+                raise ProtocolError(
+                    f"round {r + 1} board shows {len(message.board[r - 1])} cards; "
+                    f"allowed: {expected}"
+                )
+            if state.player != CHANCE:
+                raise ProtocolError(f"round {r} betting is not over but round {r + 1} began")
+            return state
+        if kind == "card":
+            action = int(value)
+        else:
+            if state.player < 0:
+                raise ProtocolError(
+                    f"action {value!r} in round {r + 1} comes after the betting ended"
+                )
+            action = token_action(state, str(value))
+        child = state.child(action)
+        event = state.public_event(action, child)
+        if event is not None:
+            self._public.append(event)
+        return child
 
 
 def _replay_tokens(state: HoldemState) -> tuple[tuple[tuple[str, ...], ...], HoldemState]:
@@ -323,6 +388,7 @@ __all__ = [
     "PREFIX",
     "VERSION_LINE",
     "MatchState",
+    "MatchStateTracker",
     "action_token",
     "format_matchstate",
     "format_response",
