@@ -42,8 +42,6 @@ from pokerlab.protocols.acpc_matchstate import (
     VERSION_LINE,
     MatchStateTracker,
     action_token,
-    format_response,
-    parse_matchstate,
 )
 
 
@@ -127,16 +125,15 @@ class AcpcPlayer:
         Raises:
             ProtocolError: if the line is not a match state of this game.
         """
-        message = parse_matchstate(line.rstrip("\r\n"))
+        line = line.rstrip("\r\n")
+        position, hand, state = self._tracker.follow(line)
         connection = self.connection
-        if message.hand_number != self._hand:
-            self._hand = message.hand_number
+        if hand != self._hand:
+            self._hand = hand
             self._ended = False
             self.hands += 1
             self._call(connection.reset)
-            self._call(connection.seed, mix64(self.seed, message.hand_number))
-        state = self._tracker.update(message)
-        position = message.position
+            self._call(connection.seed, mix64(self.seed, hand))
         if state.player == TERMINAL:
             if not self._ended:
                 self._ended = True
@@ -153,15 +150,13 @@ class AcpcPlayer:
         take = getattr(connection, "take_faults", None)
         if callable(take):
             for kind, detail in take():
-                self.faults.append((message.hand_number, kind, detail))
+                self.faults.append((hand, kind, detail))
         legal = observation.legal_actions
         if isinstance(answer, bool) or not isinstance(answer, int) or answer not in legal:
             if answer is not None:
-                self.faults.append(
-                    (message.hand_number, "illegal", f"answered {answer!r}; legal: {legal}")
-                )
+                self.faults.append((hand, "illegal", f"answered {answer!r}; legal: {legal}"))
             answer = default_action(state)
-        return format_response(message, action_token(state, answer))
+        return f"{line}:{action_token(state, answer)}"  # the protocol: the state as sent
 
     def play(self, lines: Iterable[str]) -> Iterator[str]:
         """Every reply to a run of dealer lines (a transcript, or a socket's lines)."""

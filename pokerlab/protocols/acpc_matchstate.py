@@ -227,11 +227,66 @@ class MatchStateTracker:
         self._steps: list[_Step] = []
         self._state: HoldemState = game.initial_state()
         self._public: list[tuple[int, str]] = []
+        self._last: tuple[str, str, str, str] | None = None
 
     @property
     def public_history(self) -> tuple[tuple[int, str], ...]:
         """The public events of the last state returned (as ``State.public_history``)."""
         return tuple(self._public)
+
+    def follow(self, line: str) -> tuple[int, int, HoldemState]:
+        """The position, hand number and state of a match-state line.
+
+        When the line only adds actions to the last one (same position, hand and cards,
+        no new round), only the new tokens are read; any other line is parsed in full.
+
+        Raises:
+            ProtocolError: as :func:`parse_matchstate` and :func:`state_from_matchstate`.
+        """
+        parts = line.split(":")
+        last = self._last
+        if (
+            last is not None
+            and len(parts) == 5
+            and parts[0] == PREFIX
+            and parts[1] == last[0]
+            and parts[2] == last[1]
+            and parts[4] == last[3]
+            and parts[3].startswith(last[2])
+        ):
+            suffix = parts[3][len(last[2]) :]
+            tokens = _ACTION.findall(suffix)
+            if "/" not in suffix and "".join(tokens) == suffix:
+                r = parts[3].count("/")
+                state = self._extend([("bet", r, token) for token in tokens], None)
+                self._last = (parts[1], parts[2], parts[3], parts[4])
+                return int(parts[1]), int(parts[2]), state
+        message = parse_matchstate(line)
+        state = self.update(message)
+        self._last = (parts[1], parts[2], parts[3], parts[4])
+        return message.position, message.hand_number, state
+
+    def _extend(self, new: list[_Step], message: MatchState | None) -> HoldemState:
+        state = self._state
+        try:
+            for step in new:
+                state = self._apply(state, step, message)
+        except IllegalActionError as error:
+            self._forget()
+            raise ProtocolError(f"match state does not fit the game: {error}") from error
+        except ProtocolError:
+            self._forget()
+            raise
+        self._steps.extend(new)
+        self._state = state
+        if state.player == CHANCE:
+            self._forget()
+            raise ProtocolError("a round's betting is over but the next round is not shown")
+        return state
+
+    def _forget(self) -> None:
+        self._steps, self._state, self._public = [], self.game.initial_state(), []
+        self._last = None
 
     def update(self, message: MatchState) -> HoldemState:
         """The state of ``message`` (what its seat may know).
@@ -241,26 +296,18 @@ class MatchStateTracker:
         """
         steps = self._steps_of(message)
         old = self._steps
-        same = len(old) <= len(steps) and steps[: len(old)] == old
-        if not same:
-            self._steps, self._state, self._public = [], self.game.initial_state(), []
-        state = self._state
+        if not (len(old) <= len(steps) and steps[: len(old)] == old):
+            self._forget()
+        self._last = None
         try:
-            for step in steps[len(self._steps) :]:
-                state = self._apply(state, step, message)
-        except IllegalActionError as error:
-            self._steps, self._state, self._public = [], self.game.initial_state(), []
-            raise ProtocolError(f"match state does not fit the game: {error}") from error
-        except ProtocolError:
-            self._steps, self._state, self._public = [], self.game.initial_state(), []
+            return self._extend(steps[len(self._steps) :], message)
+        except ProtocolError as error:
+            if "next round is not shown" in str(error):
+                raise ProtocolError(
+                    f"round {len(message.betting)} betting is over but round "
+                    f"{len(message.betting) + 1} and its board are not shown"
+                ) from None
             raise
-        self._steps, self._state = steps, state
-        if state.player == CHANCE:
-            raise ProtocolError(
-                f"round {len(message.betting)} betting is over but round "
-                f"{len(message.betting) + 1} and its board are not shown"
-            )
-        return state
 
     def _steps_of(self, message: MatchState) -> list[_Step]:
         rules = self.game.rules
@@ -290,9 +337,10 @@ class MatchStateTracker:
             steps.extend(("bet", r, token) for token in tokens)
         return steps
 
-    def _apply(self, state: HoldemState, step: _Step, message: MatchState) -> HoldemState:
+    def _apply(self, state: HoldemState, step: _Step, message: MatchState | None) -> HoldemState:
         kind, r, value = step
         if kind == "open":
+            assert message is not None  # a new round is only read from a parsed message
             sizes = self.game.rules.board_sizes
             expected = sizes[r] - sizes[r - 1] if r < len(sizes) else 0
             if r >= len(sizes) or len(message.board[r - 1]) != expected:

@@ -222,3 +222,24 @@ def test_the_cli_plays_a_strategy_file_against_a_sandboxed_entrant_on_a_gamedef_
     opened = [s for s in states if s.split(":")[-1].split("|")[0] == "entrant"]
     assert opened
     assert all(s.split(":")[2].startswith("r") for s in opened)
+
+
+def test_the_trackers_fast_path_gives_the_states_of_a_full_parse() -> None:
+    from pokerlab.protocols.acpc_matchstate import (
+        MatchStateTracker,
+        parse_matchstate,
+        state_from_matchstate,
+    )
+
+    sent = [
+        line[4:]
+        for line in (DATA / "dealer.limit.2p.transcript").read_text().splitlines()
+        if line.startswith("S-> ")
+    ]
+    tracker = MatchStateTracker(LIMIT)
+    for line in sent:
+        position, hand, state = tracker.follow(line)
+        message = parse_matchstate(line)
+        assert (position, hand) == (message.position, message.hand_number)
+        assert state.history == state_from_matchstate(LIMIT, message).history
+        assert tracker.public_history == state.public_history()
