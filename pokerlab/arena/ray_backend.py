@@ -38,7 +38,12 @@ from pokerlab.arena.tournament import (
     private_paths,
     store_batch,
 )
-from pokerlab.blueprint.ray_backend import cluster_workers, ray_session
+from pokerlab.blueprint.ray_backend import (
+    check_workers,
+    cluster_workers,
+    ray_session,
+    require_ray,
+)
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.records import HandRecord
 from pokerlab.games import Game
@@ -114,12 +119,18 @@ class RayMatchRunner:
         workers: worker actors (one CPU each); default the cluster's CPUs, at most one per
             unfinished match.
 
+    Raises:
+        PokerlabError: Ray is not installed, or ``workers`` is not an integer >= 1.
+
     Attributes:
         pids: process ids of the live workers (a test kills one).
         replaced: workers that died and were replaced during the last run.
     """
 
     def __init__(self, *, address: str | None = None, workers: int | None = None) -> None:
+        require_ray()  # before the run is recorded: a missing extra is said at once
+        if workers is not None:
+            check_workers(workers)
         self.address = address
         self.workers = workers
         self.pids: list[int] = []
@@ -129,7 +140,7 @@ class RayMatchRunner:
         """Play the plan's matches on the workers; store every batch here; return hands played.
 
         Raises:
-            PokerlabError: Ray missing or unreachable, a bad worker count, a match that
+            PokerlabError: Ray unreachable, a match that
                 cannot be played (its error), or a match that lost too many workers.
         """
         if not plan.matches:
