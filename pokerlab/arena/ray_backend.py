@@ -166,16 +166,16 @@ class _Driver:
         self.hidden = tuple(private_paths(plan.store))
         self.idle: list[Any] = []
         self.pid_of: dict[Any, int] = {}
-        for _ in range(count):
-            self._start_worker()
+        self._start_workers(count)
         owner.replaced = 0
 
-    def _start_worker(self) -> None:
-        worker = self.remote_class.remote()
-        pid = int(self.ray.get(worker.pid.remote()))
-        self.pid_of[worker] = pid
+    def _start_workers(self, count: int) -> None:
+        workers = [self.remote_class.remote() for _ in range(count)]  # they start together
+        for worker, pid in zip(workers, self.ray.get([w.pid.remote() for w in workers]),
+                               strict=True):
+            self.pid_of[worker] = int(pid)
+            self.idle.append(worker)
         self.owner.pids = list(self.pid_of.values())
-        self.idle.append(worker)
 
     def _job(self, match: MatchRow) -> MatchJob:
         store = self.plan.store
@@ -240,7 +240,7 @@ class _Driver:
                 f"({type(exc).__name__}); its stored hands are kept: --resume continues it"
             )
         self.owner.replaced += 1
-        self._start_worker()
+        self._start_workers(1)
         queue.appendleft(match)  # from the store's first missing hand
 
 

@@ -4,7 +4,9 @@
 plays every table of entrants (the ``*.py`` files of DIR defining class ``Agent``, each in
 a sandboxed process of its own, plus the built-ins) with the seats rotated over shared
 deals, ``hands`` hands per seat, storing every hand in the SQLite database; ``--resume``
-continues the latest run of the database after a crash, Ctrl-C or SIGTERM.
+continues the latest run of the database after a crash, Ctrl-C or SIGTERM. ``--backend ray``
+plays the matches on Ray workers (``--address``, ``--workers``; docs/scaling.md), the
+database written here alone, with the same hands.
 ``pokerlab arena check-agent FILE --game GAME`` tries an entrant as the arena would.
 ``pokerlab arena leaderboard --db arena.db`` prints the standings (``--json`` for machines).
 """
