@@ -233,6 +233,22 @@ def _run_batch_parallel(first, seed, threads, prune_after, threshold, depth, kin
                    decision_index, buckets, strength, regrets, strategy_sum)
 
 
+def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
+    """The tree's contributions with, at terminals, the uncalled top cut to the second largest.
+
+    Hold'em gives back the part of a bet nobody matched (an all-in over a shorter stack);
+    the payoffs the kernel computes from the contributions must not count it.
+    """
+    chips = tree.contributions.astype(np.float64)
+    if chips.shape[1] < 2:
+        return chips
+    terminal = tree.kind != DECISION
+    ordered = np.sort(chips, axis=1)
+    top, second = ordered[:, -1], ordered[:, -2]
+    cut = terminal[:, None] & (chips == top[:, None])
+    return np.where(cut, second[:, None], chips)
+
+
 class BlueprintTrainer:
     """ES-MCCFR with linear weighting over (game, card abstraction, betting rules).
 
@@ -298,7 +314,7 @@ class BlueprintTrainer:
         self.prune_threshold = float(prune_threshold)
         self.threads = threads
         self.rng = np.random.default_rng(seed)
-        self._contributions = self.tree.contributions.astype(np.float64)
+        self._contributions = _settled_contributions(self.tree)
 
     @property
     def n_rows(self) -> int:
