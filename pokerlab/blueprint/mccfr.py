@@ -110,8 +110,8 @@ def _descend(node, p, weight, kind, player, street, n_actions, children, row_off
 
 
 @njit(cache=True)
-def _traverse(p, weight, cutoff, kind, player, street, n_actions, children, contributions,  # type: ignore[no-untyped-def]
-              active, row_offset, decision_index, buckets, strength, regrets, strategy_sum,
+def _traverse(p, weight, cutoff, last_street, kind, player, street, n_actions, children,  # type: ignore[no-untyped-def]
+              contributions, active, row_offset, decision_index, buckets, strength, regrets, strategy_sum,
               frame_node, frame_row, frame_next, frame_sigma, frame_values, frame_done,
               scratch):
     """One external-sampling traversal for player ``p``, iterative (an explicit stack).
@@ -119,7 +119,6 @@ def _traverse(p, weight, cutoff, kind, player, street, n_actions, children, cont
     ``cutoff`` < 0 prunes: an action of ``p`` with regret below it is skipped unless it is
     on the last street or its child ends the hand. ``cutoff`` = -inf explores everything.
     """
-    last_street = street.max()
     node = _descend(0, p, weight, kind, player, street, n_actions, children, row_offset,
                     decision_index, buckets, regrets, strategy_sum, scratch)
     if kind[node] != DECISION:
@@ -199,6 +198,7 @@ def _run_chunk(first, seed, start, stop, step, prune_after, threshold, depth, ki
     frame_values = np.zeros((depth, width))
     frame_done = np.zeros((depth, width), dtype=np.bool_)
     scratch = np.zeros(width)
+    last_street = street.max()
     for i in range(start, stop, step):
         t = first + i + 1
         weight = float(t)
@@ -206,7 +206,7 @@ def _run_chunk(first, seed, start, stop, step, prune_after, threshold, depth, ki
         if threshold > 0.0 and t > prune_after and _unit(seed, t) < PRUNE_PROBABILITY:
             cutoff = -threshold * 0.5 * float(t) * float(t + 1)
         for p in range(n_players):
-            _traverse(p, weight, cutoff, kind, player, street, n_actions, children,
+            _traverse(p, weight, cutoff, last_street, kind, player, street, n_actions, children,
                       contributions, active, row_offset, decision_index, buckets[i],
                       strength[i], regrets, strategy_sum, frame_node, frame_row, frame_next,
                       frame_sigma, frame_values, frame_done, scratch)
