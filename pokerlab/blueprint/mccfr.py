@@ -112,8 +112,8 @@ def _descend(node, p, weight, kind, player, street, n_actions, children, row_off
 @njit(cache=True)
 def _traverse(p, weight, cutoff, last_street, kind, player, street, n_actions, children,  # type: ignore[no-untyped-def]
               contributions, active, row_offset, decision_index, buckets, strength, regrets,
-              strategy_sum, frame_node, frame_row, frame_next, frame_sigma, frame_values, frame_done,
-              scratch):
+              strategy_sum, frame_node, frame_row, frame_next, frame_sigma, frame_values,
+              frame_done, scratch):
     """One external-sampling traversal for player ``p``, iterative (an explicit stack).
 
     ``cutoff`` < 0 prunes: an action of ``p`` with regret below it is skipped unless it is
