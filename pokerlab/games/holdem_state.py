@@ -40,7 +40,7 @@ from pokerlab.games.spec import GameSpec
 
 _SIZES: SpecCache[HoldemSize] = SpecCache("games.holdem_size", maxsize=64)
 """Counted sizes by spec (counting takes up to about a second)."""
-_TREES: SpecCache[BettingTree] = SpecCache("games.holdem_betting", maxsize=16)
+_TREES: SpecCache[BettingTree] = SpecCache("games.holdem_betting", maxsize=8)
 """Betting trees by spec: games loaded again with one spec share the nodes built so far."""
 
 
