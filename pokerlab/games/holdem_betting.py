@@ -17,6 +17,8 @@ transitions is the engine's former ``HoldemState._bet``, ``_begin_betting`` and
 
 from __future__ import annotations
 
+import operator
+
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.games.holdem_pots import settle_values
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, HoldemRules
@@ -167,7 +169,11 @@ class BettingNode:
         if bounds is None:
             return False
         if self.tree.no_limit:
-            return bool(bounds[0] <= action - RAISE <= bounds[1])
+            try:
+                amount = operator.index(action) - RAISE  # whole chips only: not 5.5, not "7"
+            except TypeError:
+                return False
+            return bounds[0] <= amount <= bounds[1]
         return bool(action == RAISE)
 
     def raise_bounds(self) -> tuple[int, int] | None:
