@@ -30,6 +30,7 @@ import json
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -431,6 +432,9 @@ async def table_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     sent = -1
+    # Listen for the page going away while waiting for changes, so that a closed tab
+    # does not leave this loop waiting on an idle table. Messages from the page are ignored.
+    receiver: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
     try:
         while True:
             view = table.view()
@@ -441,9 +445,18 @@ async def table_socket(websocket: WebSocket) -> None:
                 sent = version
             if table.closed:
                 break
-            await table.changed(version, 15.0)
-    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+            waiter: asyncio.Future[object] = asyncio.ensure_future(table.changed(version, 15.0))
+            pending: set[asyncio.Future[object]] = {receiver, waiter}
+            await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            if receiver.done():
+                waiter.cancel()
+                if receiver.result()["type"] == "websocket.disconnect":
+                    return
+                receiver = asyncio.ensure_future(websocket.receive())
+    except (WebSocketDisconnect, RuntimeError):
         return
+    finally:
+        receiver.cancel()
     await websocket.close()
 
 

@@ -240,6 +240,11 @@ class Table:
             with self._cond:
                 self.message = f"the hand stopped: {exc}"
                 self.closed = True
+        except Exception as exc:  # a fault of ours: the table stops rather than hang
+            with self._cond:
+                self.message = f"the hand stopped on an internal error ({type(exc).__name__})"
+                self.closed = True
+            raise
         finally:
             with self._cond:
                 self.hand_running = False
@@ -260,12 +265,6 @@ class Table:
         for waiter in self._waiters:
             waiter.loop.call_soon_threadsafe(waiter.event.set)
         self._waiters.clear()
-
-    @property
-    def settled(self) -> bool:
-        """True when the table waits for the person (a decision, or the next deal)."""
-        with self._cond:
-            return self._pending is not None or not self.hand_running or self.closed
 
     async def changed(self, version: int, timeout: float) -> None:
         """Return once the table's version is past ``version``, or after ``timeout`` s."""

@@ -219,3 +219,4 @@ def test_the_bot_s_last_decision_is_shown_for_every_card_it_may_hold(
             assert sorted(row.values()) == pytest.approx(
                 sorted(policy.probabilities(key).values()))
     assert found, "no seed gave a bot decision before the end of the hand"
+
