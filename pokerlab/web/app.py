@@ -50,13 +50,9 @@ from pokerlab.eval.dealer import DealStream, connect, deal_hand
 from pokerlab.games.base import Game
 from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
-from pokerlab.web.tables import (
-    HoldemTable,
-    SmallGameTable,
-    Table,
-    TableRegistry,
-    WebRequestError,
-)
+from pokerlab.web.holdem_table import HoldemTable
+from pokerlab.web.small_table import SmallGameTable
+from pokerlab.web.tables import Table, TableRegistry, WebRequestError
 
 MAX_SEED = 2**31 - 1
 MAX_BODY = 4096

@@ -12,7 +12,8 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from pokerlab.web.tables import HoldemTable, SmallGameTable
+from pokerlab.web.holdem_table import HoldemTable
+from pokerlab.web.small_table import SmallGameTable
 from tests.web.conftest import open_table, passive_move
 
 CARD = re.compile(r"[2-9TJQKA][cdhs]")

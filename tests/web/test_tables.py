@@ -6,7 +6,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from pokerlab.games.holdem import HoldemState
-from pokerlab.web.tables import HoldemTable, SmallGameTable
+from pokerlab.web.holdem_table import HoldemTable
+from pokerlab.web.small_table import SmallGameTable
 from tests.web.conftest import open_table, passive_move, play_out
 
 
