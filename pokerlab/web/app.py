@@ -61,6 +61,10 @@ GAMES = ("kuhn", "leduc", "holdem")
 SMALL_GAMES = ("kuhn", "leduc")
 MAX_SPEC = 120
 """The longest game spec string a table accepts (``leduc(stack=50, raise_cap=None)``)."""
+MAX_TABLE_HISTORIES = 1_000_000
+"""The largest Kuhn or Leduc variant a table serves (``kuhn(cards=300)`` has 807,601)."""
+MAX_UNCAPPED_STACK = 100
+"""The deepest stack of an uncapped Leduc table (``leduc(stack=100, raise_cap=None)``)."""
 MAX_STACK = 100_000
 """The largest Hold'em starting stack a table accepts, in chips."""
 MAX_LISTED = 200
@@ -258,6 +262,7 @@ class WebApp:
             raise WebRequestError(400, f"game {game_text!r}: {exc}") from None
         if game.n_players != 2:
             raise WebRequestError(400, f"the {name} table is heads-up: players must be 2")
+        _check_table_size(game)
         seed = _seed(body)
         strategy, opponent = body.get("strategy"), body.get("opponent")
         if strategy is not None:
@@ -315,6 +320,28 @@ class WebApp:
         return self.tables.open(lambda token: HoldemTable(
             token=token, user_seat=user_seat, bots=bots, bot_names=names, session=session,
             seed=seed, bot_time_limit=self.bot_time_limit))
+
+
+def _check_table_size(game: Game) -> None:
+    """Refuse a variant too big to serve (its bots and strategy files compile the game).
+
+    Raises:
+        WebRequestError: 400 above :data:`MAX_TABLE_HISTORIES` histories, or for an
+            uncapped Leduc deeper than :data:`MAX_UNCAPPED_STACK` chips (too slow even to
+            count).
+    """
+    params = dict(game.spec.params)
+    stack = params.get("stack")
+    if (game.spec.name == "leduc" and params.get("raise_cap", 0) is None
+            and isinstance(stack, int) and stack > MAX_UNCAPPED_STACK):
+        raise WebRequestError(400, f"{game.spec}: an uncapped Leduc table allows stacks up to "
+                              f"{MAX_UNCAPPED_STACK}; play deeper ones with `pokerlab play`")
+    count = getattr(game, "count_histories", None)  # Kuhn and Leduc count without a walk
+    histories = int(count()) if callable(count) else 0
+    if histories > MAX_TABLE_HISTORIES:
+        raise WebRequestError(400, f"{game.spec} has {histories:,} histories; the web table "
+                              f"serves variants up to {MAX_TABLE_HISTORIES:,}; play bigger "
+                              "ones with `pokerlab play`")
 
 
 def _web(request: Request | WebSocket) -> WebApp:
