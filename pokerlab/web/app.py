@@ -175,6 +175,8 @@ class WebApp:
                 except PokerlabError:
                     continue
                 names.append(name)
+            if len(self._playable) >= 256:  # many variants asked for: start over, stay small
+                self._playable.clear()
             self._playable[key] = names
         return self._playable[key]
 
