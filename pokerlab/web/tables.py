@@ -48,7 +48,12 @@ class WebRequestError(PokerlabError, ValueError):
 
 
 def card_list(text: str) -> list[str]:
-    """``"AsKd"`` -> ``["As", "Kd"]``; one-character cards (Kuhn, Leduc) stay whole."""
+    """Split a seat's cards for drawing; one-character cards (Kuhn, Leduc) stay whole.
+
+    Example:
+        >>> card_list("AsKd"), card_list("K"), card_list("")
+        (['As', 'Kd'], ['K'], [])
+    """
     if len(text) % 2 == 0 and all(text[i + 1] in "cdhs" for i in range(0, len(text), 2)):
         return [text[i : i + 2] for i in range(0, len(text), 2)]
     return list(text)
