@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -417,12 +418,19 @@ async def table_view(request: Request) -> JSONResponse:
 
 
 async def table_act(request: Request) -> JSONResponse:
-    """The person's move; answer the view at the person's next decision or the hand's end."""
+    """The person's move; answer the view at the person's next decision or the hand's end.
+
+    The ``Server-Timing`` header says how long the server took, from the move's check to
+    the answer (the bots' play included), in milliseconds: the load benchmark reads it.
+    """
     table = _web(request).tables.get(str(request.path_params["token"]))
     body = await _json_body(request)
+    start = time.perf_counter()
     version = table.submit(body)
     await table.settle(version, ACT_WAIT)
-    return JSONResponse(table.view())
+    view = table.view()
+    elapsed = 1000 * (time.perf_counter() - start)
+    return JSONResponse(view, headers={"Server-Timing": f"act;dur={elapsed:.2f}"})
 
 
 async def table_deal(request: Request) -> JSONResponse:
