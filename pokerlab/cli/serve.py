@@ -38,6 +38,10 @@ def allowed_hosts(host: str) -> list[str] | None:
 
     So a page whose name was rebound to 127.0.0.1 (DNS rebinding) cannot reach the tables.
     None (any name) for a public host, and for an IPv6 literal (its Host has brackets).
+
+    Example:
+        >>> allowed_hosts("127.0.0.1"), allowed_hosts("0.0.0.0")
+        (['127.0.0.1', 'localhost'], None)
     """
     if ":" in host or check_host(host, public=True) is not None:
         return None

@@ -27,9 +27,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -50,13 +52,9 @@ from pokerlab.games.base import Game
 from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
 from pokerlab.web import arena_view, explorer, spot_view
-from pokerlab.web.tables import (
-    HoldemTable,
-    SmallGameTable,
-    Table,
-    TableRegistry,
-    WebRequestError,
-)
+from pokerlab.web.holdem_table import HoldemTable
+from pokerlab.web.small_table import SmallGameTable
+from pokerlab.web.tables import Table, TableRegistry, WebRequestError
 
 MAX_SEED = 2**31 - 1
 MAX_BODY = 4096
@@ -65,6 +63,10 @@ GAMES = ("kuhn", "leduc", "holdem")
 SMALL_GAMES = ("kuhn", "leduc")
 MAX_SPEC = 120
 """The longest game spec string a table accepts (``leduc(stack=50, raise_cap=None)``)."""
+MAX_TABLE_HISTORIES = 1_000_000
+"""The largest Kuhn or Leduc variant a table serves (``kuhn(cards=300)`` has 807,601)."""
+MAX_UNCAPPED_STACK = 100
+"""The deepest stack of an uncapped Leduc table (``leduc(stack=100, raise_cap=None)``)."""
 MAX_STACK = 100_000
 """The largest Hold'em starting stack a table accepts, in chips."""
 MAX_LISTED = 200
@@ -175,6 +177,8 @@ class WebApp:
                 except PokerlabError:
                     continue
                 names.append(name)
+            if len(self._playable) >= 256:  # many variants asked for: start over, stay small
+                self._playable.clear()
             self._playable[key] = names
         return self._playable[key]
 
@@ -262,6 +266,7 @@ class WebApp:
             raise WebRequestError(400, f"game {game_text!r}: {exc}") from None
         if game.n_players != 2:
             raise WebRequestError(400, f"the {name} table is heads-up: players must be 2")
+        _check_table_size(game)
         seed = _seed(body)
         strategy, opponent = body.get("strategy"), body.get("opponent")
         if strategy is not None:
@@ -319,6 +324,28 @@ class WebApp:
         return self.tables.open(lambda token: HoldemTable(
             token=token, user_seat=user_seat, bots=bots, bot_names=names, session=session,
             seed=seed, bot_time_limit=self.bot_time_limit))
+
+
+def _check_table_size(game: Game) -> None:
+    """Refuse a variant too big to serve (its bots and strategy files compile the game).
+
+    Raises:
+        WebRequestError: 400 above :data:`MAX_TABLE_HISTORIES` histories, or for an
+            uncapped Leduc deeper than :data:`MAX_UNCAPPED_STACK` chips (too slow even to
+            count).
+    """
+    params = dict(game.spec.params)
+    stack = params.get("stack")
+    if (game.spec.name == "leduc" and params.get("raise_cap", 0) is None
+            and isinstance(stack, int) and stack > MAX_UNCAPPED_STACK):
+        raise WebRequestError(400, f"{game.spec}: an uncapped Leduc table allows stacks up to "
+                              f"{MAX_UNCAPPED_STACK}; play deeper ones with `pokerlab play`")
+    count = getattr(game, "count_histories", None)  # Kuhn and Leduc count without a walk
+    histories = int(count()) if callable(count) else 0
+    if histories > MAX_TABLE_HISTORIES:
+        raise WebRequestError(400, f"{game.spec} has {histories:,} histories; the web table "
+                              f"serves variants up to {MAX_TABLE_HISTORIES:,}; play bigger "
+                              "ones with `pokerlab play`")
 
 
 def _web(request: Request | WebSocket) -> WebApp:
@@ -392,12 +419,19 @@ async def table_view(request: Request) -> JSONResponse:
 
 
 async def table_act(request: Request) -> JSONResponse:
-    """The person's move; answer the view at the person's next decision or the hand's end."""
+    """The person's move; answer the view at the person's next decision or the hand's end.
+
+    The ``Server-Timing`` header says how long the server took, from the move's check to
+    the answer (the bots' play included), in milliseconds: the load benchmark reads it.
+    """
     table = _web(request).tables.get(str(request.path_params["token"]))
     body = await _json_body(request)
+    start = time.perf_counter()
     version = table.submit(body)
     await table.settle(version, ACT_WAIT)
-    return JSONResponse(table.view())
+    view = table.view()
+    elapsed = 1000 * (time.perf_counter() - start)
+    return JSONResponse(view, headers={"Server-Timing": f"act;dur={elapsed:.2f}"})
 
 
 async def table_deal(request: Request) -> JSONResponse:
@@ -432,6 +466,9 @@ async def table_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     sent = -1
+    # Listen for the page going away while waiting for changes, so that a closed tab
+    # does not leave this loop waiting on an idle table. Messages from the page are ignored.
+    receiver: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
     try:
         while True:
             view = table.view()
@@ -442,9 +479,18 @@ async def table_socket(websocket: WebSocket) -> None:
                 sent = version
             if table.closed:
                 break
-            await table.changed(version, 15.0)
-    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+            waiter: asyncio.Future[object] = asyncio.ensure_future(table.changed(version, 15.0))
+            pending: set[asyncio.Future[object]] = {receiver, waiter}
+            await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            if receiver.done():
+                waiter.cancel()
+                if receiver.result()["type"] == "websocket.disconnect":
+                    return
+                receiver = asyncio.ensure_future(websocket.receive())
+    except (WebSocketDisconnect, RuntimeError):
         return
+    finally:
+        receiver.cancel()
     await websocket.close()
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import socket
 import threading
@@ -12,17 +14,19 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from starlette.applications import Starlette
 
 from pokerlab.web.app import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
+CARD = re.compile(r"[2-9TJQKA][cdhs]")
 pytestmark = pytest.mark.slow
 KEEP = os.environ.get("POKERLAB_KEEP_SCREENSHOTS")
 """A folder to copy the screenshots to (the README's come from here), if set."""
 
 
 @pytest.fixture(scope="module")
-def base_url(strategies_dir: Path) -> Iterator[str]:
+def served(strategies_dir: Path) -> Iterator[tuple[str, Starlette]]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -34,13 +38,31 @@ def base_url(strategies_dir: Path) -> Iterator[str]:
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start in 20 s"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    yield f"http://127.0.0.1:{port}", app
     server.should_exit = True
     thread.join(timeout=10)
 
 
+class Traffic:
+    """What the page received: the API's answers and the WebSocket's frames."""
+
+    def __init__(self) -> None:
+        self.responses: list[object] = []
+        self.frames: list[str] = []
+
+    def texts(self) -> list[str]:
+        bodies = [r.text() for r in self.responses  # type: ignore[attr-defined]
+                  if "/api/tables" in r.url]  # type: ignore[attr-defined]
+        return bodies + self.frames
+
+
 @pytest.fixture
-def page(base_url: str, tmp_path: Path) -> Iterator[object]:
+def traffic() -> Traffic:
+    return Traffic()
+
+
+@pytest.fixture
+def page(served: tuple[str, Starlette], traffic: Traffic) -> Iterator[object]:
     assert CHROMIUM.exists(), "the browser tests need /usr/bin/chromium: apt-get install chromium"
     from playwright.sync_api import sync_playwright
 
@@ -49,7 +71,10 @@ def page(base_url: str, tmp_path: Path) -> Iterator[object]:
         try:
             tab = browser.new_page(viewport={"width": 1100, "height": 800})
             tab.set_default_timeout(20_000)
-            tab.goto(base_url)
+            tab.on("response", lambda response: traffic.responses.append(response))
+            tab.on("websocket", lambda socket: socket.on(
+                "framereceived", lambda payload: traffic.frames.append(str(payload))))
+            tab.goto(served[0])
             tab.wait_for_function("document.body.dataset.ready === '1'")
             yield tab
         finally:
@@ -77,7 +102,9 @@ def _wait_for_turn_or_end(page: object) -> str:
         "document.body.dataset.handOver") == "true" else "turn"
 
 
-def test_a_whole_holdem_hand_against_easy_ai(page: object, tmp_path: Path) -> None:
+def test_a_whole_holdem_hand_against_easy_ai(
+    page: object, tmp_path: Path, served: tuple[str, Starlette], traffic: Traffic
+) -> None:
     page.select_option("#game", "holdem")  # type: ignore[attr-defined]
     page.select_option("#seats", "2")  # type: ignore[attr-defined]
     page.select_option("#opp-1", "easy")  # type: ignore[attr-defined]
@@ -105,6 +132,19 @@ def test_a_whole_holdem_hand_against_easy_ai(page: object, tmp_path: Path) -> No
     assert page.is_visible("#deal")  # type: ignore[attr-defined]
     _shoot(page, tmp_path / "web-holdem-end.png")
     assert (tmp_path / "web-holdem-end.png").stat().st_size > 10_000
+    # The page's traffic never carried the bot's hole cards before the hand was over.
+    texts = traffic.texts()
+    token = json.loads(texts[0])["token"]
+    table = served[1].state.web.tables.get(token)
+    assert table._setup is not None
+    bot_player = table._setup.player_of(1)
+    bot_cards = set(CARD.findall(table._state.private_cards(bot_player)))
+    assert len(bot_cards) == 2
+    assert traffic.frames, "the page's WebSocket received views"
+    for text in texts:
+        text = text.replace(token, "")  # a random token may spell a card
+        if '"hand_over":false' in text:
+            assert not set(CARD.findall(text)) & bot_cards, text
 
 
 def test_a_whole_leduc_hand_with_the_strategy_shown(page: object, tmp_path: Path) -> None:

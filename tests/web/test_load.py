@@ -19,6 +19,8 @@ def test_concurrent_players_finish_their_hands_without_an_error() -> None:
     assert load.errors == []
     assert load.hands == clients * hands
     assert len(load.latencies) >= clients * hands  # at least one action per hand
+    assert len(load.server) == len(load.latencies)  # every answer said its server time
+    assert all(0 < s <= c for s, c in zip(load.server, load.latencies, strict=True))
     assert load.pushed >= clients  # every player's WebSocket received views
     assert load.tables >= clients
     assert wall < 180.0

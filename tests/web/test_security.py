@@ -12,7 +12,8 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from pokerlab.web.tables import HoldemTable, SmallGameTable
+from pokerlab.web.holdem_table import HoldemTable
+from pokerlab.web.small_table import SmallGameTable
 from tests.web.conftest import open_table, passive_move
 
 CARD = re.compile(r"[2-9TJQKA][cdhs]")
@@ -114,6 +115,8 @@ def test_a_small_game_move_must_be_a_legal_name(client: TestClient) -> None:
         ({"game": "leduc(" + "1" * 200 + ")"}, "at most 120"),
         ({"game": "leduc(stack=__import__('os'))"}, "not a literal"),
         ({"game": "kuhn(players=3)", "opponent": "random"}, "heads-up"),
+        ({"game": "kuhn(cards=1000)", "opponent": "random"}, "serves variants up to"),
+        ({"game": "leduc(stack=5000, raise_cap=None)", "opponent": "random"}, "stacks up to"),
         ({"game": "kuhn", "opponent": "nobody"}, "cannot sit at this table"),
         ({"game": "kuhn", "opponent": "easy"}, "cannot sit at this table"),
         ({"game": "kuhn", "opponent": None}, "cannot sit at this table"),

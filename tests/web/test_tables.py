@@ -6,7 +6,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from pokerlab.games.holdem import HoldemState
-from pokerlab.web.tables import HoldemTable, SmallGameTable
+from pokerlab.web.holdem_table import HoldemTable
+from pokerlab.web.small_table import SmallGameTable
 from tests.web.conftest import open_table, passive_move, play_out
 
 
@@ -219,3 +220,20 @@ def test_the_bot_s_last_decision_is_shown_for_every_card_it_may_hold(
             assert sorted(row.values()) == pytest.approx(
                 sorted(policy.probabilities(key).values()))
     assert found, "no seed gave a bot decision before the end of the hand"
+
+
+
+def test_the_person_may_sit_in_any_seat_of_a_limit_table(client: TestClient) -> None:
+    token, view = open_table(client, game="holdem", seats=4, user_seat=2, betting="limit",
+                             opponents=["random", "always-call", "easy"], seed=13)
+    assert [s["you"] for s in view["seats"]] == [False, False, True, False]
+    assert [s["name"] for s in view["seats"]] == [
+        "random (seat 0)", "always-call (seat 1)", "You", "easy (seat 3)"]
+    assert all(c != "??" for c in view["seats"][2]["cards"])
+    if view["legal"] and view["legal"]["raise"]:
+        raise_range = view["legal"]["raise"]
+        assert raise_range["min"] == raise_range["max"]  # limit: one raise size
+    view = play_out(client, token, view)
+    table = _table(client, token)
+    assert isinstance(table, HoldemTable)
+    assert view["result"]["chips"] == table.session.stacks[2] - 200
