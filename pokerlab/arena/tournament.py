@@ -37,7 +37,13 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.agents.registry import check_builtin, expand_name, make_agent
-from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent, SandboxLimits, check_loads
+from pokerlab.arena.sandbox import (
+    EntrantSource,
+    ProcessEntrant,
+    SandboxedAgent,
+    SandboxLimits,
+    check_loads,
+)
 from pokerlab.arena.store import ArenaStore, MatchRow
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.dealer import AgentConnection, connect
@@ -402,7 +408,7 @@ def _play_match(
         raise PokerlabError(f"match {match.match_index}: an agent of the stored run is missing")
     agents = [build(game) for build in builders if build is not None]
     for agent in agents:
-        if isinstance(agent, SandboxedAgent):  # the store and every entrant's file, hidden
+        if isinstance(agent, SandboxedAgent | ProcessEntrant):  # the store, entrants' files
             private = _private_paths(store)
             agent.hidden = tuple(dict.fromkeys((*agent.hidden, *private)))
     try:
@@ -411,7 +417,7 @@ def _play_match(
     finally:
         for position, agent in enumerate(agents):
             close = getattr(agent, "close", None)
-            if isinstance(agent, SandboxedAgent):
+            if isinstance(agent, SandboxedAgent | ProcessEntrant):
                 agent.close()
                 if agent.log:
                     store.write_log(match.id, position, agent.log)
@@ -467,9 +473,12 @@ def _play_agents(
             store.write_event(match.id, done, "replay",
                               f"{mismatches} replayed hand(s) differ from the record: an agent "
                               "is not reproducible")
+    # Transports that follow the hand themselves (ACPC executables) listen to the dealer.
+    listeners = [attach(index) for index, agent in enumerate(agents)
+                 if callable(attach := getattr(agent, "dealer_listener", None))]
     batch_records: list[HandRecord] = []
     for record in iter_hands(game, connections, hands=match.hands, seed=match.seed,
-                             time_limit=time_limit, start=done):
+                             time_limit=time_limit, start=done, listeners=listeners):
         batch_records.append(record)
         if len(batch_records) == batch_size:
             store.write_hands(match.id, batch_records)
