@@ -407,11 +407,11 @@ class HoldemState(State):
         node = self._node
         player = node.to_act
         if player == CHANCE:
-            return (
-                action in self._holdem.tree.deck_set
-                and action not in self._hole
-                and action not in self._board
-            )
+            try:
+                in_deck = action in self._holdem.tree.deck_set
+            except TypeError:  # an unhashable action
+                return False
+            return in_deck and action not in self._hole and action not in self._board
         if player == TERMINAL:
             return False
         return node.is_legal(action)
@@ -451,15 +451,16 @@ class HoldemState(State):
             at = undealt.index(action)  # one scan checks the card and finds it
         except ValueError:
             raise IllegalActionError(self._illegal_message(action)) from None
+        card = undealt[at]  # the deck's int (not a numpy int or a 5.0 that equals it)
         state = _new(HoldemState)
         state._holdem = self._holdem
         state._undealt = undealt[:at] + undealt[at + 1 :]
         # Concatenation: twice as fast as unpacking into a new tuple.
         if node.street:
-            board = state._board = self._board + (action,)  # noqa: RUF005
+            board = state._board = self._board + (card,)  # noqa: RUF005
             state._hole = hole = self._hole
         else:  # no board card before the first betting round: these are hole cards
-            hole = state._hole = self._hole + (action,)  # noqa: RUF005
+            hole = state._hole = self._hole + (card,)  # noqa: RUF005
             state._board = board = self._board
         if len(hole) + len(board) < node.deal_until:
             state._node = node
@@ -693,6 +694,7 @@ class HoldemState(State):
             at = undealt.index(card)  # one scan checks the card and finds it
         except ValueError:
             raise IllegalActionError(self._illegal_message(card)) from None
+        card = undealt[at]
         node = self._node
         state = _new(HoldemState)
         state._holdem = self._holdem
