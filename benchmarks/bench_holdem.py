@@ -121,6 +121,8 @@ def run(quick: bool) -> list[Row]:
     ours = n_ours / best_time(lambda: _ours(n_ours, seed=next(seeds)), repeat=3)
     peer = n_peer / best_time(lambda: _pokerkit(n_peer, seed=next(seeds)), repeat=3)
     n_limit = 2_000 if quick else 20_000
+    _ours_limit(n_limit, seed=1)  # warm up both: our betting tree, universal_poker's tables
+    _universal_poker(n_limit, seed=1)
     ours_limit = n_limit / best_time(lambda: _ours_limit(n_limit, seed=next(seeds)), repeat=3)
     peer_limit = n_limit / best_time(lambda: _universal_poker(n_limit, seed=next(seeds)), repeat=3)
     return [

@@ -14,8 +14,14 @@ Infoset keys: ``"AsKd|r6c"`` preflop (own hole cards as dealt, then the preflop 
 betting). Letters: ``f`` fold, ``c`` check or call, ``r6`` raise to 6 (no-limit), ``r``
 bet or raise (limit).
 
-States are frozen and built by keyword only: the betting-round fields default to "no
-round in progress", so a state between rounds names only the hand's fields.
+States are immutable: a state is its cards (hole, board, and the undealt cards once
+listed) and a betting node of :mod:`pokerlab.games.holdem_betting`, which holds the chips
+and the betting and is shared by every state with the same betting history. The node
+works out the legal actions, the raise bounds, the next node of each action and the
+returns of each way a showdown can go once, so :meth:`HoldemState.child` is a look-up and
+two small tuples; this is what makes random playouts as fast as OpenSpiel's C++
+``universal_poker`` driven from Python (docs/benchmarks.md). Built by keyword, a state
+names its fields (the betting-round ones default to "no round in progress").
 """
 
 from __future__ import annotations
@@ -401,11 +407,11 @@ class HoldemState(State):
         node = self._node
         player = node.to_act
         if player == CHANCE:
-            return (
-                action in self._holdem.tree.deck_set
-                and action not in self._hole
-                and action not in self._board
-            )
+            try:
+                in_deck = action in self._holdem.tree.deck_set
+            except TypeError:  # an unhashable action
+                return False
+            return in_deck and action not in self._hole and action not in self._board
         if player == TERMINAL:
             return False
         return node.is_legal(action)
@@ -445,15 +451,16 @@ class HoldemState(State):
             at = undealt.index(action)  # one scan checks the card and finds it
         except ValueError:
             raise IllegalActionError(self._illegal_message(action)) from None
+        card = undealt[at]  # the deck's int (not a numpy int or a 5.0 that equals it)
         state = _new(HoldemState)
         state._holdem = self._holdem
         state._undealt = undealt[:at] + undealt[at + 1 :]
         # Concatenation: twice as fast as unpacking into a new tuple.
         if node.street:
-            board = state._board = self._board + (action,)  # noqa: RUF005
+            board = state._board = self._board + (card,)  # noqa: RUF005
             state._hole = hole = self._hole
         else:  # no board card before the first betting round: these are hole cards
-            hole = state._hole = self._hole + (action,)  # noqa: RUF005
+            hole = state._hole = self._hole + (card,)  # noqa: RUF005
             state._board = board = self._board
         if len(hole) + len(board) < node.deal_until:
             state._node = node
@@ -687,6 +694,7 @@ class HoldemState(State):
             at = undealt.index(card)  # one scan checks the card and finds it
         except ValueError:
             raise IllegalActionError(self._illegal_message(card)) from None
+        card = undealt[at]
         node = self._node
         state = _new(HoldemState)
         state._holdem = self._holdem

@@ -169,4 +169,12 @@ def test_nolimit_raises_are_whole_chips(bad: object) -> None:
     assert not state.is_legal(bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"is not legal here; legal: fold \(0\), call \(1\)"):
         state.child(bad)  # type: ignore[arg-type]
-    assert state.child(np.int64(2 + 6)).bets == state.child(2 + 6).bets == (2, 6)
+    assert state.child(np.int64(2 + 6)).bets == state.child(2 + 6).bets == (2, 6)  # type: ignore[arg-type]
+
+
+def test_cards_are_dealt_as_the_decks_ints() -> None:
+    state = holdem().initial_state()
+    assert not state.is_legal([1])  # type: ignore[arg-type]
+    dealt = state.child(np.int64(5)).child(9.0)  # type: ignore[arg-type]  # numpy ints, floats
+    assert dealt.hole == (5, 9)
+    assert all(type(card) is int for card in dealt.history)
