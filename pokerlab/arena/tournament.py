@@ -215,6 +215,7 @@ def run_tournament(
     batch_size: int | None = None,
     time_limit: float | None = None,
     progress: Callable[[TournamentProgress], None] | None = None,
+    runner: MatchRunner | None = None,
 ) -> TournamentResult:
     """Play every table of ``n`` entrants with rotated seats and store every hand in ``db``.
 
@@ -230,6 +231,9 @@ def run_tournament(
             deals); default about 100.
         time_limit: seconds allowed per decision.
         progress: called after each stored batch.
+        runner: what plays the matches (default :func:`play_locally`, here, one after the
+            other; :func:`pokerlab.arena.ray_backend.ray_runner` spreads them over Ray
+            workers). Every runner stores the same hands.
 
     Raises:
         PokerlabError: bad parameters, fewer loadable entrants than seats, or a resumed
@@ -277,15 +281,9 @@ def run_tournament(
             factories = {row.id: entrants[row.position].factory for row in stored
                          if row.error is None}
         matches = store.matches(run_id)
-        played = 0
-        for match in matches:
-            if match.finished is not None:
-                continue
-            played += _play_match(
-                store, game, match, len(matches), names, factories, batch_size,
-                time_limit, progress,
-            )
-            store.finish_match(match.id)
+        plan = MatchPlan(store, game, tuple(m for m in matches if m.finished is None),
+                         len(matches), names, factories, batch_size, time_limit, progress)
+        played = (runner or play_locally)(plan)
         store.finish_run(run_id)
         return TournamentResult(run_id, Path(db), len(matches), played, failed)
 
@@ -386,41 +384,163 @@ def sample_batch(
     return list(_LazyRecords(tree, terminals, deals, seatings, returns, first_hand=start))
 
 
-def _play_match(
-    store: ArenaStore,
-    game: Game,
-    match: MatchRow,
-    n_matches: int,
-    names: dict[int, str],
-    factories: dict[int, AgentFactory | None],
-    batch_size: int,
-    time_limit: float | None,
-    progress: Callable[[TournamentProgress], None] | None,
-) -> int:
-    builders = [factories.get(agent_id) for agent_id in match.agents]
-    if any(build is None for build in builders):
-        raise PokerlabError(f"match {match.match_index}: an agent of the stored run is missing")
-    agents = [build(game) for build in builders if build is not None]
-    for agent in agents:
-        if isinstance(agent, SandboxedAgent):  # the store and every entrant's file, hidden
-            private = _private_paths(store)
-            agent.hidden = tuple(dict.fromkeys((*agent.hidden, *private)))
-    try:
-        return _play_agents(store, game, match, n_matches, names, agents, batch_size,
-                            time_limit, progress)
-    finally:
-        for position, agent in enumerate(agents):
+@dataclass(frozen=True)
+class MatchPlan:
+    """The unfinished matches of a run, and what playing them needs: a match runner's input.
+
+    A runner (the default plays here, one match after the other; see
+    :mod:`pokerlab.arena.ray_backend` for Ray workers) plays each match from its first
+    missing hand and hands every batch to :func:`store_batch`, in order, then calls
+    ``store.finish_match``: the store stays the single writer, whatever plays the hands.
+
+    Attributes:
+        store: the run's open store (only the runner's process writes it).
+        game: the game.
+        matches: the unfinished matches, in play order.
+        n_matches: matches in the run (for progress).
+        names: agent id -> name.
+        factories: agent id -> what builds that agent (None: it failed to load).
+        batch_size: hands per transaction (whole deals).
+        time_limit: seconds allowed per decision.
+        progress: called after each stored batch.
+    """
+
+    store: ArenaStore
+    game: Game
+    matches: tuple[MatchRow, ...]
+    n_matches: int
+    names: dict[int, str]
+    factories: dict[int, AgentFactory | None]
+    batch_size: int
+    time_limit: float | None
+    progress: Callable[[TournamentProgress], None] | None = None
+
+
+MatchRunner = Callable[[MatchPlan], int]
+"""Plays the matches of a plan, stores them through :func:`store_batch`; returns hands played."""
+
+
+@dataclass(frozen=True)
+class MatchBatch:
+    """What a match produced since the previous batch, for the store.
+
+    Attributes:
+        hands: the hands to store in one transaction (empty for a replay verdict alone).
+        stop: hands of the match done once these are stored.
+        replay_mismatches: on a resumed match, replayed hands that differed from the record.
+    """
+
+    hands: tuple[HandRecord, ...]
+    stop: int
+    replay_mismatches: int = 0
+
+
+class MatchPlayer:
+    """Plays one match from its first missing hand, batch by batch, wherever it runs.
+
+    Builds fresh agents (an isolated entrant gets its own sandboxed process, hidden from
+    ``hidden``); on a resumed match the agents are first fed the ``stored`` hands. Used
+    by the local runner and by remote workers alike, so both play the same hands.
+
+    Args:
+        game: the game.
+        match: the match.
+        factories: what builds each agent of the match (by agent id).
+        hidden: paths no sandboxed entrant may see (the database, the entrants' files).
+        batch_size: hands per batch (whole deals).
+        time_limit: seconds allowed per decision.
+        stored: the hands of the match already stored, in order.
+
+    Raises:
+        PokerlabError: if an agent of the match has no factory.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        match: MatchRow,
+        factories: dict[int, AgentFactory | None],
+        *,
+        hidden: Sequence[str],
+        batch_size: int,
+        time_limit: float | None,
+        stored: Sequence[HandRecord] = (),
+    ) -> None:
+        builders = [factories.get(agent_id) for agent_id in match.agents]
+        if any(build is None for build in builders):
+            raise PokerlabError(
+                f"match {match.match_index}: an agent of the stored run is missing"
+            )
+        self.game = game
+        self.match = match
+        self.batch_size = batch_size
+        self.time_limit = time_limit
+        self.stored = tuple(stored)
+        self.agents = [build(game) for build in builders if build is not None]
+        for agent in self.agents:
+            if isinstance(agent, SandboxedAgent):
+                agent.hidden = tuple(dict.fromkeys((*agent.hidden, *hidden)))
+
+    def batches(self) -> Iterator[MatchBatch]:
+        """Play the missing hands; yield them a batch at a time (and a replay's verdict)."""
+        game, match, batch_size = self.game, self.match, self.batch_size
+        check_agents(game, self.agents)
+        done = len(self.stored)
+        strategies = _policies(game, self.agents)
+        if strategies is not None:
+            for start in range(done, match.hands, batch_size):
+                stop = min(start + batch_size, match.hands)
+                batch = sample_batch(game, strategies, start=start, stop=stop, seed=match.seed)
+                yield MatchBatch(tuple(batch), stop)
+            return
+        connections = [connect(agent, time_limit=self.time_limit) for agent in self.agents]
+        if done:
+            mismatches = replay_hands(game, connections, self.stored, seed=match.seed)
+            if mismatches:
+                yield MatchBatch((), done, mismatches)
+        records: list[HandRecord] = []
+        for record in iter_hands(game, connections, hands=match.hands, seed=match.seed,
+                                 time_limit=self.time_limit, start=done):
+            records.append(record)
+            if len(records) == batch_size:
+                yield MatchBatch(tuple(records), record.hand + 1)
+                records = []
+        if records:
+            yield MatchBatch(tuple(records), match.hands)
+
+    def close(self) -> dict[int, str]:
+        """Stop the agents; return what each isolated entrant printed, by position."""
+        logs = {}
+        for position, agent in enumerate(self.agents):
             close = getattr(agent, "close", None)
             if isinstance(agent, SandboxedAgent):
                 agent.close()
                 if agent.log:
-                    store.write_log(match.id, position, agent.log)
+                    logs[position] = agent.log
             elif callable(close) and isinstance(agent, AgentConnection):
                 with contextlib.suppress(Exception):
                     close()
+        return logs
 
 
-def _private_paths(store: ArenaStore) -> list[str]:
+def store_batch(plan: MatchPlan, match: MatchRow, batch: MatchBatch) -> int:
+    """Store one batch of ``match`` in one transaction, report progress; return its hands."""
+    store = plan.store
+    if batch.replay_mismatches:
+        store.write_event(match.id, batch.stop, "replay",
+                          f"{batch.replay_mismatches} replayed hand(s) differ from the record: "
+                          "an agent is not reproducible")
+    if not batch.hands:
+        return 0
+    store.write_hands(match.id, batch.hands)
+    if plan.progress is not None:
+        table = tuple(plan.names[agent_id] for agent_id in match.agents)
+        plan.progress(TournamentProgress(match.match_index, plan.n_matches, table, batch.stop,
+                                         match.hands))
+    return len(batch.hands)
+
+
+def private_paths(store: ArenaStore) -> list[str]:
     """What no entrant may see: the database (and its journal, lock) and the entrants' files."""
     db = store.path.resolve()
     paths = [str(db), f"{db}-wal", f"{db}-shm", f"{db}.lock"]
@@ -430,68 +550,42 @@ def _private_paths(store: ArenaStore) -> list[str]:
     return paths
 
 
-def _play_agents(
-    store: ArenaStore,
-    game: Game,
-    match: MatchRow,
-    n_matches: int,
-    names: dict[int, str],
-    agents: list[object],
-    batch_size: int,
-    time_limit: float | None,
-    progress: Callable[[TournamentProgress], None] | None,
-) -> int:
-    check_agents(game, agents)
-    table = tuple(names[agent_id] for agent_id in match.agents)
-    done = store.hands_done(match.id)
-    strategies = _policies(game, agents)
-
-    def report(hands_done: int) -> None:
-        if progress is not None:
-            progress(TournamentProgress(match.match_index, n_matches, table, hands_done,
-                                        match.hands))
-
+def play_locally(plan: MatchPlan) -> int:
+    """The default runner: play the plan's matches here, one after the other."""
     played = 0
-    if strategies is not None:
-        for start in range(done, match.hands, batch_size):
-            stop = min(start + batch_size, match.hands)
-            batch = sample_batch(game, strategies, start=start, stop=stop, seed=match.seed)
-            store.write_hands(match.id, batch)
-            played += len(batch)
-            report(stop)
-        return played
-    connections = [connect(agent, time_limit=time_limit) for agent in agents]
-    if done:
-        mismatches = replay_hands(game, connections, store.hands(match.id), seed=match.seed)
-        if mismatches:
-            store.write_event(match.id, done, "replay",
-                              f"{mismatches} replayed hand(s) differ from the record: an agent "
-                              "is not reproducible")
-    batch_records: list[HandRecord] = []
-    for record in iter_hands(game, connections, hands=match.hands, seed=match.seed,
-                             time_limit=time_limit, start=done):
-        batch_records.append(record)
-        if len(batch_records) == batch_size:
-            store.write_hands(match.id, batch_records)
-            played += len(batch_records)
-            report(record.hand + 1)
-            batch_records = []
-    if batch_records:
-        store.write_hands(match.id, batch_records)
-        played += len(batch_records)
-        report(match.hands)
+    hidden = private_paths(plan.store)
+    for match in plan.matches:
+        done = plan.store.hands_done(match.id)
+        stored = plan.store.hands(match.id) if done else []
+        player = MatchPlayer(plan.game, match, plan.factories, hidden=hidden,
+                             batch_size=plan.batch_size, time_limit=plan.time_limit,
+                             stored=stored)
+        try:
+            for batch in player.batches():
+                played += store_batch(plan, match, batch)
+        finally:
+            for position, log in player.close().items():
+                plan.store.write_log(match.id, position, log)
+        plan.store.finish_match(match.id)
     return played
 
 
 __all__ = [
     "DEFAULT_BATCH",
     "Entrant",
+    "MatchBatch",
+    "MatchPlan",
+    "MatchPlayer",
+    "MatchRunner",
     "TournamentProgress",
     "TournamentResult",
     "builtin_entrants",
     "file_entrant",
     "file_entrants",
     "match_seed",
+    "play_locally",
+    "private_paths",
     "run_tournament",
     "sample_batch",
+    "store_batch",
 ]

@@ -4,7 +4,9 @@
 plays every table of entrants (the ``*.py`` files of DIR defining class ``Agent``, each in
 a sandboxed process of its own, plus the built-ins) with the seats rotated over shared
 deals, ``hands`` hands per seat, storing every hand in the SQLite database; ``--resume``
-continues the latest run of the database after a crash, Ctrl-C or SIGTERM.
+continues the latest run of the database after a crash, Ctrl-C or SIGTERM. ``--backend ray``
+plays the matches on Ray workers (``--address``, ``--workers``; docs/scaling.md), the
+database written here alone, with the same hands.
 ``pokerlab arena check-agent FILE --game GAME`` tries an entrant as the arena would.
 ``pokerlab arena leaderboard --db arena.db`` prints the standings (``--json`` for machines).
 """
@@ -34,6 +36,7 @@ from pokerlab.arena import (
     run_tournament,
 )
 from pokerlab.cli._common import console, err_console, load_game, path_text, plural, print_json
+from pokerlab.errors import PokerlabError
 
 DbOption = Annotated[Path, typer.Option("--db", help="The SQLite database of the arena.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
@@ -101,6 +104,21 @@ def run_command(
     cache_dir: Annotated[
         Path | None, typer.Option("--cache-dir", help="Solver bot cache (default $POKERLAB_CACHE).")
     ] = None,
+    backend: Annotated[
+        str,
+        typer.Option("--backend", help="Where matches play: local (this process) or ray "
+                     "(Ray workers; pip install 'pokerlab[ray]')."),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option("--address", help="With --backend ray: the cluster, auto or HOST:PORT "
+                     "(default: start Ray on this machine)."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="With --backend ray: worker processes "
+                     "(default: the cluster's CPUs)."),
+    ] = None,
     json: JsonOption = False,
 ) -> None:
     """Play every table of agents, seats rotated over shared deals, and store every hand.
@@ -111,6 +129,7 @@ def run_command(
     """
     from pokerlab.arena.sandbox import SandboxLimits
 
+    runner = _runner(backend, address, workers)
     the_game = load_game(game)
     entrants: list[Entrant] = []
     if agents is not None:
@@ -127,7 +146,8 @@ def run_command(
     try:
         with _interrupts():
             result = _run(the_game, entrants, interactive, db=db, hands=hands, seed=seed,
-                          resume=resume, batch_size=batch, time_limit=time_limit)
+                          resume=resume, batch_size=batch, time_limit=time_limit,
+                          runner=runner)
     except KeyboardInterrupt:
         command = ["pokerlab", "arena", "run", game]
         if agents is not None:
@@ -138,6 +158,10 @@ def run_command(
                     "--time-limit", f"{time_limit:g}"]
         if cache_dir is not None:
             command += ["--cache-dir", str(cache_dir)]
+        if runner is not None:
+            command += ["--backend", backend]
+            command += ["--address", address] if address is not None else []
+            command += ["--workers", str(workers)] if workers is not None else []
         err_console.print(
             f"interrupted: every finished batch is stored in {path_text(db)}\n"
             f"resume with: {path_text(shlex.join([*command, '--resume']))}"
@@ -153,6 +177,20 @@ def run_command(
         f"{plural(result.hands_played, 'hand')} played now, stored in {path_text(result.db)}"
     )
     _print_board(board)
+
+
+def _runner(backend: str, address: str | None, workers: int | None) -> Any:
+    """The match runner of ``--backend`` (None: local); Ray is imported only for ``ray``."""
+    if backend not in ("local", "ray"):
+        raise PokerlabError(f"--backend must be local or ray; got {backend!r}")
+    if backend == "local":
+        if address is not None or workers is not None:
+            raise PokerlabError("--address and --workers go with --backend ray; add it, or "
+                                "drop them to play here")
+        return None
+    from pokerlab.arena.ray_backend import ray_runner
+
+    return ray_runner(address=address, workers=workers)
 
 
 def _run(game: Any, entrants: list[Entrant], interactive: bool, **options: Any) -> Any:

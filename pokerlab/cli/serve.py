@@ -52,11 +52,11 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (local only by default)."),
     port: int = typer.Option(8000, min=1, max=65535, help="TCP port to listen on."),
     public: bool = typer.Option(False, "--public", help="Allow a --host that is not loopback."),
-    strategies: Annotated[Path | None, typer.Option(
-        "--strategies", help="Folder of strategy files the pages may open (no other path "
-        "is ever read).", exists=True, file_okay=False, dir_okay=True)] = None,
     db: Annotated[Path | None, typer.Option(
-        "--db", help="Arena database for the arena pages.")] = None,
+        "--db", exists=True, dir_okay=False, help="Arena database the arena page shows.")] = None,
+    strategies: Annotated[Path | None, typer.Option(
+        "--strategies", exists=True, file_okay=False,
+        help="Folder of strategy and spot files the pages may open.")] = None,
 ) -> None:
     """Serve the browser tables: Hold'em (2-9 seats), Kuhn and Leduc against the bots.
 

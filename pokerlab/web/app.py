@@ -51,6 +51,7 @@ from pokerlab.eval.dealer import DealStream, connect, deal_hand
 from pokerlab.games.base import Game
 from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
+from pokerlab.web import arena_view, explorer, spot_view
 from pokerlab.web.holdem_table import HoldemTable
 from pokerlab.web.small_table import SmallGameTable
 from pokerlab.web.tables import Table, TableRegistry, WebRequestError
@@ -510,9 +511,9 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
 
 
 def create_app(
-    *,
     strategies: Path | None = None,
     db: Path | None = None,
+    *,
     extra_routes: Sequence[BaseRoute] = (),
     extra_agents: Mapping[str, AgentFactory] | None = None,
     bot_time_limit: float = BOT_TIME_LIMIT,
@@ -524,7 +525,7 @@ def create_app(
     Args:
         strategies: the folder strategy files may be opened from (none: no files).
         db: the arena database, for pages that show it (kept on ``app.state.db``).
-        extra_routes: more pages and APIs (the explorer, the arena, the spot view).
+        extra_routes: more pages and APIs, after the explorer, arena and spot views.
         extra_agents: more agents by name, ``(game, seed) -> agent`` (tests use it).
         bot_time_limit: seconds a bot may think per decision.
         max_tables: how many tables may be open at once.
@@ -544,6 +545,8 @@ def create_app(
             Route("/api/tables/{token}/deal", table_deal, methods=["POST"]),
             Route("/api/tables/{token}/options", table_options, methods=["POST"]),
             WebSocketRoute("/ws/tables/{token}", table_socket),
+            *(route for view in (explorer, arena_view, spot_view)
+              for route in view.routes(strategies, db)),
             *extra_routes,
         ],
         middleware=[] if allowed_hosts is None else [

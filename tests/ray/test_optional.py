@@ -1,0 +1,72 @@
+"""Ray is optional: nothing imports it unless asked, and its absence is one clear line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pokerlab.blueprint.ray_backend import require_ray, train_blueprint
+from pokerlab.cli import main
+from pokerlab.games import leduc
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import runpy, sys
+import pokerlab, pokerlab.arena, pokerlab.arena.ray_backend, pokerlab.blueprint.ray_backend
+for argv in (["--help"], ["arena", "run", "--help"]):
+    sys.argv = ["pokerlab", *argv]
+    try:
+        runpy.run_module("pokerlab.cli", run_name="__main__")
+    except SystemExit:
+        pass
+print("RAY MODULES", sorted(m for m in sys.modules if m == "ray" or m.startswith("ray.")))
+"""
+
+
+def test_nothing_imports_ray_without_the_backend() -> None:
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=False,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
+                               "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    assert "--backend" in done.stdout  # the help was printed
+    assert "RAY MODULES []" in done.stdout
+
+
+@pytest.fixture
+def without_ray(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [m for m in sys.modules if m == "ray" or m.startswith("ray.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
+
+
+@pytest.mark.usefixtures("without_ray")
+def test_without_ray_the_error_names_the_extra(tmp_path, capsys) -> None:
+    with pytest.raises(Exception, match=r"pip install 'pokerlab\[ray\]'") as error:
+        require_ray()
+    assert "\n" not in str(error.value)
+    with pytest.raises(Exception, match=r"pokerlab\[ray\]"):
+        train_blueprint(leduc(), iterations=10)
+    rc = main(["arena", "run", "kuhn", "--builtins", "random,always-call", "--hands", "5",
+               "--db", str(tmp_path / "a.db"), "--backend", "ray"])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "pip install 'pokerlab[ray]'" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "a.db").exists()  # said before anything was recorded
+
+
+def test_backend_options_are_checked(tmp_path, capsys) -> None:
+    rc = main(["arena", "run", "kuhn", "--builtins", "random,always-call", "--db",
+               str(tmp_path / "a.db"), "--workers", "2"])
+    assert rc == 1
+    assert "--address and --workers go with --backend ray" in capsys.readouterr().err
+    rc = main(["arena", "run", "kuhn", "--builtins", "random,always-call", "--db",
+               str(tmp_path / "a.db"), "--backend", "spark"])
+    assert rc == 1
+    assert "--backend must be local or ray; got 'spark'" in capsys.readouterr().err
+    assert not (tmp_path / "a.db").exists()
