@@ -17,6 +17,7 @@ import numpy as np
 from pokerlab.agents.easy import EasyAI
 from pokerlab.agents.ehs_bot import EHSBot
 from pokerlab.agents.exploitative import ExploitativeAgent
+from pokerlab.agents.hard import HardAI
 from pokerlab.agents.hard_seed import HardSeedAI
 from pokerlab.agents.simple import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased
 from pokerlab.agents.solver_bots import SOLVER_BOT_ITERATIONS, solver_bot
@@ -69,6 +70,9 @@ _BUILTINS: dict[str, BuiltinAgent] = {
         BuiltinAgent("hard-seed", "the tutorial's Hard AI (online regret matching per hand "
                      "strength)", "holdem",
                      lambda game, seed, cache: HardSeedAI(game, seed=seed)),
+        BuiltinAgent("hard", "the Hard AI: a blueprint trained by ES-MCCFR on an abstraction "
+                     "(default blueprint trained once, then cached)", "holdem",
+                     lambda game, seed, cache: HardAI(game, seed=seed, cache_dir=cache)),
         BuiltinAgent("ehs", "a 1999-style rule bot on effective hand strength (Billings et al.)",
                      "holdem", lambda game, seed, cache: EHSBot(game)),
         BuiltinAgent("exploitative", "models its opponent and best-responds to the model",
@@ -128,13 +132,14 @@ def check_builtin(name: str, game: Game) -> None:
     for single in expand_name(name):
         entry = _BUILTINS.get(single)
         plays = entry.plays if entry is not None else "compiles"
-        ok = {
-            "any": True,
-            "kuhn/leduc": game.spec.name in ("kuhn", "leduc"),
-            "holdem": game.spec.name == "holdem",
-            "compiles": plays == "compiles" and _compiles(game),
-            "compiles, 2 players": game.n_players == 2 and _compiles(game),
-        }[plays]
+        checks: dict[str, Callable[[], bool]] = {  # lazy: compiling a game can take long
+            "any": lambda: True,
+            "kuhn/leduc": lambda: game.spec.name in ("kuhn", "leduc"),
+            "holdem": lambda: game.spec.name == "holdem",
+            "compiles": lambda: _compiles(game),
+            "compiles, 2 players": lambda: game.n_players == 2 and _compiles(game),
+        }
+        ok = checks[plays]()
         if not ok:
             raise PokerlabError(
                 f"the built-in agent {single!r} cannot play {game.spec}: it plays {plays} "

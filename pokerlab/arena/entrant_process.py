@@ -239,9 +239,48 @@ def serve(channel: socket.socket, workdir: str) -> None:
         send(channel, {"id": ident, "ok": True, "value": value})
 
 
+def exec_entrant(args: Sequence[str]) -> None:
+    """Become an executable entrant: ``SOCKET_FD FILE_FD NAME WORKDIR [--contain ...]``.
+
+    Contains the process first (as for Python entrants), then copies the executable from
+    ``FILE_FD`` (opened by the arena before the users' folders were hidden) into the
+    working directory, makes the connection to the dealer its stdin and stdout (its
+    stderr stays the bounded log) and ``exec``s it: the entrant speaks the ACPC protocol
+    on its standard streams and has no network of its own.
+    """
+    socket_fd, file_fd, name, workdir = int(args[0]), int(args[1]), args[2], args[3]
+    if len(args) >= 7 and args[4] == "--contain":
+        contain(int(args[5]), int(args[6]), args[7:])
+        workdir = WORKDIR
+    os.makedirs(workdir, exist_ok=True)
+    path = os.path.join(workdir, os.path.basename(name) or "entrant")
+    with os.fdopen(file_fd, "rb") as source, open(path, "wb") as copy:
+        while chunk := source.read(1 << 20):
+            copy.write(chunk)
+    os.chmod(path, 0o500)
+    os.dup2(socket_fd, 0)
+    os.dup2(socket_fd, 1)
+    os.close(socket_fd)
+    os.chdir(workdir)
+    try:
+        os.execv(path, [path])
+    except OSError as error:
+        sys.stderr.write(f"cannot run {name}: {error.strerror} (a binary, or a script "
+                         "starting with #!)\n")
+        sys.stderr.flush()
+        os._exit(127)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: ``FD WORKDIR [--contain TMP_MB MAX_PROCESSES [HIDDEN ...]]``."""
+    """Entry point: ``FD WORKDIR [--contain TMP_MB MAX_PROCESSES [HIDDEN ...]]``.
+
+    ``--exec SOCKET_FD FILE_FD NAME WORKDIR [--contain ...]`` runs an executable entrant
+    instead (:func:`exec_entrant`).
+    """
     args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "--exec":
+        exec_entrant(args[1:])
+        return
     descriptor, workdir = int(args[0]), args[1]
     if len(args) >= 5 and args[2] == "--contain":
         contain(int(args[3]), int(args[4]), args[5:])

@@ -564,6 +564,140 @@ class SandboxedAgent:
         return f"<SandboxedAgent {self.name} ({mode}, {self.starts} starts, {self.faults} faults)>"
 
 
+class ProcessEntrant:
+    """An entrant run as any executable in a sandbox (the same limits as Python entrants).
+
+    The base of transports that start a program rather than a Python file (the ACPC
+    executables of :mod:`pokerlab.protocols`): :meth:`spawn` copies the program into a
+    working directory of its own, starts it with :class:`SandboxLimits` (address space,
+    CPU, file size, open files, a process cap that lists every process to kill) and, when
+    :func:`containment_available`, in new mount, PID and network namespaces with the
+    users' folders and ``hidden`` paths covered; its stdin and stdout are one end of a
+    socket pair (the arena holds the other), its stderr goes to the bounded log.
+    :meth:`kill` ends it and everything it started. The arena hides its database and the
+    entrants' files from it (``hidden``) and stores its log, as for Python entrants.
+
+    Args:
+        name: the entrant's name.
+        program: the executable's bytes (read once).
+        limits: what its process may use.
+        contain: use namespaces (None: when :func:`containment_available`).
+        hidden: files and folders the contained process must not see.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        program: bytes,
+        *,
+        limits: SandboxLimits | None = None,
+        contain: bool | None = None,
+        hidden: Sequence[str | Path] = (),
+    ) -> None:
+        self.name = name
+        self.program = program
+        self.limits = limits or SandboxLimits()
+        self.contained = containment_available() if contain is None else contain
+        self.hidden = tuple(str(Path(h).resolve()) for h in hidden)
+        self.starts = 0
+        self.logs: list[str] = []
+        self._process: subprocess.Popen[bytes] | None = None
+        self._log: _Log | None = None
+        self._workdir: str | None = None
+        self._cap: _ProcessCap | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The process id (of ``unshare`` when contained), or None."""
+        return None if self._process is None else self._process.pid
+
+    def spawn(self) -> socket.socket:
+        """Start the program; return the arena's end of its stdin/stdout connection."""
+        self.kill()
+        self.starts += 1
+        parent, child = socket.socketpair()
+        log_read, log_write = os.pipe()
+        self._workdir = tempfile.mkdtemp(prefix="pokerlab-entrant-")
+        program = Path(self._workdir) / "program"
+        program.write_bytes(self.program)
+        program_fd = os.open(program, os.O_RDONLY)
+        self._cap = _ProcessCap(self.limits.max_processes + 2)
+        # The launcher by its path: the one beside this module, whichever pokerlab the
+        # interpreter would import by name.
+        launcher = str(Path(__file__).with_name("entrant_process.py"))
+        command = [sys.executable, "-I", launcher, "--exec",
+                   str(child.fileno()), str(program_fd), self.name,
+                   str(Path(self._workdir) / "run")]
+        if self.contained:
+            command = ["unshare", "--mount", "--pid", "--net", "--fork", "--kill-child", "--",
+                       *command, "--contain", str(self.limits.tmp_megabytes),
+                       str(self.limits.max_processes), *self.hidden]
+        environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+        try:
+            self._process = subprocess.Popen(
+                command, pass_fds=(child.fileno(), program_fd), stdin=subprocess.DEVNULL,
+                stdout=log_write, stderr=log_write, cwd=self._workdir, env=environment,
+                start_new_session=True,
+                preexec_fn=functools.partial(_limit_child, self.limits, self._cap),
+            )
+        finally:
+            child.close()
+            os.close(log_write)
+            os.close(program_fd)
+        self._log = _Log(log_read, self.limits.log_bytes)
+        return parent
+
+    @property
+    def running(self) -> bool:
+        """True while a process is up (it may have exited and not been reaped yet)."""
+        return self._process is not None and self._process.poll() is None
+
+    def kill(self, why: str | None = None) -> None:
+        """End the process and everything it started; keep its log."""
+        process = self._process
+        if process is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        if self._cap is not None:
+            self._cap.kill_all()
+            self._cap = None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=5)
+        if self._log is not None:
+            text = self._log.text()
+            if why:
+                text += f"\n[{why}]"
+            self.logs.append(text)
+        if self._workdir is not None:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+        self._process = self._log = None
+        self._workdir = None
+
+    def exit_text(self) -> str:
+        """How the process ended, in words."""
+        process = self._process
+        if process is None:
+            return "the process is gone"
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=1)
+        code = process.returncode
+        if code is None:
+            return "the process closed its connection"
+        if code < 0:
+            return f"the process was killed by signal {signal.Signals(-code).name}"
+        return f"the process exited with status {code}"
+
+    @property
+    def log(self) -> str:
+        """Everything the program's processes wrote to stderr (bounded), one block each."""
+        return "\n".join(self.logs)
+
+    def close(self) -> None:
+        """Stop the program (and everything it started); keep its log."""
+        self.kill()
+
+
 def check_loads(
     source: EntrantSource, game: Game, *, limits: SandboxLimits | None = None
 ) -> str | None:
@@ -581,6 +715,7 @@ def check_loads(
 __all__ = [
     "MAX_SOURCE_BYTES",
     "EntrantSource",
+    "ProcessEntrant",
     "SandboxLimits",
     "SandboxedAgent",
     "check_loads",

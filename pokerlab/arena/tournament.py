@@ -37,7 +37,13 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.agents.registry import check_builtin, expand_name, make_agent
-from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent, SandboxLimits, check_loads
+from pokerlab.arena.sandbox import (
+    EntrantSource,
+    ProcessEntrant,
+    SandboxedAgent,
+    SandboxLimits,
+    check_loads,
+)
 from pokerlab.arena.store import ArenaStore, MatchRow
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.dealer import AgentConnection, connect
@@ -478,7 +484,7 @@ class MatchPlayer:
         self.stored = tuple(stored)
         self.agents = [build(game) for build in builders if build is not None]
         for agent in self.agents:
-            if isinstance(agent, SandboxedAgent):
+            if isinstance(agent, SandboxedAgent | ProcessEntrant):  # the store, entrants' files
                 agent.hidden = tuple(dict.fromkeys((*agent.hidden, *hidden)))
 
     def batches(self) -> Iterator[MatchBatch]:
@@ -498,9 +504,12 @@ class MatchPlayer:
             mismatches = replay_hands(game, connections, self.stored, seed=match.seed)
             if mismatches:
                 yield MatchBatch((), done, mismatches)
+        # Transports that follow the hand themselves (ACPC executables) listen to the dealer.
+        listeners = [attach(index) for index, agent in enumerate(self.agents)
+                     if callable(attach := getattr(agent, "dealer_listener", None))]
         records: list[HandRecord] = []
         for record in iter_hands(game, connections, hands=match.hands, seed=match.seed,
-                                 time_limit=self.time_limit, start=done):
+                                 time_limit=self.time_limit, start=done, listeners=listeners):
             records.append(record)
             if len(records) == batch_size:
                 yield MatchBatch(tuple(records), record.hand + 1)
@@ -513,7 +522,7 @@ class MatchPlayer:
         logs = {}
         for position, agent in enumerate(self.agents):
             close = getattr(agent, "close", None)
-            if isinstance(agent, SandboxedAgent):
+            if isinstance(agent, SandboxedAgent | ProcessEntrant):
                 agent.close()
                 if agent.log:
                     logs[position] = agent.log

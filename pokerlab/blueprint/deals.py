@@ -258,14 +258,22 @@ class HoldemDealer:
     def seen_cards(self, state: State, player: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """See :class:`Dealer`."""
         hole = tuple(int(c) for c in state.hole_cards(player))  # type: ignore[attr-defined]
-        board = [int(c) for c in state.board]  # type: ignore[attr-defined]
+        return hole, self.pad_board(hole, [int(c) for c in state.board])  # type: ignore[attr-defined]
+
+    def pad_board(self, hole: Sequence[int], board: Sequence[int]) -> tuple[int, ...]:
+        """``board`` filled up to the full board with the lowest cards nobody here holds.
+
+        The buckets of the streets the padding reaches are never read; it only makes the
+        arrays the card abstraction takes whole.
+        """
+        padded = list(board)
         used = set(hole) | set(board)
         for card in self.deck.tolist():
-            if len(board) >= self.board_size:
+            if len(padded) >= self.board_size:
                 break
             if card not in used:
-                board.append(card)
-        return hole, tuple(board)
+                padded.append(card)
+        return tuple(padded)
 
     def replay(self, tree: BettingTree, actions: Sequence[Action]) -> tuple[int, State]:
         """See :class:`Dealer`."""

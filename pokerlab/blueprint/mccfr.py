@@ -110,16 +110,15 @@ def _descend(node, p, weight, kind, player, street, n_actions, children, row_off
 
 
 @njit(cache=True)
-def _traverse(p, weight, cutoff, kind, player, street, n_actions, children, contributions,  # type: ignore[no-untyped-def]
-              active, row_offset, decision_index, buckets, strength, regrets, strategy_sum,
-              frame_node, frame_row, frame_next, frame_sigma, frame_values, frame_done,
-              scratch):
+def _traverse(p, weight, cutoff, last_street, kind, player, street, n_actions, children,  # type: ignore[no-untyped-def]
+              contributions, active, row_offset, decision_index, buckets, strength, regrets,
+              strategy_sum, frame_node, frame_row, frame_next, frame_sigma, frame_values,
+              frame_done, scratch):
     """One external-sampling traversal for player ``p``, iterative (an explicit stack).
 
     ``cutoff`` < 0 prunes: an action of ``p`` with regret below it is skipped unless it is
     on the last street or its child ends the hand. ``cutoff`` = -inf explores everything.
     """
-    last_street = street.max()
     node = _descend(0, p, weight, kind, player, street, n_actions, children, row_offset,
                     decision_index, buckets, regrets, strategy_sum, scratch)
     if kind[node] != DECISION:
@@ -199,6 +198,7 @@ def _run_chunk(first, seed, start, stop, step, prune_after, threshold, depth, ki
     frame_values = np.zeros((depth, width))
     frame_done = np.zeros((depth, width), dtype=np.bool_)
     scratch = np.zeros(width)
+    last_street = street.max()
     for i in range(start, stop, step):
         t = first + i + 1
         weight = float(t)
@@ -206,7 +206,7 @@ def _run_chunk(first, seed, start, stop, step, prune_after, threshold, depth, ki
         if threshold > 0.0 and t > prune_after and _unit(seed, t) < PRUNE_PROBABILITY:
             cutoff = -threshold * 0.5 * float(t) * float(t + 1)
         for p in range(n_players):
-            _traverse(p, weight, cutoff, kind, player, street, n_actions, children,
+            _traverse(p, weight, cutoff, last_street, kind, player, street, n_actions, children,
                       contributions, active, row_offset, decision_index, buckets[i],
                       strength[i], regrets, strategy_sum, frame_node, frame_row, frame_next,
                       frame_sigma, frame_values, frame_done, scratch)
@@ -231,6 +231,22 @@ def _run_batch_parallel(first, seed, threads, prune_after, threshold, depth, kin
         _run_chunk(first, seed, k, buckets.shape[0], threads, prune_after, threshold, depth, kind,
                    player, street, n_actions, children, contributions, active, row_offset,
                    decision_index, buckets, strength, regrets, strategy_sum)
+
+
+def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
+    """The tree's contributions with, at terminals, the uncalled top cut to the second largest.
+
+    Hold'em gives back the part of a bet nobody matched (an all-in over a shorter stack);
+    the payoffs the kernel computes from the contributions must not count it.
+    """
+    chips = tree.contributions.astype(np.float64)
+    if chips.shape[1] < 2:
+        return chips
+    terminal = tree.kind != DECISION
+    ordered = np.sort(chips, axis=1)
+    top, second = ordered[:, -1], ordered[:, -2]
+    cut = terminal[:, None] & (chips == top[:, None])
+    return np.where(cut, second[:, None], chips)
 
 
 class BlueprintTrainer:
@@ -298,7 +314,7 @@ class BlueprintTrainer:
         self.prune_threshold = float(prune_threshold)
         self.threads = threads
         self.rng = np.random.default_rng(seed)
-        self._contributions = self.tree.contributions.astype(np.float64)
+        self._contributions = _settled_contributions(self.tree)
 
     @property
     def n_rows(self) -> int:

@@ -70,6 +70,17 @@ def train_command(
         str, typer.Option("--buckets", help="'lossless' (small games) or counts like "
                           "'169,50,50,50' (Texas Hold'em, cached bucket tables).")
     ] = "lossless",
+    bins: Annotated[
+        int, typer.Option("--bins", min=2, help="Clustered buckets: equity histogram bins.")
+    ] = 50,
+    sample: Annotated[
+        int, typer.Option("--sample", min=100, help="Clustered buckets: hands sampled to "
+                          "cluster the flop and turn.")
+    ] = 200_000,
+    boards: Annotated[
+        int | None, typer.Option("--boards", min=1, help="Clustered buckets: sampled boards "
+                                 "per hand (default: the full build).")
+    ] = None,
     bet_menu: Annotated[
         str | None, typer.Option("--bet-menu", help="No-limit: the pot fractions and all-in "
                                  "the tree offers, e.g. '50%,100%,a'.")
@@ -118,13 +129,15 @@ def train_command(
         raise SolverError("blueprint train needs a budget: --iterations or --seconds")
     game = load_game(game_text)
     cards_spec = parse_buckets(buckets)
+    if cards_spec["kind"] == "holdem":
+        cards_spec.update(n_bins=bins, sample=sample, boards=boards)
     if resume:
         if not out.exists():
             raise FileFormatError(f"--resume: {out} does not exist; train without --resume")
         trainer, header = load_blueprint(out, game=game, threads=threads)
         if header["cards"]["kind"] != cards_spec["kind"] or (
             cards_spec["kind"] == "holdem"
-            and header["cards"]["bucket_counts"] != cards_spec["bucket_counts"]
+            and header["cards"] != cards_spec
         ):
             raise SpecError(
                 f"{out} was trained with buckets {header['cards']}; resume with the same "
@@ -167,6 +180,8 @@ def train_command(
         err_console.print(
             f"interrupted; resume with: pokerlab blueprint train '{game_text}' --out "
             f"{path_text(out)} --buckets {buckets} --resume"
+            + (f" --bins {bins} --sample {sample}" if cards_spec["kind"] == "holdem" else "")
+            + (f" --boards {boards}" if boards is not None else "")
             + (f" --iterations {iterations}" if iterations else "")
             + (f" --seconds {seconds}" if seconds is not None else "")
         )

@@ -33,6 +33,10 @@ def _policy(agent: str, game: object, seed: int) -> object:
                 "agent or a strategy file)"
             )
         return policy
+    if Path(agent).is_file() and Path(agent).suffix == ".bp":
+        from pokerlab.blueprint.policy import BlueprintPolicy
+
+        return BlueprintPolicy.from_file(agent, game)
     if Path(agent).is_file():
         return load_policy(agent, game=game)
     raise PokerlabError(
@@ -41,7 +45,9 @@ def _policy(agent: str, game: object, seed: int) -> object:
 
 
 def lbr_command(
-    agent: Annotated[str, typer.Argument(help="A built-in agent name, or a strategy file.")],
+    agent: Annotated[
+        str, typer.Argument(help="A built-in agent name, a strategy file or a blueprint (.bp).")
+    ],
     game_text: Annotated[
         str, typer.Option("--game", help="A heads-up Hold'em game.")
     ] = 'holdem(betting="limit")',

@@ -17,13 +17,16 @@ transitions is the engine's former ``HoldemState._bet``, ``_begin_betting`` and
 
 from __future__ import annotations
 
+import operator
+
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.games.holdem_pots import settle_values
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, HoldemRules
 
-NODE_BUDGET = 60_000
-"""Betting nodes kept per game. Heads-up limit Texas Hold'em has 18,730 (with its chance
-and terminal nodes); no-limit trees are far larger, and only their first nodes are kept."""
+NODE_BUDGET = 20_000
+"""Betting nodes kept per game. Heads-up limit Texas Hold'em has 17,222 (chance and
+terminal nodes included), all kept; larger trees (three-handed limit has about 24 million,
+no-limit far more) keep their first nodes only: 20,000 no-limit nodes hold about 16 MB."""
 
 _NOT_YET: tuple[int, int] = (-1, -1)
 """Marks raise bounds not worked out yet (None is an answer: no raise)."""
@@ -166,7 +169,11 @@ class BettingNode:
         if bounds is None:
             return False
         if self.tree.no_limit:
-            return bool(bounds[0] <= action - RAISE <= bounds[1])
+            try:
+                amount = operator.index(action) - RAISE  # whole chips only: not 5.5, not "7"
+            except TypeError:
+                return False
+            return bounds[0] <= amount <= bounds[1]
         return bool(action == RAISE)
 
     def raise_bounds(self) -> tuple[int, int] | None:

@@ -21,6 +21,7 @@ round in progress", so a state between rounds names only the hand's fields.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from itertools import repeat
 from operator import attrgetter
 
 import numpy as np
@@ -40,7 +41,7 @@ from pokerlab.games.spec import GameSpec
 
 _SIZES: SpecCache[HoldemSize] = SpecCache("games.holdem_size", maxsize=64)
 """Counted sizes by spec (counting takes up to about a second)."""
-_TREES: SpecCache[BettingTree] = SpecCache("games.holdem_betting", maxsize=16)
+_TREES: SpecCache[BettingTree] = SpecCache("games.holdem_betting", maxsize=8)
 """Betting trees by spec: games loaded again with one spec share the nodes built so far."""
 
 
@@ -480,11 +481,10 @@ class HoldemState(State):
 
     def chance_outcomes(self) -> tuple[tuple[Action, float], ...]:
         """Each undealt card, uniformly."""
-        if self.to_act != CHANCE:
+        if self._node.to_act != CHANCE:
             return ()
         cards = self.legal_actions()
-        probability = 1.0 / len(cards)
-        return tuple((c, probability) for c in cards)
+        return tuple(zip(cards, repeat(1.0 / len(cards)), strict=False))
 
     def action_name(self, action: Action) -> str:
         """``fold``, ``check``/``call``, ``bet``/``raise`` (limit), ``bet X``/``raise to X``."""
@@ -509,10 +509,12 @@ class HoldemState(State):
         """Own hole cards, the board, and each street's betting: ``"AsKd|Qh7c2d|r6c|c"``."""
         if player is None:
             player = self._node.to_act
-        own = cards_str(self.hole_cards(player)) if player >= 0 else ""
+        text = _CARD_TEXT
+        own = "".join([text[c] for c in self.hole_cards(player)]) if player >= 0 else ""
         if not self._board:
             return f"{own}|{self._node.letters()}"
-        return f"{own}|{cards_str(self._board)}|{self._node.letters()}"
+        board = "".join([text[c] for c in self._board])
+        return f"{own}|{board}|{self._node.letters()}"
 
     def _letters(self, actions: tuple[Action, ...]) -> str:
         return betting_letters(actions, no_limit=self._holdem.no_limit)
@@ -731,6 +733,9 @@ class HoldemState(State):
 
 
 _new = object.__new__
+
+_CARD_TEXT = tuple(cards_str((card,)) for card in range(52))
+"""Each card id's text (``"As"``): infoset keys are built at every decision of a walk."""
 
 _NODE_FIELDS = (
     "street", "betting", "behind", "bets", "committed", "folded", "to_act", "actors",

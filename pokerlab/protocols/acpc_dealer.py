@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -54,6 +55,8 @@ from pokerlab.protocols.acpc_matchstate import (
 )
 
 _MAX_LINE = 4096
+_RECORDED_LINES = 3
+"""Lines that are not answers recorded one by one per decision (the rest are counted)."""
 _TOKEN = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
 
 
@@ -114,6 +117,18 @@ class _LineSocket:
             self.sock.close()
 
 
+class MatchStateSink(Protocol):
+    """What a table sends match states to: an :class:`AcpcSeat`, or a transport holding one."""
+
+    name: str
+    hand_seconds: float
+    table: AcpcTable | None
+
+    def deliver(self, text: str) -> None:
+        """Send one match state."""
+        ...
+
+
 class AcpcTable:
     """The dealer listener: follows the hand, sends match states, writes the ACPC log lines.
 
@@ -128,11 +143,11 @@ class AcpcTable:
 
     def __init__(
         self,
-        seats: Sequence[AcpcSeat | None] | Mapping[int, AcpcSeat],
+        seats: Sequence[MatchStateSink | None] | Mapping[int, MatchStateSink],
         log: Callable[[str], None] | None = None,
     ) -> None:
         pairs = seats.items() if isinstance(seats, Mapping) else enumerate(seats)
-        self.seats: dict[int, AcpcSeat] = {i: seat for i, seat in pairs if seat is not None}
+        self.seats: dict[int, MatchStateSink] = {i: seat for i, seat in pairs if seat is not None}
         self.state: HoldemState | None = None
         self.hand = 0
         self.seating: tuple[int, ...] = ()
@@ -285,28 +300,37 @@ class AcpcSeat:
             self.match_seconds += spent
 
     def _answer(self, state: HoldemState, deadline: float | None) -> Action:
-        while True:
-            line = self.lines.read_line(deadline)
-            sent = self.sent
-            if line.startswith(sent) and line[len(sent) : len(sent) + 1] == ":":
-                token = line[len(sent) + 1 :]  # the usual answer: no need to parse the state
-                if _TOKEN.fullmatch(token):
-                    try:
-                        return token_action(state, token)
-                    except (ProtocolError, IllegalActionError) as error:
-                        raise AgentFault("illegal", f"{token!r}: {error}") from error
-            try:
-                message, token = parse_response(line)
-            except ProtocolError as error:
-                self._faults.append(("protocol", f"garbage {line[:80]!r}: {error}"))
-                continue
-            if format_matchstate(message) != self.sent:
-                self._faults.append(("protocol", f"answer out of turn or stale: {line[:80]!r}"))
-                continue
-            try:
-                return token_action(state, token)
-            except (ProtocolError, IllegalActionError) as error:
-                raise AgentFault("illegal", f"{token!r}: {error}") from error
+        ignored = 0  # lines that were not the answer: the first few are recorded, then counted
+        try:
+            while True:
+                line = self.lines.read_line(deadline)
+                sent = self.sent
+                if line.startswith(sent) and line[len(sent) : len(sent) + 1] == ":":
+                    token = line[len(sent) + 1 :]  # the usual answer: no need to parse it all
+                    if _TOKEN.fullmatch(token):
+                        try:
+                            return token_action(state, token)
+                        except (ProtocolError, IllegalActionError) as error:
+                            raise AgentFault("illegal", f"{token!r}: {error}") from error
+                try:
+                    message, token = parse_response(line)
+                except ProtocolError as error:
+                    fault = ("protocol", f"garbage {line[:80]!r}: {error}")
+                else:
+                    if format_matchstate(message) == self.sent:
+                        try:
+                            return token_action(state, token)
+                        except (ProtocolError, IllegalActionError) as error:
+                            raise AgentFault("illegal", f"{token!r}: {error}") from error
+                    fault = ("protocol", f"answer out of turn or stale: {line[:80]!r}")
+                ignored += 1
+                if ignored <= _RECORDED_LINES:
+                    self._faults.append(fault)
+        finally:
+            if ignored > _RECORDED_LINES:
+                self._faults.append(
+                    ("protocol", f"{ignored - _RECORDED_LINES} more lines that were not answers")
+                )
 
     def take_faults(self) -> list[tuple[str, str]]:
         """Faults found outside a call (a failed send, garbage read while waiting)."""
@@ -460,6 +484,7 @@ __all__ = [
     "AcpcResult",
     "AcpcSeat",
     "AcpcTable",
+    "MatchStateSink",
     "TimeLimits",
     "accept_seats",
     "acpc_log_line",

@@ -159,3 +159,14 @@ def test_fewer_than_five_cards_are_valued_by_their_groups() -> None:
             seen += 1
     assert seen > 10
     assert final.player == TERMINAL
+
+
+@pytest.mark.parametrize("bad", [2 + 5.5, 2 + 6.0 + 1e-9, "8", None])
+def test_nolimit_raises_are_whole_chips(bad: object) -> None:
+    state = holdem(stack=100).initial_state().apply_sequence([51, 50, 47, 46])
+    assert isinstance(state, HoldemState)
+    assert state.raise_range() == (4, 100)
+    assert not state.is_legal(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"is not legal here; legal: fold \(0\), call \(1\)"):
+        state.child(bad)  # type: ignore[arg-type]
+    assert state.child(np.int64(2 + 6)).bets == state.child(2 + 6).bets == (2, 6)

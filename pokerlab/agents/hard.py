@@ -1,0 +1,232 @@
+"""The Hard AI: plays a Hold'em blueprint (ES-MCCFR on an abstraction), any opponent.
+
+``HardAI(game, blueprint="hulhe.bp")`` plays a blueprint file trained by ``pokerlab blueprint
+train``; without a file it plays the game's *default blueprint*, trained on first use and
+cached (never committed) under the bot cache folder (``cache_dir``, else ``$POKERLAB_CACHE``,
+else ``~/.cache/pokerlab/bots``). The default recipe (:func:`default_recipe`):
+
+- Texas Hold'em cards (52, two hole cards, boards 0/3/4/5): 169 preflop classes and 8
+  buckets per later street from a small build of the equity tables (8 histogram bins, 5,000
+  sampled hands, 3 boards; about a minute once), no-limit with the bet menu ``50%,100%,a``;
+  1,000,000 iterations with pruning after 200,000. The command that trains the same file is
+  :func:`default_command`, e.g. for heads-up limit::
+
+      pokerlab blueprint train 'holdem(betting="limit")' --buckets 169,8,8,8 --bins 8 \
+          --sample 5000 --boards 3 --iterations 1000000 --prune-after 200000 \
+          --prune-threshold 0.05 --out hard-limit.bp
+
+- small decks whose lossless buckets stay under :data:`LOSSLESS_LIMIT` per street: lossless
+  cards, 300,000 iterations.
+
+It exposes ``policy`` (a :class:`~pokerlab.blueprint.policy.BlueprintPolicy`, with a batch
+path) so LBR and matches can query it; off-menu no-limit bets are translated
+pseudo-harmonically into the blueprint's menu.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab._types import Action
+from pokerlab.agents.solver_bots import cache_folder
+from pokerlab.blueprint.cards import cards_from_spec
+from pokerlab.blueprint.deals import lossless_holdem
+from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.blueprint.nolimit import DEFAULT_MENU, rules_for
+from pokerlab.blueprint.policy import BlueprintPolicy
+from pokerlab.blueprint.store import load_blueprint, save_blueprint
+from pokerlab.errors import FileFormatError, SpecError
+from pokerlab.eval.dealer import reseed
+from pokerlab.games.base import Game
+from pokerlab.games.observation import Observation
+
+LOSSLESS_LIMIT = 100_000
+"""The most lossless buckets per street a default blueprint trains on."""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How a default blueprint is trained.
+
+    Attributes:
+        cards: the cards spec (:mod:`pokerlab.blueprint.cards`).
+        bet_menu: the no-limit bet menu, None in limit.
+        iterations: training iterations.
+        prune_after: iterations before negative-regret pruning.
+        prune_threshold: the pruning threshold (0: off).
+        seed: the seed of the deals.
+    """
+
+    cards: dict[str, Any]
+    bet_menu: str | None
+    iterations: int
+    prune_after: int = 0
+    prune_threshold: float = 0.0
+    seed: int = 0
+
+
+def default_recipe(game: Game) -> Recipe:
+    """The default blueprint's recipe for ``game`` (see the module docstring).
+
+    Raises:
+        SpecError: a game that is not Hold'em, or one without a default recipe.
+    """
+    rules = getattr(game, "rules", None)
+    if game.spec.name != "holdem" or rules is None:
+        raise SpecError(f"the hard AI plays holdem games; got {game.spec}")
+    menu = DEFAULT_MENU if rules.no_limit else None
+    if rules.deck_size == 52 and rules.hole_size == 2 and tuple(rules.board_sizes) == (0, 3, 4, 5):
+        cards = {"kind": "holdem", "bucket_counts": [169, 8, 8, 8], "seed": 0, "n_bins": 8,
+                 "sample": 5000, "boards": 3}
+        return Recipe(cards, menu, 1_000_000, prune_after=200_000, prune_threshold=0.05)
+    if lossless_holdem(game).bucket_counts[-1] <= LOSSLESS_LIMIT:
+        return Recipe({"kind": "lossless"}, menu, 300_000)
+    raise SpecError(
+        f"no default blueprint for {game.spec}: its cards are neither Texas Hold'em's nor "
+        f"small enough for lossless buckets; train one (pokerlab blueprint train) and pass it"
+    )
+
+
+def default_command(game: Game, out: str | Path) -> str:
+    """The ``pokerlab blueprint train`` command that trains ``game``'s default blueprint."""
+    recipe = default_recipe(game)
+    cards = recipe.cards
+    words = ["pokerlab", "blueprint", "train", str(game.spec)]
+    if cards["kind"] == "lossless":
+        words += ["--buckets", "lossless"]
+    else:
+        words += ["--buckets", ",".join(str(c) for c in cards["bucket_counts"]),
+                  "--bins", str(cards["n_bins"]), "--sample", str(cards["sample"]),
+                  "--boards", str(cards["boards"])]
+    if recipe.bet_menu is not None:
+        words += ["--bet-menu", recipe.bet_menu]
+    words += ["--iterations", str(recipe.iterations), "--seed", str(recipe.seed)]
+    if recipe.prune_threshold > 0:
+        words += ["--prune-after", str(recipe.prune_after),
+                  "--prune-threshold", str(recipe.prune_threshold)]
+    words += ["--out", str(out)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def default_blueprint_path(game: Game, cache_dir: str | Path | None = None) -> Path:
+    """Where ``game``'s default blueprint is cached (named by the spec and the recipe)."""
+    recipe = default_recipe(game)
+    key = json.dumps([str(game.spec), asdict(recipe)], sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:12]
+    return cache_folder(cache_dir) / f"hard-{game.spec.name}-{digest}.bp"
+
+
+def train_default_blueprint(
+    game: Game, cache_dir: str | Path | None = None, *, show_progress: bool = True
+) -> Path:
+    """Train ``game``'s default blueprint into the cache (chunks, a progress bar); its path."""
+    recipe = default_recipe(game)
+    path = default_blueprint_path(game, cache_dir)
+    cards = cards_from_spec(game, recipe.cards, cache_dir=cache_dir)
+    trainer = BlueprintTrainer(
+        game, cards, rules_for(game, recipe.bet_menu), seed=recipe.seed,
+        prune_after=recipe.prune_after, prune_threshold=recipe.prune_threshold,
+    )  # fmt: skip
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn(f"training the hard AI's default blueprint for {game.spec} (once)"),
+        BarColumn(), MofNCompleteColumn(), console=Console(stderr=True), transient=True,
+        disable=not show_progress,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("train", total=recipe.iterations)
+        while trainer.iterations < recipe.iterations:
+            trainer.run(min(20_000, recipe.iterations - trainer.iterations))
+            bar.update(task, completed=trainer.iterations)
+    return save_blueprint(trainer, path, cards=recipe.cards, bet_menu=recipe.bet_menu)
+
+
+class HardAI:
+    """Plays a blueprint's average strategy (see the module docstring).
+
+    Args:
+        game: the Hold'em game.
+        blueprint: a ``.bp`` file for ``game``; None: the default blueprint (trained and
+            cached on first use).
+        seed: its randomness; matches reseed it per hand.
+        cache_dir: the bot cache folder (default blueprints and their bucket tables).
+
+    Raises:
+        SpecError: another game than Hold'em, or a blueprint of another game.
+        FileFormatError: a missing or damaged blueprint file.
+    """
+
+    name = "hard"
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        blueprint: str | Path | None = None,
+        seed: np.random.Generator | int | None = None,
+        cache_dir: str | Path | None = None,
+    ) -> None:
+        if game.spec.name != "holdem":
+            raise SpecError(f"the hard AI plays holdem games; got {game.spec}")
+        if blueprint is None:
+            path = default_blueprint_path(game, cache_dir)
+            trainer = None
+            if path.exists():
+                try:
+                    trainer, _ = load_blueprint(path, game=game, cache_dir=cache_dir)
+                except (FileFormatError, SpecError):
+                    trainer = None  # a damaged cache file: train it again
+            if trainer is None:
+                train_default_blueprint(game, cache_dir)
+                trainer, _ = load_blueprint(path, game=game, cache_dir=cache_dir)
+            self.blueprint_path = path
+        else:
+            self.blueprint_path = Path(blueprint)
+            trainer, _ = load_blueprint(self.blueprint_path, game=game, cache_dir=cache_dir)
+        self.game = game
+        self.policy = BlueprintPolicy(trainer, name=f"hard({self.blueprint_path.stem})")
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, value: int) -> None:
+        """Restart the generator from ``value`` (called by matches before each hand)."""
+        self.rng = reseed(self.rng, value)
+
+    def check_game(self, game: Game) -> None:
+        """Refuse, before a match, a game other than the blueprint's.
+
+        Raises:
+            SpecError: naming both games.
+        """
+        if str(game.spec) != str(self.game.spec):
+            raise SpecError(
+                f"the hard AI's blueprint is for {self.game.spec}; it cannot play {game.spec}"
+            )
+
+    def act(self, observation: Observation) -> Action:
+        """Sample an action from the blueprint's probabilities at ``observation``."""
+        probs = self.policy.action_probabilities(observation)
+        actions = list(probs)
+        weights = np.array([probs[a] for a in actions], dtype=np.float64)
+        total = float(weights.sum())
+        if total <= 0:
+            return actions[0]
+        return actions[int(self.rng.choice(len(actions), p=weights / total))]
+
+
+__all__ = [
+    "LOSSLESS_LIMIT",
+    "HardAI",
+    "Recipe",
+    "default_blueprint_path",
+    "default_command",
+    "default_recipe",
+    "train_default_blueprint",
+]

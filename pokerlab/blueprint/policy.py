@@ -1,0 +1,164 @@
+"""A blueprint as a policy: the average strategy of a trained abstract game, on real hands.
+
+At an observation, the real hand is mapped to the abstract game: its betting history walks
+the betting tree (:func:`pokerlab.blueprint.nolimit.abstract_node`; off-menu no-limit raises
+translated pseudo-harmonically, the draw seeded by the public history so the same history
+always maps to the same node), its cards give the bucket (the card abstraction). The row's
+average strategy is then spread over the real legal actions: fold and call to themselves,
+an abstract raise to the real raise to the same total (clipped to the legal range; a call
+where raising is not legal). Where the abstract hand is already over (an abstract all-in
+was called), the policy checks or calls.
+
+:meth:`BlueprintPolicy.action_probabilities_batch` answers many observations of one
+public history (LBR asks for every hole-card pair) with one tree walk and one bucket call.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pokerlab._types import Action
+from pokerlab.blueprint.betting_tree import DECISION, FOLD, RAISE
+from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.blueprint.nolimit import abstract_node
+from pokerlab.blueprint.store import load_blueprint
+from pokerlab.errors import SpecError
+from pokerlab.games.base import Game, State
+from pokerlab.games.observation import Observation
+
+CALL_ACTION: Action = 1
+"""Check or call, in Leduc and Hold'em."""
+
+
+class BlueprintPolicy:
+    """The average strategy of a blueprint, for real observations (see the module docstring).
+
+    Args:
+        trainer: a trainer holding the blueprint's tables (e.g. from :func:`load_blueprint`).
+        name: a display name.
+    """
+
+    def __init__(self, trainer: BlueprintTrainer, *, name: str = "blueprint") -> None:
+        from pokerlab.blueprint.deals import HoldemDealer
+
+        if not isinstance(trainer.dealer, HoldemDealer):
+            raise SpecError(f"a blueprint policy plays holdem games; got {trainer.game.spec}")
+        self.dealer = trainer.dealer
+        self.trainer = trainer
+        self.name = name
+        self._nodes: dict[tuple[object, ...], tuple[int, State]] = {}
+
+    @classmethod
+    def from_file(
+        cls, path: str | Path, game: Game, *, cache_dir: str | Path | None = None
+    ) -> BlueprintPolicy:
+        """Load a ``.bp`` file made for ``game``.
+
+        Raises:
+            FileFormatError: a missing or damaged file.
+            SpecError: a blueprint of another game.
+        """
+        trainer, _ = load_blueprint(path, game=game, cache_dir=cache_dir)
+        return cls(trainer, name=Path(path).stem)
+
+    @property
+    def game(self) -> Game:
+        """The game it plays."""
+        return self.trainer.game
+
+    def _node(self, observation: Observation) -> tuple[int, State]:
+        key = (observation.seat, observation.public_history, observation.board)
+        found = self._nodes.get(key)
+        if found is None:
+            state = self.game.public_state(observation)  # type: ignore[attr-defined]
+            seed = zlib.crc32(repr(observation.public_history).encode())
+            found = abstract_node(self.trainer.tree, self.game, state.history,
+                                  np.random.default_rng(seed))
+            if len(self._nodes) > 4096:
+                self._nodes.clear()
+            self._nodes[key] = found
+        return found
+
+    def action_probabilities(self, observation: Observation) -> dict[Action, float]:
+        """``{action: probability}`` over the legal actions of ``observation``."""
+        return self.action_probabilities_batch([observation])[0]
+
+    def action_probabilities_batch(
+        self, observations: Sequence[Observation]
+    ) -> list[dict[Action, float]]:
+        """The probabilities at each observation (one tree walk per public history)."""
+        answers: list[dict[Action, float]] = [{} for _ in observations]
+        groups: dict[tuple[object, ...], list[int]] = {}
+        for i, obs in enumerate(observations):
+            groups.setdefault((obs.seat, obs.public_history, obs.board), []).append(i)
+        for indices in groups.values():
+            first = observations[indices[0]]
+            node, state = self._node(first)
+            tree = self.trainer.tree
+            if tree.kind[node] != DECISION or tree.player[node] != first.seat:
+                for i in indices:
+                    legal = observations[i].legal_actions
+                    answers[i] = {a: float(a == CALL_ACTION) for a in legal}
+                    if CALL_ACTION not in legal:
+                        answers[i] = {a: 1.0 / len(legal) for a in legal}
+                continue
+            buckets = self._buckets(state, [observations[i] for i in indices])
+            street = int(tree.street[node])
+            n = int(tree.n_actions[node])
+            targets = self._real_actions(node, state, first)
+            for i, bucket in zip(indices, buckets[:, street].tolist(), strict=True):
+                probs = self.trainer.average_probabilities(self.trainer.row_of(node, bucket), n)
+                answer = dict.fromkeys(observations[i].legal_actions, 0.0)
+                for j in range(n):
+                    answer[targets[j]] += float(probs[j])
+                answers[i] = answer
+        return answers
+
+    def _real_actions(self, node: int, state: State, observation: Observation) -> list[Action]:
+        """The real legal action each of the node's abstract actions stands for."""
+        tree = self.trainer.tree
+        legal = observation.legal_actions
+        out: list[Action] = []
+        for j in range(int(tree.n_actions[node])):
+            kind = int(tree.action_kind[node, j])
+            raises = [a for a in legal if a >= RAISE]
+            if kind == FOLD and FOLD in legal:
+                out.append(FOLD)
+            elif kind == RAISE and raises:
+                out.append(self._real_raise(state, int(tree.raise_to[node, j]), raises))
+            else:
+                out.append(CALL_ACTION if CALL_ACTION in legal else legal[0])
+        return out
+
+    def _real_raise(self, state: State, total: int, raises: list[Action]) -> Action:
+        """The legal raise closest to putting ``total`` chips in this hand."""
+        if len(raises) == 1 and not getattr(self.game.rules, "no_limit", False):  # type: ignore[attr-defined]
+            return raises[0]
+        p = state.player
+        bounds = state.raise_range()  # type: ignore[attr-defined]
+        before_street = state.contributions()[p] - state.bets[p]  # type: ignore[attr-defined]
+        amount = round(total - before_street)
+        amount = min(max(amount, bounds[0]), bounds[1])
+        return int(state.action_for_raise_to(amount))  # type: ignore[attr-defined]
+
+    def _buckets(self, state: State, observations: Sequence[Observation]) -> NDArray[np.int32]:
+        """``[len(observations), streets]`` buckets of each observer's cards on this board."""
+        from pokerlab.cards import parse_cards
+
+        dealer = self.dealer
+        holes, boards = [], []
+        for obs in observations:
+            hole = tuple(int(c) for c in parse_cards(obs.private_cards))
+            board = [int(c) for c in parse_cards(obs.board)]
+            holes.append(hole)
+            boards.append(dealer.pad_board(hole, board))
+        seen = self.trainer.cards.buckets(np.array(holes)[:, None, :], np.array(boards))
+        return seen[:, 0, :]
+
+
+__all__ = ["BlueprintPolicy"]

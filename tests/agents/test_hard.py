@@ -1,0 +1,129 @@
+"""The Hard AI: plays blueprints in matches, translates off-menu bets, caches its default."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokerlab.agents.hard import HardAI, default_blueprint_path, default_command, default_recipe
+from pokerlab.agents.registry import agent_names, make_agent
+from pokerlab.blueprint.betting_tree import RAISE
+from pokerlab.blueprint.cards import cards_from_spec
+from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.blueprint.nolimit import abstract_node, rules_for
+from pokerlab.blueprint.store import save_blueprint
+from pokerlab.errors import PokerlabError, SpecError
+from pokerlab.eval.matches import play_match
+from pokerlab.games import load
+from pokerlab.games.base import State
+
+TINY_CARDS = {"kind": "holdem", "bucket_counts": [10, 4, 4, 2], "seed": 0, "n_bins": 4,
+              "sample": 500, "boards": 1}
+"""A very coarse Texas Hold'em abstraction (built in seconds) for the tests."""
+SMALL = (
+    'holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", seat_blinds=(1, 1), '
+    'raises="2,4", caps="2,2", first="0,0", stack=100)'
+)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+def _blueprint(game_text: str, menu: str | None, cache: Path, name: str) -> Path:
+    game = load(game_text)
+    cards = cards_from_spec(game, TINY_CARDS, cache_dir=cache)
+    trainer = BlueprintTrainer(game, cards, rules_for(game, menu), seed=0)
+    trainer.run(8000)
+    return save_blueprint(trainer, cache / name, cards=TINY_CARDS, bet_menu=menu)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game_text", "menu"),
+    [('holdem(betting="limit")', None), ("holdem(stack=200)", "50%,100%,a")],
+)
+def test_hard_plays_full_hands_against_easy(game_text: str, menu: str | None,
+                                            cache: Path) -> None:  # fmt: skip
+    game = load(game_text)
+    path = _blueprint(game_text, menu, cache, f"{game.rules.betting}.bp")
+    hard = HardAI(game, blueprint=path, seed=0, cache_dir=cache)
+    result = play_match(game, hard, make_agent("easy", game, seed=1), hands=100, seed=3)
+    assert result.n_hands == 200
+    assert result.events == ()  # no fault: every answer was a legal action
+    assert np.allclose(result.agent_returns.sum(axis=1), 0.0)
+    for record in list(result.hands)[:20]:
+        assert record.history  # full hands were dealt and played
+
+
+def _raise_to(state: State, amount: int) -> State:
+    return state.child(state.action_for_raise_to(amount))  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_off_menu_bets_are_translated_to_the_raises_around_them(cache: Path) -> None:
+    game = load("holdem(stack=200)")
+    path = _blueprint("holdem(stack=200)", "50%,100%,a", cache, "nl.bp")
+    hard = HardAI(game, blueprint=path, seed=0, cache_dir=cache)
+    tree = hard.policy.trainer.tree
+    state = game.initial_state()
+    for card in (51, 50, 3, 7):
+        state = state.child(card)
+    # The button (small blind 1) raises to 7: 5 more over a pot of 2 + 1 to call = 5/4 pot,
+    # between the tree's pot-sized raise (to 6) and all-in.
+    off = _raise_to(state, 7)
+    reached = set()
+    for seed in range(40):
+        node, _ = abstract_node(tree, game, off.history, np.random.default_rng(seed))
+        reached.add(int(tree.contributions[node, 1]))
+    assert reached == {6, 200}
+    observation = off.observation()  # type: ignore[attr-defined]
+    probs = hard.policy.action_probabilities(observation)
+    assert set(probs) == set(observation.legal_actions)
+    assert sum(probs.values()) == pytest.approx(1.0)
+    assert any(a >= RAISE for a, p in probs.items() if p > 0) or probs[1] > 0
+    action = hard.act(observation)
+    assert action in observation.legal_actions
+
+
+def test_the_default_blueprint_is_trained_once_then_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pokerlab.agents.hard as hard_module
+
+    game = load(SMALL)
+    recipe = default_recipe(game)
+    assert recipe.cards == {"kind": "lossless"}
+    monkeypatch.setattr(hard_module, "default_recipe",
+                        lambda g: hard_module.Recipe({"kind": "lossless"}, None, 20_000))
+    agent = make_agent("hard", game, seed=0, cache_dir=tmp_path)
+    path = default_blueprint_path(game, tmp_path)
+    assert isinstance(agent, HardAI)
+    assert agent.blueprint_path == path
+    stamp = path.stat().st_mtime_ns
+    again = make_agent("hard", game, seed=0, cache_dir=tmp_path)
+    assert isinstance(again, HardAI)
+    assert path.stat().st_mtime_ns == stamp  # loaded, not trained again
+    result = play_match(game, agent, make_agent("always-call", game), hands=200, seed=0)
+    assert result.n_hands == 400
+    assert result.estimates[0].mean > 0  # the blueprint beats always-call
+
+
+def test_hard_is_registered_and_refuses_other_games(tmp_path: Path) -> None:
+    assert "hard" in agent_names()
+    with pytest.raises(PokerlabError, match="cannot play leduc"):
+        make_agent("hard", load("leduc"), cache_dir=tmp_path)
+    trainer = BlueprintTrainer(load(SMALL), seed=0)
+    path = save_blueprint(trainer, tmp_path / "s.bp", cards={"kind": "lossless"})
+    with pytest.raises(SpecError, match="is a blueprint for"):
+        HardAI(load(SMALL.replace("stack=100", "stack=90")), blueprint=path)
+
+
+def test_default_command_names_the_recipe() -> None:
+    command = default_command(load('holdem(betting="limit")'), "hard.bp")
+    assert "--buckets 169,8,8,8 --bins 8 --sample 5000 --boards 3" in command
+    assert "--iterations 1000000" in command
+    assert "--bet-menu" in default_command(load("holdem(stack=200)"), "nl.bp")

@@ -1,0 +1,165 @@
+"""Entrants in any language: ACPC programs (shell, C) in the arena, sandboxed, contained."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pokerlab.agents.registry import make_agent
+from pokerlab.arena import ArenaStore, builtin_entrants, run_tournament
+from pokerlab.arena.sandbox import SandboxLimits, containment_available
+from pokerlab.eval.matches import iter_hands
+from pokerlab.protocols.acpc_entrant import ExecutableAgent, executable_entrant
+from pokerlab.protocols.acpc_gamedef import load_acpc_game
+
+CLIENTS = Path(__file__).parent / "clients"
+LIMIT = load_acpc_game("holdem.limit.2p.reverse_blinds")
+LIMITS = SandboxLimits(decision_seconds=2.0, start_seconds=10.0, memory_megabytes=512,
+                       max_faults=2)  # fmt: skip
+COMPILER = shutil.which("cc") or shutil.which("gcc")
+
+
+@pytest.fixture(scope="module")
+def c_client(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The C client compiled here (the test of it without a compiler is below)."""
+    if COMPILER is None:
+        pytest.fail("no C compiler: run `make setup-cc` (apt-get install gcc)")
+    out = tmp_path_factory.mktemp("c") / "always_call"
+    subprocess.run([COMPILER, "-O2", "-o", str(out), str(CLIENTS / "always_call.c")],
+                   check=True, timeout=60)  # fmt: skip
+    return out
+
+
+def _script(tmp_path: Path, name: str, body: str) -> Path:
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.slow
+def test_shell_and_c_programs_play_a_tournament_as_the_builtin_they_copy(
+    tmp_path: Path, c_client: Path
+) -> None:
+    entrants = [
+        executable_entrant(CLIENTS / "always_call.sh", LIMIT, limits=LIMITS),
+        executable_entrant(c_client, LIMIT, limits=LIMITS),
+        *builtin_entrants("always-call", game=LIMIT),
+    ]
+    assert [e.error for e in entrants] == [None, None, None]
+    db = tmp_path / "arena.db"
+    result = run_tournament(LIMIT, entrants, db=db, hands=15, seed=4)
+    assert result.matches == 3
+    with ArenaStore(db) as store:
+        assert store.events(run_id=result.run_id) == []
+        for match in store.matches(result.run_id):
+            records = store.hands(match.id)
+            assert len(records) == 30
+            # Both seats always call: every hand is the in-process always-call hand.
+            agents = [make_agent("always-call", LIMIT), make_agent("always-call", LIMIT)]
+            local = list(iter_hands(LIMIT, agents, hands=30, seed=match.seed))
+            assert [r.history for r in records] == [r.history for r in local]
+            assert [r.returns for r in records] == [r.returns for r in local]
+
+
+def test_a_c_client_without_a_compiler_is_refused_clearly(tmp_path: Path) -> None:
+    # The C source is not a program: what `cc` would have built must be given instead.
+    entrant = executable_entrant(CLIENTS / "always_call.c", LIMIT, limits=LIMITS)
+    assert entrant.factory is None
+    assert "cannot start" in str(entrant.error)
+    assert "no version line" in str(entrant.error)
+
+
+HOSTILE = {
+    "garbage": "printf 'VERSION:2.0.0\\r\\n'\nwhile :; do printf 'garbage\\r\\n'; done\n",
+    "silence": "printf 'VERSION:2.0.0\\r\\n'\nexec sleep 600\n",
+    "exits": "printf 'VERSION:2.0.0\\r\\n'\nread -r line\nexit 3\n",
+    "illegal": (
+        "printf 'VERSION:2.0.0\\r\\n'\n"
+        "while IFS= read -r line; do printf '%s:r99999\\r\\n' \"${line%?}\"; done\n"
+    ),
+    "forks": "printf 'VERSION:2.0.0\\r\\n'\nwhile :; do sleep 600 & done\n",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", sorted(HOSTILE))
+def test_a_hostile_program_is_contained_and_the_tournament_ends(
+    tmp_path: Path, attack: str
+) -> None:
+    program = _script(tmp_path, f"{attack}.sh", HOSTILE[attack])
+    entrants = [
+        executable_entrant(program, LIMIT, limits=LIMITS),
+        *builtin_entrants("always-call", game=LIMIT),
+    ]
+    assert entrants[0].error is None
+    db = tmp_path / "arena.db"
+    result = run_tournament(LIMIT, entrants, db=db, hands=3, seed=1)
+    with ArenaStore(db) as store:
+        (match,) = store.matches(result.run_id)
+        assert match.finished is not None
+        assert store.hands_done(match.id) == 6
+        events = store.events(run_id=result.run_id)
+        assert events
+        hostile = {e.agent for e in events}
+        assert hostile == {0}
+        kinds = {e.kind for e in events}
+        # a fork bomb hits the process cap: the shell cannot fork and dies (or hangs)
+        expected = {"garbage": {"protocol"}, "silence": {"timeout"}, "exits": {"crash"},
+                    "illegal": {"illegal"}, "forks": {"timeout", "crash"}}[attack]  # fmt: skip
+        assert expected & kinds
+    # nothing it started is left: no process of the program runs
+    leftover = subprocess.run(["pgrep", "-f", f"{attack}.sh"], capture_output=True, text=True)
+    assert leftover.stdout.strip() == ""
+
+
+def test_a_program_has_no_network_when_contained(tmp_path: Path) -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+    # bash's /dev/tcp reaches a port if the network is there; the result goes to the log.
+    program = tmp_path / "reach.sh"
+    program.write_text(
+        "#!/bin/bash\n"
+        f"if (exec 3<>/dev/tcp/127.0.0.1/{port}) 2>/dev/null; then echo reached >&2; "
+        "else echo blocked >&2; fi\n"
+        "printf 'VERSION:2.0.0\\r\\n'\nsleep 1\n"
+    )
+    program.chmod(0o755)
+    agent = ExecutableAgent("reach", program.read_bytes(), LIMIT, limits=LIMITS)
+    try:
+        agent.start()
+    finally:
+        agent.close()
+        listener.close()
+    if containment_available():
+        assert agent.contained
+        assert "blocked" in agent.log
+    else:  # without namespaces (not root) the program shares the machine's network
+        assert not agent.contained
+        assert "reached" in agent.log
+
+
+def test_the_program_is_a_copy_and_the_arenas_files_are_hidden(tmp_path: Path) -> None:
+    secret = tmp_path / "arena.db"
+    secret.write_text("the arena's records")
+    program = _script(
+        tmp_path,
+        "peek.sh",
+        f"cat {secret} >&2 || echo hidden >&2\necho \"$0\" >&2\nprintf 'VERSION:2.0.0\\r\\n'\n",
+    )
+    agent = ExecutableAgent("peek", program.read_bytes(), LIMIT, limits=LIMITS)
+    agent.hidden = (str(secret),)
+    try:
+        agent.start()
+    finally:
+        agent.close()
+    assert "the arena's records" not in agent.log
+    assert str(program) not in agent.log  # it runs from a copy in its own folder
+    assert os.path.exists(program)
