@@ -194,6 +194,8 @@ class WebApp:
                                   f"{game.spec}: {', '.join(allowed)}")
         if name in self.extra_agents:
             return self.extra_agents[name](game, seed)
+        if name == "hard":
+            _check_blueprint_ready(game)
         try:
             return make_agent(name, game, seed=seed)
         except PokerlabError as exc:
@@ -324,6 +326,23 @@ class WebApp:
         return self.tables.open(lambda token: HoldemTable(
             token=token, user_seat=user_seat, bots=bots, bot_names=names, session=session,
             seed=seed, bot_time_limit=self.bot_time_limit))
+
+
+def _check_blueprint_ready(game: Game) -> None:
+    """Refuse the Hard AI while its default blueprint for ``game`` is not trained.
+
+    Training takes many minutes; a page request must not wait for it (nor start several).
+
+    Raises:
+        WebRequestError: 409 with the command that trains it once.
+    """
+    from pokerlab.agents.hard import default_blueprint_path, default_command
+
+    path = default_blueprint_path(game)
+    if not path.exists():
+        raise WebRequestError(
+            409, f"the Hard AI has no blueprint for {game.spec} yet (training it takes many "
+            f"minutes, once): run {default_command(game, path)} and start the table again")
 
 
 def _check_table_size(game: Game) -> None:

@@ -237,3 +237,11 @@ def test_the_person_may_sit_in_any_seat_of_a_limit_table(client: TestClient) -> 
     table = _table(client, token)
     assert isinstance(table, HoldemTable)
     assert view["result"]["chips"] == table.session.stacks[2] - 200
+
+
+def test_the_hard_ai_without_its_blueprint_says_how_to_train_it(client: TestClient) -> None:
+    answer = client.post("/api/tables", json={"game": "holdem", "seats": 2, "opponents": "hard"})
+    assert answer.status_code == 409
+    error = answer.json()["error"]
+    assert "pokerlab blueprint train" in error
+    assert "--out" in error
