@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -98,6 +99,8 @@ def ray_session(address: str | None = None) -> Iterator[ModuleType]:
     if ray.is_initialized():
         yield ray
         return
+    if address is not None and address != "auto":
+        _check_reachable(address)
     try:
         if address is None:
             ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
@@ -113,6 +116,25 @@ def ray_session(address: str | None = None) -> Iterator[ModuleType]:
         yield ray
     finally:
         ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once a ``HOST:PORT`` nothing listens on (Ray itself retries for minutes).
+
+    Raises:
+        PokerlabError: if ``address`` is not ``HOST:PORT`` or no connection opens in 5 s.
+    """
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise PokerlabError(f"--address must be auto or HOST:PORT; got {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as exc:
+        raise PokerlabError(
+            f"cannot reach a Ray cluster at --address {address!r} ({exc.strerror or exc}); "
+            "start one with `ray start --head` (docs/scaling.md), or drop --address to use "
+            "this machine"
+        ) from None
 
 
 def cluster_workers(ray: ModuleType, workers: int | None) -> int:

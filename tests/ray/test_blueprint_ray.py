@@ -20,6 +20,8 @@ from pokerlab.eval.exploitability import exploitability
 from pokerlab.games import leduc
 from pokerlab.strategy import Strategy
 
+pytestmark = pytest.mark.timeout(240)  # bounded even when a cluster misbehaves
+
 
 def _same_tables(a, b) -> None:
     np.testing.assert_array_equal(a.trainer.regrets, b.trainer.regrets)
@@ -69,6 +71,24 @@ def test_bad_parameters_and_checkpoints_are_clear_errors(tmp_path) -> None:
     with pytest.raises(PokerlabError, match=r"leduc.*not for leduc\(players=3\)"):
         train_blueprint(leduc(players=3), iterations=400, seed=1, backend="local",
                         checkpoint=path, resume=True)
+
+
+def test_ctrl_c_between_rounds_leaves_a_checkpoint_that_resumes_exactly(tmp_path) -> None:
+    game = leduc()
+    path = tmp_path / "bp.npz"
+
+    def stop(progress) -> None:
+        if progress.rounds == 2:
+            raise KeyboardInterrupt
+
+    options = {"iterations": 3000, "workers": 2, "batch": 250, "seed": 6, "backend": "local"}
+    with pytest.raises(KeyboardInterrupt):
+        train_blueprint(game, **options, checkpoint=path, checkpoint_seconds=1e9,
+                        progress=stop)
+    resumed = train_blueprint(game, **options, checkpoint=path, resume=True)
+    assert resumed.rounds == 6
+    assert resumed.iterations_per_second > 0
+    _same_tables(resumed, train_blueprint(game, **options))
 
 
 @pytest.mark.slow
