@@ -461,6 +461,15 @@ def train_blueprint(
     Raises:
         PokerlabError: bad parameters, Ray missing or unreachable, a checkpoint of another
             game or seed, or workers that keep dying.
+
+    Example:
+        Two workers emulated in this process (``backend="ray"`` gives the same arrays):
+
+        >>> from pokerlab.games import leduc
+        >>> result = train_blueprint(leduc(), iterations=1000, workers=2, batch=250,
+        ...                          backend="local")
+        >>> result.iterations, result.rounds, result.clock   # 2 rounds of 2 x 250
+        (1000, 2, 500)
     """
     for name, value, low in (("iterations", iterations, 0), ("batch", batch, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
