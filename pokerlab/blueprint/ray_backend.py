@@ -138,14 +138,24 @@ def _check_reachable(address: str) -> None:
 
 
 def cluster_workers(ray: ModuleType, workers: int | None) -> int:
-    """``workers``, checked, or the cluster's CPU count when ``None``.
+    """``workers``, checked against the cluster, or the cluster's CPU count when ``None``.
+
+    Each worker holds one CPU; more workers than the cluster's CPUs would wait for a CPU
+    forever (or until an autoscaler adds machines), so they are refused.
 
     Raises:
-        PokerlabError: if ``workers`` is not an integer >= 1.
+        PokerlabError: if ``workers`` is not an integer >= 1, or exceeds the cluster's CPUs.
     """
+    cpus = int(ray.cluster_resources().get("CPU", 0))
     if workers is None:
-        return max(1, int(ray.cluster_resources().get("CPU", 1)))
-    return check_workers(workers)
+        return max(1, cpus)
+    check_workers(workers)
+    if workers > cpus:
+        raise PokerlabError(
+            f"--workers {workers} needs {workers} CPUs; the Ray cluster has {cpus}: ask for "
+            f"at most {cpus}, or add machines (`ray start --address=HEAD:PORT` on each)"
+        )
+    return workers
 
 
 def check_workers(workers: int) -> int:

@@ -111,6 +111,12 @@ def test_two_ray_workers_equal_the_local_emulation_and_learn_as_well(ray_cluster
 
 
 @pytest.mark.slow
+def test_more_workers_than_the_clusters_cpus_are_refused(ray_cluster) -> None:
+    with pytest.raises(PokerlabError, match="--workers 3 needs 3 CPUs; the Ray cluster has 2"):
+        train_blueprint(leduc(), iterations=100, workers=3)
+
+
+@pytest.mark.slow
 def test_a_killed_worker_changes_nothing(ray_cluster) -> None:
     game = leduc()
     killed: list[int] = []
