@@ -453,6 +453,29 @@ class ArenaStore:
             for r in rows
         ]
 
+    def hand(self, match_id: int, hand_index: int) -> HandRecord | None:
+        """One stored hand of a match with its events, or None (an indexed lookup: replays)."""
+        row = self._db.execute(
+            "SELECT hand_index, deal, seats, returns, history FROM hand WHERE match_id = ? "
+            "AND hand_index = ?",
+            (match_id, hand_index),
+        ).fetchone()
+        if row is None:
+            return None
+        events = self._db.execute(
+            "SELECT hand_index, seat, agent, kind, detail, action FROM event "
+            "WHERE match_id = ? AND hand_index = ? ORDER BY id",
+            (match_id, hand_index),
+        ).fetchall()
+        return HandRecord(
+            hand=row[0],
+            deal=row[1],
+            seats=tuple(json.loads(row[2])),
+            returns=tuple(json.loads(row[3])),
+            history=tuple(json.loads(row[4])),
+            events=tuple(FaultEvent(*e) for e in events),
+        )
+
     def hand_table(self, run_id: int) -> list[tuple[Any, ...]]:
         """Every hand of a run as ``(match_index, hand_index, deal, seats, returns, history)``."""
         return self._db.execute(

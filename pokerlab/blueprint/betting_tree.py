@@ -412,14 +412,14 @@ def rules_from_holdem(game: Game) -> BettingRules:
     board = tuple(
         b - a for a, b in zip((0, *rules.board_sizes[:-1]), rules.board_sizes, strict=True)
     )
-    postflop_first = 0
+    openers = tuple(0 if o is None else o for o in rules.openers[1:])
     return BettingRules(
         n_players=n,
         board_cards=board,
         antes=(0,) * n,
         blinds=rules.blinds_paid,
         stacks=rules.starting_stacks,
-        first_actor=(rules.preflop_opener,) + (postflop_first,) * (len(board) - 1),
+        first_actor=(rules.preflop_opener, *openers),
         bet_sizes=rules.street_bets,
         raise_caps=rules.raise_caps,
     )

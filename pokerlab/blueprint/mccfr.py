@@ -1,28 +1,55 @@
-"""External-sampling MCCFR with linear weighting over the betting tree's arrays (Leduc first).
+"""External-sampling MCCFR with linear weighting over the betting tree's arrays (Leduc, Hold'em).
 
-One iteration samples one deal (numpy, in batches), gives every player their bucket at every
-street and a showdown strength, then lets each player in turn traverse the betting tree in a
-numba kernel: all of the traverser's actions are explored, one action of every other player
-is sampled from its current strategy (regret matching). Regrets and strategy sums are dense
-float64 arrays indexed [row, action], a row being (decision node, bucket). Updates of
-iteration ``t`` are weighted by ``t`` (Linear CFR). Nothing in the kernel assumes two players.
+One iteration samples one deal (numpy, in batches, outside the kernels: see
+:mod:`pokerlab.blueprint.deals`), gives every player their bucket at every street and a
+showdown strength, then lets each player in turn traverse the betting tree in a numba kernel:
+all of the traverser's actions are explored, one action of every other player is sampled from
+its current strategy (regret matching). Regrets and strategy sums are dense float64 arrays
+indexed [row, action], a row being (decision node, bucket). Updates of iteration ``t`` are
+weighted by ``t`` (Linear CFR). Nothing in the kernel assumes two players.
 
-Not yet here (see the helper's report): negative-regret pruning, prange over deals, Hold'em
-deals and strengths, checkpoints.
+Negative-regret pruning (Pluribus, Brown and Sandholm 2019): once ``prune_after`` iterations
+are done, 95% of the traversals skip the traverser's actions whose regret is below
+``-prune_threshold * W``, ``W = t (t + 1) / 2`` the sum of the linear weights so far: an
+action whose value was ``prune_threshold`` chips below the row's, on average over every
+iteration. Rows reached less often rarely cross it (their regret sums fewer updates), so it
+is cautious where the sampling is thin. Actions on the last street and actions that end the
+hand are always explored (as published); a skipped action's regret is not updated in that
+traversal. The other 5% explore everything, so a pruned action that would recover is found
+again. Whether an iteration prunes is drawn from its own stream (a hash of the batch seed
+and ``t``), so turning pruning on leaves the sampling of deals and actions unchanged.
+
+Both cores: with ``threads > 1`` a batch of deals is split in ``threads`` chunks walked in
+parallel (numba ``prange``) that update the shared tables without locks (the "Hogwild" scheme:
+a lost update now and then is noise of the same order as the sampling). Single-threaded runs
+are deterministic by seed; multi-threaded ones are not.
 """
 
 from __future__ import annotations
 
+import time
+
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 from numpy.typing import NDArray
 
-from pokerlab.abstraction.lossless_cards import lossless_for
-from pokerlab.blueprint.betting_tree import DECISION, FOLDED_OUT, build_tree, rules_from_leduc
+from pokerlab.abstraction.card_abstraction import CardAbstraction
+from pokerlab.blueprint.betting_tree import (
+    DECISION,
+    FOLDED_OUT,
+    BettingRules,
+    BettingTree,
+    build_tree,
+)
+from pokerlab.blueprint.deals import Dealer, dealer_for, default_rules
 from pokerlab.errors import SpecError
 from pokerlab.games.base import Game
 from pokerlab.strategy.strategy import Strategy
 from pokerlab.tree import compile
+
+PRUNE_PROBABILITY = 0.95
+"""The share of traversals that prune, once pruning is on (Pluribus)."""
 
 
 @njit(cache=True)
@@ -83,10 +110,16 @@ def _descend(node, p, weight, kind, player, street, n_actions, children, row_off
 
 
 @njit(cache=True)
-def _traverse(p, weight, kind, player, street, n_actions, children, contributions, active,  # type: ignore[no-untyped-def]
-              row_offset, decision_index, buckets, strength, regrets, strategy_sum,
-              frame_node, frame_row, frame_next, frame_sigma, frame_values, scratch):
-    """One external-sampling traversal for player ``p``, iterative (an explicit stack)."""
+def _traverse(p, weight, cutoff, kind, player, street, n_actions, children, contributions,  # type: ignore[no-untyped-def]
+              active, row_offset, decision_index, buckets, strength, regrets, strategy_sum,
+              frame_node, frame_row, frame_next, frame_sigma, frame_values, frame_done,
+              scratch):
+    """One external-sampling traversal for player ``p``, iterative (an explicit stack).
+
+    ``cutoff`` < 0 prunes: an action of ``p`` with regret below it is skipped unless it is
+    on the last street or its child ends the hand. ``cutoff`` = -inf explores everything.
+    """
+    last_street = street.max()
     node = _descend(0, p, weight, kind, player, street, n_actions, children, row_offset,
                     decision_index, buckets, regrets, strategy_sum, scratch)
     if kind[node] != DECISION:
@@ -104,19 +137,29 @@ def _traverse(p, weight, kind, player, street, n_actions, children, contribution
             row = frame_row[top]
             value = 0.0
             for b in range(n):
-                value += frame_sigma[top, b] * frame_values[top, b]
+                if frame_done[top, b]:
+                    value += frame_sigma[top, b] * frame_values[top, b]
             for b in range(n):
-                regrets[row, b] += weight * (frame_values[top, b] - value)
+                if frame_done[top, b]:
+                    regrets[row, b] += weight * (frame_values[top, b] - value)
             top -= 1
             if top >= 0:
                 frame_values[top, frame_next[top]] = value
+                frame_done[top, frame_next[top]] = True
                 frame_next[top] += 1
             continue
-        child = _descend(children[here, a], p, weight, kind, player, street, n_actions,
+        first = children[here, a]
+        if (cutoff > -np.inf and regrets[frame_row[top], a] < cutoff
+                and street[here] != last_street and kind[first] == DECISION):
+            frame_done[top, a] = False
+            frame_next[top] = a + 1
+            continue
+        child = _descend(first, p, weight, kind, player, street, n_actions,
                          children, row_offset, decision_index, buckets, regrets,
                          strategy_sum, scratch)
         if kind[child] != DECISION:
             frame_values[top, a] = _utility(child, p, kind, contributions, active, strength)
+            frame_done[top, a] = True
             frame_next[top] = a + 1
             continue
         top += 1
@@ -127,9 +170,26 @@ def _traverse(p, weight, kind, player, street, n_actions, children, contribution
 
 
 @njit(cache=True)
-def _run_batch(first, seed, depth, kind, player, street, n_actions, children, contributions,  # type: ignore[no-untyped-def]
-               active, row_offset, decision_index, buckets, strength, regrets, strategy_sum):
-    np.random.seed(seed)  # noqa: NPY002 (numba's generator: the only one a kernel can use)
+def _unit(seed, t):  # type: ignore[no-untyped-def]
+    """A uniform draw in [0, 1) fixed by (seed, t) (splitmix64): whether iteration t prunes.
+
+    Its own stream, so pruning on or off leaves the sampling of actions unchanged.
+    """
+    z = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(t)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) / 9007199254740992.0
+
+
+@njit(cache=True)
+def _run_chunk(first, seed, start, stop, step, prune_after, threshold, depth, kind, player, street,  # type: ignore[no-untyped-def]
+               n_actions, children, contributions, active, row_offset, decision_index,
+               buckets, strength, regrets, strategy_sum):
+    """Walk deals ``start, start + step, ...`` below ``stop``; every player traverses each.
+
+    Deal ``i`` of the batch is iteration ``first + i + 1`` (its linear weight).
+    """
     n_players = contributions.shape[1]
     width = children.shape[1]
     frame_node = np.zeros(depth, dtype=np.int64)
@@ -137,29 +197,89 @@ def _run_batch(first, seed, depth, kind, player, street, n_actions, children, co
     frame_next = np.zeros(depth, dtype=np.int64)
     frame_sigma = np.zeros((depth, width))
     frame_values = np.zeros((depth, width))
+    frame_done = np.zeros((depth, width), dtype=np.bool_)
     scratch = np.zeros(width)
-    for i in range(buckets.shape[0]):
-        weight = float(first + i + 1)
+    for i in range(start, stop, step):
+        t = first + i + 1
+        weight = float(t)
+        cutoff = -np.inf
+        if threshold > 0.0 and t > prune_after and _unit(seed, t) < PRUNE_PROBABILITY:
+            cutoff = -threshold * 0.5 * float(t) * float(t + 1)
         for p in range(n_players):
-            _traverse(p, weight, kind, player, street, n_actions, children, contributions,
-                      active, row_offset, decision_index, buckets[i], strength[i], regrets,
-                      strategy_sum, frame_node, frame_row, frame_next, frame_sigma,
-                      frame_values, scratch)
+            _traverse(p, weight, cutoff, kind, player, street, n_actions, children,
+                      contributions, active, row_offset, decision_index, buckets[i],
+                      strength[i], regrets, strategy_sum, frame_node, frame_row, frame_next,
+                      frame_sigma, frame_values, frame_done, scratch)
 
 
-class LeducBlueprintTrainer:
-    """ES-MCCFR with linear weighting on a Leduc game, lossless cards (exact check target).
+@njit(cache=True)
+def _run_batch(first, seed, prune_after, threshold, depth, kind, player, street, n_actions,  # type: ignore[no-untyped-def]
+               children, contributions, active, row_offset, decision_index, buckets, strength,
+               regrets, strategy_sum):
+    np.random.seed(seed)  # noqa: NPY002 (numba's generator: the only one a kernel can use)
+    _run_chunk(first, seed, 0, buckets.shape[0], 1, prune_after, threshold, depth, kind, player,
+               street, n_actions, children, contributions, active, row_offset, decision_index,
+               buckets, strength, regrets, strategy_sum)
+
+
+@njit(cache=True, parallel=True)
+def _run_batch_parallel(first, seed, threads, prune_after, threshold, depth, kind, player,  # type: ignore[no-untyped-def]
+                        street, n_actions, children, contributions, active, row_offset,
+                        decision_index, buckets, strength, regrets, strategy_sum):
+    for k in prange(threads):
+        np.random.seed(seed + k)  # noqa: NPY002 (seeds this thread's generator)
+        _run_chunk(first, seed, k, buckets.shape[0], threads, prune_after, threshold, depth, kind,
+                   player, street, n_actions, children, contributions, active, row_offset,
+                   decision_index, buckets, strength, regrets, strategy_sum)
+
+
+class BlueprintTrainer:
+    """ES-MCCFR with linear weighting over (game, card abstraction, betting rules).
 
     Args:
-        game: a Leduc game (2 or 3 players).
-        seed: the seed of every random draw: two trainers with the same seed and the same
-            calls give the same arrays (single-threaded kernel).
+        game: a Leduc or Hold'em game (2 or more players).
+        cards: the card abstraction; None: lossless cards (small games only).
+        rules: the betting rules of the abstract game; None: the game's own (limit) betting.
+        seed: the seed of every random draw: two single-threaded trainers with the same seed
+            and the same calls give the same arrays.
+        prune_after: iterations before negative-regret pruning starts.
+        prune_threshold: prune actions whose regret is below ``-prune_threshold`` times the
+            sum of the weights so far (chips per weighted iteration); 0 turns pruning off.
+        threads: kernels run on this many threads (1: deterministic).
     """
 
-    def __init__(self, game: Game, *, seed: int = 0) -> None:
+    def __init__(
+        self,
+        game: Game,
+        cards: CardAbstraction | None = None,
+        rules: BettingRules | None = None,
+        *,
+        seed: int = 0,
+        prune_after: int = 0,
+        prune_threshold: float = 0.0,
+        threads: int = 1,
+    ) -> None:
+        if prune_threshold < 0 or prune_after < 0:
+            raise SpecError(
+                f"prune_after and prune_threshold must be >= 0; got {prune_after}, "
+                f"{prune_threshold}"
+            )
+        if threads < 1:
+            raise SpecError(f"threads must be >= 1; got {threads}")
         self.game = game
-        self.tree = build_tree(rules_from_leduc(game))
-        self.cards = lossless_for(game)
+        self.rules = default_rules(game) if rules is None else rules
+        if self.rules.n_players != game.n_players:
+            raise SpecError(
+                f"betting rules for {self.rules.n_players} players; the game has {game.n_players}"
+            )
+        self.tree: BettingTree = build_tree(self.rules)
+        self.dealer: Dealer = dealer_for(game, cards)
+        self.cards: CardAbstraction = self.dealer.cards
+        if tuple(self.cards.board_visible) != tuple(np.cumsum(self.rules.board_cards).tolist()):
+            raise SpecError(
+                f"the card abstraction sees boards {self.cards.board_visible} by street; the "
+                f"betting rules deal {self.rules.board_cards}"
+            )
         counts = np.array(self.cards.bucket_counts, dtype=np.int64)
         decisions = np.flatnonzero(self.tree.kind == DECISION)
         rows = counts[self.tree.street[decisions]]
@@ -172,19 +292,23 @@ class LeducBlueprintTrainer:
             depth[i] = depth[self.tree.parent[i]] + 1
         self.depth = int(depth.max()) + 1
         self.iterations = 0
+        self.seconds = 0.0
+        self.seed = seed
+        self.prune_after = prune_after
+        self.prune_threshold = float(prune_threshold)
+        self.threads = threads
         self.rng = np.random.default_rng(seed)
+        self._contributions = self.tree.contributions.astype(np.float64)
 
-    def _deals(self, count: int) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
-        game = self.game
-        n = int(game.n_players)
-        deals = np.argsort(self.rng.random((count, int(game.n_cards))), axis=1)[:, : n + 1]  # type: ignore[attr-defined]
-        buckets = self.cards.buckets(deals[:, :n, None], deals[:, n:])
-        ranks = deals // 2
-        paired = ranks[:, :n] == ranks[:, n:]
-        if not bool(game.pair_counts):  # type: ignore[attr-defined]
-            paired[:] = False
-        strength = np.where(paired, 1000 + ranks[:, :n], ranks[:, :n]).astype(np.int64)
-        return buckets, strength
+    @property
+    def n_rows(self) -> int:
+        """Rows of the regret table: (decision node, bucket) pairs."""
+        return int(self.regrets.shape[0])
+
+    @property
+    def nbytes(self) -> int:
+        """Memory of the regret and strategy tables, in bytes."""
+        return int(self.regrets.nbytes + self.strategy_sum.nbytes)
 
     def run(self, iterations: int, *, batch: int = 4096) -> None:
         """Run ``iterations`` more iterations (one deal each, every player traversing)."""
@@ -192,38 +316,61 @@ class LeducBlueprintTrainer:
             raise SpecError(f"iterations must be >= 0; got {iterations}")
         t = self.tree
         done = 0
+        start = time.perf_counter()
         while done < iterations:
             count = min(batch, iterations - done)
-            buckets, strength = self._deals(count)
-            _run_batch(self.iterations, int(self.rng.integers(2**31)), self.depth, t.kind,
-                       t.player,
-                       t.street, t.n_actions, t.children, t.contributions.astype(np.float64),
-                       t.active, self.row_offset, t.decision_index, buckets, strength,
-                       self.regrets, self.strategy_sum)
+            buckets, strength = self.dealer.deal(self.rng, count)
+            seed = int(self.rng.integers(2**31 - 64))
+            common = (self.prune_after, self.prune_threshold, self.depth, t.kind, t.player,
+                      t.street, t.n_actions, t.children, self._contributions, t.active,
+                      self.row_offset, t.decision_index, buckets, strength, self.regrets,
+                      self.strategy_sum)
+            if self.threads > 1:
+                numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+                _run_batch_parallel(self.iterations, seed, self.threads, *common)
+            else:
+                _run_batch(self.iterations, seed, *common)
             self.iterations += count
             done += count
+        self.seconds += time.perf_counter() - start
+
+    def row_of(self, node: int, bucket: int) -> int:
+        """The table row of decision ``node`` seen with ``bucket``."""
+        return int(self.row_offset[self.tree.decision_index[node]]) + bucket
+
+    def average_probabilities(self, row: int, n: int) -> NDArray[np.float64]:
+        """The average strategy at ``row`` over its ``n`` actions (uniform if never reached)."""
+        sums = self.strategy_sum[row, :n]
+        total = float(sums.sum())
+        return sums / total if total > 0 else np.full(n, 1.0 / n)
 
     def average_strategy(self) -> Strategy:
-        """The average strategy as a Strategy on the game's compiled tree (exact evaluators)."""
+        """The average strategy as a Strategy on the game's compiled tree (exact evaluators).
+
+        Only for games small enough to compile; each infoset is mapped to its betting node
+        (replaying its actions) and its bucket (the card abstraction on its cards).
+        """
         compiled = compile(self.game)
+        nodes = np.zeros(compiled.n_infosets, dtype=np.int64)
+        players = np.zeros(compiled.n_infosets, dtype=np.int64)
+        holes, boards = [], []
+        for i in range(compiled.n_infosets):
+            history = int(compiled.infoset_history[i])
+            node, state = self.dealer.replay(self.tree, compiled.history_actions(history))
+            nodes[i] = node
+            players[i] = state.player
+            hole, board = self.dealer.seen_cards(state, state.player)
+            holes.append(hole)
+            boards.append(board)
+        seen = self.cards.buckets(np.array(holes)[:, None, :], np.array(boards))
         probs = np.zeros((compiled.n_infosets, compiled.max_actions))
         for i in range(compiled.n_infosets):
-            state = compiled.history_state(int(compiled.infoset_history[i]))
-            p = state.player
-            node = 0
-            for action in (*state.sequences[0], *state.sequences[1]):  # type: ignore[attr-defined]
-                kinds = self.tree.action_kind[node, : self.tree.n_actions[node]].tolist()
-                node = int(self.tree.children[node, kinds.index(action)])
-            board = max(state.board, 0)  # type: ignore[attr-defined]
-            hole = np.array([[[state.private[p]]]])  # type: ignore[attr-defined]
-            seen = self.cards.buckets(hole, np.array([[board]]))
-            bucket = int(seen[0, 0, self.tree.street[node]])
-            row = int(self.row_offset[self.tree.decision_index[node]]) + bucket
+            node = int(nodes[i])
+            bucket = int(seen[i, 0, self.tree.street[node]])
             n = int(self.tree.n_actions[node])
-            total = self.strategy_sum[row, :n].sum()
-            probs[i, :n] = self.strategy_sum[row, :n] / total if total > 0 else 1.0 / n
+            probs[i, :n] = self.average_probabilities(self.row_of(node, bucket), n)
         return Strategy.from_array(self.game, probs, metadata={
             "algorithm": "es-mccfr-linear (blueprint)", "iterations": self.iterations})
 
 
-__all__ = ["LeducBlueprintTrainer"]
+__all__ = ["PRUNE_PROBABILITY", "BlueprintTrainer"]

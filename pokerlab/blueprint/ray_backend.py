@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab.blueprint.mccfr import LeducBlueprintTrainer
+from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games.base import Game
 from pokerlab.strategy.io import file_game, header_array, make_header, read_npz, write_npz_atomic
@@ -60,7 +60,7 @@ CHECKPOINT_FORMAT = "pokerlab-blueprint-rounds"
 CHECKPOINT_VERSION = 1
 
 TrainerFactory = Callable[[Game, int], Any]
-"""Builds a trainer for a game and a seed (default: :class:`LeducBlueprintTrainer`)."""
+"""Builds a trainer for a game and a seed (default: :class:`BlueprintTrainer`)."""
 
 
 # -- reaching Ray ----------------------------------------------------------------------------
@@ -192,7 +192,7 @@ class TrainerHandle:
 
 
 def trainer_handle(trainer: Any) -> TrainerHandle:
-    """The one adapter: how :class:`LeducBlueprintTrainer`'s public arrays and run are used.
+    """The one adapter: how :class:`BlueprintTrainer`'s public arrays and run are used.
 
     Re-point this function (and :func:`default_trainer`) when another trainer, the
     Hold'em one, is to train on Ray; nothing else here reads a trainer's attributes.
@@ -211,7 +211,7 @@ def trainer_handle(trainer: Any) -> TrainerHandle:
 
 def default_trainer(game: Game, seed: int) -> Any:
     """The trainer the driver and the workers build when none is given (Leduc)."""
-    return LeducBlueprintTrainer(game, seed=seed)
+    return BlueprintTrainer(game, seed=seed)
 
 
 # -- rounds ----------------------------------------------------------------------------------

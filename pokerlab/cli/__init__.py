@@ -53,6 +53,9 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
     },
     "play": {"play": "Play poker in the terminal against the AIs (Hold'em, Kuhn, Leduc)."},
     "spot": {"spot": "Hold'em spots: solve range vs range, show the solution."},
+    "blueprint": {
+        "blueprint": "Train Hold'em blueprints (ES-MCCFR on an abstraction) and describe them."
+    },
     "lbr": {"lbr": "Play local best response against AGENT; print its winnings in mbb/hand."},
     "acpc": {"acpc": "Play Hold'em over the ACPC protocol: a dealer on loopback, a client."},
     "serve": {"serve": "Serve the browser table: deal hands between the built-in agents."},

@@ -1,7 +1,8 @@
 """``pokerlab acpc dealer|client``: play Hold'em over the ACPC match-state protocol (2.0).
 
-GAME is a pokerlab Hold'em spec (``holdem(betting="limit")``); ACPC GAMEDEF files come
-with :mod:`pokerlab.protocols.acpc_gamedef` when it lands.
+GAMEDEF is an ACPC game definition file, the name of a standard one (``kuhn.limit.2p``,
+``leduc.limit.2p``, ``holdem.limit.2p.reverse_blinds``...) or a pokerlab Hold'em spec
+(``holdem(betting="limit")``): :func:`~pokerlab.protocols.acpc_gamedef.load_acpc_game`.
 """
 
 from __future__ import annotations
@@ -11,22 +12,24 @@ from typing import Annotated
 
 import typer
 
-from pokerlab.cli._common import console, err_console, load_game
+from pokerlab.cli._common import console, err_console
 from pokerlab.errors import PokerlabError
-from pokerlab.games.base import Game
+
+_GAMEDEF_HELP = (
+    "A GAMEDEF file, a standard gamedef (kuhn.limit.2p, leduc.limit.2p, "
+    "holdem.limit.2p.reverse_blinds, holdem.nolimit.2p.reverse_blinds, holdem.limit.3p) "
+    "or a Hold'em spec, e.g. holdem(betting='limit')."
+)
 
 
 def _holdem(text: str) -> object:
-    from pokerlab.games.holdem_state import HoldemGame
+    from pokerlab.protocols.acpc_gamedef import load_acpc_game
 
-    game: Game = load_game(text)
-    if not isinstance(game, HoldemGame):
-        raise PokerlabError(f"ACPC plays Hold'em; {text!r} is {game.spec}")
-    return game
+    return load_acpc_game(text)
 
 
 def dealer_command(
-    game: Annotated[str, typer.Argument(help="The Hold'em game, e.g. holdem(betting='limit').")],
+    gamedef: Annotated[str, typer.Argument(metavar="GAMEDEF", help=_GAMEDEF_HELP)],
     names: Annotated[list[str], typer.Argument(help="One name per seat.")],
     hands: Annotated[int, typer.Option("--hands", help="Hands to deal.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seeds the cards.")] = 0,
@@ -48,10 +51,10 @@ def dealer_command(
     from pokerlab.games.holdem_state import HoldemGame
     from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
 
-    holdem = _holdem(game)
+    holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
     if len(names) != holdem.n_players:
-        raise PokerlabError(f"{game} has {holdem.n_players} seats; got {len(names)} names")
+        raise PokerlabError(f"{gamedef} has {holdem.n_players} seats; got {len(names)} names")
     servers = open_seats(len(names), port_base)
     ports = " ".join(str(s.getsockname()[1]) for s in servers)
     console.print(ports)  # as ACPC's dealer does: the ports, in seat order, on one line
@@ -71,19 +74,34 @@ def dealer_command(
 
 
 def client_command(
-    game: Annotated[str, typer.Argument(help="The Hold'em game, e.g. holdem(betting='limit').")],
+    gamedef: Annotated[str, typer.Argument(metavar="GAMEDEF", help=_GAMEDEF_HELP)],
     host: Annotated[str, typer.Argument(help="The dealer's host.")],
     port: Annotated[int, typer.Argument(help="The seat's port.")],
-    agent: Annotated[str, typer.Option("--agent", help="A built-in agent's name.")] = "always-call",
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            help="A built-in agent's name, a strategy .npz file (pokerlab solve) or an "
+            "entrant .py file (run in a sandboxed process).",
+        ),
+    ] = "always-call",
+    seed: Annotated[int, typer.Option("--seed", help="Seeds the agent, hand by hand.")] = 0,
 ) -> None:
-    """Play a built-in agent against an ACPC dealer at HOST PORT."""
-    from pokerlab.agents.registry import make_agent
+    """Play an agent against an ACPC dealer at HOST PORT until the dealer closes."""
     from pokerlab.games.holdem_state import HoldemGame
-    from pokerlab.protocols.acpc_client import run_client
+    from pokerlab.protocols.acpc_client import client_agent, run_client
 
-    holdem = _holdem(game)
+    holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
-    hands = run_client(holdem, host, port, make_agent(agent, holdem))
+    connection = client_agent(agent, holdem, seed=seed)
+    hands = run_client(
+        holdem,
+        host,
+        port,
+        connection,
+        seed=seed,
+        report=lambda text: err_console.print(text, markup=False),
+    )
     err_console.print(f"played {hands} hands")
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ipaddress
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -31,12 +33,28 @@ def check_host(host: str, *, public: bool) -> str | None:
     return f"warning: serving on {host}: anyone who can reach this address can use the server"
 
 
+def allowed_hosts(host: str) -> list[str] | None:
+    """The ``Host`` names a server on ``host`` accepts: on loopback only its own names.
+
+    So a page whose name was rebound to 127.0.0.1 (DNS rebinding) cannot reach the tables.
+    None (any name) for a public host, and for an IPv6 literal (its Host has brackets).
+    """
+    if ":" in host or check_host(host, public=True) is not None:
+        return None
+    return sorted({"127.0.0.1", "localhost", host})
+
+
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (local only by default)."),
     port: int = typer.Option(8000, min=1, max=65535, help="TCP port to listen on."),
     public: bool = typer.Option(False, "--public", help="Allow a --host that is not loopback."),
+    db: Annotated[Path | None, typer.Option(
+        "--db", exists=True, dir_okay=False, help="Arena database the arena page shows.")] = None,
+    strategies: Annotated[Path | None, typer.Option(
+        "--strategies", exists=True, file_okay=False,
+        help="Folder of strategy and spot files the pages may open.")] = None,
 ) -> None:
-    """Serve the browser table: deal hands between the built-in agents.
+    """Serve the browser tables: Hold'em (2-9 seats), Kuhn and Leduc against the bots.
 
     Open http://HOST:PORT/ in a browser. Stop with Ctrl-C.
     """
@@ -48,7 +66,8 @@ def serve(
     from pokerlab.web.app import create_app
 
     typer.echo(f"pokerlab serve: http://{host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    app = create_app(strategies=strategies, db=db, allowed_hosts=allowed_hosts(host))
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 def register(app: typer.Typer) -> None:

@@ -9,18 +9,29 @@ from __future__ import annotations
 
 import typer
 
-from pokerlab.cli import study_challenge, study_exploitation, study_push_fold, study_search
+from pokerlab.cli import (
+    study_aivat,
+    study_challenge,
+    study_exploitation,
+    study_push_fold,
+    study_search,
+    study_three_player,
+    study_tutorial,
+)
 
 
 def register(app: typer.Typer) -> None:
     """Add the ``study`` command group (with every study command) to ``app``."""
     study_app = typer.Typer(
         name="study",
-        help="Studies: the challenge, exploitation, and tree search (tic-tac-toe, PIMC).",
+        help="Studies: the challenge, exploitation, tree search, the tutorial's aids.",
         no_args_is_help=True,
     )
     study_challenge.add_command(study_app)
     study_exploitation.add_command(study_app)
     study_search.add_command(study_app)
     study_push_fold.add_command(study_app)
+    study_tutorial.add_command(study_app)
+    study_three_player.add_command(study_app)
+    study_aivat.add_command(study_app)
     app.add_typer(study_app, name="study")

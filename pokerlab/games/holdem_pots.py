@@ -10,6 +10,8 @@ winner left of the button (the lowest player index), as in pokerkit.
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -76,6 +78,39 @@ def settle(
         folded: whether each player folded.
     """
     n = rules.n_players
+    live = [i for i in range(n) if not folded[i]]
+    values: tuple[int, ...] = (0,) * n
+    if len(live) > 1:
+        hands = np.array([(*hole_cards[i], *board) for i in live], dtype=np.uint8)
+        value_list = [0] * n
+        for i, value in zip(live, hand_values(hands), strict=True):
+            value_list[i] = value
+        values = tuple(value_list)
+    return settle_values(rules, values=values, committed=committed, behind=behind, folded=folded)
+
+
+def settle_values(
+    rules: HoldemRules,
+    *,
+    values: Sequence[int],
+    committed: Sequence[int],
+    behind: Sequence[int],
+    folded: Sequence[bool],
+) -> Settlement:
+    """Settle a finished hand whose showdown hands are worth ``values``.
+
+    What :func:`settle` does once the hands are valued; only the order of the values of
+    the players still in matters (the engine settles by their ranks and keeps the result).
+
+    Args:
+        rules: the game's numbers (antes and starting stacks).
+        values: each player's hand value, higher is better (ignored for folded players and
+            when one player is left).
+        committed: chips each player put in the hand, ante included.
+        behind: chips each player has left.
+        folded: whether each player folded.
+    """
+    n = rules.n_players
     final = list(behind)
     live = [i for i in range(n) if not folded[i]]
     if len(live) == 1:
@@ -83,14 +118,10 @@ def settle(
         total = sum(committed)
         final[winner] += total
         pots: tuple[Pot, ...] = (Pot(total, (winner,), (winner,), (total,)),)
-        values = (0,) * n
+        shown = (0,) * n
         showdown: tuple[Player, ...] = ()
     else:
-        hands = np.array([(*hole_cards[i], *board) for i in live], dtype=np.uint8)
-        value_list = [0] * n
-        for i, value in zip(live, hand_values(hands), strict=True):
-            value_list[i] = value
-        values = tuple(value_list)
+        shown = tuple(values)
         contributions = [c - a for c, a in zip(committed, rules.antes_paid, strict=True)]
         antes = sum(rules.antes_paid)
         # A hand that cannot win any pot is dead (pokerkit kills it before pushing).
@@ -121,7 +152,7 @@ def settle(
         pots = tuple(pot_list)
         showdown = tuple(live)
     returns = tuple(f - s for f, s in zip(final, rules.starting_stacks, strict=True))
-    return Settlement(pots, tuple(final), returns, showdown, values)
+    return Settlement(pots, tuple(final), returns, showdown, shown)
 
 
 def hand_values(hands: np.ndarray) -> list[int]:
@@ -147,6 +178,73 @@ def hand_values(hands: np.ndarray) -> list[int]:
         value *= 13 ** (4 - len(groups))
         values.append(value + 1)
     return values
+
+
+class ShowdownTables:
+    """Pure-Python look-ups that value one 5-to-7-card hand in about a microsecond.
+
+    The engine values the few hands of one showdown at a time, where a call into the
+    batch evaluator costs more than the work. Built once (about 0.1 s) from
+    :func:`pokerlab.cards.evaluate_batch`, so the values are the same:
+
+    - ``rank_keys[card]``: ``1 << 3 * rank``; summed over a hand, its ranks as counts in
+      3-bit fields, a key of ``plain`` (the value of every hand without a flush);
+    - ``suit_keys[card]``: ``1 << 4 * suit``; summed, the suit counts in 4-bit fields:
+      adding 3 to each sets its top bit exactly when five or more cards share the suit;
+    - ``flush[mask]``: the value of the best flush in a 13-bit mask of one suit's ranks.
+      With at most seven cards a flush leaves two other cards: no full house or four of a
+      kind can beat it, so a flush hand's value is its flush's.
+    """
+
+    __slots__ = ("flush", "plain", "rank_keys", "suit_keys")
+
+    def __init__(self) -> None:
+        self.rank_keys = [1 << 3 * (card >> 2) for card in range(52)]
+        self.suit_keys = [1 << 4 * (card & 3) for card in range(52)]
+        plain: dict[int, int] = {}
+        for size in (5, 6, 7):
+            ranks = np.array(
+                list(itertools.combinations_with_replacement(range(13), size)), dtype=np.int64
+            )
+            ranks = ranks[(ranks[:, 4:] != ranks[:, : size - 4]).all(axis=1)]  # no 5 of a rank
+            # Suits in turn: equal ranks get distinct suits, no suit gets three cards.
+            hands = ranks * 4 + np.arange(size) % 4
+            keys = (np.int64(1) << (3 * ranks)).sum(axis=1)
+            values = evaluate_batch(hands.astype(np.uint8)).tolist()
+            plain.update(zip(keys.tolist(), values, strict=True))
+        self.plain = plain
+        flush = [-1] * (1 << 13)  # -1: never met (more than 7 cards, or fewer than 5)
+        for size in (5, 6, 7):
+            ranks = np.array(list(itertools.combinations(range(13), size)), dtype=np.int64)
+            masks = (np.int64(1) << ranks).sum(axis=1)
+            values = evaluate_batch((ranks * 4).astype(np.uint8)).tolist()
+            for mask, value in zip(masks.tolist(), values, strict=True):
+                flush[mask] = value
+        self.flush = flush
+
+    def value(self, cards: Sequence[int]) -> int:
+        """The value of 5 to 7 distinct cards, as :func:`hand_values` gives it."""
+        rank_keys, suit_keys = self.rank_keys, self.suit_keys
+        suits = 0
+        ranks = 0
+        for card in cards:
+            suits += suit_keys[card]
+            ranks += rank_keys[card]
+        flush_bits = (suits + 0x3333) & 0x8888
+        if not flush_bits:
+            return self.plain[ranks]
+        suit = (flush_bits.bit_length() - 4) >> 2
+        mask = 0
+        for card in cards:
+            if card & 3 == suit:
+                mask |= 1 << (card >> 2)
+        return self.flush[mask]
+
+
+@functools.cache
+def showdown_tables() -> ShowdownTables:
+    """The :class:`ShowdownTables`, built on first use."""
+    return ShowdownTables()
 
 
 _SMALL_CLASSES = {(1,): 0, (2,): 1, (2, 1): 1, (2, 2): 2, (3,): 3, (4,): 7}
@@ -178,4 +276,13 @@ def build_pots(
     return pots
 
 
-__all__ = ["Pot", "Settlement", "build_pots", "hand_values", "settle"]
+__all__ = [
+    "Pot",
+    "Settlement",
+    "ShowdownTables",
+    "build_pots",
+    "hand_values",
+    "settle",
+    "settle_values",
+    "showdown_tables",
+]

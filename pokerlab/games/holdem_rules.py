@@ -34,6 +34,14 @@ facing a short all-in that is less than the last full raise cannot raise; nobody
 when every other player still in is all-in; once at most one player still in has chips,
 the remaining cards are dealt without betting.
 
+OpenSpiel's ``universal_poker`` (the ACPC's rules) differs from these in no-limit when an
+all-in is short of a full raise, which happens with unequal stacks: its minimum raise-to
+becomes ``max(previous minimum, 2 * all-in - previous bet)`` (ours and pokerkit's: the
+bet faced plus the last full raise, at least a big blind); a short all-in reopens the
+betting to players who already acted; and it allows an all-in raise that no other player
+still in can call. The lockstep test against it (tests/differential) names these three on
+exact hands, checks pokerkit agrees with pokerlab there, and compares everything else.
+
 The deck and the streets (52 cards, two hole cards each, a board of 0, 3, 4 and 5 cards
 during the four betting rounds) are fields of :class:`HoldemRules`, in this one place.
 

@@ -20,15 +20,18 @@ round in progress", so a state between rounds names only the hand's fields.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable
+from operator import attrgetter
+
+import numpy as np
 
 from pokerlab._cache import SpecCache
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.cards import cards_str
 from pokerlab.errors import IllegalActionError, PokerlabError, SpecError
 from pokerlab.games.base import Game, State
-from pokerlab.games.holdem_pots import Settlement, settle
+from pokerlab.games.holdem_betting import BettingNode, BettingTree, betting_letters
+from pokerlab.games.holdem_pots import Settlement, hand_values, settle, showdown_tables
 from pokerlab.games.holdem_public import replay_observation
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, STREET_NAMES, HoldemRules
 from pokerlab.games.holdem_size import HoldemSize, count_call_down, count_holdem
@@ -37,6 +40,8 @@ from pokerlab.games.spec import GameSpec
 
 _SIZES: SpecCache[HoldemSize] = SpecCache("games.holdem_size", maxsize=64)
 """Counted sizes by spec (counting takes up to about a second)."""
+_TREES: SpecCache[BettingTree] = SpecCache("games.holdem_betting", maxsize=16)
+"""Betting trees by spec: games loaded again with one spec share the nodes built so far."""
 
 
 class HoldemGame(Game):
@@ -66,19 +71,16 @@ class HoldemGame(Game):
         self.ante = rules.ante
         self.starting_stacks = rules.starting_stacks
         self.cap = rules.cap
-        committed = tuple(a + b for a, b in zip(rules.antes_paid, rules.blinds_paid, strict=True))
-        self._initial = HoldemState(
-            holdem=self,
-            hole=(),
-            board=(),
-            street=0,
-            betting=((),),
-            behind=tuple(s - c for s, c in zip(rules.starting_stacks, committed, strict=True)),
-            bets=rules.blinds_paid,
-            committed=committed,
-            folded=(False,) * rules.n_players,
-            to_act=CHANCE,
-        )
+        tree = _TREES.get(spec)
+        if tree is None:
+            tree = BettingTree(rules)
+            _TREES.put(spec, tree)
+        self.tree = tree
+        self._initial = _new_state(self, (), (), self.tree.root, rules.deck)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from the spec: the betting tree it keeps is a cache.
+        return (HoldemGame, (self.spec,))
 
     @property
     def max_actions(self) -> int:
@@ -185,43 +187,176 @@ class HoldemGame(Game):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class HoldemState(State):
     """A Hold'em history: the cards dealt, each street's betting and the chips.
 
     Fields mirror pokerkit's betting state, so the rules (who acts, who may raise) are
-    theirs; states are immutable and :meth:`child` builds the next one.
+    theirs; states are immutable (their fields are read-only properties) and
+    :meth:`child` builds the next one. A state is its cards and its betting node
+    (:mod:`pokerlab.games.holdem_betting`), shared by every state with the same betting,
+    where the legal actions and the transitions are worked out once.
+
+    ``HoldemState(holdem=..., hole=..., board=..., street=..., ...)`` builds a state from
+    its fields by keyword (the betting-round fields default to "no round in progress").
     """
 
-    holdem: HoldemGame
-    hole: tuple[int, ...]  # hole cards in deal order: player p holds hole[p], hole[p + n]
-    board: tuple[int, ...]
-    street: int  # 0 preflop .. 3 river (the street being dealt or bet)
-    betting: tuple[tuple[Action, ...], ...]  # each street's betting so far
-    behind: tuple[int, ...]  # chips each player has left
-    bets: tuple[int, ...]  # chips each player has bet this street
-    committed: tuple[int, ...]  # chips each player has put in this hand, ante included
-    folded: tuple[bool, ...]
-    to_act: Player  # the player to act, CHANCE or TERMINAL
-    # -- the betting round in progress (the defaults: none)
-    actors: tuple[Player, ...] = ()  # players still to act this round, in order
-    raise_amount: int = 0  # the largest bet or raise increment this street
-    raise_count: int = 0  # bets + raises this street
-    acted: int = 0  # bit mask of players who acted since the last full raise
-    short_all_ins: tuple[int, ...] = ()  # consecutive all-in raise increments short of a full one
-    runout: bool = False  # at most one player still in has chips: deal the rest, no betting
+    __slots__ = ("_board", "_holdem", "_hole", "_node", "_undealt")
+
+    _holdem: HoldemGame
+    _hole: tuple[int, ...]
+    _board: tuple[int, ...]
+    _node: BettingNode
+    _undealt: tuple[int, ...] | None  # the undealt cards, once listed (chance nodes)
+
+    def __init__(
+        self,
+        *,
+        holdem: HoldemGame,
+        hole: tuple[int, ...],
+        board: tuple[int, ...],
+        street: int,
+        betting: tuple[tuple[Action, ...], ...],
+        behind: tuple[int, ...],
+        bets: tuple[int, ...],
+        committed: tuple[int, ...],
+        folded: tuple[bool, ...],
+        to_act: Player,
+        actors: tuple[Player, ...] = (),
+        raise_amount: int = 0,
+        raise_count: int = 0,
+        acted: int = 0,
+        short_all_ins: tuple[int, ...] = (),
+        runout: bool = False,
+    ) -> None:
+        self._holdem = holdem
+        self._hole = hole
+        self._board = board
+        self._node = BettingNode(
+            holdem.tree, street, betting, behind, bets, committed, folded, to_act, actors,
+            raise_amount, raise_count, acted, short_all_ins, runout,
+        )  # fmt: skip
+        self._undealt = None
+
+    # -- fields (read-only) -------------------------------------------------------------------
+
+    @property
+    def holdem(self) -> HoldemGame:
+        """The game."""
+        return self._holdem
+
+    @property
+    def hole(self) -> tuple[int, ...]:
+        """Hole cards in deal order: player ``p`` holds ``hole[p]``, ``hole[p + n]``..."""
+        return self._hole
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """The board cards, in dealt order."""
+        return self._board
+
+    @property
+    def street(self) -> int:
+        """0 preflop .. 3 river: the street being dealt or bet."""
+        return self._node.street
+
+    @property
+    def betting(self) -> tuple[tuple[Action, ...], ...]:
+        """Each street's betting so far."""
+        return self._node.betting
+
+    @property
+    def behind(self) -> tuple[int, ...]:
+        """Chips each player has left."""
+        return self._node.behind
+
+    @property
+    def bets(self) -> tuple[int, ...]:
+        """Chips each player has bet this street."""
+        return self._node.bets
+
+    @property
+    def committed(self) -> tuple[int, ...]:
+        """Chips each player has put in this hand, ante included."""
+        return self._node.committed
+
+    @property
+    def folded(self) -> tuple[bool, ...]:
+        """Whether each player has folded."""
+        return self._node.folded
+
+    @property
+    def to_act(self) -> Player:
+        """The player to act, CHANCE or TERMINAL."""
+        return self._node.to_act
+
+    @property
+    def actors(self) -> tuple[Player, ...]:
+        """Players still to act this round, in order."""
+        return self._node.actors
+
+    @property
+    def raise_amount(self) -> int:
+        """The largest bet or raise increment this street."""
+        return self._node.raise_amount
+
+    @property
+    def raise_count(self) -> int:
+        """Bets and raises this street."""
+        return self._node.raise_count
+
+    @property
+    def acted(self) -> int:
+        """Bit mask of the players who acted since the last full raise."""
+        return self._node.acted
+
+    @property
+    def short_all_ins(self) -> tuple[int, ...]:
+        """Consecutive all-in raise increments short of a full one."""
+        return self._node.short_all_ins
+
+    @property
+    def runout(self) -> bool:
+        """True when at most one player still in has chips: the rest is dealt, no betting."""
+        return self._node.runout
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HoldemState):
+            return NotImplemented
+        return (
+            self._holdem == other._holdem
+            and self._hole == other._hole
+            and self._board == other._board
+            and self._node == other._node
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._holdem, self._hole, self._board, self._node))
+
+    def __repr__(self) -> str:
+        node = self._node
+        fields = ", ".join(
+            f"{name}={value!r}" for name, value in zip(_NODE_FIELDS, node.fields(), strict=True)
+        )
+        return (
+            f"HoldemState(holdem={self._holdem!r}, hole={self._hole!r}, "
+            f"board={self._board!r}, {fields})"
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # The node's caches stay behind: the copy gets a node of its own.
+        return (_restore_state, (self._holdem, self._hole, self._board, self._node.fields()))
 
     # -- State API ---------------------------------------------------------------------------
 
     @property
     def game(self) -> HoldemGame:
         """The game."""
-        return self.holdem
+        return self._holdem
 
-    @property
-    def player(self) -> Player:
-        """The player to act, CHANCE while dealing, TERMINAL at the end."""
-        return self.to_act
+    player = property(
+        attrgetter("_node.to_act"),  # a C getter: this is read at every step of every hand
+        doc="The player to act, CHANCE while dealing, TERMINAL at the end.",
+    )
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -241,46 +376,38 @@ class HoldemState(State):
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Undealt cards at chance; fold (facing a bet), call, and the legal raises."""
-        player = self.to_act
+        node = self._node
+        legal = node._legal  # kept by the node once worked out
+        if legal is not None:
+            return legal
+        player = node.to_act
+        if player >= 0:
+            return node.legal_actions()
         if player == CHANCE:
-            cards = list(self.holdem.rules.deck)
-            for card in self.hole:  # a few C-level removals beat a scan of the deck
-                cards.remove(card)
-            for card in self.board:
-                cards.remove(card)
-            return tuple(cards)
-        if player == TERMINAL:
-            return ()
-        bets = self.bets
-        actions: tuple[Action, ...] = (FOLD, CALL) if bets[player] < max(bets) else (CALL,)
-        bounds = self._raise_bounds(player)
-        if bounds is None:
-            return actions
-        if not self.holdem.no_limit:
-            return (*actions, RAISE)
-        return actions + tuple(range(RAISE + bounds[0], RAISE + bounds[1] + 1))
+            cards = self._undealt
+            if cards is None:
+                remaining = list(self._holdem.rules.deck)
+                for card in self._hole:  # a few C-level removals beat a scan of the deck
+                    remaining.remove(card)
+                for card in self._board:
+                    remaining.remove(card)
+                cards = self._undealt = tuple(remaining)
+            return cards
+        return ()
 
     def is_legal(self, action: Action) -> bool:
         """True when ``action`` may be taken here (without listing every raise)."""
-        player = self.to_act
+        node = self._node
+        player = node.to_act
         if player == CHANCE:
             return (
-                action in self.holdem.rules.deck
-                and action not in self.hole
-                and action not in self.board
+                action in self._holdem.tree.deck_set
+                and action not in self._hole
+                and action not in self._board
             )
         if player == TERMINAL:
             return False
-        if action == CALL:
-            return True
-        if action == FOLD:
-            return self.bets[player] < max(self.bets)
-        bounds = self._raise_bounds(player)
-        if bounds is None:
-            return False
-        if self.holdem.no_limit:
-            return bounds[0] <= action - RAISE <= bounds[1]
-        return action == RAISE
+        return node.is_legal(action)
 
     def child(self, action: Action) -> HoldemState:
         """Return the state after ``action``.
@@ -289,11 +416,49 @@ class HoldemState(State):
             IllegalActionError: if ``action`` is not legal here; the message lists the legal
                 ones (raises as a range).
         """
-        if not self.is_legal(action):
+        # This runs at every step of every hand: the common cases are inlined.
+        node = self._node
+        if node.to_act >= 0:
+            try:
+                following = node._children.get(action)  # kept children are legal
+            except TypeError:  # an unhashable action
+                following = None
+            if following is None:
+                if not node.is_legal(action):
+                    raise IllegalActionError(self._illegal_message(action))
+                following = node.child(action)
+            state = _new(HoldemState)
+            state._holdem = self._holdem
+            state._hole = self._hole
+            state._board = self._board
+            state._node = following
+            state._undealt = self._undealt
+            return state
+        if node.to_act != CHANCE:
             raise IllegalActionError(self._illegal_message(action))
-        if self.to_act == CHANCE:  # (_apply, inlined: this runs at every step of every hand)
-            return self._deal(action)
-        return self._bet(action)
+        # Deal ``action`` (_deal, inlined).
+        undealt = self._undealt
+        if undealt is None:
+            undealt = self.legal_actions()
+        try:
+            at = undealt.index(action)  # one scan checks the card and finds it
+        except ValueError:
+            raise IllegalActionError(self._illegal_message(action)) from None
+        state = _new(HoldemState)
+        state._holdem = self._holdem
+        state._undealt = undealt[:at] + undealt[at + 1 :]
+        # Concatenation: twice as fast as unpacking into a new tuple.
+        if node.street:
+            board = state._board = self._board + (action,)  # noqa: RUF005
+            state._hole = hole = self._hole
+        else:  # no board card before the first betting round: these are hole cards
+            hole = state._hole = self._hole + (action,)  # noqa: RUF005
+            state._board = board = self._board
+        if len(hole) + len(board) < node.deal_until:
+            state._node = node
+        else:
+            state._node = node.after_deal()
+        return state
 
     def _illegal_message(self, action: Action) -> str:
         if self.to_act == TERMINAL:
@@ -343,25 +508,14 @@ class HoldemState(State):
     def infoset_key(self, player: Player | None = None) -> str:
         """Own hole cards, the board, and each street's betting: ``"AsKd|Qh7c2d|r6c|c"``."""
         if player is None:
-            player = self.to_act
-        own = self.hole_cards(player) if player >= 0 else ()
-        streets = "|".join(self._letters(s) for s in self.betting)
-        if not self.board:
-            return f"{cards_str(own)}|{streets}"
-        return f"{cards_str(own)}|{cards_str(self.board)}|{streets}"
+            player = self._node.to_act
+        own = cards_str(self.hole_cards(player)) if player >= 0 else ""
+        if not self._board:
+            return f"{own}|{self._node.letters()}"
+        return f"{own}|{cards_str(self._board)}|{self._node.letters()}"
 
     def _letters(self, actions: tuple[Action, ...]) -> str:
-        out = []
-        for a in actions:
-            if a == FOLD:
-                out.append("f")
-            elif a == CALL:
-                out.append("c")
-            elif self.holdem.no_limit:
-                out.append(f"r{a - RAISE}")
-            else:
-                out.append("r")
-        return "".join(out)
+        return betting_letters(actions, no_limit=self._holdem.no_limit)
 
     def public_event(self, action: Action, child: State) -> tuple[Player, str] | None:
         """The betting, and ``(-1, "flop Qh7c2d")`` once a street's board cards are all out."""
@@ -395,14 +549,44 @@ class HoldemState(State):
         """Chips each player has left behind."""
         return tuple(float(b) for b in self.behind)
 
-    def _terminal_returns(self) -> tuple[float, ...]:
-        return tuple(float(r) for r in self.settle().returns)
+    def returns(self) -> tuple[float, ...]:
+        """The chips each player wins (negative: loses) in this finished hand.
 
-    # -- Hold'em helpers ---------------------------------------------------------------------
+        Raises:
+            PokerlabError: if the hand is not over.
+        """
+        if self._node.to_act != TERMINAL:
+            raise PokerlabError("returns() needs a finished hand; this state is not terminal")
+        return self._terminal_returns()
+
+    def _terminal_returns(self) -> tuple[float, ...]:
+        # settle()'s returns, worked out once per betting node and order of the hands.
+        node = self._node
+        returns = node._fold_returns
+        if returns is not None:
+            return returns
+        folded = node.folded
+        if folded.count(False) == 1:
+            return node.fold_returns()
+        game = self._holdem
+        n = game.n_players
+        board = self._board
+        hole = self._hole
+        if game.rules.hole_size + len(board) < 5:
+            values = [0] * n
+            live = [p for p in range(n) if not folded[p]]
+            hands = np.array([(*hole[p::n], *board) for p in live], dtype=np.uint8)
+            for p, value in zip(live, hand_values(hands), strict=True):
+                values[p] = value
+            return node.showdown_returns(tuple(values))
+        evaluate = showdown_tables().value
+        return node.showdown_returns(
+            tuple([0 if folded[p] else evaluate(hole[p::n] + board) for p in range(n)])
+        )
 
     def hole_cards(self, player: Player) -> tuple[int, ...]:
         """The player's hole cards dealt so far, as card ids."""
-        return self.hole[player : len(self.hole) : self.holdem.n_players]
+        return self._hole[player :: self._holdem.n_players]
 
     @property
     def n_dealt(self) -> int:
@@ -428,9 +612,10 @@ class HoldemState(State):
         Amounts are the player's total bet on this street after the raise; in limit
         ``min == max``. An all-in for less than a full raise is the whole range.
         """
-        if self.to_act < 0:
+        node = self._node
+        if node.to_act < 0:
             return None
-        return self._raise_bounds(self.to_act)
+        return node.raise_bounds()
 
     def action_for_raise_to(self, amount: int) -> Action:
         """The action id that raises (or bets) to ``amount`` chips on this street.
@@ -473,131 +658,49 @@ class HoldemState(State):
 
     def _raise_bounds(self, player: Player) -> tuple[int, int] | None:
         """Pokerkit's ``_verify_completion_betting_or_raising`` and the min/max amounts."""
-        bets, behind = self.bets, self.behind
-        max_bet = max(bets)
-        owed = max_bet - bets[player]
-        stack = behind[player]
-        if min(stack, owed) < self.raise_amount:
-            return None  # facing a short all-in it may not re-raise
-        game = self.holdem
-        rules = game.rules
-        cap = rules.raise_caps[self.street]
-        if cap is not None and self.raise_count >= cap:
-            return None
-        if (
-            self.short_all_ins
-            and sum(self.short_all_ins) < self.raise_amount
-            and self.acted >> player & 1
-        ):
-            return None  # a short all-in does not reopen the betting
-        if stack <= owed:
-            return None
-        folded = self.folded
-        for i in range(game.n_players):
-            if i != player and not folded[i] and behind[i] + bets[i] > max_bet:
-                break
-        else:
-            return None  # everyone else still in is all-in
-        all_in = stack + bets[player]
-        low = min(all_in, max(self.raise_amount, rules.street_bets[self.street]) + max_bet)
-        return (low, all_in if game.no_limit else low)
+        node = self._node
+        if player == node.to_act:
+            return node.raise_bounds()
+        return node._work_out_bounds(player)
 
     # -- transitions -------------------------------------------------------------------------
 
     def _apply(self, action: Action) -> HoldemState:
-        if self.to_act == CHANCE:
+        if self._node.to_act == CHANCE:
             return self._deal(action)
-        return self._bet(action)
+        state = _new(HoldemState)
+        state._holdem = self._holdem
+        state._hole = self._hole
+        state._board = self._board
+        state._node = self._node.child(action)
+        state._undealt = self._undealt
+        return state
 
     def _deal(self, card: int) -> HoldemState:
-        game = self.holdem
-        rules = game.rules
-        if len(self.hole) < rules.n_hole_cards:
-            hole = (*self.hole, card)
-            if len(hole) < rules.n_hole_cards:
-                return HoldemState(
-                    holdem=game, hole=hole, board=(), street=0, betting=self.betting,
-                    behind=self.behind, bets=self.bets, committed=self.committed,
-                    folded=self.folded, to_act=CHANCE,
-                )
-            return _begin_betting(
-                game, hole, (), 0, self.betting, self.behind, self.bets, self.committed,
-                self.folded,
-            )
-        board = (*self.board, card)
-        street = self.street
-        if len(board) < rules.board_sizes[street]:
-            return HoldemState(
-                holdem=game, hole=self.hole, board=board, street=street,
-                betting=self.betting, behind=self.behind, bets=self.bets,
-                committed=self.committed, folded=self.folded, to_act=CHANCE, runout=self.runout,
-            )
-        if not self.runout:
-            return _begin_betting(
-                game, self.hole, board, street, self.betting, self.behind, self.bets,
-                self.committed, self.folded,
-            )
-        done = street == rules.n_streets - 1
-        return HoldemState(
-            holdem=game, hole=self.hole, board=board,
-            street=street if done else street + 1,
-            betting=self.betting if done else (*self.betting, ()), behind=self.behind,
-            bets=self.bets, committed=self.committed, folded=self.folded,
-            to_act=TERMINAL if done else CHANCE, runout=True,
-        )
-
-    def _bet(self, action: Action) -> HoldemState:
-        game = self.holdem
-        n = game.n_players
-        player = self.to_act
-        behind = list(self.behind)
-        bets = list(self.bets)
-        committed = list(self.committed)
-        folded = self.folded
-        actors = self.actors[1:]
-        acted = self.acted | (1 << player)
-        raise_amount, raise_count, short_all_ins = (
-            self.raise_amount, self.raise_count, self.short_all_ins
-        )
-        if action == FOLD:
-            folded = (*folded[:player], True, *folded[player + 1 :])
-        elif action == CALL:
-            amount = min(behind[player], max(bets) - bets[player])
-            bets[player] += amount
-            behind[player] -= amount
-            committed[player] += amount
+        """Deal ``card`` (checked: an undealt card of the deck) at a chance node."""
+        undealt = self._undealt
+        if undealt is None:
+            undealt = self.legal_actions()
+        try:
+            at = undealt.index(card)  # one scan checks the card and finds it
+        except ValueError:
+            raise IllegalActionError(self._illegal_message(card)) from None
+        node = self._node
+        state = _new(HoldemState)
+        state._holdem = self._holdem
+        state._undealt = undealt[:at] + undealt[at + 1 :]
+        # Concatenation: twice as fast as unpacking into a new tuple.
+        if node.street:
+            board = state._board = self._board + (card,)  # noqa: RUF005
+            state._hole = hole = self._hole
+        else:  # no board card before the first betting round: these are hole cards
+            hole = state._hole = self._hole + (card,)  # noqa: RUF005
+            state._board = board = self._board
+        if len(hole) + len(board) < node.deal_until:
+            state._node = node
         else:
-            to = action - RAISE if game.no_limit else self.raise_to_amount(action)
-            max_bet = max(bets)
-            increment = to - max_bet
-            delta = to - bets[player]
-            bets[player] = to
-            behind[player] -= delta
-            committed[player] += delta
-            actors = tuple(
-                i
-                for i in ((player + k) % n for k in range(1, n))
-                if not folded[i] and behind[i] > 0
-            )
-            if increment >= raise_amount:
-                acted = 1 << player
-            raise_amount = max(raise_amount, increment)
-            raise_count += 1
-            short_all_ins = () if behind[player] else (*short_all_ins, increment)
-            if sum(short_all_ins) >= raise_amount:
-                short_all_ins = ()
-        betting = (*self.betting[:-1], (*self.betting[-1], action))
-        if not actors or folded.count(False) <= 1:
-            return _end_betting(
-                game, self.hole, self.board, self.street, betting, behind, bets,
-                committed, folded,
-            )
-        return HoldemState(
-            holdem=game, hole=self.hole, board=self.board, street=self.street,
-            betting=betting, behind=tuple(behind), bets=tuple(bets), committed=tuple(committed),
-            folded=folded, to_act=actors[0], actors=actors, raise_amount=raise_amount,
-            raise_count=raise_count, acted=acted, short_all_ins=short_all_ins,
-        )
+            state._node = node.after_deal()
+        return state
 
     # -- settlement --------------------------------------------------------------------------
 
@@ -607,15 +710,16 @@ class HoldemState(State):
         Raises:
             PokerlabError: if the hand is not over.
         """
-        if self.to_act != TERMINAL:
+        node = self._node
+        if node.to_act != TERMINAL:
             raise PokerlabError("settle() needs a finished hand; this state is not terminal")
         return settle(
-            self.holdem.rules,
-            hole_cards=[self.hole_cards(i) for i in range(self.holdem.n_players)],
-            board=self.board,
-            committed=self.committed,
-            behind=self.behind,
-            folded=self.folded,
+            self._holdem.rules,
+            hole_cards=[self.hole_cards(i) for i in range(self._holdem.n_players)],
+            board=self._board,
+            committed=node.committed,
+            behind=node.behind,
+            folded=node.folded,
         )
 
     def __str__(self) -> str:
@@ -626,78 +730,41 @@ class HoldemState(State):
         return f"holdem[{holes} | {board} | {streets}]"
 
 
-def _begin_betting(
+_new = object.__new__
+
+_NODE_FIELDS = (
+    "street", "betting", "behind", "bets", "committed", "folded", "to_act", "actors",
+    "raise_amount", "raise_count", "acted", "short_all_ins", "runout",
+)  # fmt: skip
+"""The fields a state reads from its betting node, in :meth:`BettingNode.fields`' order."""
+
+
+def _new_state(
     game: HoldemGame,
     hole: tuple[int, ...],
     board: tuple[int, ...],
-    street: int,
-    betting: tuple[tuple[Action, ...], ...],
-    behind: tuple[int, ...],
-    bets: tuple[int, ...],
-    committed: tuple[int, ...],
-    folded: tuple[bool, ...],
+    node: BettingNode,
+    undealt: tuple[int, ...] | None,
 ) -> HoldemState:
-    """Start the betting of ``street`` (pokerkit's ``_begin_betting``).
-
-    Arguments are the hand so far, as :class:`HoldemState` names its fields (passed by
-    position: this runs at every street of every hand).
-    """
-    n = game.n_players
-    # Preflop the bets are still the blinds, so the opener is the rules' (precomputed).
-    opener = game.rules.preflop_opener if street == 0 else game.rules.openers[street]
-    assert opener is not None
-    totals = sorted(bets[i] + behind[i] for i in range(n) if not folded[i])
-    second = totals[-2]
-    actors = tuple(
-        i
-        for i in ((opener + k) % n for k in range(n))
-        if not folded[i] and behind[i] > 0 and min(behind[i], second - bets[i]) > 0
-    )
-    if not actors or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
-        return _end_betting(
-            game, hole, board, street, betting, list(behind), bets, list(committed),
-            folded,
-        )
-    return HoldemState(
-        holdem=game, hole=hole, board=board, street=street, betting=betting,
-        behind=behind, bets=bets, committed=committed, folded=folded, to_act=actors[0],
-        actors=actors,
-    )
+    """A state from its parts, without checks (the engine's own constructor)."""
+    state: HoldemState = _new(HoldemState)
+    state._holdem = game
+    state._hole = hole
+    state._board = board
+    state._node = node
+    state._undealt = undealt
+    return state
 
 
-def _end_betting(
-    game: HoldemGame,
-    hole: tuple[int, ...],
-    board: tuple[int, ...],
-    street: int,
-    betting: tuple[tuple[Action, ...], ...],
-    behind: list[int],
-    bets: Sequence[int],
-    committed: list[int],
-    folded: tuple[bool, ...],
+def _restore_state(
+    game: HoldemGame, hole: tuple[int, ...], board: tuple[int, ...], fields: tuple[object, ...]
 ) -> HoldemState:
-    """Close a betting round: return uncalled chips, then deal on, show down or stop.
-
-    Arguments as :func:`_begin_betting`'s; ``behind`` and ``committed`` are updated in place.
-    """
-    n = game.n_players
-    cutoff = sorted(bets)[-2]
-    for i in range(n):
-        if bets[i] > cutoff:
-            behind[i] += bets[i] - cutoff
-            committed[i] -= bets[i] - cutoff
-    live = [i for i in range(n) if not folded[i]]
-    if len(live) <= 1 or street == game.rules.n_streets - 1:
-        return HoldemState(
-            holdem=game, hole=hole, board=board, street=street, betting=betting,
-            behind=tuple(behind), bets=(0,) * n, committed=tuple(committed), folded=folded,
-            to_act=TERMINAL,
-        )
+    """Unpickle a state (see :meth:`HoldemState.__reduce__`)."""
     return HoldemState(
-        holdem=game, hole=hole, board=board, street=street + 1,
-        betting=(*betting, ()), behind=tuple(behind), bets=(0,) * n,
-        committed=tuple(committed), folded=folded, to_act=CHANCE,
-        runout=sum(1 for i in live if behind[i] > 0) <= 1,
+        holdem=game,
+        hole=hole,
+        board=board,
+        **dict(zip(_NODE_FIELDS, fields, strict=True)),  # type: ignore[arg-type]
     )
 
 

@@ -1,60 +1,162 @@
 """An ACPC client: connects to a dealer and plays a pokerlab agent through match states.
 
-The client announces ``VERSION:2.0.0``, then for every match state it reads it rebuilds the
-Hold'em state its seat may know (:func:`~pokerlab.protocols.acpc_matchstate.state_from_matchstate`),
-and when that seat is to act asks the agent for an action on the seat's
-:class:`~pokerlab.games.Observation` and answers ``<match state>:<action>``.
+The client announces ``VERSION:2.0.0``, then for every match state it reads it follows the
+Hold'em state its seat may know (:class:`~pokerlab.protocols.acpc_matchstate.MatchStateTracker`,
+which replays only what is new in each message), and when that seat is to act asks the
+agent for an action on the seat's :class:`~pokerlab.games.Observation` and answers
+``<match state>:<action>``.
+
+The agent is reached through a transport (:class:`~pokerlab.eval.dealer.AgentConnection`),
+as the library dealer reaches it, and gets the same calls: ``reset`` and ``seed`` when a
+hand starts, ``observe`` after every state it does not act in and with the hand's result,
+``act`` when it must act. :func:`client_agent` builds it from a command line's
+``--agent``: a built-in agent's name, a strategy file (``.npz``, from ``pokerlab solve``)
+or an entrant's Python file, which runs in a sandboxed process of its own
+(:class:`~pokerlab.arena.sandbox.SandboxedAgent`), never imported by the client.
+
+An agent that fails (an exception, a timeout, an illegal answer) does not stop the
+client: it answers the seat's default action (check, else fold) and records the fault.
 """
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import sys
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 
+from pokerlab._types import TERMINAL
+from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent, SandboxLimits
 from pokerlab.errors import PokerlabError, ProtocolError
+from pokerlab.eval.dealer import (
+    AgentConnection,
+    AgentFault,
+    connect,
+    default_action,
+    hand_results,
+    mix64,
+)
 from pokerlab.games.holdem_state import HoldemGame
 from pokerlab.protocols.acpc_matchstate import (
     VERSION_LINE,
+    MatchStateTracker,
     action_token,
-    format_response,
-    parse_matchstate,
-    state_from_matchstate,
 )
 
 
-class AcpcPlayer:
-    """Turns match-state lines into answers for one agent (no socket: testable on transcripts)."""
+def client_agent(
+    text: str,
+    game: HoldemGame,
+    *,
+    seed: int | None = None,
+    limits: SandboxLimits | None = None,
+) -> AgentConnection:
+    """The transport to the agent a ``--agent`` option names.
 
-    def __init__(self, game: HoldemGame, agent: object) -> None:
-        act = getattr(agent, "act", None)
-        if not callable(act):
-            raise PokerlabError(f"{type(agent).__name__} has no act(observation) method")
+    ``text`` is a built-in agent's name (``always-call``, ``random``...), a strategy file
+    (``.npz``) of ``game``, or an entrant's ``.py`` file defining ``Agent``; the entrant
+    runs in a sandboxed process (started here, so that a file that does not load is an
+    error now, not a silent seat).
+
+    Raises:
+        PokerlabError: an unknown name, a missing file, a strategy of another game, or an
+            entrant that does not load (the message says why).
+    """
+    if text.endswith(".py"):
+        source = EntrantSource.read(text)
+        sandboxed = SandboxedAgent(source, game, limits=limits)
+        try:
+            sandboxed.start()
+        except AgentFault as fault:
+            sandboxed.close()
+            raise PokerlabError(
+                f"--agent {text}: the entrant does not load ({fault.kind}: {fault.detail})"
+            ) from None
+        return sandboxed
+    if text.endswith(".npz"):
+        from pokerlab.agents.policy_agent import PolicyAgent
+
+        if not Path(text).is_file():
+            raise PokerlabError(f"--agent {text}: no such strategy file")
+        return connect(PolicyAgent.from_file(text, game, seed=seed))
+    from pokerlab.agents.registry import make_agent
+
+    try:
+        agent = make_agent(text, game, seed=seed)
+    except PokerlabError as error:
+        raise PokerlabError(
+            f"--agent {text}: {error}; or give a strategy .npz file or an entrant .py file"
+        ) from None
+    return connect(agent)
+
+
+class AcpcPlayer:
+    """Turns match-state lines into answers for one agent (no socket: testable on transcripts).
+
+    Args:
+        game: the game the dealer plays.
+        agent: an agent, or a transport to one (see :func:`client_agent`).
+        seed: mixed with each hand's number into the value of the agent's ``seed`` hook.
+    """
+
+    def __init__(self, game: HoldemGame, agent: object, *, seed: int = 0) -> None:
         self.game = game
-        self.agent = agent
-        self._act: Callable[..., object] = act
+        self.connection = connect(agent)
+        self.seed = seed
+        self.faults: list[tuple[int, str, str]] = []
+        """``(hand, kind, detail)`` of every failure of the agent (answered by default)."""
+        self.hands = 0
+        """Hands seen."""
+        self._tracker = MatchStateTracker(game)
         self._hand: int | None = None
+        self._ended = False
+
+    def _call(self, hook: Callable[..., object], *args: object) -> object:
+        try:
+            return hook(*args)
+        except AgentFault as fault:
+            self.faults.append((self._hand or 0, fault.kind, fault.detail))
+            return None
 
     def answer(self, line: str) -> str | None:
         """The reply to one dealer line, or None when the seat is not to act.
 
         Raises:
             ProtocolError: if the line is not a match state of this game.
-            PokerlabError: if the agent answers an action that is not legal.
         """
-        message = parse_matchstate(line.rstrip("\r\n"))
-        if message.hand_number != self._hand:
-            self._hand = message.hand_number
-            reset = getattr(self.agent, "reset", None)
-            if callable(reset):
-                reset()
-        state = state_from_matchstate(self.game, message)
-        if state.player != message.position:
+        line = line.rstrip("\r\n")
+        position, hand, state = self._tracker.follow(line)
+        connection = self.connection
+        if hand != self._hand:
+            self._hand = hand
+            self._ended = False
+            self.hands += 1
+            self._call(connection.reset)
+            self._call(connection.seed, mix64(self.seed, hand))
+        if state.player == TERMINAL:
+            if not self._ended:
+                self._ended = True
+                public = self._tracker.public_history
+                self._call(connection.observe, hand_results(state, public)[position])
             return None
-        observation = state.observation(message.position, public_history=state.public_history())
-        action = self._act(observation)
-        if isinstance(action, bool) or not isinstance(action, int) or not state.is_legal(action):
-            raise PokerlabError(f"the agent answered {action!r}, not a legal action id here")
-        return format_response(message, action_token(state, action))
+        if state.player != position:
+            if connection.wants_updates:
+                view = state.observation(position, public_history=self._tracker.public_history)
+                self._call(connection.observe, view)
+            return None
+        observation = state.observation(position, public_history=self._tracker.public_history)
+        answer = self._call(connection.act, observation)
+        take = getattr(connection, "take_faults", None)
+        if callable(take):
+            for kind, detail in take():
+                self.faults.append((hand, kind, detail))
+        legal = observation.legal_actions
+        if isinstance(answer, bool) or not isinstance(answer, int) or answer not in legal:
+            if answer is not None:
+                self.faults.append((hand, "illegal", f"answered {answer!r}; legal: {legal}"))
+            answer = default_action(state)
+        return f"{line}:{action_token(state, answer)}"  # the protocol: the state as sent
 
     def play(self, lines: Iterable[str]) -> Iterator[str]:
         """Every reply to a run of dealer lines (a transcript, or a socket's lines)."""
@@ -65,40 +167,75 @@ class AcpcPlayer:
             if reply is not None:
                 yield reply
 
+    def close(self) -> None:
+        """Release the agent's transport (an entrant's process)."""
+        with contextlib.suppress(Exception):
+            self.connection.close()
 
-def run_client(game: HoldemGame, host: str, port: int, agent: object) -> int:
+
+def run_client(
+    game: HoldemGame,
+    host: str,
+    port: int,
+    agent: object,
+    *,
+    seed: int = 0,
+    report: Callable[[str], None] | None = None,
+) -> int:
     """Connect to the dealer at ``host:port`` and play until it closes; return hands seen.
+
+    Lines the client cannot read and the agent's faults are passed to ``report`` (default:
+    standard error) and the play goes on: the dealer decides what a silent seat does.
 
     Raises:
         PokerlabError: if the dealer cannot be reached.
     """
-    player = AcpcPlayer(game, agent)
+    player = AcpcPlayer(game, agent, seed=seed)
+    say = report or (lambda text: print(text, file=sys.stderr))
     try:
         sock = socket.create_connection((host, port), timeout=30.0)
     except OSError as error:
+        player.close()
         raise PokerlabError(f"cannot connect to the dealer at {host}:{port} ({error})") from error
     sock.settimeout(None)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    hands: set[int] = set()
-    with sock, sock.makefile("r", encoding="ascii", errors="replace", newline="\n") as reader:
-        try:
+    try:
+        with sock:
             sock.sendall(VERSION_LINE.encode("ascii") + b"\r\n")
-            _serve(sock, reader, player, hands)
-        except OSError:
-            pass  # the dealer closed the connection: the match is over for us
-    return len(hands)
+            _serve(sock, player, say)
+    except OSError:
+        pass  # the dealer closed the connection: the match is over for us
+    finally:
+        player.close()
+    return player.hands
 
 
-def _serve(sock: socket.socket, reader: Iterable[str], player: AcpcPlayer, hands: set[int]) -> None:
-    for line in reader:
-        try:
-            reply = player.answer(line)
-        except ProtocolError:
-            continue  # a line we cannot read: the dealer decides what our seat does
-        if player._hand is not None:
-            hands.add(player._hand)
-        if reply is not None:
-            sock.sendall(reply.encode("ascii") + b"\r\n")
+def _serve(sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None]) -> None:
+    buffer = b""
+    reported = 0
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return
+        buffer += chunk
+        *lines, buffer = buffer.split(b"\n")
+        replies = []
+        for raw in lines:
+            line = raw.decode("ascii", errors="replace").rstrip("\r")
+            if not line or line.startswith("#"):
+                continue
+            try:
+                reply = player.answer(line)
+            except ProtocolError as error:
+                say(f"unreadable line from the dealer ({error}); not answered")
+                continue
+            if reply is not None:
+                replies.append(reply)
+        for hand, kind, detail in player.faults[reported:]:
+            say(f"hand {hand}: the agent's {kind} fault ({detail}); answered the default action")
+        reported = len(player.faults)
+        if replies:
+            sock.sendall("".join(r + "\r\n" for r in replies).encode("ascii"))
 
 
-__all__ = ["AcpcPlayer", "run_client"]
+__all__ = ["AcpcPlayer", "client_agent", "run_client"]

@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from pokerlab._types import TERMINAL, Action
+from pokerlab.cards.card import card_str
 from pokerlab.errors import IllegalActionError, PokerlabError, ProtocolError
 from pokerlab.eval.dealer import (
     ActionTaken,
@@ -39,9 +41,11 @@ from pokerlab.eval.dealer import (
 from pokerlab.eval.matches import iter_hands
 from pokerlab.eval.records import FaultEvent, HandRecord
 from pokerlab.eval.statistics import Estimate, mean_estimate
+from pokerlab.games.holdem_rules import CALL, FOLD
 from pokerlab.games.holdem_state import HoldemGame, HoldemState
 from pokerlab.games.observation import HandResult, Observation
 from pokerlab.protocols.acpc_matchstate import (
+    PREFIX,
     VERSION_LINE,
     format_matchstate,
     matchstate_from_state,
@@ -50,6 +54,7 @@ from pokerlab.protocols.acpc_matchstate import (
 )
 
 _MAX_LINE = 4096
+_TOKEN = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
 
 
 @dataclass(frozen=True)
@@ -110,39 +115,113 @@ class _LineSocket:
 
 
 class AcpcTable:
-    """The dealer listener: tracks the hand, sends match states, writes the ACPC log lines."""
+    """The dealer listener: follows the hand, sends match states, writes the ACPC log lines.
 
-    def __init__(self, seats: Sequence[AcpcSeat], log: Callable[[str], None] | None = None) -> None:
-        self.seats = list(seats)
+    The betting tokens and card texts are kept as the hand goes (an action appends one
+    token), so a match state costs a string join, not a replay of the hand.
+
+    Args:
+        seats: the ACPC seat of each agent (by the agent's index in the match); agents
+            reached otherwise (in process, sandboxed) are left out or given as None.
+        log: receives the ``STATE:`` and ``#`` fault lines.
+    """
+
+    def __init__(
+        self,
+        seats: Sequence[AcpcSeat | None] | Mapping[int, AcpcSeat],
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        pairs = seats.items() if isinstance(seats, Mapping) else enumerate(seats)
+        self.seats: dict[int, AcpcSeat] = {i: seat for i, seat in pairs if seat is not None}
         self.state: HoldemState | None = None
         self.hand = 0
         self.seating: tuple[int, ...] = ()
         self.log = log
-        for seat in self.seats:
+        self._rounds: list[list[str]] = [[]]
+        self._hole: list[str] | None = None
+        for seat in self.seats.values():
             seat.table = self
 
     def __call__(self, event: DealerEvent) -> None:
         """Receive one dealer event."""
-        if isinstance(event, HandStarted):
+        if isinstance(event, ActionTaken):
+            state = event.state
+            assert isinstance(state, HoldemState)
+            action = event.action
+            if action == FOLD:
+                token = "f"
+            elif action == CALL:
+                token = "c"
+            elif state.game.no_limit:
+                token = f"r{state.committed[event.seat]}"
+            else:
+                token = "r"
+            self._rounds[-1].append(token)
+            self._changed(state)
+        elif isinstance(event, ChanceDealt):
+            state = event.state
+            assert isinstance(state, HoldemState)
+            sizes = state.game.rules.board_sizes
+            rounds = self._rounds
+            while len(rounds) < len(sizes) and len(state.board) >= sizes[len(rounds)]:
+                rounds.append([])
+            self._changed(state)
+        elif isinstance(event, HandStarted):
             self.hand, self.seating = event.hand, event.seats
-            for connection in self.seats:
+            self._rounds = [[]]
+            self._hole = None
+            for connection in self.seats.values():
                 connection.hand_seconds = 0.0
-            return
-        if isinstance(event, ChanceDealt | ActionTaken):
+        elif isinstance(event, HandEnded) and self.log is not None:
             state = event.state
             assert isinstance(state, HoldemState)
-            self.state = state
-            if state.player >= 0 or state.player == TERMINAL:
-                for position, agent in enumerate(self.seating):
-                    text = format_matchstate(matchstate_from_state(state, position, self.hand))
-                    self.seats[agent].deliver(text)
-            return
-        if isinstance(event, HandEnded) and self.log is not None:
-            state = event.state
-            assert isinstance(state, HoldemState)
-            self.log(acpc_log_line(state, event.record, [self.seats[a].name for a in self.seating]))
+            record = event.record
+            returns = "|".join(f"{r:g}" for r in record.returns)
+            names = "|".join(self._name(a) for a in self.seating)
+            body = self._body(state, show=range(state.game.n_players))
+            self.log(f"STATE:{self.hand}:{body}:{returns}:{names}")
         elif isinstance(event, FaultEvent) and self.log is not None:
             self.log(f"# hand {event.hand} seat {event.seat} {event.kind}: {event.detail}")
+
+    def _name(self, agent: int) -> str:
+        seat = self.seats.get(agent)
+        return seat.name if seat is not None else f"agent{agent}"
+
+    def _body(self, state: HoldemState, show: Sequence[int] | range) -> str:
+        """``<betting>:<cards>`` with the hole cards of the positions in ``show``."""
+        if self._hole is None or len(self._hole) < state.game.n_players:
+            self._hole = [
+                "".join(card_str(c) for c in state.hole_cards(p))
+                for p in range(state.game.n_players)
+            ]
+        hole = "|".join(self._hole[p] if p in show else "" for p in range(len(self._hole)))
+        sizes = state.game.rules.board_sizes
+        board = state.board
+        cards = "".join(
+            "/" + "".join(card_str(c) for c in board[sizes[r - 1] : sizes[r]])
+            for r in range(1, len(self._rounds))
+        )
+        betting = "/".join("".join(tokens) for tokens in self._rounds)
+        return f"{betting}:{hole}{cards}"
+
+    def _changed(self, state: HoldemState) -> None:
+        self.state = state
+        player = state.player
+        if player < 0 and player != TERMINAL:
+            return
+        n = state.game.n_players
+        if player == TERMINAL and not any(state.folded):
+            everyone = self._body(state, show=range(n))
+            for position, agent in enumerate(self.seating):
+                seat = self.seats.get(agent)
+                if seat is not None:
+                    seat.deliver(f"{PREFIX}:{position}:{self.hand}:{everyone}")
+            return
+        for position, agent in enumerate(self.seating):
+            seat = self.seats.get(agent)
+            if seat is not None:
+                body = self._body(state, show=(position,))
+                seat.deliver(f"{PREFIX}:{position}:{self.hand}:{body}")
 
 
 class AcpcSeat:
@@ -208,6 +287,14 @@ class AcpcSeat:
     def _answer(self, state: HoldemState, deadline: float | None) -> Action:
         while True:
             line = self.lines.read_line(deadline)
+            sent = self.sent
+            if line.startswith(sent) and line[len(sent) : len(sent) + 1] == ":":
+                token = line[len(sent) + 1 :]  # the usual answer: no need to parse the state
+                if _TOKEN.fullmatch(token):
+                    try:
+                        return token_action(state, token)
+                    except (ProtocolError, IllegalActionError) as error:
+                        raise AgentFault("illegal", f"{token!r}: {error}") from error
             try:
                 message, token = parse_response(line)
             except ProtocolError as error:

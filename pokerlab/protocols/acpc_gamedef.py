@@ -198,11 +198,46 @@ def standard_gamedef(name: str) -> str:
     return resources.files("pokerlab.protocols").joinpath("gamedefs", f"{name}.game").read_text()
 
 
+def load_acpc_game(text: str) -> HoldemGame:
+    """The game a command line names: a ``GAMEDEF`` file, a standard name, or a spec.
+
+    In that order: ``text`` is the path of a gamedef file if such a file exists; else one
+    of :data:`STANDARD` (``.game`` may follow it); else a pokerlab Hold'em spec such as
+    ``holdem(betting='limit')``. What ACPC cannot play (Kuhn's and Leduc's own games, a
+    matrix game) is refused with the gamedef names that play them.
+
+    Raises:
+        SpecError: if ``text`` is none of the three (the message lists what is allowed),
+            or names a gamedef file that is malformed.
+    """
+    if Path(text).is_file():
+        return read_gamedef(text)
+    name = text.removesuffix(".game")
+    if name in STANDARD:
+        return parse_gamedef(standard_gamedef(name))
+    allowed = (
+        f"a GAMEDEF file, a standard gamedef ({', '.join(STANDARD)}) or a Hold'em spec "
+        "such as holdem(betting='limit')"
+    )
+    try:
+        game = load(text)
+    except SpecError as error:
+        where = "" if not text.endswith(".game") else f" (no file {text!r})"
+        raise SpecError(f"game {text!r}{where} is not {allowed}: {error}") from None
+    if not isinstance(game, HoldemGame):
+        raise SpecError(
+            f"ACPC plays Hold'em-family games; {text!r} is {game.spec}. Give {allowed} "
+            "(Kuhn and Leduc: kuhn.limit.2p, leduc.limit.2p)"
+        )
+    return game
+
+
 __all__ = [
     "ACPC_MAX_RAISES",
     "ACPC_STACK",
     "STANDARD",
     "format_gamedef",
+    "load_acpc_game",
     "parse_gamedef",
     "read_gamedef",
     "standard_gamedef",

@@ -198,59 +198,172 @@ def matchstate_from_state(
 def state_from_matchstate(game: HoldemGame, message: MatchState) -> HoldemState:
     """Replay ``message`` into a state of ``game``.
 
-    Hidden hole cards are stood in for by the lowest cards not shown (the state is what the
-    seat may know; only its betting and its own and the board's cards are real).
+    Hidden hole cards are stood in for by the lowest cards of the deck not shown (the
+    state is what the seat may know; only its betting and its own and the board's cards
+    are real).
 
     Raises:
         ProtocolError: if the message does not fit the game (seats, card counts, an illegal
             or mis-sized action), naming the part.
     """
-    rules = game.rules
-    n = game.n_players
-    if len(message.hole) != n:
-        raise ProtocolError(f"cards name {len(message.hole)} positions; this game has {n} seats")
-    n_hole = rules.hole_size
-    shown = {c for cards in (*message.hole, *message.board) for c in cards}
-    spare = iter(c for c in range(rules.deck_size) if c not in shown)
-    hole: list[tuple[int, ...]] = []
-    for seat, cards in enumerate(message.hole):
-        if len(cards) not in (0, n_hole):
+    return MatchStateTracker(game).update(message)
+
+
+_Step = tuple[str, int, "int | str"]
+"""One step of a replay: ("card", round, card id), ("open", round, 0), ("bet", round, token)."""
+
+
+class MatchStateTracker:
+    """Follows the match states sent to one seat, replaying only what is new in each.
+
+    A dealer's next message usually extends the last one (an action more, a board dealt):
+    the tracker keeps the state it reached and the public history, and applies only the
+    new steps; anything else (a new hand, cards revealed at showdown) replays from the
+    start. What it returns equals :func:`state_from_matchstate` of the same message.
+    """
+
+    def __init__(self, game: HoldemGame) -> None:
+        self.game = game
+        self._steps: list[_Step] = []
+        self._state: HoldemState = game.initial_state()
+        self._public: list[tuple[int, str]] = []
+        self._last: tuple[str, str, str, str] | None = None
+
+    @property
+    def public_history(self) -> tuple[tuple[int, str], ...]:
+        """The public events of the last state returned (as ``State.public_history``)."""
+        return tuple(self._public)
+
+    def follow(self, line: str) -> tuple[int, int, HoldemState]:
+        """The position, hand number and state of a match-state line.
+
+        When the line only adds actions to the last one (same position, hand and cards,
+        no new round), only the new tokens are read; any other line is parsed in full.
+
+        Raises:
+            ProtocolError: as :func:`parse_matchstate` and :func:`state_from_matchstate`.
+        """
+        parts = line.split(":")
+        last = self._last
+        if (
+            last is not None
+            and len(parts) == 5
+            and parts[0] == PREFIX
+            and parts[1] == last[0]
+            and parts[2] == last[1]
+            and parts[4] == last[3]
+            and parts[3].startswith(last[2])
+        ):
+            suffix = parts[3][len(last[2]) :]
+            tokens = _ACTION.findall(suffix)
+            if "/" not in suffix and "".join(tokens) == suffix:
+                r = parts[3].count("/")
+                state = self._extend([("bet", r, token) for token in tokens], None)
+                self._last = (parts[1], parts[2], parts[3], parts[4])
+                return int(parts[1]), int(parts[2]), state
+        message = parse_matchstate(line)
+        state = self.update(message)
+        self._last = (parts[1], parts[2], parts[3], parts[4])
+        return message.position, message.hand_number, state
+
+    def _extend(self, new: list[_Step], message: MatchState | None) -> HoldemState:
+        state = self._state
+        try:
+            for step in new:
+                state = self._apply(state, step, message)
+        except IllegalActionError as error:
+            self._forget()
+            raise ProtocolError(f"match state does not fit the game: {error}") from error
+        except ProtocolError:
+            self._forget()
+            raise
+        self._steps.extend(new)
+        self._state = state
+        if state.player == CHANCE:
+            self._forget()
+            raise ProtocolError("a round's betting is over but the next round is not shown")
+        return state
+
+    def _forget(self) -> None:
+        self._steps, self._state, self._public = [], self.game.initial_state(), []
+        self._last = None
+
+    def update(self, message: MatchState) -> HoldemState:
+        """The state of ``message`` (what its seat may know).
+
+        Raises:
+            ProtocolError: as :func:`state_from_matchstate`.
+        """
+        steps = self._steps_of(message)
+        old = self._steps
+        if not (len(old) <= len(steps) and steps[: len(old)] == old):
+            self._forget()
+        self._last = None
+        try:
+            return self._extend(steps[len(self._steps) :], message)
+        except ProtocolError as error:
+            if "next round is not shown" in str(error):
+                raise ProtocolError(
+                    f"round {len(message.betting)} betting is over but round "
+                    f"{len(message.betting) + 1} and its board are not shown"
+                ) from None
+            raise
+
+    def _steps_of(self, message: MatchState) -> list[_Step]:
+        rules = self.game.rules
+        n = self.game.n_players
+        if len(message.hole) != n:
             raise ProtocolError(
-                f"position {seat} shows {len(cards)} hole cards; allowed: 0 (hidden) or {n_hole}"
+                f"cards name {len(message.hole)} positions; this game has {n} seats"
             )
-        hole.append(cards if cards else tuple(next(spare) for _ in range(n_hole)))
-    state = game.initial_state()
-    try:
-        for k in range(n_hole):
-            for seat in range(n):
-                state = state.child(hole[seat][k])
-        sizes = rules.board_sizes
+        n_hole = rules.hole_size
+        shown = {c for cards in (*message.hole, *message.board) for c in cards}
+        spare = iter(c for c in rules.deck if c not in shown)
+        hole: list[tuple[int, ...]] = []
+        for seat, cards in enumerate(message.hole):
+            if len(cards) not in (0, n_hole):
+                raise ProtocolError(
+                    f"position {seat} shows {len(cards)} hole cards; allowed: 0 (hidden) or "
+                    f"{n_hole}"
+                )
+            hole.append(cards if cards else tuple(next(spare) for _ in range(n_hole)))
+        steps: list[_Step] = [
+            ("card", 0, hole[seat][k]) for k in range(n_hole) for seat in range(n)
+        ]
         for r, tokens in enumerate(message.betting):
             if r:
-                expected = sizes[r] - sizes[r - 1] if r < len(sizes) else 0
-                if r >= len(sizes) or len(message.board[r - 1]) != expected:
-                    raise ProtocolError(
-                        f"round {r + 1} board shows {len(message.board[r - 1])} cards; "
-                        f"allowed: {expected}"
-                    )
-                if state.player != CHANCE:
-                    raise ProtocolError(f"round {r} betting is not over but round {r + 1} began")
-                for card in message.board[r - 1]:
-                    state = state.child(card)
-            for token in tokens:
-                if state.player < 0:
-                    raise ProtocolError(
-                        f"action {token!r} in round {r + 1} comes after the betting ended"
-                    )
-                state = state.child(token_action(state, token))
-    except IllegalActionError as error:
-        raise ProtocolError(f"match state does not fit the game: {error}") from error
-    if state.player == CHANCE:
-        raise ProtocolError(
-            f"round {len(message.betting)} betting is over but round "
-            f"{len(message.betting) + 1} and its board are not shown"
-        )
-    return state
+                steps.append(("open", r, 0))
+                steps.extend(("card", r, card) for card in message.board[r - 1])
+            steps.extend(("bet", r, token) for token in tokens)
+        return steps
+
+    def _apply(self, state: HoldemState, step: _Step, message: MatchState | None) -> HoldemState:
+        kind, r, value = step
+        if kind == "open":
+            assert message is not None  # a new round is only read from a parsed message
+            sizes = self.game.rules.board_sizes
+            expected = sizes[r] - sizes[r - 1] if r < len(sizes) else 0
+            if r >= len(sizes) or len(message.board[r - 1]) != expected:
+                raise ProtocolError(
+                    f"round {r + 1} board shows {len(message.board[r - 1])} cards; "
+                    f"allowed: {expected}"
+                )
+            if state.player != CHANCE:
+                raise ProtocolError(f"round {r} betting is not over but round {r + 1} began")
+            return state
+        if kind == "card":
+            action = int(value)
+        else:
+            if state.player < 0:
+                raise ProtocolError(
+                    f"action {value!r} in round {r + 1} comes after the betting ended"
+                )
+            action = token_action(state, str(value))
+        child = state.child(action)
+        event = state.public_event(action, child)
+        if event is not None:
+            self._public.append(event)
+        return child
 
 
 def _replay_tokens(state: HoldemState) -> tuple[tuple[tuple[str, ...], ...], HoldemState]:
@@ -323,6 +436,7 @@ __all__ = [
     "PREFIX",
     "VERSION_LINE",
     "MatchState",
+    "MatchStateTracker",
     "action_token",
     "format_matchstate",
     "format_response",

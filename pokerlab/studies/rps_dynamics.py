@@ -87,3 +87,40 @@ def run_dynamics(
         row, col = average[t]
         exploit[t] = 0.5 * (float(np.max(A @ col)) + float(np.max(-A.T @ row)))
     return Dynamics(variant, current, average, exploit)
+
+
+def dynamics_figure(runs: list[Dynamics], path: str) -> str:
+    """Plot each run's current strategy (P1), its average, and the average's exploitability.
+
+    One row per variant: the current strategy cycles under regret matching and settles
+    under regret matching+ and CFR+; the right-hand panel puts the exploitabilities side by side.
+    """
+    from pokerlab.studies._figures import pyplot, save_figure
+
+    if not runs:
+        raise PokerlabError("dynamics_figure needs at least one run")
+    plt = pyplot()
+    figure, axes = plt.subplots(len(runs), 2, figsize=(12, 3.2 * len(runs)), squeeze=False)
+    names = ("Rock", "Paper", "Scissors")
+    colours = ("tab:red", "tab:blue", "tab:green")
+    for row, run in zip(axes, runs, strict=True):
+        steps = np.arange(1, len(run.exploitability) + 1)
+        for k in range(3):
+            row[0].plot(steps, run.current[:, 0, k], color=colours[k], linewidth=0.8,
+                        label=f"current {names[k]}")
+            row[0].plot(steps, run.average[:, 0, k], color=colours[k], linewidth=1.6,
+                        linestyle="--", label=f"average {names[k]}")
+        row[0].set_title(f"{run.variant}: P1's strategy")
+        row[0].set_xlabel("iteration")
+        row[0].set_ylim(-0.02, 1.02)
+        row[0].legend(fontsize=7, ncol=2)
+        for other in runs:
+            row[1].loglog(np.arange(1, len(other.exploitability) + 1),
+                          np.maximum(other.exploitability, 1e-12),
+                          linewidth=2.0 if other is run else 0.8, label=other.variant)
+        row[1].set_title("exploitability of the average profile")
+        row[1].set_xlabel("iteration")
+        row[1].legend(fontsize=8)
+        row[1].grid(True, which="both", alpha=0.3)
+    figure.tight_layout()
+    return str(save_figure(figure, path))

@@ -1,34 +1,330 @@
-"""The Starlette app behind ``pokerlab serve``: a JSON API over the dealer and the agents.
+"""The Starlette app behind ``pokerlab serve``: tables against the bots, over JSON and WebSocket.
 
-This first step deals whole hands between two built-in agents (named through the agent
-registry, so new bots appear on their own) and shows them on a plain HTML page; the live
-human seat of issue 14 is not built yet.
+Routes (every body is a small JSON object, read up to :data:`MAX_BODY` bytes):
+
+- ``GET /``: the page (plain HTML and JS, no build step; it lays out what the API says);
+- ``GET /api/agents``: the built-in agents (from the registry, so new bots appear on their
+  own), which of them play each game, and the strategy files under ``--strategies``;
+- ``POST /api/hand``: one hand between two built-in agents (bot against bot);
+- ``POST /api/tables``: a new table (Hold'em 2 to 9 seats, or Kuhn / Leduc heads-up) with
+  the person in one seat; answers ``{token, view}``;
+- ``GET /api/tables/{token}``: the table as its person may see it;
+- ``POST /api/tables/{token}/act``: the person's move; answers the view once the bots
+  have played up to the person's next decision (or the end of the hand);
+- ``POST /api/tables/{token}/deal``: the next hand;
+- ``POST /api/tables/{token}/options``: ``{show_strategy: bool}``;
+- ``WS /ws/tables/{token}``: the view, sent again after every change (live updates).
+
+A token is the table's only key: 32 random URL-safe characters, never listed anywhere.
+Requests that a browser marks as coming from another site's page (``Origin``) are refused.
+Bad requests get a 4xx with a message naming what was wrong and what is allowed; a refused
+request changes nothing. Other pages (the explorer, the arena, the spot view) join through
+``create_app(extra_routes=...)``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib.resources import files
+from pathlib import Path
+from urllib.parse import urlsplit
 
+import numpy as np
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
-from starlette.routing import Route
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from pokerlab.agents.registry import agent_names, make_agent
+from pokerlab.agents.policy_agent import PolicyAgent
+from pokerlab.agents.registry import agent_names, check_builtin, expand_name, make_agent
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.dealer import DealStream, connect, deal_hand
+from pokerlab.games.base import Game
+from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
+from pokerlab.web import arena_view, explorer, spot_view
+from pokerlab.web.tables import (
+    HoldemTable,
+    SmallGameTable,
+    Table,
+    TableRegistry,
+    WebRequestError,
+)
 
 MAX_SEED = 2**31 - 1
 MAX_BODY = 4096
 """The largest request body the API reads, in bytes (its requests are a few small fields)."""
 GAMES = ("kuhn", "leduc", "holdem")
+SMALL_GAMES = ("kuhn", "leduc")
+MAX_SPEC = 120
+"""The longest game spec string a table accepts (``leduc(stack=50, raise_cap=None)``)."""
+MAX_STACK = 100_000
+"""The largest Hold'em starting stack a table accepts, in chips."""
+MAX_LISTED = 200
+"""The most strategy files ``/api/agents`` lists."""
+ACT_WAIT = 30.0
+"""Seconds an action request waits for the bots before answering the view as it is."""
+BOT_TIME_LIMIT = 5.0
+"""Seconds a bot may think per decision before the dealer plays its default action."""
+
+AgentFactory = Callable[[Game, int], object]
+"""``(game, seed) -> agent``: extra agents a test or an embedding program adds by name."""
 
 
-def _error(message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=400)
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _same_origin(connection: Request | WebSocket) -> bool:
+    """False when the browser says the request comes from a page of another site.
+
+    A page elsewhere must not drive this server's tables from the person's browser (a
+    cross-site form post, a cross-site WebSocket); browsers send ``Origin`` on both.
+    """
+    origin = connection.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == connection.headers.get("host", "")
+
+
+async def _json_body(request: Request) -> dict[str, object]:
+    """The request's JSON object, at most :data:`MAX_BODY` bytes, from a page of this site.
+
+    Raises:
+        WebRequestError: 403 for a request from another site's page, 413 for a larger
+            body, 400 for a body that is not a JSON object.
+    """
+    if not _same_origin(request):
+        raise WebRequestError(403, "a request from a page of another site is refused; open "
+                              "the page this server serves")
+    if int(request.headers.get("content-length") or 0) > MAX_BODY:
+        raise WebRequestError(413, f"the body is over {MAX_BODY} bytes")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise WebRequestError(413, f"the body is over {MAX_BODY} bytes")
+    try:
+        body = json.loads(bytes(raw) or b"{}")
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deep
+        raise WebRequestError(400, "the body must be JSON (an object of named fields)") from None
+    if not isinstance(body, dict):
+        raise WebRequestError(400, "the body must be a JSON object of named fields")
+    return body
+
+
+def _seed(body: Mapping[str, object], default: int | None = None) -> int:
+    seed = body.get("seed", default)
+    if seed is None:
+        return int(np.random.SeedSequence().generate_state(1, np.uint32)[0]) & MAX_SEED
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise WebRequestError(400, f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
+    return seed
+
+
+def _int_field(body: Mapping[str, object], name: str, default: int, low: int, high: int) -> int:
+    value = body.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise WebRequestError(400, f"{name} must be an integer from {low} to {high}, "
+                              f"got {value!r}")
+    return value
+
+
+class WebApp:
+    """The app's shared parts: the tables, the strategies folder, the extra agents."""
+
+    def __init__(
+        self,
+        *,
+        strategies: Path | None,
+        extra_agents: Mapping[str, AgentFactory],
+        bot_time_limit: float,
+        max_tables: int,
+    ) -> None:
+        self.strategies = strategies.resolve() if strategies is not None else None
+        self.extra_agents = dict(extra_agents)
+        self.bot_time_limit = bot_time_limit
+        self.tables = TableRegistry(max_tables=max_tables)
+        self._playable: dict[str, list[str]] = {}
+
+    # -- agents ------------------------------------------------------------------------------
+
+    def names(self) -> list[str]:
+        """Every agent a table may seat: the registry's singles, then the extra ones."""
+        singles = [n for n in agent_names() if expand_name(n) == [n]]
+        return singles + [n for n in self.extra_agents if n not in singles]
+
+    def playable(self, game: Game) -> list[str]:
+        """The agents that can play ``game`` (checked once per spec)."""
+        key = str(game.spec)
+        if key not in self._playable:
+            names = []
+            for name in self.names():
+                if name in self.extra_agents:
+                    names.append(name)
+                    continue
+                try:
+                    check_builtin(name, game)
+                except PokerlabError:
+                    continue
+                names.append(name)
+            self._playable[key] = names
+        return self._playable[key]
+
+    def make_bot(self, name: object, game: Game, seed: int) -> object:
+        """A fresh bot ``name`` for ``game``.
+
+        Raises:
+            WebRequestError: 400 for a name that is not an agent or cannot play ``game``.
+        """
+        allowed = self.playable(game)
+        if not isinstance(name, str) or name not in allowed:
+            raise WebRequestError(400, f"agent {name!r} cannot sit at this table; allowed for "
+                                  f"{game.spec}: {', '.join(allowed)}")
+        if name in self.extra_agents:
+            return self.extra_agents[name](game, seed)
+        try:
+            return make_agent(name, game, seed=seed)
+        except PokerlabError as exc:
+            raise WebRequestError(400, str(exc)) from None
+
+    # -- strategy files ----------------------------------------------------------------------
+
+    def strategy_files(self) -> list[str]:
+        """The ``.npz`` files under ``--strategies``, relative to it (hidden folders skipped).
+
+        At most :data:`MAX_LISTED` are listed; any file inside the folder may still be opened.
+        """
+        if self.strategies is None or not self.strategies.is_dir():
+            return []
+        found: list[str] = []
+        for path in self.strategies.rglob("*.npz"):
+            relative = path.relative_to(self.strategies)
+            if any(part.startswith(".") for part in relative.parts) or not path.is_file():
+                continue
+            found.append(str(relative))
+            if len(found) >= MAX_LISTED:
+                break
+        return sorted(found)
+
+    def strategy_path(self, name: object) -> Path:
+        """The strategy file ``name``, which must lie inside ``--strategies``.
+
+        Raises:
+            WebRequestError: 403 for a path outside the folder (or no folder), 404 for a
+                missing file, 400 for a name that is not a ``.npz`` path.
+        """
+        if self.strategies is None:
+            raise WebRequestError(403, "the server was started without --strategies DIR, so "
+                                  "no strategy file can be opened")
+        if not isinstance(name, str) or not name or len(name) > 255 or "\x00" in name:
+            raise WebRequestError(400, f"strategy must be a file name under --strategies; "
+                                  f"got {name!r}")
+        path = (self.strategies / name).resolve()
+        if not path.is_relative_to(self.strategies):
+            raise WebRequestError(403, f"strategy {name!r} is outside the --strategies folder; "
+                                  "allowed: " + (", ".join(self.strategy_files()) or "none"))
+        if path.suffix != ".npz":
+            raise WebRequestError(400, f"strategy {name!r} is not a .npz strategy file")
+        if not path.is_file():
+            raise WebRequestError(404, f"strategy {name!r} does not exist; allowed: "
+                                  + (", ".join(self.strategy_files()) or "none"))
+        return path
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def open_table(self, body: Mapping[str, object]) -> Table:
+        """Build the table a ``POST /api/tables`` body asks for (runs in a worker thread).
+
+        Raises:
+            WebRequestError: 400 naming the bad field and what is allowed.
+        """
+        game_text = body.get("game")
+        if not isinstance(game_text, str) or len(game_text) > MAX_SPEC:
+            raise WebRequestError(400, f"game must be a game name or spec (at most {MAX_SPEC} "
+                                  f"characters); allowed: {', '.join(GAMES)}")
+        name = game_text.split("(")[0].strip()
+        if name == "holdem":
+            return self._holdem_table(body)
+        if name not in SMALL_GAMES:
+            raise WebRequestError(400, f"game {game_text!r} is not served at a table; allowed: "
+                                  f"{', '.join(GAMES)} (Kuhn and Leduc with any parameters)")
+        try:
+            game = load(game_text)
+        except PokerlabError as exc:
+            raise WebRequestError(400, f"game {game_text!r}: {exc}") from None
+        if game.n_players != 2:
+            raise WebRequestError(400, f"the {name} table is heads-up: players must be 2")
+        seed = _seed(body)
+        strategy, opponent = body.get("strategy"), body.get("opponent")
+        if strategy is not None:
+            path = self.strategy_path(strategy)
+            try:
+                bot: object = PolicyAgent.from_file(path, game, seed=seed)
+            except PokerlabError as exc:
+                raise WebRequestError(400, f"strategy {strategy!r}: {exc}") from None
+            label = Path(str(strategy)).stem
+        else:
+            bot = self.make_bot(opponent, game, seed)
+            label = str(opponent)
+        return self.tables.open(lambda token: SmallGameTable(
+            token=token, game=game, bot=bot, bot_name=label, seed=seed,
+            bot_time_limit=self.bot_time_limit))
+
+    def _holdem_table(self, body: Mapping[str, object]) -> Table:
+        seats = _int_field(body, "seats", 2, 2, 9)
+        user_seat = _int_field(body, "user_seat", 0, 0, seats - 1)
+        stack = _int_field(body, "stack", 200, 1, MAX_STACK)
+        blinds = body.get("blinds", [1, 2])
+        if (not isinstance(blinds, list) or len(blinds) != 2
+                or not all(isinstance(b, int) and not isinstance(b, bool) for b in blinds)):
+            raise WebRequestError(400, f"blinds must be [small, big] integers; got {blinds!r}")
+        betting = body.get("betting", "nolimit")
+        if betting not in ("nolimit", "limit"):
+            raise WebRequestError(400, f"betting must be nolimit or limit; got {betting!r}")
+        seed = _seed(body)
+        try:
+            session = HoldemSession(seats, betting=str(betting), blinds=(blinds[0], blinds[1]),
+                                    stack=stack)
+            game = session.start_hand().game
+        except PokerlabError as exc:
+            raise WebRequestError(400, str(exc)) from None
+        opponents = body.get("opponents", ["easy"])
+        if isinstance(opponents, str):
+            opponents = [opponents] * (seats - 1)
+        if not isinstance(opponents, list) or len(opponents) not in (1, seats - 1):
+            raise WebRequestError(400, f"opponents must be one agent name or a list of "
+                                  f"{seats - 1} (one per other seat); got {opponents!r}")
+        if len(opponents) == 1:
+            opponents = opponents * (seats - 1)
+        bots: list[object | None] = []
+        names: list[str] = []
+        others = iter(opponents)
+        rng = np.random.SeedSequence(seed).spawn(seats)
+        for seat in range(seats):
+            if seat == user_seat:
+                bots.append(None)
+                names.append("You")
+                continue
+            name = next(others)
+            bots.append(self.make_bot(name, game, int(rng[seat].generate_state(1)[0])))
+            names.append(f"{name} (seat {seat})")
+        return self.tables.open(lambda token: HoldemTable(
+            token=token, user_seat=user_seat, bots=bots, bot_names=names, session=session,
+            seed=seed, bot_time_limit=self.bot_time_limit))
+
+
+def _web(request: Request | WebSocket) -> WebApp:
+    web = request.app.state.web
+    assert isinstance(web, WebApp)
+    return web
 
 
 async def index(request: Request) -> HTMLResponse:
@@ -38,37 +334,31 @@ async def index(request: Request) -> HTMLResponse:
 
 
 async def agents(request: Request) -> JSONResponse:
-    """The built-in agents' names and the games the page offers."""
-    return JSONResponse({"agents": list(agent_names()), "games": list(GAMES)})
+    """The agents, which of them play each game, and the strategy files offered."""
+    web = _web(request)
+    playable = {name: web.playable(load(name)) for name in SMALL_GAMES}
+    playable["holdem"] = web.playable(load("holdem"))
+    return JSONResponse({
+        "agents": list(agent_names()),
+        "games": list(GAMES),
+        "playable": playable,
+        "strategies": web.strategy_files(),
+    })
 
 
 async def hand(request: Request) -> JSONResponse:
     """Deal one hand of ``game`` between agents ``a`` (seat 0) and ``b`` (seat 1)."""
-    if int(request.headers.get("content-length") or 0) > MAX_BODY:
-        return JSONResponse({"error": f"the body is over {MAX_BODY} bytes"}, status_code=413)
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        return JSONResponse({"error": f"the body is over {MAX_BODY} bytes"}, status_code=413)
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        return _error("the body must be JSON: {game, a, b, seed}")
-    if not isinstance(body, dict):
-        return _error("the body must be a JSON object: {game, a, b, seed}")
-    game_name, a, b, seed = body.get("game"), body.get("a"), body.get("b"), body.get("seed", 0)
+    body = await _json_body(request)
+    game_name, a, b = body.get("game"), body.get("a"), body.get("b")
     if game_name not in GAMES:
         return _error(f"game {game_name!r} is not served; allowed: {', '.join(GAMES)}")
     names = agent_names()
     for seat, name in (("a", a), ("b", b)):
         if name not in names:
             return _error(f"agent {seat}={name!r} is unknown; allowed: {', '.join(names)}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        return _error(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
-    try:
-        # In a worker thread: a slow agent must not hold up the other clients' requests.
-        result = await run_in_threadpool(_deal, str(game_name), str(a), str(b), seed)
-    except PokerlabError as error:
-        return _error(str(error))
+    seed = _seed(body, default=0)
+    # In a worker thread: a slow agent must not hold up the other clients' requests.
+    result = await run_in_threadpool(_deal, str(game_name), str(a), str(b), seed)
     return JSONResponse(result)
 
 
@@ -85,10 +375,140 @@ def _deal(game_name: str, a: str, b: str, seed: int) -> dict[str, object]:
     }
 
 
-def create_app() -> Starlette:
-    """A fresh app (one per server, or per test)."""
-    return Starlette(routes=[
-        Route("/", index),
-        Route("/api/agents", agents),
-        Route("/api/hand", hand, methods=["POST"]),
-    ])
+async def open_table(request: Request) -> JSONResponse:
+    """Open a table and deal its first hand; answer its token and view."""
+    body = await _json_body(request)
+    web = _web(request)
+    table = await run_in_threadpool(web.open_table, body)
+    version = table.deal()
+    await table.settle(version, ACT_WAIT)
+    return JSONResponse({"token": table.token, "view": table.view()})
+
+
+async def table_view(request: Request) -> JSONResponse:
+    """The table of the token, as its person may see it."""
+    table = _web(request).tables.get(str(request.path_params["token"]))
+    return JSONResponse(table.view())
+
+
+async def table_act(request: Request) -> JSONResponse:
+    """The person's move; answer the view at the person's next decision or the hand's end."""
+    table = _web(request).tables.get(str(request.path_params["token"]))
+    body = await _json_body(request)
+    version = table.submit(body)
+    await table.settle(version, ACT_WAIT)
+    return JSONResponse(table.view())
+
+
+async def table_deal(request: Request) -> JSONResponse:
+    """Deal the table's next hand."""
+    table = _web(request).tables.get(str(request.path_params["token"]))
+    await _json_body(request)
+    version = table.deal()
+    await table.settle(version, ACT_WAIT)
+    return JSONResponse(table.view())
+
+
+async def table_options(request: Request) -> JSONResponse:
+    """Set the table's display options: ``{show_strategy: bool}``."""
+    table = _web(request).tables.get(str(request.path_params["token"]))
+    body = await _json_body(request)
+    show = body.get("show_strategy")
+    if not isinstance(show, bool):
+        raise WebRequestError(400, f"show_strategy must be true or false; got {show!r}")
+    table.set_show_strategy(show)
+    return JSONResponse(table.view())
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """Send the table's view now and after every change, until the page goes away."""
+    if not _same_origin(websocket):
+        await websocket.close(code=4403, reason="a page of another site")
+        return
+    try:
+        table = _web(websocket).tables.get(str(websocket.path_params["token"]))
+    except WebRequestError:
+        await websocket.close(code=4404, reason="no table has this token")
+        return
+    await websocket.accept()
+    sent = -1
+    try:
+        while True:
+            view = table.view()
+            version = view["version"]
+            assert isinstance(version, int)
+            if version != sent:
+                await websocket.send_json(view)
+                sent = version
+            if table.closed:
+                break
+            await table.changed(version, 15.0)
+    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+        return
+    await websocket.close()
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    """A refused request: its status (4xx) and the message, as JSON."""
+    if isinstance(exc, WebRequestError):
+        return _error(str(exc), exc.status)
+    return _error(str(exc), 400)
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    """Close every table when the server stops (their threads end)."""
+    yield
+    web = app.state.web
+    assert isinstance(web, WebApp)
+    web.tables.close_all()
+
+
+def create_app(
+    strategies: Path | None = None,
+    db: Path | None = None,
+    *,
+    extra_routes: Sequence[BaseRoute] = (),
+    extra_agents: Mapping[str, AgentFactory] | None = None,
+    bot_time_limit: float = BOT_TIME_LIMIT,
+    max_tables: int = 256,
+    allowed_hosts: Sequence[str] | None = None,
+) -> Starlette:
+    """A fresh app (one per server, or per test).
+
+    Args:
+        strategies: the folder strategy files may be opened from (none: no files).
+        db: the arena database, for pages that show it (kept on ``app.state.db``).
+        extra_routes: more pages and APIs, after the explorer, arena and spot views.
+        extra_agents: more agents by name, ``(game, seed) -> agent`` (tests use it).
+        bot_time_limit: seconds a bot may think per decision.
+        max_tables: how many tables may be open at once.
+        allowed_hosts: the ``Host`` names requests may carry (None: any); a server on
+            loopback lists its own, so that a DNS-rebound name cannot reach it.
+    """
+    web = WebApp(strategies=strategies, extra_agents=extra_agents or {},
+                 bot_time_limit=bot_time_limit, max_tables=max_tables)
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/api/agents", agents),
+            Route("/api/hand", hand, methods=["POST"]),
+            Route("/api/tables", open_table, methods=["POST"]),
+            Route("/api/tables/{token}", table_view),
+            Route("/api/tables/{token}/act", table_act, methods=["POST"]),
+            Route("/api/tables/{token}/deal", table_deal, methods=["POST"]),
+            Route("/api/tables/{token}/options", table_options, methods=["POST"]),
+            WebSocketRoute("/ws/tables/{token}", table_socket),
+            *(route for view in (explorer, arena_view, spot_view)
+              for route in view.routes(strategies, db)),
+            *extra_routes,
+        ],
+        middleware=[] if allowed_hosts is None else [
+            Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
+        exception_handlers={PokerlabError: _refused},
+        lifespan=_lifespan,
+    )
+    app.state.web = web
+    app.state.db = db
+    app.state.strategies = strategies
+    return app

@@ -181,3 +181,53 @@ def test_a_client_answers_a_recorded_transcript() -> None:
         "MATCHSTATE:1:0:rr:|9hQd:c",
         "MATCHSTATE:1:0:rrc/r:|9hQd/8dAs8s:f",
     ]
+
+
+class _Capture:
+    """Stands in for an AcpcSeat: keeps every match state the table delivers."""
+
+    def __init__(self) -> None:
+        self.name = "capture"
+        self.hand_seconds = 0.0
+        self.table = None
+        self.texts: list[str] = []
+
+    def deliver(self, text: str) -> None:
+        self.texts.append(text)
+
+
+@pytest.mark.parametrize(
+    "game",
+    [LIMIT, NO_LIMIT, holdem(betting="limit", players=3), holdem(stack=30, blinds=(1, 2))],
+    ids=["limit", "no-limit", "limit-3p", "no-limit-short"],
+)
+def test_the_tables_incremental_match_states_equal_a_replay_of_the_hand(game) -> None:  # type: ignore[no-untyped-def]
+    from pokerlab.eval.dealer import ActionTaken, ChanceDealt
+    from pokerlab.protocols.acpc_dealer import AcpcTable
+    from pokerlab.protocols.acpc_matchstate import format_matchstate, matchstate_from_state
+
+    n = game.n_players
+    captures = [_Capture() for _ in range(n)]
+    table = AcpcTable(captures)  # type: ignore[arg-type]
+    expected: list[list[str]] = [[] for _ in range(n)]
+    seating: list[tuple[int, ...]] = []
+
+    def reference(event) -> None:  # type: ignore[no-untyped-def]
+        if hasattr(event, "seats") and hasattr(event, "deal"):
+            seating.append(event.seats)
+        if isinstance(event, ChanceDealt | ActionTaken):
+            state = event.state
+            if state.player >= 0 or state.is_terminal:
+                for position, agent in enumerate(seating[-1]):
+                    text = format_matchstate(matchstate_from_state(state, position, event.hand))
+                    expected[agent].append(text)
+
+    agents = [HashAgent(i) for i in range(n)]
+    for _ in iter_hands(
+        game, agents, hands=60, seats="rotate", duplicate=False, seed=9,
+        listeners=[reference, table],
+    ):  # fmt: skip
+        pass
+    for agent in range(n):
+        assert captures[agent].texts == expected[agent]
+    assert any("/" in t for t in captures[0].texts)

@@ -8,7 +8,7 @@ import signal
 import numpy as np
 import pytest
 
-from pokerlab.blueprint.mccfr import LeducBlueprintTrainer
+from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.blueprint.ray_backend import (
     round_seed,
     round_shares,
@@ -33,7 +33,7 @@ def test_one_worker_rounds_are_the_trainers_own_iterations() -> None:
     result = train_blueprint(game, iterations=1500, workers=1, batch=500, seed=4,
                              backend="local")
     assert (result.iterations, result.clock, result.rounds) == (1500, 1500, 3)
-    plain = LeducBlueprintTrainer(game)
+    plain = BlueprintTrainer(game)
     handle = trainer_handle(plain)
     for r in range(3):
         handle.sample(500 * r, round_seed(4, r, 0), 500)

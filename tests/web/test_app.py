@@ -11,7 +11,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from pokerlab.agents.registry import agent_names
-from pokerlab.cli.serve import check_host
+from pokerlab.cli.serve import allowed_hosts, check_host
 from pokerlab.errors import PokerlabError
 from pokerlab.web.app import create_app
 
@@ -26,7 +26,7 @@ def client() -> TestClient:
 def test_index_serves_the_table_page(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200
-    assert "/api/hand" in page.text
+    assert "/api/tables" in page.text
 
 
 def test_agents_come_from_the_registry(client: TestClient) -> None:
@@ -86,3 +86,26 @@ def test_other_hosts_need_public_and_warn() -> None:
     warning = check_host("0.0.0.0", public=True)
     assert warning is not None
     assert "warning" in warning
+
+
+def test_a_loopback_server_accepts_only_loopback_host_names() -> None:
+    assert allowed_hosts("127.0.0.1") == ["127.0.0.1", "localhost"]
+    assert allowed_hosts("0.0.0.0") is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = TestClient(create_app(allowed_hosts=allowed_hosts("127.0.0.1")),
+                            base_url="http://127.0.0.1:8000")
+    assert client.get("/api/agents").status_code == 200
+    rebound = client.get("/api/agents", headers={"host": "evil.example:8000"})
+    assert rebound.status_code == 400
+
+
+def test_serve_offers_the_strategies_folder_and_refuses_a_public_host(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from pokerlab.cli import main
+
+    assert main(["serve", "--help"]) == 0
+    assert "--strategies" in capsys.readouterr().out
+    assert main(["serve", "--host", "0.0.0.0"]) == 1
+    assert "needs --public" in capsys.readouterr().err

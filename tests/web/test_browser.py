@@ -1,7 +1,9 @@
-"""End to end in Debian's chromium (Playwright): the page deals a hand and shows it."""
+"""End to end in Debian's chromium (Playwright): whole hands played by clicking the page."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import threading
 import time
@@ -15,16 +17,17 @@ from pokerlab.web.app import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.slow
+KEEP = os.environ.get("POKERLAB_KEEP_SCREENSHOTS")
+"""A folder to copy the screenshots to (the README's come from here), if set."""
 
 
 @pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
+def base_url(strategies_dir: Path) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
-    )
+    app = create_app(strategies=strategies_dir)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -36,25 +39,92 @@ def base_url() -> Iterator[str]:
     thread.join(timeout=10)
 
 
-def test_the_page_deals_a_kuhn_hand(base_url: str, tmp_path: Path) -> None:
+@pytest.fixture
+def page(base_url: str, tmp_path: Path) -> Iterator[object]:
     assert CHROMIUM.exists(), "the browser tests need /usr/bin/chromium: apt-get install chromium"
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True)
         try:
-            page = browser.new_page()
-            page.goto(base_url)
-            page.wait_for_function("document.getElementById('b').options.length > 0")
-            page.select_option("#game", "kuhn")
-            page.select_option("#a", "random")
-            page.select_option("#b", "always-call")
-            page.click("#deal")
-            page.wait_for_function("document.getElementById('out').textContent.length > 0")
-            text = page.text_content("#out") or ""
-            page.screenshot(path=str(tmp_path / "web-kuhn.png"))
+            tab = browser.new_page(viewport={"width": 1100, "height": 800})
+            tab.set_default_timeout(20_000)
+            tab.goto(base_url)
+            tab.wait_for_function("document.body.dataset.ready === '1'")
+            yield tab
         finally:
             browser.close()
-    assert text.startswith("History: ")
-    returns = [float(x) for x in text.split("Returns: ")[1].split(",")]
-    assert sum(returns) == pytest.approx(0.0)
+
+
+def _shoot(page: object, path: Path) -> None:
+    page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+    if KEEP:
+        shutil.copy(path, Path(KEEP) / path.name)
+
+
+def _click_and_wait(page: object, selector: str) -> None:
+    """Click and wait for the next view (its version goes up)."""
+    version = int(page.evaluate("document.body.dataset.version"))  # type: ignore[attr-defined]
+    page.click(selector)  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        f"Number(document.body.dataset.version) > {version}")
+
+
+def _wait_for_turn_or_end(page: object) -> str:
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.body.dataset.yourTurn === 'true' || document.body.dataset.handOver === 'true'")
+    return "end" if page.evaluate(  # type: ignore[attr-defined]
+        "document.body.dataset.handOver") == "true" else "turn"
+
+
+def test_a_whole_holdem_hand_against_easy_ai(page: object, tmp_path: Path) -> None:
+    page.select_option("#game", "holdem")  # type: ignore[attr-defined]
+    page.select_option("#seats", "2")  # type: ignore[attr-defined]
+    page.select_option("#opp-1", "easy")  # type: ignore[attr-defined]
+    page.click("#start")  # type: ignore[attr-defined]
+    page.wait_for_selector("#seat-1")  # type: ignore[attr-defined]
+    assert page.locator("#seat-0 .card:not(.back)").count() == 2  # type: ignore[attr-defined]
+    assert page.locator("#seat-1 .card.back").count() == 2  # type: ignore[attr-defined]
+    _shoot(page, tmp_path / "web-holdem.png")
+    raised = False
+    for _ in range(30):
+        if _wait_for_turn_or_end(page) == "end":
+            break
+        if not raised and page.is_visible("#raise"):  # type: ignore[attr-defined]
+            page.click(".preset")  # type: ignore[attr-defined]
+            _click_and_wait(page, "#raise")
+            raised = True
+        else:
+            _click_and_wait(page, "#call")
+    assert page.evaluate("document.body.dataset.handOver") == "true"  # type: ignore[attr-defined]
+    assert raised
+    history = page.text_content("#history") or ""  # type: ignore[attr-defined]
+    assert "You: raise to" in history or "You: bet" in history
+    assert "pot of" in history
+    assert "after 1 hands" in (page.text_content("#result") or "")  # type: ignore[attr-defined]
+    assert page.is_visible("#deal")  # type: ignore[attr-defined]
+    _shoot(page, tmp_path / "web-holdem-end.png")
+    assert (tmp_path / "web-holdem-end.png").stat().st_size > 10_000
+
+
+def test_a_whole_leduc_hand_with_the_strategy_shown(page: object, tmp_path: Path) -> None:
+    page.select_option("#game", "leduc")  # type: ignore[attr-defined]
+    page.select_option("#opponent", "file:leduc20.npz")  # type: ignore[attr-defined]
+    page.click("#start")  # type: ignore[attr-defined]
+    page.wait_for_selector("#seat-bot")  # type: ignore[attr-defined]
+    _click_and_wait(page, "#strategy-toggle")
+    caption = page.text_content("#strategy caption") or ""  # type: ignore[attr-defined]
+    assert "your infoset" in caption
+    cells = page.locator("#strategy td").all_text_contents()  # type: ignore[attr-defined]
+    percents = [float(c.rstrip("%")) for c in cells if c.endswith("%")]
+    assert sum(percents) == pytest.approx(100.0, abs=0.3)
+    _shoot(page, tmp_path / "web-leduc.png")
+    for _ in range(20):
+        if _wait_for_turn_or_end(page) == "end":
+            break
+        names = page.locator(".move").all_text_contents()  # type: ignore[attr-defined]
+        choice = next((n for n in ("check", "call") if n in names), names[0])
+        _click_and_wait(page, f".move:text-is('{choice}')")
+    assert page.evaluate("document.body.dataset.handOver") == "true"  # type: ignore[attr-defined]
+    assert "You " in (page.text_content("#history") or "")  # type: ignore[attr-defined]
+    assert "after 1 hands" in (page.text_content("#result") or "")  # type: ignore[attr-defined]

@@ -1,0 +1,231 @@
+"""Blueprint files (``.bp``): a trainer's tables with a JSON header, written atomically.
+
+Layout: the line ``pokerlab-blueprint <version>``, one line of JSON (the header), then the
+tables as a numpy ``.npz`` archive (``regrets``, ``strategy_sum``, float64 ``[rows,
+actions]``). The header says what the tables mean and how to go on training them:
+
+- ``spec``: the game (``str(spec)``), and ``spec_dict`` to rebuild it;
+- ``cards``: how to rebuild the card abstraction (``{"kind": "lossless"}`` or ``{"kind":
+  "holdem", "bucket_counts": [...], "seed", "n_bins", "sample", "boards"}``), and
+  ``bucket_counts``;
+- ``bet_menu``: the no-limit bet menu the betting tree was built from (None for limit), and
+  ``rules``: the betting rules themselves;
+- ``iterations``, ``seconds`` (training time so far), ``seed``, ``rng`` (the generator's
+  state, so a resumed run draws what an uninterrupted one would), ``prune_after``,
+  ``prune_threshold``, ``rows``, ``max_actions``, ``pokerlab_version``.
+
+A file is written to a temporary name beside the target and renamed over it, so an
+interrupted save never leaves a half-written blueprint. Loading a file for another game, a
+damaged file or another format is a clear error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab._version import __version__
+from pokerlab.abstraction.card_abstraction import CardAbstraction
+from pokerlab.blueprint.betting_tree import BettingRules
+from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.errors import FileFormatError, SpecError
+from pokerlab.games import Game, load
+from pokerlab.games.spec import GameSpec
+
+MAGIC = "pokerlab-blueprint"
+"""The first word of every blueprint file."""
+VERSION = 1
+"""The file format's version."""
+SUFFIX = ".bp"
+"""The usual file suffix."""
+
+CardsSpec = dict[str, Any]
+"""How to rebuild a card abstraction (see the module docstring)."""
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file renamed over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def header_of(trainer: BlueprintTrainer, cards: CardsSpec, bet_menu: str | None) -> dict[str, Any]:
+    """The JSON header of ``trainer``'s file (see the module docstring)."""
+    return {
+        "format": MAGIC,
+        "version": VERSION,
+        "spec": str(trainer.game.spec),
+        "spec_dict": trainer.game.spec.to_dict(),
+        "cards": cards,
+        "cards_name": trainer.cards.name,
+        "bucket_counts": list(trainer.cards.bucket_counts),
+        "bet_menu": bet_menu,
+        "rules": dataclasses.asdict(trainer.rules),
+        "iterations": trainer.iterations,
+        "seconds": trainer.seconds,
+        "seed": trainer.seed,
+        "rng": trainer.rng.bit_generator.state,
+        "prune_after": trainer.prune_after,
+        "prune_threshold": trainer.prune_threshold,
+        "rows": trainer.n_rows,
+        "max_actions": trainer.tree.max_actions,
+        "pokerlab_version": __version__,
+    }
+
+
+def save_blueprint(
+    trainer: BlueprintTrainer, path: str | Path, *, cards: CardsSpec, bet_menu: str | None = None
+) -> Path:
+    """Write ``trainer``'s tables and header to ``path`` (atomically); return the path."""
+    path = Path(path)
+    header = header_of(trainer, cards, bet_menu)
+    body = io.BytesIO()
+    np.savez(body, regrets=trainer.regrets, strategy_sum=trainer.strategy_sum)
+    head = f"{MAGIC} {VERSION}\n{json.dumps(header)}\n".encode()
+    atomic_write(path, head + body.getvalue())
+    return path
+
+
+def read_header(path: str | Path) -> dict[str, Any]:
+    """The header of a blueprint file, checked for format and version.
+
+    Raises:
+        FileFormatError: if the file is missing, not a blueprint or of another version.
+    """
+    path = Path(path)
+    try:
+        with path.open("rb") as stream:
+            first = stream.readline(200)
+            second = stream.readline()
+    except OSError as error:
+        raise FileFormatError(f"cannot read blueprint {path}: {error.strerror}") from None
+    return _parse_header(path, first, second)
+
+
+def _parse_header(path: Path, first: bytes, second: bytes) -> dict[str, Any]:
+    words = first.decode("latin-1").split()
+    if len(words) != 2 or words[0] != MAGIC:
+        raise FileFormatError(f"{path} is not a pokerlab blueprint file (no '{MAGIC}' line)")
+    if words[1] != str(VERSION):
+        raise FileFormatError(
+            f"{path} is a blueprint of format version {words[1]}; this pokerlab reads {VERSION}"
+        )
+    try:
+        header: dict[str, Any] = json.loads(second)
+    except ValueError:
+        raise FileFormatError(f"{path}: the blueprint header is not valid JSON") from None
+    return header
+
+
+def check_game(header: dict[str, Any], game: Game, path: Path) -> None:
+    """Refuse a blueprint made for another game.
+
+    Raises:
+        SpecError: naming both games.
+    """
+    if header["spec"] != str(game.spec):
+        raise SpecError(
+            f"{path} is a blueprint for {header['spec']}, not for {game.spec}; train one for "
+            "this game (pokerlab blueprint train)"
+        )
+
+
+def rules_from_header(header: dict[str, Any]) -> BettingRules:
+    """The betting rules a header records."""
+    fields = dict(header["rules"])
+    for name, value in fields.items():
+        if isinstance(value, list):
+            fields[name] = tuple(value)
+    return BettingRules(**fields)
+
+
+def load_blueprint(
+    path: str | Path,
+    *,
+    game: Game | None = None,
+    cards: CardAbstraction | None = None,
+    cache_dir: str | Path | None = None,
+    threads: int = 1,
+) -> tuple[BlueprintTrainer, dict[str, Any]]:
+    """A trainer with a blueprint file's tables and state, and the file's header.
+
+    Args:
+        path: the ``.bp`` file.
+        game: if given, the file must be a blueprint of this game.
+        cards: the card abstraction, if the caller has it; else rebuilt from the header
+            (:func:`pokerlab.blueprint.cards.cards_from_spec`, cached on disk).
+        cache_dir: where cached bucket tables live.
+        threads: kernel threads of the returned trainer.
+
+    Raises:
+        FileFormatError: a missing, damaged or foreign file.
+        SpecError: a blueprint of another game than ``game``.
+    """
+    from pokerlab.blueprint.cards import cards_from_spec
+
+    path = Path(path)
+    header = read_header(path)
+    if game is None:
+        game = load(GameSpec.from_dict(header["spec_dict"]))
+    check_game(header, game, path)
+    if cards is None:
+        cards = cards_from_spec(game, header["cards"], cache_dir=cache_dir)
+    if list(cards.bucket_counts) != list(header["bucket_counts"]):
+        raise SpecError(
+            f"{path} was trained with buckets {header['bucket_counts']}; the card abstraction "
+            f"given has {list(cards.bucket_counts)}"
+        )
+    trainer = BlueprintTrainer(
+        game, cards, rules_from_header(header), seed=int(header["seed"]),
+        prune_after=int(header["prune_after"]), prune_threshold=float(header["prune_threshold"]),
+        threads=threads,
+    )  # fmt: skip
+    data = path.read_bytes()
+    start = data.index(b"\n", data.index(b"\n") + 1) + 1
+    try:
+        with np.load(io.BytesIO(data[start:])) as arrays:
+            regrets = np.array(arrays["regrets"], dtype=np.float64)
+            strategy_sum = np.array(arrays["strategy_sum"], dtype=np.float64)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        raise FileFormatError(f"{path}: the blueprint tables are damaged ({error})") from None
+    if regrets.shape != trainer.regrets.shape or strategy_sum.shape != regrets.shape:
+        raise FileFormatError(
+            f"{path}: tables of shape {regrets.shape}, the abstract game needs "
+            f"{trainer.regrets.shape}"
+        )
+    trainer.regrets[:] = regrets
+    trainer.strategy_sum[:] = strategy_sum
+    trainer.iterations = int(header["iterations"])
+    trainer.seconds = float(header.get("seconds", 0.0))
+    trainer.rng.bit_generator.state = header["rng"]
+    return trainer, header
+
+
+__all__ = [
+    "MAGIC",
+    "SUFFIX",
+    "VERSION",
+    "CardsSpec",
+    "atomic_write",
+    "check_game",
+    "header_of",
+    "load_blueprint",
+    "read_header",
+    "rules_from_header",
+    "save_blueprint",
+]

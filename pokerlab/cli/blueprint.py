@@ -1,0 +1,230 @@
+"""``pokerlab blueprint train GAME --out FILE.bp``: train a Hold'em blueprint by ES-MCCFR.
+
+Runs in chunks of iterations between which it checks the budget (``--iterations`` and
+``--seconds`` count from the blueprint's start, so a resumed run ends where an uninterrupted
+one would), saves a checkpoint every ``--checkpoint-every`` seconds and on Ctrl-C or SIGTERM
+(the blueprint file itself: it holds all a resumed run needs), and shows iterations/s, table
+rows and memory on a progress bar.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pokerlab.cli._common import (
+    check_output_path,
+    console,
+    err_console,
+    load_game,
+    path_text,
+    print_json,
+)
+from pokerlab.cli._progress import format_bytes
+from pokerlab.errors import FileFormatError, SolverError, SpecError
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``blueprint`` command group to ``app``."""
+    group = typer.Typer(
+        name="blueprint",
+        help="Train Hold'em blueprints (ES-MCCFR on an abstraction) and describe them.",
+        no_args_is_help=True,
+    )
+    group.command("train")(train_command)
+    group.command("info")(info_command)
+    app.add_typer(group, name="blueprint")
+
+
+class _Interrupt:
+    """Ctrl-C and SIGTERM set a flag; the run saves and stops at the next chunk's end."""
+
+    _SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> _Interrupt:
+        for number in self._SIGNALS:
+            self._previous[number] = signal.signal(number, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.requested = True
+
+    def __exit__(self, *exc: object) -> None:
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
+
+
+def train_command(
+    game_text: Annotated[str, typer.Argument(metavar="GAME", help="A Hold'em or Leduc game.")],
+    out: Annotated[Path, typer.Option("--out", help="The blueprint file (.bp) to write.")],
+    buckets: Annotated[
+        str, typer.Option("--buckets", help="'lossless' (small games) or counts like "
+                          "'169,50,50,50' (Texas Hold'em, cached bucket tables).")
+    ] = "lossless",
+    bet_menu: Annotated[
+        str | None, typer.Option("--bet-menu", help="No-limit: the pot fractions and all-in "
+                                 "the tree offers, e.g. '50%,100%,a'.")
+    ] = None,
+    iterations: Annotated[
+        int | None, typer.Option("--iterations", min=1, help="Stop at this many iterations.")
+    ] = None,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", min=0.0, help="Stop after this much training.")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the blueprint in --out.")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deals.")] = 0,
+    threads: Annotated[
+        int, typer.Option("--threads", min=1, help="Kernel threads (1: deterministic).")
+    ] = 1,
+    prune_after: Annotated[
+        int, typer.Option("--prune-after", min=0, help="Iterations before pruning starts.")
+    ] = 0,
+    prune_threshold: Annotated[
+        float, typer.Option("--prune-threshold", min=0.0, help="Prune actions with regret "
+                            "below -THRESHOLD x the sum of weights (0: off).")
+    ] = 0.0,
+    checkpoint_every: Annotated[
+        float, typer.Option("--checkpoint-every", min=1.0, help="Seconds between saves.")
+    ] = 300.0,
+    chunk: Annotated[
+        int, typer.Option("--chunk", min=1, help="Iterations per kernel call.")
+    ] = 4096,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+) -> None:
+    """Train a blueprint of GAME by ES-MCCFR; save it (and on Ctrl-C) to --out.
+
+    Linear weighting, optional negative-regret pruning, --threads kernel threads.
+    --iterations and --seconds count from the blueprint's start; Ctrl-C or SIGTERM saves
+    --out and prints the command that resumes it (--resume).
+    """
+    from pokerlab.blueprint.cards import cards_from_spec, parse_buckets
+    from pokerlab.blueprint.mccfr import BlueprintTrainer
+    from pokerlab.blueprint.nolimit import rules_for
+    from pokerlab.blueprint.store import load_blueprint, save_blueprint
+
+    check_output_path(out)
+    if iterations is None and seconds is None:
+        raise SolverError("blueprint train needs a budget: --iterations or --seconds")
+    game = load_game(game_text)
+    cards_spec = parse_buckets(buckets)
+    if resume:
+        if not out.exists():
+            raise FileFormatError(f"--resume: {out} does not exist; train without --resume")
+        trainer, header = load_blueprint(out, game=game, threads=threads)
+        if header["cards"]["kind"] != cards_spec["kind"] or (
+            cards_spec["kind"] == "holdem"
+            and header["cards"]["bucket_counts"] != cards_spec["bucket_counts"]
+        ):
+            raise SpecError(
+                f"{out} was trained with buckets {header['cards']}; resume with the same "
+                "--buckets"
+            )
+        cards_spec, bet_menu = header["cards"], header["bet_menu"]
+    else:
+        if out.exists():
+            raise FileFormatError(
+                f"{out} exists; pass --resume to go on training it, or choose another --out"
+            )
+        cards = cards_from_spec(game, cards_spec)
+        trainer = BlueprintTrainer(
+            game, cards, rules_for(game, bet_menu), seed=seed, prune_after=prune_after,
+            prune_threshold=prune_threshold, threads=threads,
+        )  # fmt: skip
+
+    def save() -> None:
+        save_blueprint(trainer, out, cards=cards_spec, bet_menu=bet_menu)
+
+    finished = _train(trainer, iterations, seconds, chunk, checkpoint_every, save,
+                      quiet=as_json)
+    save()
+    summary = {
+        "game": str(game.spec), "out": str(out), "iterations": trainer.iterations,
+        "seconds": round(trainer.seconds, 3), "rows": trainer.n_rows,
+        "memory_bytes": trainer.nbytes, "buckets": list(trainer.cards.bucket_counts),
+        "iterations_per_second": round(trainer.iterations / max(trainer.seconds, 1e-9), 1),
+        "finished": finished,
+    }  # fmt: skip
+    if as_json:
+        print_json(summary)
+    else:
+        console.print(
+            f"{trainer.iterations:,} iterations in {trainer.seconds:.1f} s "
+            f"({summary['iterations_per_second']:,} it/s), {trainer.n_rows:,} rows, "
+            f"{format_bytes(trainer.nbytes)}; saved {path_text(out)}"
+        )
+    if not finished:
+        err_console.print(
+            f"interrupted; resume with: pokerlab blueprint train '{game_text}' --out "
+            f"{path_text(out)} --buckets {buckets} --resume"
+            + (f" --iterations {iterations}" if iterations else "")
+            + (f" --seconds {seconds}" if seconds is not None else "")
+        )
+        raise typer.Exit(130)
+
+
+def _train(
+    trainer: Any,
+    iterations: int | None,
+    seconds: float | None,
+    chunk: int,
+    checkpoint_every: float,
+    save: Any,
+    *,
+    quiet: bool,
+) -> bool:
+    """Train in chunks until the budget is spent (True) or an interrupt (False, saved)."""
+    last_save = time.monotonic()
+    with (
+        _Interrupt() as interrupt,
+        Progress(
+            TextColumn("blueprint"), BarColumn(), TextColumn("{task.completed:,.0f} it"),
+            TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[rows]} rows"),
+            TextColumn("{task.fields[memory]}"), TimeElapsedColumn(),
+            console=err_console, transient=True, disable=quiet,
+        ) as bar,
+    ):  # fmt: skip
+        task = bar.add_task("train", total=iterations, completed=trainer.iterations,
+                            rate="-", rows=f"{trainer.n_rows:,}",
+                            memory=format_bytes(trainer.nbytes))
+        while True:
+            if iterations is not None and trainer.iterations >= iterations:
+                return True
+            if seconds is not None and trainer.seconds >= seconds:
+                return True
+            if interrupt.requested:
+                return False
+            step = chunk if iterations is None else min(chunk, iterations - trainer.iterations)
+            trainer.run(step, batch=chunk)
+            rate = trainer.iterations / max(trainer.seconds, 1e-9)
+            bar.update(task, completed=trainer.iterations, rate=f"{rate:,.0f} it/s")
+            if time.monotonic() - last_save >= checkpoint_every:
+                save()
+                last_save = time.monotonic()
+
+
+def info_command(
+    path: Annotated[Path, typer.Argument(help="A blueprint file (.bp).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the header as JSON.")] = False,
+) -> None:
+    """Print a blueprint file's header: game, buckets, bet menu, iterations, seed."""
+    from pokerlab.blueprint.store import read_header
+
+    header = read_header(path)
+    header.pop("rng", None)
+    if as_json:
+        print_json(header)
+        return
+    for key in ("spec", "cards_name", "bucket_counts", "bet_menu", "iterations", "seconds",
+                "seed", "prune_after", "prune_threshold", "rows", "pokerlab_version"):
+        console.print(f"{key}: {header.get(key)}")

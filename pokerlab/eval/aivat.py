@@ -1,0 +1,214 @@
+"""AIVAT: the action term as well as the chance term, for every agent whose policy is known.
+
+AIVAT (Burch, Schmid, Moravčík, Morrill and Bowling, "AIVAT: a new variance reduction
+technique for agent evaluation in imperfect information games", AAAI 2018) corrects each
+hand's result by terms whose expectation is exactly zero:
+
+- at a chance node ``h`` with outcome ``a``: ``V(h a) - sum_b P(b) V(h b)``;
+- at a decision of a seat whose policy ``sigma`` is known (our own bot, or any agent that
+  exposes its policy): ``V(h a) - sum_b sigma(b | I) V(h b)``;
+- at a decision of an unknown agent: nothing (its choice is the signal being measured).
+
+``V`` is any value function; here the exact values of every history under a profile that
+plays the known policies where they are known and a reference elsewhere, computed on the
+compiled tree. Each term has mean zero whatever ``V`` is, as long as the known policies are
+the ones actually played, so ``u - sum(terms)`` is an unbiased estimate of ``u``'s mean;
+the better ``V``, the smaller the variance (with every policy known it is exactly the
+expected value, variance 0). The chance-only control variate of :func:`play_match` is the
+first bullet alone.
+
+:func:`aivat_corrections` gives the summed terms at every history for one seating;
+:func:`aivat_estimates` applies them to a played match (any :class:`MatchResult` on a game
+that compiles). This module adds to the evaluation layer; it changes nothing in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from pokerlab._types import CHANCE, FloatArray
+from pokerlab.errors import PokerlabError
+from pokerlab.eval.dealer import agent_name
+from pokerlab.eval.matches import agent_policy
+from pokerlab.eval.records import MatchResult
+from pokerlab.eval.sampling import _history_values, _sampler, _terminal_of, deal_units
+from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate
+from pokerlab.games.base import Game
+from pokerlab.strategy import Policy, Strategy, tabulate
+from pokerlab.tree import CompiledTree, compile
+
+
+def _profile(
+    tree: CompiledTree, reference: FloatArray, known: Sequence[FloatArray | None]
+) -> FloatArray:
+    """The reference profile with each known seat's rows replaced by that seat's policy."""
+    probs = reference.copy()
+    for seat, policy in enumerate(known):
+        if policy is not None:
+            rows = tree.infosets_of(seat)
+            probs[rows] = policy[rows]
+    return probs
+
+
+def aivat_corrections(
+    tree: CompiledTree,
+    reference: FloatArray,
+    known: Sequence[FloatArray | None],
+    *,
+    chance: bool = True,
+    actions: bool = True,
+) -> FloatArray:
+    """``[H, n_players]``: the sum of AIVAT's terms on the path to every history.
+
+    Args:
+        tree: the compiled game.
+        reference: ``[n_infosets, max_actions]`` a profile for the seats whose policy is
+            unknown (it shapes ``V`` only; any profile keeps the estimate unbiased).
+        known: per seat, the policy array that seat plays, or None if unknown.
+        chance: include the chance terms.
+        actions: include the known seats' action terms.
+
+    Raises:
+        PokerlabError: if ``known`` does not have one entry per seat.
+    """
+    if len(known) != tree.n_players:
+        raise PokerlabError(f"known needs one entry per seat ({tree.n_players}); got {len(known)}")
+    probs = _profile(tree, reference, known)
+    values = _history_values(tree, probs)
+    # sum_b p(b) V(h b) at every node: the expectation of the next value under the actor.
+    known_player = np.zeros(tree.n_players + 1, dtype=bool)
+    for seat, policy in enumerate(known):
+        known_player[seat] = policy is not None
+    edge = tree.chance_prob.copy()
+    rows = np.flatnonzero(tree.player[tree.parent[1:]] >= 0) + 1
+    edge[rows] = probs[tree.infoset[tree.parent[rows]], tree.slot[rows]]
+    expected_next = np.zeros_like(values)
+    np.add.at(expected_next, tree.parent[1:], values[1:] * edge[1:, None])
+    corrections = np.zeros_like(values)
+    offsets = tree.level_offsets
+    for d in range(1, len(offsets) - 1):
+        lo, hi = int(offsets[d]), int(offsets[d + 1])
+        parent = tree.parent[lo:hi]
+        actor = tree.player[parent]
+        use = np.zeros(hi - lo, dtype=bool)
+        if chance:
+            use |= actor == CHANCE
+        if actions:
+            use |= (actor >= 0) & known_player[np.maximum(actor, 0)]
+        step = values[lo:hi] - expected_next[parent]
+        step[~use] = 0.0
+        corrections[lo:hi] = corrections[parent] + step
+    return corrections
+
+
+def _policy_of(game: Game, item: Policy | object | None) -> Strategy | None:
+    """A policy, or an agent exposing one, as a Strategy on ``game``; None stays None."""
+    if item is None:
+        return None
+    if isinstance(item, Policy):
+        return tabulate(item, game)
+    strategy = agent_policy(item, game)
+    if strategy is None:
+        raise PokerlabError(
+            f"{agent_name(item)} exposes no policy on {game.spec}; give its policy or None"
+        )
+    return strategy
+
+
+def aivat_estimates(
+    game: Game,
+    result: MatchResult,
+    policies: Sequence[Policy | object | None],
+    *,
+    reference: Policy | None = None,
+    chance: bool = True,
+    actions: bool = True,
+    coefficient: float | None = 1.0,
+) -> tuple[ControlVariateEstimate, ...]:
+    """Each agent's AIVAT estimate of chips per hand in a played match.
+
+    Args:
+        game: the match's game (it must compile).
+        result: the match (:func:`pokerlab.eval.play_match`).
+        policies: per agent (match order), the policy it played, or the agent itself when
+            it exposes its policy (``agent.policy``), or None where unknown. A wrong policy
+            here biases the estimate: give only what is truly known.
+        reference: the profile of the unknown seats in ``V`` (default: the first known policy).
+        chance: include chance terms.
+        actions: include the known agents' action terms.
+        coefficient: 1.0 (plain AIVAT, exactly unbiased) or None to estimate the best one.
+
+    Returns:
+        One :class:`ControlVariateEstimate` per agent; on duplicate matches the units are
+        the deals, as for the match's own estimates.
+
+    Raises:
+        PokerlabError: on a policy count that is not one per agent, no known policy and no
+            reference, or a match of another game.
+    """
+    n = game.n_players
+    if len(policies) != len(result.agent_names):
+        raise PokerlabError(
+            f"policies needs one entry per agent ({len(result.agent_names)}); got {len(policies)}"
+        )
+    if result.game != str(game.spec):
+        raise PokerlabError(f"the match was played on {result.game}, not {game.spec}")
+    tree = compile(game)
+    resolved = [_policy_of(game, p) for p in policies]
+    tables = [None if p is None else p.probs for p in resolved]
+    base = reference if reference is not None else next((p for p in resolved if p), None)
+    if base is None:
+        raise PokerlabError("AIVAT needs a known policy or a reference profile for V")
+    reference_probs = tabulate(base, game).probs
+    sampler = _sampler(game)
+    by_seating: dict[tuple[int, ...], FloatArray] = {}
+    n_hands = len(result.hands)
+    corrections = np.zeros((n_hands, len(policies)))
+    deals = np.zeros(n_hands, dtype=np.int64)
+    for i, record in enumerate(result.hands):
+        seating = tuple(record.seats)
+        if seating not in by_seating:
+            by_seating[seating] = aivat_corrections(
+                tree,
+                reference_probs,
+                [tables[agent] for agent in seating],
+                chance=chance,
+                actions=actions,
+            )
+        terminal = _terminal_of(sampler, record.history)
+        for seat in range(n):
+            corrections[i, seating[seat]] = by_seating[seating][terminal, seat]
+        deals[i] = record.deal
+    values = np.asarray(result.agent_returns, dtype=np.float64)
+    if result.duplicate:
+        values, corrections = deal_units(values, deals), deal_units(corrections, deals)
+    return tuple(
+        control_variate_estimate(values[:, k], corrections[:, k], coefficient=coefficient)
+        for k in range(len(policies))
+    )
+
+
+def exact_aivat_mean(tree: CompiledTree, played: FloatArray, corrections: FloatArray) -> FloatArray:
+    """``[n_players]`` exact expectation of ``u - corrections`` when ``played`` is played.
+
+    Sums over the terminals weighted by their reach under ``played`` (the true profile).
+    Equal to the exact expected value exactly when the corrections have mean zero: the
+    unbiasedness check of AIVAT on games small enough to enumerate.
+    """
+    edge = tree.chance_prob.copy()
+    rows = np.flatnonzero(tree.player[tree.parent[1:]] >= 0) + 1
+    edge[rows] = played[tree.infoset[tree.parent[rows]], tree.slot[rows]]
+    reach = np.ones(tree.n_histories)
+    offsets = tree.level_offsets
+    for d in range(1, len(offsets) - 1):
+        lo, hi = int(offsets[d]), int(offsets[d + 1])
+        reach[lo:hi] = reach[tree.parent[lo:hi]] * edge[lo:hi]
+    terminals = tree.terminal_ids
+    adjusted = tree.terminal_payoffs - corrections[terminals]
+    total: FloatArray = (reach[terminals, None] * adjusted).sum(axis=0)
+    return total
+
+
+__all__ = ["aivat_corrections", "aivat_estimates", "exact_aivat_mean"]

@@ -1,0 +1,135 @@
+// The spot page: a node of a solved spot as a 13x13 grid (colours only; numbers from the server).
+"use strict";
+
+let source = null;  // {file} or {solved}
+let node = null;
+
+async function loadFiles() {
+  const select = document.getElementById("file");
+  try {
+    const data = await getJson("/api/spot/files");
+    clear(select);
+    for (const f of data.files) select.append(el("option", { value: f.file, text: f.file }));
+    document.getElementById("files-note").textContent = data.files.length ? "" : "no solved spot in the folder";
+  } catch (e) { document.getElementById("files-note").textContent = e.message; }
+}
+
+async function openNode(key) {
+  showError("");
+  const player = document.getElementById("player").value;
+  const where = source.file !== undefined ? `file=${encodeURIComponent(source.file)}` : `solved=${encodeURIComponent(source.solved)}`;
+  try {
+    render(await getJson(`/api/spot/node?${where}&node=${encodeURIComponent(key)}&player=${player}`));
+  } catch (e) { showError(e.message); }
+}
+
+async function solve() {
+  showError("");
+  const body = {
+    board: document.getElementById("board").value, oop: document.getElementById("oop").value,
+    ip: document.getElementById("ip").value, pot: Number(document.getElementById("pot").value),
+    stack: Number(document.getElementById("stack").value), bets: document.getElementById("bets").value,
+    iterations: Number(document.getElementById("spot-iterations").value),
+  };
+  document.getElementById("solve").disabled = true;
+  try {
+    const view = await getJson("/api/spot/solve", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    source = { solved: view.solved };
+    render(view);
+  } catch (e) { showError(e.message); }
+  document.getElementById("solve").disabled = false;
+}
+
+function render(view) {
+  node = view;
+  document.getElementById("result").hidden = false;
+  document.getElementById("title").textContent = view.spot;
+  const who = view.acting >= 0 ? `${["OOP", "IP"][view.acting]} to act` : view.kind;
+  document.getElementById("summary").textContent =
+    `node "${view.key || "(root)"}": ${who}, board ${view.board}, pot ${fmt(view.pot, 1)}; hands of ${["OOP", "IP"][view.player]}. ` +
+    `Exploitability ${fmt(view.percent_of_pot, 3)}% of the pot after ${view.iterations} iterations; ` +
+    `values OOP ${fmt(view.values[0], 3)}, IP ${fmt(view.values[1], 3)} chips.`;
+  const path = clear(document.getElementById("path"));
+  path.append(el("button", { onclick: () => openNode(""), text: "root" }));
+  const children = clear(document.getElementById("children"));
+  view.children.forEach((child, a) => {
+    const name = view.actions[a] ? view.actions[a].name : child;
+    children.append(el("button", { class: "child", "data-key": child, onclick: () => openNode(child), text: `→ ${name}` }));
+  });
+  drawGrid();
+  drawHands();
+  document.body.dataset.node = view.key || "root";
+}
+
+function heat(value, low, high) {
+  const t = Math.max(0, Math.min(1, (value - low) / (high - low || 1)));
+  return `hsl(${Math.round(120 * t)}, 70%, 60%)`;
+}
+
+function drawGrid() {
+  const mode = document.getElementById("mode").value;
+  const table = clear(document.getElementById("grid"));
+  const legendBox = clear(document.getElementById("grid-legend"));
+  const withStrategy = node.actions.length && node.actions[0].grid !== null;
+  if (mode === "strategy" && withStrategy) {
+    legendBox.append(el("div", { class: "legend" }, ...node.actions.map((a, i) =>
+      el("span", {}, el("span", { class: "swatch", style: `background:${colourOf(a.name, i)}` }), a.name))));
+  } else if (mode === "strategy") {
+    legendBox.append(el("div", { class: "muted", text: "no action of this player here: cells show the range weight" }));
+  } else {
+    legendBox.append(el("div", { class: "muted", text: `${mode}: red low, green high` }));
+  }
+  const numbers = mode === "ev" ? node.ev : mode === "equity" ? node.equity : node.weight;
+  const finite = numbers.flat().filter((x) => x !== null);
+  const low = mode === "equity" ? 0 : Math.min(...finite), high = mode === "equity" ? 1 : Math.max(...finite);
+  node.labels.forEach((labels, r) => {
+    const tr = el("tr", {});
+    labels.forEach((label, c) => {
+      const weight = node.weight[r][c];
+      const td = el("td", { "data-hand": label, text: label });
+      if (!(weight > 0)) { td.className = "empty"; tr.append(td); return; }
+      const info = [`weight ${fmt(weight, 2)}`, `EV ${fmt(node.ev[r][c], 2)}`, `equity ${fmt(node.equity[r][c], 3)}`];
+      if (mode === "strategy" && withStrategy) {
+        let at = 0;
+        const stops = node.actions.map((a, i) => {
+          const p = a.grid[r][c] || 0;
+          info.push(`${a.name} ${fmt(p, 3)}`);
+          const part = `${colourOf(a.name, i)} ${at * 100}% ${(at + p) * 100}%`;
+          at += p;
+          return part;
+        });
+        td.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+      } else {
+        const v = numbers[r][c];
+        td.style.background = v === null ? "#eee" : heat(v, low, high);
+      }
+      td.title = `${label}: ${info.join(", ")}`;
+      tr.append(td);
+    });
+    table.append(tr);
+  });
+}
+
+function drawHands() {
+  const table = clear(document.getElementById("hands"));
+  const names = node.actions.map((a) => a.name);
+  table.append(el("tr", {}, el("th", { class: "key", text: "hand" }), el("th", { text: "weight" }),
+    el("th", { text: "EV" }), el("th", { text: "equity" }), ...names.map((n) => el("th", { text: n }))));
+  const hands = node.hands.filter((h) => h.weight > 0).sort((a, b) => b.weight - a.weight).slice(0, 300);
+  for (const h of hands) {
+    table.append(el("tr", {}, el("td", { class: "key", text: h.hand }), el("td", { text: fmt(h.weight, 3) }),
+      el("td", { text: fmt(h.ev, 2) }), el("td", { text: fmt(h.equity, 3) }),
+      ...names.map((_, a) => el("td", { text: h.strategy.length ? fmt(h.strategy[a], 3) : "" }))));
+  }
+}
+
+document.getElementById("open").addEventListener("click", () => {
+  source = { file: document.getElementById("file").value };
+  openNode("");
+});
+document.getElementById("solve").addEventListener("click", solve);
+document.getElementById("mode").addEventListener("change", () => node && drawGrid());
+document.getElementById("player").addEventListener("change", () => node && openNode(node.key));
+loadFiles();

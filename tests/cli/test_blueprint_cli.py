@@ -1,0 +1,101 @@
+"""`pokerlab blueprint train`: budgets, Ctrl-C saves and resumes, clear refusals."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pokerlab.blueprint.store import read_header
+from pokerlab.cli import blueprint as blueprint_cli
+from pokerlab.cli import main
+
+SMALL = (
+    'holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", seat_blinds=(1, 1), '
+    'raises="2,4", caps="2,2", first="0,0", stack=100)'
+)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _InterruptAfter:
+    """Stands in for the signal flag: 'pressed' after a number of checks."""
+
+    def __init__(self, checks: int) -> None:
+        self._checks = checks
+
+    @property
+    def requested(self) -> bool:
+        self._checks -= 1
+        return self._checks < 0
+
+    def __enter__(self) -> _InterruptAfter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def test_train_interrupt_resume_reaches_the_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "small.bp"
+    args = ["blueprint", "train", SMALL, "--out", str(out), "--iterations", "5000",
+            "--chunk", "1000", "--json"]
+    monkeypatch.setattr(blueprint_cli, "_Interrupt", lambda: _InterruptAfter(2))
+    assert main(args) == 130
+    assert read_header(out)["iterations"] == 2000
+    assert "--resume" in capsys.readouterr().err
+    monkeypatch.undo()
+    assert main(args) == 1  # the file exists: no silent overwrite
+    assert "pass --resume" in capsys.readouterr().err
+    assert main([*args, "--resume"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["iterations"] == 5000
+    assert summary["finished"]
+    assert read_header(out)["iterations"] == 5000
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ([], "needs a budget"),
+        (["--iterations", "10", "--buckets", "169,50"], "give 4 bucket counts"),
+        (["--iterations", "10", "--buckets", "169,5,5,5"], "Texas Hold'em's cards"),
+        (["--iterations", "10", "--bet-menu", "50%,a"], "for no-limit games"),
+    ],
+)
+def test_bad_options_are_refused_before_training(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    out = tmp_path / "x.bp"
+    assert main(["blueprint", "train", SMALL, "--out", str(out), *extra]) == 1
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.slow
+def test_sigint_saves_and_a_resume_finishes(tmp_path: Path) -> None:
+    out = tmp_path / "s.bp"
+    command = [sys.executable, "-m", "pokerlab.cli", "blueprint", "train", SMALL, "--out",
+               str(out), "--seconds", "120", "--chunk", "500", "--checkpoint-every", "1"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while not out.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert "--resume" in err
+    done = read_header(out)["iterations"]
+    assert done > 0
+    assert [p.name for p in tmp_path.iterdir()] == ["s.bp"]
+    assert main(["blueprint", "train", SMALL, "--out", str(out), "--resume",
+                 "--iterations", str(done + 1000), "--json"]) == 0
+    assert read_header(out)["iterations"] == done + 1000

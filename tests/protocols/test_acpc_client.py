@@ -1,0 +1,245 @@
+"""The ACPC client: replays of dealer transcripts, and the agents ``--agent`` may name."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from pokerlab.arena.sandbox import SandboxedAgent
+from pokerlab.errors import PokerlabError
+from pokerlab.games.observation import Observation
+from pokerlab.protocols.acpc_client import AcpcPlayer, client_agent
+from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
+from pokerlab.protocols.acpc_gamedef import load_acpc_game
+from pokerlab.protocols.acpc_matchstate import VERSION_LINE
+from tests.protocols.test_acpc_dealer import HashAgent, _pokerlab_client
+
+DATA = Path(__file__).parent / "data"
+LIMIT = load_acpc_game("holdem.limit.2p.reverse_blinds")
+NO_LIMIT = load_acpc_game("holdem.nolimit.2p.reverse_blinds")
+
+
+class ByName:
+    """Answers a script of action names, one per decision (fails loudly when they differ)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = iter(names)
+
+    def act(self, observation: Observation) -> int:
+        wanted = next(self.names)
+        return observation.legal_actions[observation.action_names.index(wanted)]
+
+
+def test_a_hand_written_no_limit_transcript_gets_the_protocols_answers() -> None:
+    # Written from the ACPC protocol (version 2.0) for holdem.nolimit.2p.reverse_blinds:
+    # position 0 is the big blind (100), position 1 the small blind (50) who acts first
+    # preflop; position 0 acts first after the flop. Raises are r<chips in over the hand>.
+    transcript = [
+        "MATCHSTATE:0:0::TdAs|",
+        "MATCHSTATE:0:0:r300:TdAs|",
+        "MATCHSTATE:0:0:r300c/:TdAs|/2c8c3h",
+        "MATCHSTATE:0:0:r300c/r900:TdAs|/2c8c3h",
+        "MATCHSTATE:0:0:r300c/r900c/:TdAs|/2c8c3h/9s",
+        "MATCHSTATE:0:0:r300c/r900c/c:TdAs|/2c8c3h/9s",
+        "MATCHSTATE:0:0:r300c/r900c/cc/:TdAs|/2c8c3h/9s/Kd",
+        "MATCHSTATE:0:0:r300c/r900c/cc/r20000:TdAs|/2c8c3h/9s/Kd",
+        "MATCHSTATE:0:0:r300c/r900c/cc/r20000c:TdAs|9hQh/2c8c3h/9s/Kd",
+        "MATCHSTATE:1:1::|Ah2d",
+        "MATCHSTATE:1:1:f:|Ah2d",
+    ]
+    # Per-street names in pokerlab ("bet 600" on the flop puts 900 in over the hand).
+    script = ["call", "bet 600", "check", "bet 19100", "fold"]
+    player = AcpcPlayer(NO_LIMIT, ByName(script))
+    replies = list(player.play(transcript))
+    assert player.faults == []
+    assert replies == [
+        "MATCHSTATE:0:0:r300:TdAs|:c",
+        "MATCHSTATE:0:0:r300c/:TdAs|/2c8c3h:r900",
+        "MATCHSTATE:0:0:r300c/r900c/:TdAs|/2c8c3h/9s:c",
+        "MATCHSTATE:0:0:r300c/r900c/cc/:TdAs|/2c8c3h/9s/Kd:r20000",
+        "MATCHSTATE:1:1::|Ah2d:f",
+    ]
+
+
+def _record(path: Path, hands: int) -> None:
+    """Record what our dealer sends one seat (``S-> ``) and the client's replies (``<-C ``)."""
+    lines: list[str] = []
+    servers = open_seats(2, 0)
+    ports = [s.getsockname()[1] for s in servers]
+
+    def recorded(port: int) -> None:
+        player = AcpcPlayer(LIMIT, HashAgent(5))
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.sendall(VERSION_LINE.encode() + b"\r\n")
+            for raw in sock.makefile("r", encoding="ascii"):
+                line = raw.rstrip("\r\n")
+                lines.append(f"S-> {line}")
+                reply = player.answer(line)
+                if reply is not None:
+                    lines.append(f"<-C {reply}")
+                    sock.sendall(reply.encode() + b"\r\n")
+
+    threads = [
+        threading.Thread(target=recorded, args=(ports[0],), daemon=True),
+        threading.Thread(target=_pokerlab_client(LIMIT, HashAgent(6)), args=(ports[1],)),
+    ]
+    for thread in threads:
+        thread.start()
+    seats = accept_seats(servers, ["recorded", "other"], TimeLimits(per_action=5.0))
+    try:
+        result = run_acpc_match(LIMIT, seats, hands=hands, seed=11)
+    finally:
+        for seat in seats:
+            seat.close()
+        for thread in threads:
+            thread.join(10)
+    assert result.faults == ()
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _replay_transcript(path: Path) -> tuple[list[str], list[str]]:
+    sent = [line[4:] for line in path.read_text().splitlines() if line.startswith("S-> ")]
+    answered = [line[4:] for line in path.read_text().splitlines() if line.startswith("<-C ")]
+    return list(AcpcPlayer(LIMIT, HashAgent(5)).play(sent)), answered
+
+
+def test_a_transcript_recorded_from_our_dealer_replays_to_the_same_answers() -> None:
+    # Recorded once by _record(DATA / "dealer.limit.2p.transcript", 20): 20 hands of
+    # holdem.limit.2p.reverse_blinds, the recorded seat changing position every hand.
+    replies, answered = _replay_transcript(DATA / "dealer.limit.2p.transcript")
+    assert len(answered) > 40
+    assert replies == answered
+
+
+def test_recording_a_fresh_transcript_replays_too(tmp_path: Path) -> None:
+    path = tmp_path / "fresh.transcript"
+    _record(path, 6)
+    replies, answered = _replay_transcript(path)
+    assert replies
+    assert replies == answered
+    assert path.read_text() in (DATA / "dealer.limit.2p.transcript").read_text()
+
+
+def test_a_failing_agent_answers_the_default_action_and_the_fault_is_kept() -> None:
+    class Broken:
+        def act(self, observation: Observation) -> int:
+            raise RuntimeError("boom")
+
+    player = AcpcPlayer(LIMIT, Broken())
+    # Position 1 (small blind) acts first preflop: check is not legal, so it folds.
+    assert player.answer("MATCHSTATE:1:0::|9hQd") == "MATCHSTATE:1:0::|9hQd:f"
+    assert player.faults[0][1] == "exception"
+    assert "boom" in player.faults[0][2]
+
+
+def test_client_agent_names_builtins_strategies_and_entrants(tmp_path: Path) -> None:
+    kuhn = load_acpc_game("kuhn.limit.2p")
+    assert client_agent("always-call", kuhn).name
+    with pytest.raises(PokerlabError, match=r"strategy \.npz file or an entrant \.py"):
+        client_agent("no-such-agent", kuhn)
+    with pytest.raises(PokerlabError, match="no such strategy file"):
+        client_agent(str(tmp_path / "missing.npz"), kuhn)
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise SystemExit('not today')\n")
+    with pytest.raises(PokerlabError, match="does not load"):
+        client_agent(str(broken), kuhn)
+    good = tmp_path / "good.py"
+    good.write_text(ENTRANT)
+    connection = client_agent(str(good), kuhn)
+    try:  # the entrant runs in a process of its own, never in the client's
+        assert isinstance(connection, SandboxedAgent)
+        assert connection.pid is not None
+        assert connection.pid != os.getpid()
+        player = AcpcPlayer(kuhn, connection)
+        assert player.answer("MATCHSTATE:0:0::Kc|") == "MATCHSTATE:0:0::Kc|:r"
+    finally:
+        connection.close()
+    assert "good" not in " ".join(sys.modules)
+
+
+ENTRANT = """
+class Agent:
+    def __init__(self, game):
+        self.name = "entrant"
+
+    def act(self, observation):
+        names = observation.action_names
+        wanted = "raise" if "raise" in names else "bet" if "bet" in names else "call"
+        return observation.legal_actions[names.index(wanted) if wanted in names else 0]
+"""
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pokerlab.cli", "acpc", *args]
+
+
+@pytest.mark.slow
+def test_the_cli_plays_a_strategy_file_against_a_sandboxed_entrant_on_a_gamedef_file(
+    tmp_path: Path,
+) -> None:
+    from pokerlab.protocols.acpc_gamedef import standard_gamedef
+    from pokerlab.solvers import CFRPlus
+
+    gamedef = tmp_path / "kuhn.game"
+    gamedef.write_text(standard_gamedef("kuhn.limit.2p"))
+    game = load_acpc_game(str(gamedef))
+    strategy = tmp_path / "kuhn.npz"
+    CFRPlus(game).run(iterations=50).average_strategy().save(strategy)
+    entrant = tmp_path / "entrant.py"
+    entrant.write_text(ENTRANT)
+    log = tmp_path / "match.log"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    dealer = subprocess.Popen(
+        _cli("dealer", str(gamedef), "solver", "entrant", "--hands", "40", "--port-base", "0",
+             "--log", str(log), "--seed", "3"),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    assert dealer.stdout is not None
+    ports = dealer.stdout.readline().split()
+    clients = [
+        subprocess.Popen(
+            _cli("client", str(gamedef), "127.0.0.1", port, "--agent", agent),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )
+        for port, agent in zip(ports, [str(strategy), str(entrant)], strict=True)
+    ]  # fmt: skip
+    out, err = dealer.communicate(timeout=120)
+    client_errors = [c.communicate(timeout=60)[1] for c in clients]
+    assert dealer.returncode == 0, err
+    assert "solver:" in out
+    assert "entrant:" in out
+    assert all("played 40 hands" in e for e in client_errors), client_errors
+    states = [line for line in log.read_text().splitlines() if line.startswith("STATE:")]
+    assert len(states) == 40
+    assert not any(line.startswith("#") for line in log.read_text().splitlines())
+    # the entrant always raises or bets when it can: every hand it opens has an r
+    opened = [s for s in states if s.split(":")[-1].split("|")[0] == "entrant"]
+    assert opened
+    assert all(s.split(":")[2].startswith("r") for s in opened)
+
+
+def test_the_trackers_fast_path_gives_the_states_of_a_full_parse() -> None:
+    from pokerlab.protocols.acpc_matchstate import (
+        MatchStateTracker,
+        parse_matchstate,
+        state_from_matchstate,
+    )
+
+    sent = [
+        line[4:]
+        for line in (DATA / "dealer.limit.2p.transcript").read_text().splitlines()
+        if line.startswith("S-> ")
+    ]
+    tracker = MatchStateTracker(LIMIT)
+    for line in sent:
+        position, hand, state = tracker.follow(line)
+        message = parse_matchstate(line)
+        assert (position, hand) == (message.position, message.hand_number)
+        assert state.history == state_from_matchstate(LIMIT, message).history
+        assert tracker.public_history == state.public_history()
