@@ -194,8 +194,12 @@ class TrainerHandle:
 def trainer_handle(trainer: Any) -> TrainerHandle:
     """The one adapter: how :class:`BlueprintTrainer`'s public arrays and run are used.
 
-    Re-point this function (and :func:`default_trainer`) when another trainer, the
-    Hold'em one, is to train on Ray; nothing else here reads a trainer's attributes.
+    Re-point this function (and :func:`default_trainer`) when another trainer is to train
+    on Ray; nothing else here reads a trainer's attributes. The trainer's clock is set to
+    the round's first iteration, so its linear weights and its pruning (which starts after
+    ``prune_after`` iterations of that clock) follow the driver's rounds. A trainer built
+    with ``threads > 1`` samples nondeterministically: rounds then still work, but a rerun
+    share (a dead worker's) and a Ray run no longer equal the local emulation bit for bit.
     """
 
     def sample(first_iteration: int, seed: int, iterations: int) -> None:
@@ -210,7 +214,7 @@ def trainer_handle(trainer: Any) -> TrainerHandle:
 
 
 def default_trainer(game: Game, seed: int) -> Any:
-    """The trainer the driver and the workers build when none is given (Leduc)."""
+    """The trainer the driver and the workers build when none is given (one thread)."""
     return BlueprintTrainer(game, seed=seed)
 
 
