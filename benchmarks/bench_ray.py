@@ -55,6 +55,7 @@ def run(quick: bool) -> list[Row]:
         one = train_blueprint(game, iterations=budget, workers=1, batch=batch)
         two = train_blueprint(game, iterations=budget, workers=2, batch=batch)
         small = train_blueprint(game, iterations=budget // 4, workers=2, batch=500)
+        arena_local, arena_ray, arena_hands = _tournaments(game, 150 if quick else 500)
     finally:
         ray.shutdown()
     load = os.getloadavg()[0]
@@ -93,12 +94,36 @@ def run(quick: bool) -> list[Row]:
         Row("message: one worker's answer (sparse deltas)", "bytes", two.message_bytes,
             "the regret snapshot, sent once per round", float(two.snapshot_bytes),
             note="Leduc lossless: 288 rows x 3 actions, every row touched"),
+        Row("tournament, 4 built-ins (6 matches), 2 Ray workers", "hands/s",
+            arena_hands / arena_ray, "the local runner", arena_hands / arena_local,
+            higher_is_better=True,
+            note=f"{arena_hands:,} Leduc hands, workers' start-up included; {note_load}"),
         Row("paper estimate: 64 workers, B=20,000", "it/s", estimates[64],
             "the same model for 2 workers", estimates[2], higher_is_better=True,
             note=f"c={per_iteration * 1e6:.1f} us/it, o={overhead * 1e3:.1f} ms/round, "
                  f"a={add * 1e6:.0f} us/answer, {BANDWIDTH / 1e9:g} GB/s; "
                  f"efficiency {estimates[64] / (32 * estimates[2]):.2f}"),
     ]
+
+
+def _tournaments(game, hands: int) -> tuple[float, float, int]:
+    """Wall seconds of one tournament locally and on 2 Ray workers, and its hands."""
+    import tempfile
+    from pathlib import Path
+
+    from pokerlab.arena import builtin_entrants, run_tournament
+    from pokerlab.arena.ray_backend import ray_runner
+
+    names = ["exploitative", "random", "always-call", "rule-based"]
+    seconds = []
+    with tempfile.TemporaryDirectory() as folder:
+        for label, runner in (("local", None), ("ray", ray_runner(workers=2))):
+            entrants = [e for name in names for e in builtin_entrants(name)]
+            began = time.perf_counter()
+            result = run_tournament(game, entrants, db=Path(folder) / f"{label}.db",
+                                    hands=hands, seed=1, runner=runner)
+            seconds.append(time.perf_counter() - began)
+    return seconds[0], seconds[1], result.hands_played
 
 
 def _add_seconds(message_bytes: float) -> float:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -98,6 +99,8 @@ def ray_session(address: str | None = None) -> Iterator[ModuleType]:
     if ray.is_initialized():
         yield ray
         return
+    if address is not None and address != "auto":
+        _check_reachable(address)
     try:
         if address is None:
             ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
@@ -115,15 +118,44 @@ def ray_session(address: str | None = None) -> Iterator[ModuleType]:
         ray.shutdown()
 
 
-def cluster_workers(ray: ModuleType, workers: int | None) -> int:
-    """``workers``, checked, or the cluster's CPU count when ``None``.
+def _check_reachable(address: str) -> None:
+    """Refuse at once a ``HOST:PORT`` nothing listens on (Ray itself retries for minutes).
 
     Raises:
-        PokerlabError: if ``workers`` is not an integer >= 1.
+        PokerlabError: if ``address`` is not ``HOST:PORT`` or no connection opens in 5 s.
     """
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise PokerlabError(f"--address must be auto or HOST:PORT; got {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as exc:
+        raise PokerlabError(
+            f"cannot reach a Ray cluster at --address {address!r} ({exc.strerror or exc}); "
+            "start one with `ray start --head` (docs/scaling.md), or drop --address to use "
+            "this machine"
+        ) from None
+
+
+def cluster_workers(ray: ModuleType, workers: int | None) -> int:
+    """``workers``, checked against the cluster, or the cluster's CPU count when ``None``.
+
+    Each worker holds one CPU; more workers than the cluster's CPUs would wait for a CPU
+    forever (or until an autoscaler adds machines), so they are refused.
+
+    Raises:
+        PokerlabError: if ``workers`` is not an integer >= 1, or exceeds the cluster's CPUs.
+    """
+    cpus = int(ray.cluster_resources().get("CPU", 0))
     if workers is None:
-        return max(1, int(ray.cluster_resources().get("CPU", 1)))
-    return check_workers(workers)
+        return max(1, cpus)
+    check_workers(workers)
+    if workers > cpus:
+        raise PokerlabError(
+            f"--workers {workers} needs {workers} CPUs; the Ray cluster has {cpus}: ask for "
+            f"at most {cpus}, or add machines (`ray start --address=HEAD:PORT` on each)"
+        )
+    return workers
 
 
 def check_workers(workers: int) -> int:
@@ -162,8 +194,12 @@ class TrainerHandle:
 def trainer_handle(trainer: Any) -> TrainerHandle:
     """The one adapter: how :class:`BlueprintTrainer`'s public arrays and run are used.
 
-    Re-point this function (and :func:`default_trainer`) when another trainer, the
-    Hold'em one, is to train on Ray; nothing else here reads a trainer's attributes.
+    Re-point this function (and :func:`default_trainer`) when another trainer is to train
+    on Ray; nothing else here reads a trainer's attributes. The trainer's clock is set to
+    the round's first iteration, so its linear weights and its pruning (which starts after
+    ``prune_after`` iterations of that clock) follow the driver's rounds. A trainer built
+    with ``threads > 1`` samples nondeterministically: rounds then still work, but a rerun
+    share (a dead worker's) and a Ray run no longer equal the local emulation bit for bit.
     """
 
     def sample(first_iteration: int, seed: int, iterations: int) -> None:
@@ -178,7 +214,7 @@ def trainer_handle(trainer: Any) -> TrainerHandle:
 
 
 def default_trainer(game: Game, seed: int) -> Any:
-    """The trainer the driver and the workers build when none is given (Leduc)."""
+    """The trainer the driver and the workers build when none is given (one thread)."""
     return BlueprintTrainer(game, seed=seed)
 
 
@@ -439,6 +475,15 @@ def train_blueprint(
     Raises:
         PokerlabError: bad parameters, Ray missing or unreachable, a checkpoint of another
             game or seed, or workers that keep dying.
+
+    Example:
+        Two workers emulated in this process (``backend="ray"`` gives the same arrays):
+
+        >>> from pokerlab.games import leduc
+        >>> result = train_blueprint(leduc(), iterations=1000, workers=2, batch=250,
+        ...                          backend="local")
+        >>> result.iterations, result.rounds, result.clock   # 2 rounds of 2 x 250
+        (1000, 2, 500)
     """
     for name, value, low in (("iterations", iterations, 0), ("batch", batch, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:

@@ -24,6 +24,8 @@ NAMES = ["exploitative", "random", "always-call", "rule-based"]
 HANDS = 40  # per seat: 80 hands per match, 6 matches, 4 batches of 20 each
 TOTAL = 6 * 2 * HANDS
 
+pytestmark = pytest.mark.timeout(240)  # bounded even when a cluster misbehaves
+
 
 def _entrants() -> list:
     return [e for name in NAMES for e in builtin_entrants(name)]

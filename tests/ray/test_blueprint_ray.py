@@ -20,6 +20,8 @@ from pokerlab.eval.exploitability import exploitability
 from pokerlab.games import leduc
 from pokerlab.strategy import Strategy
 
+pytestmark = pytest.mark.timeout(240)  # bounded even when a cluster misbehaves
+
 
 def _same_tables(a, b) -> None:
     np.testing.assert_array_equal(a.trainer.regrets, b.trainer.regrets)
@@ -71,6 +73,24 @@ def test_bad_parameters_and_checkpoints_are_clear_errors(tmp_path) -> None:
                         checkpoint=path, resume=True)
 
 
+def test_ctrl_c_between_rounds_leaves_a_checkpoint_that_resumes_exactly(tmp_path) -> None:
+    game = leduc()
+    path = tmp_path / "bp.npz"
+
+    def stop(progress) -> None:
+        if progress.rounds == 2:
+            raise KeyboardInterrupt
+
+    options = {"iterations": 3000, "workers": 2, "batch": 250, "seed": 6, "backend": "local"}
+    with pytest.raises(KeyboardInterrupt):
+        train_blueprint(game, **options, checkpoint=path, checkpoint_seconds=1e9,
+                        progress=stop)
+    resumed = train_blueprint(game, **options, checkpoint=path, resume=True)
+    assert resumed.rounds == 6
+    assert resumed.iterations_per_second > 0
+    _same_tables(resumed, train_blueprint(game, **options))
+
+
 @pytest.mark.slow
 def test_two_ray_workers_equal_the_local_emulation_and_learn_as_well(ray_cluster) -> None:
     game = leduc()
@@ -88,6 +108,12 @@ def test_two_ray_workers_equal_the_local_emulation_and_learn_as_well(ray_cluster
     two, one = (exploitability(game, r.trainer.average_strategy()) for r in (on_ray, single))
     assert one < 0.05 * uniform
     assert two < 2.0 * one  # the same budget on 2 workers: comparable
+
+
+@pytest.mark.slow
+def test_more_workers_than_the_clusters_cpus_are_refused(ray_cluster) -> None:
+    with pytest.raises(PokerlabError, match="--workers 3 needs 3 CPUs; the Ray cluster has 2"):
+        train_blueprint(leduc(), iterations=100, workers=3)
 
 
 @pytest.mark.slow

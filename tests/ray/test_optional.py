@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from pokerlab.blueprint.ray_backend import require_ray, train_blueprint
 from pokerlab.cli import main
+from pokerlab.errors import PokerlabError
 from pokerlab.games import leduc
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,3 +72,17 @@ def test_backend_options_are_checked(tmp_path, capsys) -> None:
     assert rc == 1
     assert "--backend must be local or ray; got 'spark'" in capsys.readouterr().err
     assert not (tmp_path / "a.db").exists()
+
+
+def test_an_address_nothing_listens_on_is_refused_at_once(monkeypatch) -> None:
+    import ray
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as in a fresh process
+    with socket.socket() as probe:  # a port that was free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(PokerlabError, match=f"cannot reach a Ray cluster at --address "
+                                            f"'127.0.0.1:{port}'"):
+        train_blueprint(leduc(), iterations=10, address=f"127.0.0.1:{port}")
+    with pytest.raises(PokerlabError, match="--address must be auto or HOST:PORT"):
+        train_blueprint(leduc(), iterations=10, address="nowhere")
