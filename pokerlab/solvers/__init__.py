@@ -9,7 +9,9 @@ algorithm name in :data:`SOLVERS` (what ``pokerlab solve --algorithm`` takes):
 - ``lp``: :class:`SequenceFormLP`, the exact equilibrium of a two-player zero-sum game;
 - ``cfr``, ``cfr+``, ``lcfr``, ``dcfr``: the full-width CFR family on the compiled tree;
 - ``cs-mccfr``, ``es-mccfr``, ``os-mccfr``: Monte Carlo CFR, on the compiled tree where
-  the game fits, by walking the game's states where it does not (Hold'em).
+  the game fits, by walking the game's states where it does not (Hold'em);
+- ``deep-cfr``: :class:`DeepCFR`, Deep CFR with PyTorch (the extra ``pokerlab[deep]``,
+  imported only when a Deep CFR object is built).
 
 The normal-form helpers (dominance, pure and 2x2 equilibria, zero-sum matrix LPs, the
 normal form of Kuhn) and the sequence-form matrices are here too.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from pokerlab.solvers.base import SOLVERS, Solver, make_solver, register_solver
 from pokerlab.solvers.cfr import CFR, CFRPlus, DiscountedCFR, LinearCFR
+from pokerlab.solvers.deep_cfr import DeepCFR, DeepPolicy, load_deep_policy
 from pokerlab.solvers.lp import LPSolution, SequenceFormLP, solve_sequence_form
 from pokerlab.solvers.mccfr import (
     ChanceSamplingMCCFR,
@@ -60,6 +63,8 @@ __all__ = [
     "BestResponseActions",
     "CFRPlus",
     "ChanceSamplingMCCFR",
+    "DeepCFR",
+    "DeepPolicy",
     "DiscountedCFR",
     "EliminationResult",
     "EliminationStep",
@@ -83,6 +88,7 @@ __all__ = [
     "expected_payoffs",
     "induced_normal_form",
     "kuhn_normal_form",
+    "load_deep_policy",
     "make_solver",
     "matrix_strategy",
     "mixed_equilibrium_2x2",

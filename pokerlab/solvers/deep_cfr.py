@@ -1,0 +1,1008 @@
+"""Deep CFR (Brown, Lerer, Gross and Sandholm, ICML 2019): CFR with neural networks.
+
+Needs PyTorch, the optional extra ``pokerlab[deep]``; torch is imported when a Deep CFR
+object is built, never by ``import pokerlab``, and a missing torch is a one-line
+:class:`MissingExtraError` naming the extra.
+
+Each iteration ``t`` does, for each player ``p`` in turn (the paper's algorithm 1):
+
+1. ``traversals`` external-sampling traversals for ``p``. The strategy at every infoset is
+   regret matching on the advantages that player's network predicts (all actions walked
+   at ``p``'s infosets, one sampled at the others' and at chance). At ``p``'s infosets the
+   sampled regrets are added to ``p``'s advantage memory; at the others' the strategy
+   played is added to the strategy memory; each row records ``t``.
+2. ``p``'s advantage network is trained from scratch on its memory, each row weighted by
+   its ``t`` (Linear CFR's weighting): it learns the average regret, whose regret
+   matching is the next strategy.
+
+The memories are reservoir samples (uniform over every row ever offered), so they hold a
+fair sample of all iterations in bounded memory. The average strategy, the one that
+converges, is a strategy network trained (again weighted by ``t``) on the strategy memory;
+it is trained when the average strategy is asked for, and cached until the next iteration.
+
+The infoset a network sees is encoded from the player's :class:`Observation` (the State
+API, nothing game-specific: see :class:`InfosetEncoder`), and the learned strategy is a
+:class:`DeepPolicy`, a pokerlab policy: agents play it and :func:`tabulate` turns it into
+a :class:`Strategy` whose exploitability is exact.
+
+Speed without changing the algorithm: the game is compiled (Kuhn, Leduc) and, since the
+networks are fixed during a player's traversals, their strategy at every infoset is
+computed in one batch and the traversals (numba, :mod:`._deep_cfr_kernels`) look it up.
+Memories store the infoset id, whose encoding is computed once. Games too big to compile
+are refused with a clear error.
+
+All randomness (network initialisation, traversals, reservoir, minibatches) comes from
+the solver's numpy Generator, so a checkpoint (the networks, memories and Generator
+state) resumes the same run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pokerlab._types import Action, FloatArray
+from pokerlab.errors import (
+    FileFormatError,
+    GameTooLargeError,
+    PokerlabError,
+    SolverError,
+    StrategyMismatchError,
+)
+from pokerlab.games import Game, GameSpec, load
+from pokerlab.games.observation import Observation
+from pokerlab.solvers.base import (
+    Seed,
+    Solver,
+    generator_from_state,
+    make_generator,
+    register_solver,
+    seed_value,
+    strategy_metadata,
+)
+from pokerlab.solvers.mccfr import kernel_tree
+from pokerlab.strategy import Strategy
+from pokerlab.strategy.io import keys_fingerprint
+from pokerlab.tree import CompiledTree, compile
+
+EXTRA = "pokerlab[deep]"
+"""The optional extra that installs PyTorch."""
+
+POLICY_FORMAT = "pokerlab-deep-policy"
+"""The ``format`` field of a saved :class:`DeepPolicy` (a ``.pt`` file)."""
+
+POLICY_FORMAT_VERSION = 1
+
+
+class MissingExtraError(SolverError, ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+
+def require_torch() -> ModuleType:
+    """Import and return torch.
+
+    Raises:
+        MissingExtraError: if torch is not installed (the message names the extra).
+    """
+    try:
+        import torch
+    except ImportError:
+        raise MissingExtraError(
+            f"Deep CFR needs PyTorch, which is not installed; install the extra: "
+            f"pip install '{EXTRA}'"
+        ) from None
+    return torch
+
+
+# -- the encoding of an infoset -----------------------------------------------------------
+@dataclass(frozen=True)
+class InfosetEncoder:
+    """Turns what a player observes into the fixed-size vector a network reads.
+
+    The vector is, in order: the seat (one-hot), the player's private cards (one-hot over
+    the card strings met), the board (one-hot), one block per position of the public
+    history (one-hot over the ``"seat:event"`` strings met; all zero past its end), and
+    the chips each player has put in divided by ``chip_scale``. Everything comes from the
+    :class:`Observation`, so any game of the State API is encoded; the vocabularies are
+    read from the compiled tree by :meth:`from_tree`. A card string or event never met
+    encodes as zeros.
+
+    Attributes:
+        n_players: seats in the game.
+        private_vocabulary: private-card strings, in order.
+        board_vocabulary: board strings, in order.
+        event_vocabulary: public events as ``"seat:name"``, in order.
+        history_length: the longest public history.
+        chip_scale: what the chips put in are divided by (the largest total met).
+    """
+
+    n_players: int
+    private_vocabulary: tuple[str, ...]
+    board_vocabulary: tuple[str, ...]
+    event_vocabulary: tuple[str, ...]
+    history_length: int
+    chip_scale: float
+    _private_index: dict[str, int] = field(init=False, repr=False, compare=False)
+    _board_index: dict[str, int] = field(init=False, repr=False, compare=False)
+    _event_index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "_private_index", {s: i for i, s in enumerate(self.private_vocabulary)}
+        )
+        object.__setattr__(
+            self, "_board_index", {s: i for i, s in enumerate(self.board_vocabulary)}
+        )
+        object.__setattr__(
+            self, "_event_index", {s: i for i, s in enumerate(self.event_vocabulary)}
+        )
+
+    @property
+    def size(self) -> int:
+        """The length of an encoded vector."""
+        return (
+            self.n_players
+            + len(self.private_vocabulary)
+            + len(self.board_vocabulary)
+            + self.history_length * len(self.event_vocabulary)
+            + self.n_players
+        )
+
+    @classmethod
+    def from_tree(cls, tree: CompiledTree) -> InfosetEncoder:
+        """The encoder whose vocabularies are those of ``tree``'s infosets."""
+        private: dict[str, None] = {}
+        board: dict[str, None] = {}
+        events: dict[str, None] = {}
+        longest = 0
+        chips = 1.0
+        for observation in _tree_observations(tree):
+            private.setdefault(observation.private_cards)
+            board.setdefault(observation.board)
+            for seat, name in observation.public_history:
+                events.setdefault(f"{seat}:{name}")
+            longest = max(longest, len(observation.public_history))
+            chips = max(chips, float(sum(observation.committed)))
+        return cls(
+            n_players=tree.n_players,
+            private_vocabulary=tuple(private),
+            board_vocabulary=tuple(board),
+            event_vocabulary=tuple(events),
+            history_length=longest,
+            chip_scale=chips,
+        )
+
+    def encode(self, observation: Observation) -> NDArray[np.float32]:
+        """The vector of ``observation`` (float32, length :attr:`size`)."""
+        out = np.zeros(self.size, dtype=np.float32)
+        offset = 0
+        if 0 <= observation.seat < self.n_players:
+            out[observation.seat] = 1.0
+        offset += self.n_players
+        index = self._private_index.get(observation.private_cards)
+        if index is not None:
+            out[offset + index] = 1.0
+        offset += len(self.private_vocabulary)
+        index = self._board_index.get(observation.board)
+        if index is not None:
+            out[offset + index] = 1.0
+        offset += len(self.board_vocabulary)
+        width = len(self.event_vocabulary)
+        for position, (seat, name) in enumerate(observation.public_history[: self.history_length]):
+            index = self._event_index.get(f"{seat}:{name}")
+            if index is not None:
+                out[offset + position * width + index] = 1.0
+        offset += self.history_length * width
+        for seat, chips in enumerate(observation.committed[: self.n_players]):
+            out[offset + seat] = float(chips) / self.chip_scale
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (saved with a policy)."""
+        return {
+            "n_players": self.n_players,
+            "private_vocabulary": list(self.private_vocabulary),
+            "board_vocabulary": list(self.board_vocabulary),
+            "event_vocabulary": list(self.event_vocabulary),
+            "history_length": self.history_length,
+            "chip_scale": self.chip_scale,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> InfosetEncoder:
+        """Rebuild an encoder from :meth:`to_dict`.
+
+        Raises:
+            FileFormatError: if a field is missing or of the wrong type.
+        """
+        try:
+            return cls(
+                n_players=int(data["n_players"]),
+                private_vocabulary=tuple(str(s) for s in data["private_vocabulary"]),
+                board_vocabulary=tuple(str(s) for s in data["board_vocabulary"]),
+                event_vocabulary=tuple(str(s) for s in data["event_vocabulary"]),
+                history_length=int(data["history_length"]),
+                chip_scale=float(data["chip_scale"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FileFormatError(f"the infoset encoder's fields are not valid: {exc!r}") from None
+
+
+def _tree_observations(tree: CompiledTree) -> list[Observation]:
+    """The observation of the player to act at each infoset's first history, in id order."""
+    out = []
+    for i in range(tree.n_infosets):
+        state = tree.history_state(int(tree.infoset_history[i]))
+        out.append(state.observation(state.player))
+    return out
+
+
+# -- networks ------------------------------------------------------------------------------
+Weights = dict[str, NDArray[np.float32]]
+"""A network's parameters by name, as numpy arrays (what checkpoints and files hold)."""
+
+
+def _check_layers(name: str, layers: object) -> tuple[int, ...]:
+    if (
+        not isinstance(layers, Sequence)
+        or isinstance(layers, str)
+        or not all(
+            isinstance(n, int | np.integer) and not isinstance(n, bool) and n >= 1
+            for n in layers
+        )
+    ):
+        raise SolverError(
+            f"{name} must be a sequence of hidden-layer widths (integers >= 1), e.g. (64, 64); "
+            f"got {layers!r}"
+        )
+    return tuple(int(n) for n in layers)
+
+
+def _initial_weights(
+    rng: np.random.Generator, n_in: int, hidden: tuple[int, ...], n_out: int
+) -> Weights:
+    """Fresh parameters of an MLP, uniform in +-1/sqrt(fan-in) (PyTorch's default), from rng."""
+    weights: Weights = {}
+    widths = (n_in, *hidden, n_out)
+    for layer, (fan_in, fan_out) in enumerate(itertools.pairwise(widths)):
+        bound = 1.0 / math.sqrt(fan_in)
+        weights[f"{2 * layer}.weight"] = rng.uniform(-bound, bound, (fan_out, fan_in)).astype(
+            np.float32
+        )
+        weights[f"{2 * layer}.bias"] = rng.uniform(-bound, bound, fan_out).astype(np.float32)
+    return weights
+
+
+def _network(torch: ModuleType, weights: Weights) -> Any:
+    """The MLP (linear layers with ReLU between) holding ``weights``."""
+    count = len(weights) // 2
+    modules: list[Any] = []
+    for layer in range(count):
+        w = weights[f"{2 * layer}.weight"]
+        linear = torch.nn.Linear(w.shape[1], w.shape[0])
+        modules.append(linear)
+        if layer < count - 1:
+            modules.append(torch.nn.ReLU())
+    net = torch.nn.Sequential(*modules)
+    net.load_state_dict({name: torch.from_numpy(np.array(w)) for name, w in weights.items()})
+    return net
+
+
+def _weights_of(net: Any) -> Weights:
+    return {name: t.detach().cpu().numpy().copy() for name, t in net.state_dict().items()}
+
+
+def _advantage_strategy(advantages: FloatArray, legal: NDArray[np.bool_]) -> FloatArray:
+    """Regret matching on predicted advantages; where none is positive, the best action.
+
+    The paper's rule (Brown et al. 2019, section 4): with no positive advantage, the
+    action of highest advantage is played with probability 1.
+    """
+    positive = np.where(legal, np.maximum(advantages, 0.0), 0.0)
+    sums = positive.sum(axis=1, keepdims=True)
+    best = np.argmax(np.where(legal, advantages, -np.inf), axis=1)
+    fallback = np.zeros_like(positive)
+    fallback[np.arange(len(best)), best] = 1.0
+    return np.where(sums > 0, positive / np.where(sums > 0, sums, 1.0), fallback)
+
+
+class _Threads:
+    """Sets torch's intra-op threads for a block and restores them."""
+
+    def __init__(self, torch: ModuleType, threads: int) -> None:
+        self._torch = torch
+        self._threads = threads
+        self._before = 0
+
+    def __enter__(self) -> None:
+        self._before = self._torch.get_num_threads()
+        self._torch.set_num_threads(self._threads)
+
+    def __exit__(self, *exc: object) -> None:
+        self._torch.set_num_threads(self._before)
+
+
+# -- memories ------------------------------------------------------------------------------
+class ReservoirMemory:
+    """A uniform sample of at most ``capacity`` of all rows ever offered (Vitter's algorithm R).
+
+    A row is an infoset id, the iteration that made it, and a vector (regrets or a
+    strategy) over the action slots.
+    """
+
+    def __init__(self, capacity: int, width: int) -> None:
+        self.capacity = capacity
+        self.ids = np.zeros(capacity, dtype=np.int32)
+        self.iterations = np.zeros(capacity, dtype=np.int32)
+        self.rows = np.zeros((capacity, width), dtype=np.float32)
+        self.size = 0
+        self.seen = 0
+
+    def add(
+        self,
+        ids: NDArray[np.int32],
+        iteration: int,
+        rows: NDArray[np.float32],
+        rng: np.random.Generator,
+    ) -> None:
+        """Offer ``len(ids)`` rows made at ``iteration``."""
+        count = len(ids)
+        if count == 0:
+            return
+        room = min(self.capacity - self.size, count)
+        if room > 0:
+            self.ids[self.size : self.size + room] = ids[:room]
+            self.iterations[self.size : self.size + room] = iteration
+            self.rows[self.size : self.size + room] = rows[:room]
+            self.size += room
+        rest = count - room
+        if rest > 0:
+            # Row k (0-based among all ever offered) replaces a uniform slot with
+            # probability capacity / (k + 1); later rows overwrite earlier ones.
+            numbers = self.seen + room + np.arange(rest, dtype=np.int64)
+            slots = (rng.random(rest) * (numbers + 1)).astype(np.int64)
+            keep = slots < self.capacity
+            chosen = slots[keep]
+            self.ids[chosen] = ids[room:][keep]
+            self.iterations[chosen] = iteration
+            self.rows[chosen] = rows[room:][keep]
+        self.seen += count
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays."""
+        return int(self.ids.nbytes + self.iterations.nbytes + self.rows.nbytes)
+
+    def state(self, prefix: str) -> dict[str, Any]:
+        """The rows held, and the counts, for a checkpoint."""
+        return {
+            f"{prefix}_ids": self.ids[: self.size].copy(),
+            f"{prefix}_iterations": self.iterations[: self.size].copy(),
+            f"{prefix}_rows": self.rows[: self.size].copy(),
+            f"{prefix}_seen": self.seen,
+        }
+
+    def restore(self, state: Mapping[str, Any], prefix: str) -> None:
+        """Put back what :meth:`state` saved.
+
+        Raises:
+            SolverError: if the saved rows do not fit this memory.
+        """
+        try:
+            ids = np.asarray(state[f"{prefix}_ids"], dtype=np.int32)
+            iterations = np.asarray(state[f"{prefix}_iterations"], dtype=np.int32)
+            rows = np.asarray(state[f"{prefix}_rows"], dtype=np.float32)
+            seen = int(state[f"{prefix}_seen"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SolverError(
+                f"checkpoint memory {prefix!r} is missing or damaged: {exc!r}"
+            ) from None
+        size = len(ids)
+        if (
+            size > self.capacity
+            or len(iterations) != size
+            or rows.shape != (size, self.rows.shape[1])
+            or seen < size
+        ):
+            raise SolverError(
+                f"checkpoint memory {prefix!r} holds {size} rows of shape {rows.shape[1:]} "
+                f"(seen {seen}); this solver's memory holds {self.capacity} rows of "
+                f"{self.rows.shape[1]} slots"
+            )
+        self.ids[:size] = ids
+        self.iterations[:size] = iterations
+        self.rows[:size] = rows
+        self.size = size
+        self.seen = seen
+
+
+# -- the learned policy ---------------------------------------------------------------------
+class DeepPolicy:
+    """A strategy network as a pokerlab policy: encoded observation in, probabilities out.
+
+    The network's outputs are logits over the action slots (slot ``k`` is the ``k``-th
+    legal action); the probabilities are their softmax over the legal slots. Save to a
+    ``.pt`` file with :meth:`save` and read it back with :meth:`load`.
+
+    Args:
+        game: the game it plays.
+        encoder: how observations become the network's input.
+        weights: the network's parameters (see :data:`Weights`).
+        metadata: what made it (algorithm, iterations, hyper-parameters...), JSON-ready.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        encoder: InfosetEncoder,
+        weights: Weights,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._game = game
+        self.encoder = encoder
+        self.weights = {name: np.asarray(w, dtype=np.float32) for name, w in weights.items()}
+        self.metadata: dict[str, Any] = dict(metadata or {})
+        self._torch = require_torch()
+        self._net = _network(self._torch, self.weights)
+        self._net.eval()
+
+    @property
+    def game(self) -> Game:
+        """The game it plays."""
+        return self._game
+
+    def logits(self, features: NDArray[np.float32]) -> FloatArray:
+        """The network's outputs for a batch of encoded observations ``[n, size]``."""
+        torch = self._torch
+        with torch.no_grad():
+            out = self._net(torch.from_numpy(np.ascontiguousarray(features, dtype=np.float32)))
+        return np.asarray(out.numpy(), dtype=np.float64)
+
+    def action_probabilities(self, observation: Observation) -> dict[Action, float]:
+        """``{action: probability}`` over the legal actions of ``observation``.
+
+        Raises:
+            PolicyError: if nobody is to act in ``observation`` (no legal actions).
+        """
+        from pokerlab.errors import PolicyError
+
+        legal = observation.legal_actions
+        if not legal:
+            raise PolicyError(
+                f"{self!r} was asked to act at {observation.infoset_key!r}, where the observer "
+                "has no legal action"
+            )
+        logits = self.logits(self.encoder.encode(observation)[None, :])[0]
+        mask = np.zeros(len(logits), dtype=bool)
+        mask[: len(legal)] = True
+        probs = _masked_softmax(logits[None, :], mask[None, :])[0]
+        return {int(a): float(probs[k]) for k, a in enumerate(legal)}
+
+    def to_strategy(self) -> Strategy:
+        """The policy at every infoset of the compiled game, in one batch (exact evaluators).
+
+        Raises:
+            GameTooLargeError: if the game is too big to compile.
+        """
+        tree = compile(self.game)
+        features = np.stack([self.encoder.encode(o) for o in _tree_observations(tree)])
+        return _strategy_from_logits(self.game, tree, self.logits(features), self.metadata)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the policy to ``path`` (a ``.pt`` file read by :meth:`load`), atomically."""
+        torch = self._torch
+        target = Path(path)
+        if target.is_dir():
+            raise FileFormatError(f"{str(target)!r} is a folder; give the name of a file to write")
+        from pokerlab import __version__
+
+        payload = {
+            "format": POLICY_FORMAT,
+            "format_version": POLICY_FORMAT_VERSION,
+            "pokerlab_version": __version__,
+            "game": self.game.spec.to_dict(),
+            "game_string": str(self.game.spec),
+            "encoder": self.encoder.to_dict(),
+            "metadata": _json_ready(self.metadata),
+            "weights": {name: torch.from_numpy(w.copy()) for name, w in self.weights.items()},
+        }
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".tmp", dir=target.parent)
+        try:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+            with os.fdopen(fd, "wb") as handle:
+                torch.save(payload, handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return target
+
+    @classmethod
+    def load(cls, path: str | Path, *, game: Game | None = None) -> DeepPolicy:
+        """Read a policy written by :meth:`save` (tensors and plain values only, no pickle).
+
+        Args:
+            path: the ``.pt`` file.
+            game: if given, the file must be for this game (and this object is used).
+
+        Raises:
+            FileFormatError: missing, damaged, or not a Deep CFR policy file.
+            StrategyMismatchError: the file was made for another game than ``game``.
+            MissingExtraError: torch is not installed.
+        """
+        torch = require_torch()
+        where = repr(str(path))
+        if not Path(path).is_file():
+            raise FileFormatError(f"{where} does not exist or is not a file")
+        try:
+            payload = torch.load(path, map_location="cpu", weights_only=True)
+        except Exception as exc:  # torch raises many kinds on a damaged file
+            raise FileFormatError(
+                f"{where} is not a readable Deep CFR policy (.pt) file: {exc}"
+            ) from None
+        if not isinstance(payload, dict) or payload.get("format") != POLICY_FORMAT:
+            raise FileFormatError(f"{where} is a .pt file but not a {POLICY_FORMAT} file")
+        try:
+            spec = GameSpec.from_dict(payload["game"])
+        except (KeyError, PokerlabError) as exc:
+            raise FileFormatError(f"{where} names no valid game: {exc}") from None
+        if game is not None and game.spec != spec:
+            raise StrategyMismatchError(f"{where} is a policy for {spec}, not for {game.spec}")
+        found = game if game is not None else load(spec)
+        encoder = InfosetEncoder.from_dict(payload.get("encoder", {}))
+        raw = payload.get("weights")
+        if not isinstance(raw, dict) or not raw:
+            raise FileFormatError(f"{where} holds no network weights")
+        weights = {str(k): np.asarray(v.numpy(), dtype=np.float32) for k, v in raw.items()}
+        metadata = payload.get("metadata", {})
+        try:
+            return cls(found, encoder, weights, metadata if isinstance(metadata, dict) else {})
+        except (RuntimeError, KeyError, IndexError) as exc:
+            raise FileFormatError(f"{where} holds weights that make no network: {exc}") from None
+
+    def __repr__(self) -> str:
+        return f"<DeepPolicy {self.game.spec} by {self.metadata.get('algorithm', '?')}>"
+
+
+def _masked_softmax(logits: FloatArray, legal: NDArray[np.bool_]) -> FloatArray:
+    shifted = np.where(legal, logits, -np.inf)
+    shifted = shifted - shifted.max(axis=1, keepdims=True)
+    exp = np.where(legal, np.exp(shifted), 0.0)
+    return np.asarray(exp / exp.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
+def _strategy_from_logits(
+    game: Game, tree: CompiledTree, logits: FloatArray, metadata: Mapping[str, Any]
+) -> Strategy:
+    return Strategy.from_array(
+        game, _masked_softmax(logits, tree.legal_mask), metadata=dict(metadata)
+    )
+
+
+def _json_ready(value: Any) -> Any:
+    """Plain Python values only (what ``torch.load(weights_only=True)`` accepts)."""
+    if isinstance(value, Mapping):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def load_deep_policy(path: str | Path, *, game: Game | None = None) -> DeepPolicy:
+    """Read a Deep CFR policy file (``.pt``); see :meth:`DeepPolicy.load`."""
+    return DeepPolicy.load(path, game=game)
+
+
+# -- the solver ------------------------------------------------------------------------------
+def _positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise SolverError(f"{name} must be an integer >= 1; got {value!r}")
+    return int(value)
+
+
+@register_solver
+class DeepCFR(Solver):
+    """Deep CFR on a game that compiles (Kuhn, Leduc); see the module docstring.
+
+    One iteration is, for each player, ``traversals`` traversals and the training of that
+    player's advantage network. The average strategy is the strategy network, trained on
+    demand (:meth:`average_strategy`, :meth:`policy`).
+
+    Args:
+        game: the game (it must compile).
+        traversals: external-sampling traversals per player per iteration.
+        advantage_layers: hidden-layer widths of the advantage networks.
+        policy_layers: hidden-layer widths of the strategy network.
+        advantage_steps: minibatch steps to train an advantage network (from scratch).
+        policy_steps: minibatch steps to train the strategy network (from scratch).
+        batch_size: rows per minibatch.
+        learning_rate: Adam's step size.
+        memory_capacity: rows each reservoir memory holds (one per player, one strategy).
+        reinitialize: train each advantage network from scratch every iteration (the
+            paper); False continues from the last iteration's weights (OpenSpiel's
+            option), which needs fewer steps per iteration.
+        threads: torch threads while training.
+        seed: the seed (an integer or a numpy Generator).
+
+    Raises:
+        MissingExtraError: torch is not installed.
+        GameTooLargeError: the game is too big to compile.
+        SolverError: a hyper-parameter out of range (the message says which).
+
+    Example:
+        >>> from pokerlab.games import kuhn
+        >>> solver = DeepCFR(kuhn(), traversals=50, advantage_steps=20, policy_steps=50, seed=0)
+        >>> solver.run(iterations=2).iterations
+        2
+    """
+
+    algorithm = "deep-cfr"
+    sampling = True
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        traversals: int = 400,
+        advantage_layers: Sequence[int] = (64, 64),
+        policy_layers: Sequence[int] = (64, 64),
+        advantage_steps: int = 200,
+        policy_steps: int = 1000,
+        batch_size: int = 512,
+        learning_rate: float = 1e-3,
+        memory_capacity: int = 1_000_000,
+        reinitialize: bool = True,
+        threads: int = 1,
+        seed: Seed = None,
+    ) -> None:
+        super().__init__(game)
+        self.traversals = _positive_int("traversals", traversals)
+        self.advantage_layers = _check_layers("advantage_layers", advantage_layers)
+        self.policy_layers = _check_layers("policy_layers", policy_layers)
+        self.advantage_steps = _positive_int("advantage_steps", advantage_steps)
+        self.policy_steps = _positive_int("policy_steps", policy_steps)
+        self.batch_size = _positive_int("batch_size", batch_size)
+        if (
+            isinstance(learning_rate, bool)
+            or not isinstance(learning_rate, int | float)
+            or not 0 < learning_rate < math.inf
+        ):
+            raise SolverError(f"learning_rate must be a number > 0; got {learning_rate!r}")
+        self.learning_rate = float(learning_rate)
+        self.memory_capacity = _positive_int("memory_capacity", memory_capacity)
+        if not isinstance(reinitialize, bool):
+            raise SolverError(f"reinitialize must be True or False; got {reinitialize!r}")
+        self.reinitialize = reinitialize
+        self.threads = _positive_int("threads", threads)
+        self.seed = seed_value(seed)
+        self._rng = make_generator(seed)
+        self._torch = require_torch()
+        try:
+            self._tree = compile(game)
+        except GameTooLargeError as exc:
+            raise GameTooLargeError(
+                f"Deep CFR in pokerlab traverses the compiled tree, and {exc}",
+                found=exc.found,
+                limit=exc.limit,
+            ) from None
+        tree = self._tree
+        self._kernel = kernel_tree(tree)
+        self.encoder = InfosetEncoder.from_tree(tree)
+        self._features = np.stack([self.encoder.encode(o) for o in _tree_observations(tree)])
+        self._legal = tree.legal_mask.astype(bool)
+        n_players = game.n_players
+        width = tree.max_actions
+        self._advantage_memories = [
+            ReservoirMemory(self.memory_capacity, width) for _ in range(n_players)
+        ]
+        self._strategy_memory = ReservoirMemory(self.memory_capacity, width)
+        self._advantage_weights: list[Weights | None] = [None] * n_players
+        self._policy_weights: Weights | None = None
+        self._policy_iteration = -1
+        self.policy_seconds = 0.0
+        """Seconds spent training the strategy network (not in :attr:`seconds`)."""
+        self._advantage_bound, self._strategy_bound = _row_bounds(tree)
+        self._frames = np.zeros((tree.depth + 1, 4), dtype=np.int64)
+        self._values = np.zeros((tree.depth + 1, width), dtype=np.float64)
+
+    # -- hyper-parameters and reports --------------------------------------------------
+    def hyperparameters(self) -> dict[str, Any]:
+        """The hyper-parameters as given, JSON-ready."""
+        return {
+            "traversals": self.traversals,
+            "advantage_layers": list(self.advantage_layers),
+            "policy_layers": list(self.policy_layers),
+            "advantage_steps": self.advantage_steps,
+            "policy_steps": self.policy_steps,
+            "batch_size": self.batch_size,
+            "learning_rate": self.learning_rate,
+            "memory_capacity": self.memory_capacity,
+            "reinitialize": self.reinitialize,
+            "threads": self.threads,
+            "seed": self.seed,
+        }
+
+    def infosets_touched(self) -> int | None:
+        """The compiled tree's infosets (the networks answer at every one)."""
+        return self._tree.n_infosets
+
+    def memory_bytes(self) -> int | None:
+        """Bytes of the memories' arrays (the networks are small beside them)."""
+        memories = [*self._advantage_memories, self._strategy_memory]
+        return sum(m.nbytes for m in memories)
+
+    def _keys_fingerprint(self) -> str | None:
+        return keys_fingerprint(self._tree)
+
+    def memory_sizes(self) -> dict[str, int]:
+        """Rows held by each memory (``advantage_0``, ..., ``strategy``)."""
+        sizes = {f"advantage_{p}": m.size for p, m in enumerate(self._advantage_memories)}
+        sizes["strategy"] = self._strategy_memory.size
+        return sizes
+
+    def __repr__(self) -> str:
+        return f"<DeepCFR {self.game.spec}, after {self.iterations} iterations>"
+
+    # -- the iteration -----------------------------------------------------------------
+    def _sigma(self) -> FloatArray:
+        """The current strategy at every infoset: regret matching on predicted advantages."""
+        tree = self._tree
+        sigma = np.where(self._legal, 1.0, 0.0)
+        sigma /= sigma.sum(axis=1, keepdims=True)
+        for player, weights in enumerate(self._advantage_weights):
+            if weights is None:
+                continue  # untrained: uniform
+            rows = np.flatnonzero(tree.infoset_player == player)
+            advantages = self._predict(weights, rows)
+            sigma[rows] = _advantage_strategy(advantages, self._legal[rows])
+        return np.ascontiguousarray(sigma)
+
+    def _predict(self, weights: Weights, rows: NDArray[np.intp]) -> FloatArray:
+        torch = self._torch
+        net = _network(torch, weights)
+        with torch.no_grad(), _Threads(torch, self.threads):
+            out = net(torch.from_numpy(self._features[rows]))
+        return np.asarray(out.numpy(), dtype=np.float64)
+
+    def _iterate(self) -> None:
+        from pokerlab.solvers._deep_cfr_kernels import traverse
+
+        t = self.iterations + 1
+        kernel = self._kernel
+        for player in range(self.game.n_players):
+            sigma = self._sigma()
+            bound_a = int(self._advantage_bound[player])
+            bound_s = int(self._strategy_bound[player])
+            chunk = max(1, min(self.traversals, 4096))
+            advantage_ids = np.zeros(chunk * bound_a, dtype=np.int32)
+            advantage_rows = np.zeros((chunk * bound_a, sigma.shape[1]), dtype=np.float32)
+            strategy_ids = np.zeros(max(1, chunk * bound_s), dtype=np.int32)
+            strategy_rows = np.zeros((max(1, chunk * bound_s), sigma.shape[1]), dtype=np.float32)
+            left = self.traversals
+            while left > 0:
+                seed = int(self._rng.integers(0, 2**63))
+                counts = traverse(
+                    player, min(left, chunk), kernel.nodes, kernel.probs, kernel.payoffs, sigma,
+                    self._frames, self._values, advantage_ids, advantage_rows, strategy_ids,
+                    strategy_rows, bound_a, bound_s, seed,
+                )
+                n_adv, n_strat, done = (int(c) for c in counts)
+                self._advantage_memories[player].add(
+                    advantage_ids[:n_adv], t, advantage_rows[:n_adv], self._rng
+                )
+                self._strategy_memory.add(
+                    strategy_ids[:n_strat], t, strategy_rows[:n_strat], self._rng
+                )
+                left -= done
+            self._advantage_weights[player] = self._train(
+                self._advantage_memories[player], self.advantage_layers, self.advantage_steps,
+                loss="advantage",
+                start=None if self.reinitialize else self._advantage_weights[player],
+            )
+
+    def _train(
+        self,
+        memory: ReservoirMemory,
+        hidden: tuple[int, ...],
+        steps: int,
+        *,
+        loss: str,
+        start: Weights | None = None,
+    ) -> Weights:
+        """A network trained on ``memory``, each row weighted by its iteration.
+
+        It starts from ``start`` if given, else from fresh random weights.
+
+        ``loss="advantage"``: squared error on the legal slots (it learns the weighted
+        mean of the sampled regrets). ``loss="policy"``: cross-entropy of the softmax over
+        legal slots against the stored strategies (it learns their weighted mean, the
+        average strategy).
+        """
+        torch = self._torch
+        width = self._tree.max_actions
+        weights = start if start is not None else _initial_weights(
+            self._rng, self._features.shape[1], hidden, width
+        )
+        if memory.size == 0:
+            return weights
+        net = _network(torch, weights)
+        optimizer = torch.optim.Adam(net.parameters(), lr=self.learning_rate)
+        features = torch.from_numpy(self._features)
+        legal = torch.from_numpy(self._legal)
+        ids = torch.from_numpy(memory.ids[: memory.size].astype(np.int64))
+        rows = torch.from_numpy(memory.rows[: memory.size])
+        weight = memory.iterations[: memory.size].astype(np.float32)
+        weight = torch.from_numpy(weight / weight.mean())
+        picks = torch.from_numpy(self._rng.integers(0, memory.size, (steps, self.batch_size)))
+        with _Threads(torch, self.threads):
+            for step in range(steps):
+                pick = picks[step]
+                infosets = ids[pick]
+                mask = legal[infosets]
+                out = net(features[infosets])
+                target = rows[pick]
+                w = weight[pick]
+                if loss == "advantage":
+                    per_row = ((out - target) ** 2 * mask).sum(dim=1)
+                else:
+                    logp = torch.log_softmax(out.masked_fill(~mask, -1e9), dim=1)
+                    per_row = -(target * logp.masked_fill(~mask, 0.0)).sum(dim=1)
+                value = (w * per_row).sum() / w.sum()
+                optimizer.zero_grad()
+                value.backward()
+                optimizer.step()
+        return _weights_of(net)
+
+    # -- strategies --------------------------------------------------------------------
+    def policy(self) -> DeepPolicy:
+        """The average strategy as a :class:`DeepPolicy`.
+
+        The strategy network is trained first if the memories changed since it last was.
+        """
+        if self._policy_weights is None or self._policy_iteration != self.iterations:
+            tick = time.perf_counter()
+            self._policy_weights = self._train(
+                self._strategy_memory, self.policy_layers, self.policy_steps, loss="policy"
+            )
+            self._policy_iteration = self.iterations
+            self.policy_seconds += time.perf_counter() - tick
+        metadata = strategy_metadata(self, "average")
+        metadata["traversals_done"] = self.traversals * self.iterations * self.game.n_players
+        return DeepPolicy(self.game, self.encoder, self._policy_weights, metadata)
+
+    def average_strategy(self) -> Strategy:
+        """The strategy network's strategy at every infoset (the one that converges)."""
+        policy = self.policy()
+        logits = policy.logits(self._features)
+        return _strategy_from_logits(self.game, self._tree, logits, policy.metadata)
+
+    def current_strategy(self) -> Strategy:
+        """The strategy the next iteration plays (regret matching on the advantages)."""
+        return Strategy.from_array(
+            self.game, self._sigma(), metadata=strategy_metadata(self, "current")
+        )
+
+    def memory_average_strategy(self) -> Strategy:
+        """The exact iteration-weighted average of the strategy memory, per infoset.
+
+        What the strategy network is trained to approximate: the gap between the two
+        strategies' exploitability is the network's error (uniform where no row is held).
+        """
+        memory = self._strategy_memory
+        sums = np.zeros(self._legal.shape)
+        weight = memory.iterations[: memory.size].astype(np.float64)
+        np.add.at(sums, memory.ids[: memory.size], memory.rows[: memory.size] * weight[:, None])
+        totals = sums.sum(axis=1, keepdims=True)
+        uniform = self._legal / self._legal.sum(axis=1, keepdims=True)
+        probs = np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), uniform)
+        probs = np.where(self._legal, probs, 0.0)
+        metadata = strategy_metadata(self, "memory average")
+        return Strategy.from_array(self.game, probs, metadata=metadata)
+
+    # -- checkpoints -------------------------------------------------------------------
+    def _state(self) -> dict[str, Any]:
+        state: dict[str, Any] = {"rng_state": self._rng.bit_generator.state}
+        for p, memory in enumerate(self._advantage_memories):
+            state.update(memory.state(f"advantage{p}"))
+        state.update(self._strategy_memory.state("strategy"))
+        state["trained"] = [w is not None for w in self._advantage_weights]
+        for p, weights in enumerate(self._advantage_weights):
+            for name, value in (weights or {}).items():
+                state[f"net{p}:{name}"] = value
+        state["policy_seconds"] = self.policy_seconds
+        return state
+
+    def _restore(self, state: dict[str, Any]) -> None:
+        self._rng = generator_from_state(state.get("rng_state"))
+        for p, memory in enumerate(self._advantage_memories):
+            memory.restore(state, f"advantage{p}")
+        self._strategy_memory.restore(state, "strategy")
+        trained = state.get("trained")
+        if not isinstance(trained, list) or len(trained) != self.game.n_players:
+            raise SolverError(f"checkpoint state 'trained' is damaged: {trained!r}")
+        for p, was_trained in enumerate(trained):
+            if not was_trained:
+                self._advantage_weights[p] = None
+                continue
+            prefix = f"net{p}:"
+            weights = {
+                k[len(prefix):]: np.asarray(v, dtype=np.float32)
+                for k, v in state.items()
+                if k.startswith(prefix)
+            }
+            expected = _initial_weights(
+                np.random.default_rng(0), self._features.shape[1], self.advantage_layers,
+                self._tree.max_actions,
+            )
+            if {k: v.shape for k, v in weights.items()} != {
+                k: v.shape for k, v in expected.items()
+            }:
+                raise SolverError(
+                    f"checkpoint advantage network {p} does not match advantage_layers "
+                    f"{self.advantage_layers}"
+                )
+            self._advantage_weights[p] = weights
+        self.policy_seconds = float(state.get("policy_seconds", 0.0))
+
+
+def _row_bounds(tree: CompiledTree) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """For each player, the most advantage rows and strategy rows one traversal writes.
+
+    Children come after their parents, so one pass from the last history to the root
+    fills both bounds: at the traverser's histories every child is walked (sums), at
+    chance and the others' one child is (maxima).
+    """
+    n_players = tree.n_players
+    size = tree.n_histories
+    advantage = np.zeros((n_players, size), dtype=np.int64)
+    strategy = np.zeros((n_players, size), dtype=np.int64)
+    first = tree.first_child
+    count = tree.n_children
+    who = tree.player
+    for h in range(size - 1, -1, -1):
+        n = int(count[h])
+        if n == 0:
+            continue
+        lo = int(first[h])
+        kids = slice(lo, lo + n)
+        for p in range(n_players):
+            if who[h] == p:
+                advantage[p, h] = 1 + advantage[p, kids].sum()
+                strategy[p, h] = strategy[p, kids].sum()
+            else:
+                advantage[p, h] = advantage[p, kids].max()
+                strategy[p, h] = strategy[p, kids].max() + (1 if who[h] >= 0 else 0)
+    return advantage[:, 0], strategy[:, 0]
+
+
+__all__ = [
+    "EXTRA",
+    "POLICY_FORMAT",
+    "DeepCFR",
+    "DeepPolicy",
+    "InfosetEncoder",
+    "MissingExtraError",
+    "ReservoirMemory",
+    "load_deep_policy",
+    "require_torch",
+]
