@@ -80,7 +80,8 @@ class SpotSize:
         n_rows: node-action rows of each player's regret arrays.
         n_hands: hands of each player (after card removal by the board).
         n_boards: distinct boards (partial and full) in the tree.
-        solver_bytes: regrets, strategy sums and work vectors (float64).
+        solver_bytes: regrets, strategy sums and work vectors (float64; half that with
+            float32 storage).
         table_bytes: showdown tables (strength and order per full board and hand).
         build_bytes: the Python objects that exist while the tree is built.
     """
@@ -95,14 +96,29 @@ class SpotSize:
 
     @property
     def bytes(self) -> int:
-        """The peak estimate: the solver, the tables, and the tree being built."""
-        return self.solver_bytes + self.table_bytes + self.build_bytes
+        """The peak estimate in float64: the solver, the tables, the tree being built."""
+        return self.bytes_in(8)
+
+    def bytes_in(self, itemsize: int) -> int:
+        """The peak estimate with ``itemsize`` bytes per stored number (8 or 4)."""
+        return self.solver_bytes * itemsize // 8 + self.table_bytes + self.build_bytes
+
+    def precision(self, memory_limit: int) -> str | None:
+        """The storage that fits ``memory_limit``: ``"float64"``, else ``"float32"``, else None.
+
+        The same choice as :class:`RangeSolver`'s ``"auto"`` precision.
+        """
+        for name, itemsize in (("float64", 8), ("float32", 4)):
+            if self.bytes_in(itemsize) <= memory_limit:
+                return name
+        return None
 
     def describe(self) -> str:
         """One line: nodes, hands and memory."""
         return (f"{self.n_nodes:,} public nodes, {self.n_hands[0]:,} x {self.n_hands[1]:,} "
                 f"hands, {self.n_boards:,} boards; about {_megabytes(self.bytes)} "
-                f"({_megabytes(self.solver_bytes)} solver arrays)")
+                f"({_megabytes(self.solver_bytes)} solver arrays; "
+                f"{_megabytes(self.bytes_in(4))} with float32 storage)")
 
 
 def _megabytes(size: int) -> str:
@@ -364,17 +380,21 @@ class Spot:
     def build(self, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> BuiltSpot:
         """Build the public game (after checking the size against ``memory_limit``).
 
+        The spot fits if it does with float32 storage (the solver's ``"auto"`` precision
+        then stores in float32 what float64 would not fit).
+
         Raises:
-            GameTooLargeError: if the estimate exceeds ``memory_limit``; the message gives
-                the figures, and nothing large has been allocated.
+            GameTooLargeError: if the estimate exceeds ``memory_limit`` even with float32
+                storage; the message gives the figures, and nothing large has been
+                allocated.
         """
         size = self.size()
-        if size.bytes > memory_limit:
+        if size.precision(memory_limit) is None:
             raise GameTooLargeError(
                 f"the {self.describe()} needs {size.describe()}, over the limit of "
                 f"{memory_limit / 1e6:,.0f} MB; narrow the ranges, use fewer bet sizes, or "
                 "start on a later street",
-                found=size.bytes,
+                found=size.bytes_in(4),
                 limit=memory_limit,
             )
         boards: dict[tuple[int, ...], int] = {}
