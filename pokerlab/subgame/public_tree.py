@@ -450,10 +450,11 @@ def estimate_solver_bytes(n_nodes: int, n_rows: tuple[int, int], n_hands: tuple[
                           *, itemsize: int = BYTES_PER_ENTRY) -> int:
     """Bytes of the solver's arrays, ``itemsize`` bytes per stored number.
 
-    Two ``[rows, hands]`` arrays per player (regrets, strategy sums) and two work arrays
-    ``[nodes, hands]`` (reach and values).
+    Three ``[rows, hands]`` arrays per player (regrets, strategy sums, and the average
+    strategy each exploitability check builds) and two work arrays ``[nodes, hands]``
+    (reach and values).
     """
-    tables = sum(2 * rows * hands for rows, hands in zip(n_rows, n_hands, strict=True))
+    tables = sum(3 * rows * hands for rows, hands in zip(n_rows, n_hands, strict=True))
     work = 2 * n_nodes * max(n_hands)
     return itemsize * (tables + work)
 

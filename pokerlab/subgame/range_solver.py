@@ -128,8 +128,9 @@ class RangeSolver:
         memory_limit: the largest solver allocation accepted, in bytes.
         precision: how regrets, strategy sums and the work vectors are stored:
             ``"float64"``, ``"float32"`` (half the memory, a little faster; arithmetic
-            stays float64 in registers, so values agree with float64 storage to about
-            1e-6 of the pot) or ``"auto"`` (default: float64 if it fits ``memory_limit``,
+            stays float64 in registers: a given profile evaluates to within about 1e-6
+            of the pot of float64, and runs converge alike, though rounding makes their
+            paths differ) or ``"auto"`` (default: float64 if it fits ``memory_limit``,
             else float32).
 
     Raises:
@@ -231,10 +232,14 @@ class RangeSolver:
         self.iterations += count
 
     def average_arrays(self) -> tuple[FloatArray, FloatArray]:
-        """Each player's average strategy, ``[rows, hands]`` (uniform where never reached)."""
+        """Each player's average strategy, ``[rows, hands]`` (uniform where never reached).
+
+        In the storage dtype (float32 storage gives float32 strategies: on a flop they are
+        as large as the regrets).
+        """
         out = []
         for p in (0, 1):
-            probs = np.empty(self._sums[p].shape)
+            probs = np.empty_like(self._sums[p])
             kernels.normalize_rows(self.game.tree.nodes, p, self._sums[p], probs)
             out.append(probs)
         return out[0], out[1]
@@ -243,7 +248,7 @@ class RangeSolver:
         """Each player's current (regret-matching) strategy, ``[rows, hands]``."""
         out = []
         for p in (0, 1):
-            probs = np.empty(self._regrets[p].shape)
+            probs = np.empty_like(self._regrets[p])
             kernels.current_rows(self.game.tree.nodes, p, self._regrets[p], probs,
                                  self._work[3])
             out.append(probs)
@@ -460,8 +465,7 @@ def _evaluate(
         work = work_arrays(game)
     values = [0.0, 0.0]
     best = [0.0, 0.0]
-    probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
-             np.ascontiguousarray(strategies[1], dtype=np.float64))
+    probs = (_kernel_floats(strategies[0]), _kernel_floats(strategies[1]))
     for p in (0, 1):
         weights = game.hands[p].weights
         for best_response, out in ((False, values), (True, best)):
@@ -469,6 +473,12 @@ def _evaluate(
                 root_values(game, p, probs, best_response, work)
                 out[p] = float(weights @ work[2][0, : game.n_hands[p]]) / game.normalizer
     return Evaluation((values[0], values[1]), (best[0], best[1]))
+
+
+def _kernel_floats(array: FloatArray) -> FloatArray:
+    """``array`` C-contiguous in float32 or float64 (no copy when it already is)."""
+    dtype = array.dtype if array.dtype in (np.float32, np.float64) else np.float64
+    return np.ascontiguousarray(array, dtype=dtype)
 
 
 def root_values(

@@ -80,8 +80,8 @@ class SpotSize:
         n_rows: node-action rows of each player's regret arrays.
         n_hands: hands of each player (after card removal by the board).
         n_boards: distinct boards (partial and full) in the tree.
-        solver_bytes: regrets, strategy sums and work vectors (float64; half that with
-            float32 storage).
+        solver_bytes: regrets, strategy sums, average strategies and work vectors
+            (float64; half that with float32 storage).
         table_bytes: showdown tables (strength and order per full board and hand).
         build_bytes: the Python objects that exist while the tree is built.
     """
@@ -389,7 +389,8 @@ class Spot:
                 allocated.
         """
         size = self.size()
-        if size.precision(memory_limit) is None:
+        precision = size.precision(memory_limit)
+        if precision is None:
             raise GameTooLargeError(
                 f"the {self.describe()} needs {size.describe()}, over the limit of "
                 f"{memory_limit / 1e6:,.0f} MB; narrow the ranges, use fewer bet sizes, or "
@@ -412,7 +413,7 @@ class Spot:
             tree, hands, 52, strengths, swaps, pot=float(self.pot), description=self.describe(),
             source={"kind": "spot", "spot": self.to_dict()},
         )
-        return BuiltSpot(self, public, tuple(board_list))
+        return BuiltSpot(self, public, tuple(board_list), precision)
 
     def _chips(self, state: _Betting) -> tuple[float, float]:
         half = self.pot / 2
@@ -486,11 +487,15 @@ class BuiltSpot:
         spot: the spot.
         public: the public game the range solver runs on.
         boards: every board in the tree, by the index the nodes hold.
+        precision: the storage the spot fits in under the limit it was built with
+            (``"float64"`` or ``"float32"``; pass it to :class:`RangeSolver`: its own
+            ``"auto"`` counts the solver arrays alone, not the peak of the build).
     """
 
     spot: Spot
     public: PublicGame
     boards: tuple[tuple[int, ...], ...]
+    precision: str = "float64"
 
     @cached_property
     def node_of_key(self) -> dict[str, int]:

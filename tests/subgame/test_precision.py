@@ -32,8 +32,9 @@ def test_float32_storage_converges_like_float64(spot: Spot) -> None:
     assert narrow.dtype == np.float32
     assert narrow._regrets[0].dtype == np.float32
     assert narrow._work[0].dtype == np.float32
-    # Strategies are handed out in float64 either way.
-    assert all(probs.dtype == np.float64 for probs in narrow.average_arrays())
+    # Strategies come in the storage dtype (on a flop they are as large as the regrets).
+    assert all(probs.dtype == np.float32 for probs in narrow.average_arrays())
+    assert all(probs.dtype == np.float64 for probs in wide.average_arrays())
     first, last = narrow.history[0].exploitability, narrow.history[-1].exploitability
     assert first is not None
     assert last is not None
@@ -82,6 +83,10 @@ def test_a_spot_that_fits_only_in_float32_builds_and_says_so() -> None:
     assert "with float32 storage" in size.describe()
     built = RIVER.build(memory_limit=size.bytes - 1)
     assert built.public.tree.n_nodes == size.n_nodes
+    assert built.precision == "float32"
+    assert RIVER.build().precision == "float64"
+    solver = RangeSolver(built.public, precision=built.precision).run(iterations=5)
+    assert solver.dtype == np.float32
     with pytest.raises(GameTooLargeError, match="over the limit"):
         RIVER.build(memory_limit=size.bytes_in(4) - 1)
 
