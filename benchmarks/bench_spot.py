@@ -13,10 +13,16 @@ and trees built before timing.
 Times are the solving thread's CPU time (``time.thread_time``), single thread: the
 project's machine is shared, and wall time there measures the other jobs as much as the
 solver (the wall time of the same run is in the note).
+
+The turn is timed with float64 and with float32 storage (``RangeSolver(precision=)``);
+without ``--quick``, the flop spot ``Td9d6h`` (about 1.07 million public nodes, which fits
+the default memory limit only in float32) is built and one iteration timed. Its solve to
+0.5% of the pot takes long: :func:`flop_solve` runs it with a progress line per check.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -25,6 +31,8 @@ from benchmarks._harness import Row
 from pokerlab.games import Game, kuhn, leduc
 from pokerlab.solvers import CFRPlus
 from pokerlab.subgame import PublicTreeCFR, RangeSolver, Spot
+from pokerlab.subgame.public_tree import PublicGame
+from pokerlab.subgame.range_solver import RangeProgress
 from pokerlab.tree import compile
 
 CHECK_EVERY = 10
@@ -32,6 +40,7 @@ OOP = "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s"
 IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"
 RIVER = "Td9d6hQc2s"
 TURN = "Td9d6hQc"
+FLOP = "Td9d6h"
 
 T = TypeVar("T")
 
@@ -69,39 +78,80 @@ def _final(history_owner: PublicTreeCFR | CFRPlus | RangeSolver) -> float:
     return value
 
 
-def _spot_rows(board: str, targets: list[tuple[float, float]], repeat: int,
-               per_iteration_peer: float | None) -> list[Row]:
-    spot = Spot(board=board, oop=OOP, ip=IP, pot=200, stack=900, bets="50%,100%",
+def _issue_spot(board: str) -> Spot:
+    return Spot(board=board, oop=OOP, ip=IP, pot=200, stack=900, bets="50%,100%",
                 raises="2.5x")
+
+
+def _spot_rows(board: str, targets: list[tuple[float, float]], repeat: int,
+               per_iteration_peer: float | None, precisions: tuple[str, ...] = ("float64",),
+               iterations: int = 3) -> list[Row]:
+    spot = _issue_spot(board)
     start = time.perf_counter()
     built = spot.build()
     build_seconds = time.perf_counter() - start
     public = built.public
-    RangeSolver(public).run(iterations=1, check_every=1)  # compile the kernels
-    street = "river" if len(spot.board_cards) == 5 else "turn"
+    street = {5: "river", 4: "turn", 3: "flop"}[len(spot.board_cards)]
     size = (f"{public.tree.n_nodes:,} nodes, {public.n_hands[0]} x {public.n_hands[1]} hands, "
             f"built in {build_seconds:.2f} s")
     rows = []
-    for percent, peer in targets:
-        target = percent / 100 * spot.pot
-        cpu, wall, solver = _timed(lambda target=target: RangeSolver(public).run(
-            target_exploitability=target, check_every=CHECK_EVERY), repeat)
-        rows.append(Row(f"range DCFR {street} spot {board} to {percent:g}% of the pot", "s",
-                        cpu, "Rust postflop-solver (published)", peer, target="<= 1.5x peer",
-                        note=f"{solver.iterations} its, final "
-                        f"{100 * _final(solver) / spot.pot:.3f}%; wall {wall:.3f} s; {size}"))
-    if per_iteration_peer is not None:
-        solver = RangeSolver(public)
-        iterations = 3
-        def advance() -> int:
-            solver._advance(iterations)
-            return iterations
+    for precision in precisions:
+        RangeSolver(public, precision=precision).run(iterations=1, check_every=1)  # compile
+        tag = "" if precision == "float64" else f" ({precision})"
+        for percent, peer in targets:
+            target = percent / 100 * spot.pot
+            def solve(target: float = target, precision: str = precision) -> RangeSolver:
+                return RangeSolver(public, precision=precision).run(
+                    target_exploitability=target, check_every=CHECK_EVERY)
 
-        cpu, wall, _ = _timed(advance, 2)
-        rows.append(Row(f"range DCFR {street} spot {board}, time per iteration", "s",
-                        cpu / iterations, "Rust postflop-solver (published)", per_iteration_peer,
-                        target="<= 1.5x peer", note=f"wall {wall / iterations:.3f} s; {size}"))
+            cpu, wall, solver = _timed(solve, repeat)
+            rows.append(Row(f"range DCFR {street} spot {board} to {percent:g}% of the pot{tag}",
+                            "s", cpu, "Rust postflop-solver (published)", peer,
+                            target="<= 1.5x peer",
+                            note=f"{solver.iterations} its, final "
+                            f"{100 * _final(solver) / spot.pot:.3f}%; wall {wall:.3f} s; {size}"))
+        if per_iteration_peer is not None or street == "flop":
+            rows.append(_per_iteration_row(public, f"{street} spot {board}", tag, precision,
+                                           per_iteration_peer, size, iterations))
     return rows
+
+
+def _per_iteration_row(public: PublicGame, what: str, tag: str, precision: str,
+                       peer: float | None, size: str, iterations: int) -> Row:
+    solver = RangeSolver(public, precision=precision)
+
+    def advance() -> int:
+        solver._advance(iterations)
+        return iterations
+
+    cpu, wall, _ = _timed(advance, 2)
+    load = os.getloadavg()[0]
+    return Row(f"range DCFR {what}, time per iteration{tag}", "s", cpu / iterations,
+               "Rust postflop-solver (published)" if peer is not None
+               else "no published figure for this spot", peer,
+               target="<= 1.5x peer" if peer is not None else "",
+               note=f"wall {wall / iterations:.3f} s; load {load:.1f}; {size}")
+
+
+def flop_solve(seconds: float = 3600.0, target_percent: float = 0.5) -> RangeSolver:
+    """Solve the issue's flop spot (float32 storage) to ``target_percent`` of the pot.
+
+    Prints one line per check (iterations, CPU seconds, % of the pot, load average) and
+    returns the solver; stops after ``seconds`` of solving time if the target is not met.
+    """
+    spot = _issue_spot(FLOP)
+    print(spot.size().describe(), flush=True)
+    built = spot.build()
+    solver = RangeSolver(built.public, precision=built.precision)
+    start = time.thread_time()
+
+    def show(progress: RangeProgress) -> None:
+        print(f"{progress.iteration} its, {time.thread_time() - start:.1f} s CPU, "
+              f"{progress.percent_of_pot:.3f}% of the pot, load {os.getloadavg()[0]:.1f}",
+              flush=True)
+
+    return solver.run(target_exploitability=target_percent / 100 * spot.pot,
+                      check_every=CHECK_EVERY, seconds=seconds, callback=show)
 
 
 def run(quick: bool) -> list[Row]:
@@ -109,7 +159,7 @@ def run(quick: bool) -> list[Row]:
     repeat = 3 if quick else 7
     rows: list[Row] = []
 
-    game = kuhn(cards=100)
+    game: Game = kuhn(cards=100)
     cpu, wall, solver = _range_to_target(game, 1e-4, repeat)
     peer_cpu, _, peer = _cfr_plus_to_target(game, 1e-4, repeat)
     rows.append(Row("range DCFR kuhn(cards=100) to 1e-4", "s", cpu,
@@ -126,5 +176,8 @@ def run(quick: bool) -> list[Row]:
                     f"{wall:.3f} s; peer {peer.iterations} its"))
 
     rows += _spot_rows(RIVER, [(0.5, 0.003), (0.1, 0.007)], repeat, None)
-    rows += _spot_rows(TURN, [] if quick else [(0.5, 2.5)], 1, 0.025)
+    rows += _spot_rows(TURN, [] if quick else [(0.5, 2.5)], 1, 0.025,
+                       precisions=("float64", "float32"))
+    if not quick:
+        rows += _spot_rows(FLOP, [], 1, None, precisions=("float32",), iterations=1)
     return rows

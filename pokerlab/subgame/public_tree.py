@@ -182,6 +182,10 @@ class PublicTree:
         return int(self.nodes[decisions, COL_COUNT].max()) if decisions.any() else 1
 
 
+BYTES_PER_ENTRY = 8
+"""float64 storage of regrets, strategy sums and work vectors (4 with float32 storage)."""
+
+
 @dataclass(frozen=True, eq=False)
 class HandSpace:
     """One player's private hands.
@@ -296,9 +300,14 @@ class PublicGame:
         """Number of hands of each player."""
         return self.hands[0].n_hands, self.hands[1].n_hands
 
-    def memory_bytes(self) -> int:
-        """Bytes the solver will allocate for this game (regrets, sums, work vectors)."""
-        return estimate_solver_bytes(self.tree.n_nodes, self.tree.n_rows, self.n_hands)
+    def memory_bytes(self, itemsize: int = BYTES_PER_ENTRY) -> int:
+        """Bytes the solver will allocate for this game (regrets, sums, work vectors).
+
+        ``itemsize`` is the bytes of one stored number: 8 for float64 (the default), 4
+        for float32 storage.
+        """
+        return estimate_solver_bytes(self.tree.n_nodes, self.tree.n_rows, self.n_hands,
+                                     itemsize=itemsize)
 
 
 def make_public_game(
@@ -437,19 +446,17 @@ def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
     )
 
 
-BYTES_PER_ENTRY = 8
-"""float64 storage of regrets, strategy sums and work vectors."""
+def estimate_solver_bytes(n_nodes: int, n_rows: tuple[int, int], n_hands: tuple[int, int],
+                          *, itemsize: int = BYTES_PER_ENTRY) -> int:
+    """Bytes of the solver's arrays, ``itemsize`` bytes per stored number.
 
-
-def estimate_solver_bytes(n_nodes: int, n_rows: tuple[int, int], n_hands: tuple[int, int]) -> int:
-    """Bytes of the solver's arrays.
-
-    Two ``[rows, hands]`` arrays per player (regrets, strategy sums) and two work arrays
-    ``[nodes, hands]`` (reach and values).
+    Three ``[rows, hands]`` arrays per player (regrets, strategy sums, and the average
+    strategy each exploitability check builds) and two work arrays ``[nodes, hands]``
+    (reach and values).
     """
-    tables = sum(2 * rows * hands for rows, hands in zip(n_rows, n_hands, strict=True))
+    tables = sum(3 * rows * hands for rows, hands in zip(n_rows, n_hands, strict=True))
     work = 2 * n_nodes * max(n_hands)
-    return BYTES_PER_ENTRY * (tables + work)
+    return itemsize * (tables + work)
 
 
 def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> PublicTree:

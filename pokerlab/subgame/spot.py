@@ -80,7 +80,8 @@ class SpotSize:
         n_rows: node-action rows of each player's regret arrays.
         n_hands: hands of each player (after card removal by the board).
         n_boards: distinct boards (partial and full) in the tree.
-        solver_bytes: regrets, strategy sums and work vectors (float64).
+        solver_bytes: regrets, strategy sums, average strategies and work vectors
+            (float64; half that with float32 storage).
         table_bytes: showdown tables (strength and order per full board and hand).
         build_bytes: the Python objects that exist while the tree is built.
     """
@@ -95,14 +96,29 @@ class SpotSize:
 
     @property
     def bytes(self) -> int:
-        """The peak estimate: the solver, the tables, and the tree being built."""
-        return self.solver_bytes + self.table_bytes + self.build_bytes
+        """The peak estimate in float64: the solver, the tables, the tree being built."""
+        return self.bytes_in(8)
+
+    def bytes_in(self, itemsize: int) -> int:
+        """The peak estimate with ``itemsize`` bytes per stored number (8 or 4)."""
+        return self.solver_bytes * itemsize // 8 + self.table_bytes + self.build_bytes
+
+    def precision(self, memory_limit: int) -> str | None:
+        """The storage that fits ``memory_limit``: ``"float64"``, else ``"float32"``, else None.
+
+        The same choice as :class:`RangeSolver`'s ``"auto"`` precision.
+        """
+        for name, itemsize in (("float64", 8), ("float32", 4)):
+            if self.bytes_in(itemsize) <= memory_limit:
+                return name
+        return None
 
     def describe(self) -> str:
         """One line: nodes, hands and memory."""
         return (f"{self.n_nodes:,} public nodes, {self.n_hands[0]:,} x {self.n_hands[1]:,} "
                 f"hands, {self.n_boards:,} boards; about {_megabytes(self.bytes)} "
-                f"({_megabytes(self.solver_bytes)} solver arrays)")
+                f"({_megabytes(self.solver_bytes)} solver arrays; "
+                f"{_megabytes(self.bytes_in(4))} with float32 storage)")
 
 
 def _megabytes(size: int) -> str:
@@ -364,17 +380,22 @@ class Spot:
     def build(self, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> BuiltSpot:
         """Build the public game (after checking the size against ``memory_limit``).
 
+        The spot fits if it does with float32 storage (the solver's ``"auto"`` precision
+        then stores in float32 what float64 would not fit).
+
         Raises:
-            GameTooLargeError: if the estimate exceeds ``memory_limit``; the message gives
-                the figures, and nothing large has been allocated.
+            GameTooLargeError: if the estimate exceeds ``memory_limit`` even with float32
+                storage; the message gives the figures, and nothing large has been
+                allocated.
         """
         size = self.size()
-        if size.bytes > memory_limit:
+        precision = size.precision(memory_limit)
+        if precision is None:
             raise GameTooLargeError(
                 f"the {self.describe()} needs {size.describe()}, over the limit of "
                 f"{memory_limit / 1e6:,.0f} MB; narrow the ranges, use fewer bet sizes, or "
                 "start on a later street",
-                found=size.bytes,
+                found=size.bytes_in(4),
                 limit=memory_limit,
             )
         boards: dict[tuple[int, ...], int] = {}
@@ -392,7 +413,7 @@ class Spot:
             tree, hands, 52, strengths, swaps, pot=float(self.pot), description=self.describe(),
             source={"kind": "spot", "spot": self.to_dict()},
         )
-        return BuiltSpot(self, public, tuple(board_list))
+        return BuiltSpot(self, public, tuple(board_list), precision)
 
     def _chips(self, state: _Betting) -> tuple[float, float]:
         half = self.pot / 2
@@ -466,11 +487,15 @@ class BuiltSpot:
         spot: the spot.
         public: the public game the range solver runs on.
         boards: every board in the tree, by the index the nodes hold.
+        precision: the storage the spot fits in under the limit it was built with
+            (``"float64"`` or ``"float32"``; pass it to :class:`RangeSolver`: its own
+            ``"auto"`` counts the solver arrays alone, not the peak of the build).
     """
 
     spot: Spot
     public: PublicGame
     boards: tuple[tuple[int, ...], ...]
+    precision: str = "float64"
 
     @cached_property
     def node_of_key(self) -> dict[str, int]:
