@@ -19,7 +19,9 @@ first bullet alone.
 
 :func:`aivat_corrections` gives the summed terms at every history for one seating;
 :func:`aivat_estimates` applies them to a played match (any :class:`MatchResult` on a game
-that compiles). This module adds to the evaluation layer; it changes nothing in it.
+that compiles). :func:`match_aivat` picks the method for any match: exact values on games
+that compile, the all-in-equity value function of :mod:`pokerlab.eval.aivat_holdem` on
+heads-up Texas Hold'em. This module adds to the evaluation layer; it changes nothing in it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from pokerlab._types import CHANCE, FloatArray
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import GameTooLargeError, PokerlabError
+from pokerlab.eval.aivat_holdem import check_holdem_aivat, holdem_aivat_estimates
 from pokerlab.eval.dealer import agent_name
 from pokerlab.eval.matches import agent_policy
 from pokerlab.eval.records import MatchResult
@@ -211,4 +214,86 @@ def exact_aivat_mean(tree: CompiledTree, played: FloatArray, corrections: FloatA
     return total
 
 
-__all__ = ["aivat_corrections", "aivat_estimates", "exact_aivat_mean"]
+LEARNING_AGENTS = frozenset({"hard-seed", "exploitative"})
+"""Built-in agents whose policy changes during a match: the policy they expose at the end is
+not the one they played, so AIVAT treats them as unknown."""
+
+
+def known_policy(game: Game, agent: object) -> object | None:
+    """``agent`` when AIVAT may use its exposed policy on ``game``, else None.
+
+    An agent qualifies when it exposes a :class:`~pokerlab.strategy.Policy` for ``game``
+    (compiled games: one that tabulates) and does not learn during a match (its ``name`` is
+    not in :data:`LEARNING_AGENTS` and it has no true ``learns`` attribute).
+    """
+    policy = getattr(agent, "policy", None)
+    if not isinstance(policy, Policy) or policy.game != game:
+        return None
+    if getattr(agent, "learns", False) or getattr(agent, "name", None) in LEARNING_AGENTS:
+        return None
+    if aivat_method(game) == "exact" and agent_policy(agent, game) is None:
+        return None
+    return agent
+
+
+def aivat_method(game: Game) -> str | None:
+    """How AIVAT values the histories of ``game``, or None where it cannot.
+
+    ``"exact"``: the game compiles (exact history values); ``"equity"``: heads-up Texas
+    Hold'em (all-in equity times the pot); None: neither.
+    """
+    try:
+        compile(game)
+        return "exact"
+    except GameTooLargeError:
+        pass
+    try:
+        check_holdem_aivat(game)
+    except PokerlabError:
+        return None
+    return "equity"
+
+
+def match_aivat(
+    game: Game,
+    result: MatchResult,
+    agents: Sequence[object | None],
+    *,
+    reference: Policy | None = None,
+) -> tuple[ControlVariateEstimate, ...] | None:
+    """AIVAT estimates of a played match, using every policy the agents truly expose.
+
+    Chance terms always; action terms for the agents :func:`known_policy` accepts. On a game
+    that compiles, ``V`` is exact under the known policies (the unknown seats play
+    ``reference``, default the first known policy, else uniform); on heads-up Texas Hold'em
+    ``V`` is all-in equity times the pot (:mod:`pokerlab.eval.aivat_holdem`).
+
+    Args:
+        game: the match's game.
+        result: the match.
+        agents: the match's agents in order (None for one whose policy must not be used).
+        reference: the unknown seats' profile in ``V`` on compiled games.
+
+    Returns:
+        One estimate per agent, or None when AIVAT cannot value this game's histories.
+    """
+    method = aivat_method(game)
+    known = [None if a is None else known_policy(game, a) for a in agents]
+    if method == "exact":
+        if reference is None and all(k is None for k in known):
+            reference = Strategy.uniform(game)
+        return aivat_estimates(game, result, known, reference=reference)
+    if method == "equity":
+        return holdem_aivat_estimates(game, result, known)
+    return None
+
+
+__all__ = [
+    "LEARNING_AGENTS",
+    "aivat_corrections",
+    "aivat_estimates",
+    "aivat_method",
+    "exact_aivat_mean",
+    "known_policy",
+    "match_aivat",
+]
