@@ -7,6 +7,7 @@ import json
 import pytest
 
 from pokerlab.agents import AlwaysCall, EasyAI, ExploitativeAgent, RandomAgent, RuleBased
+from pokerlab.agents.hard_seed import HardSeedAI
 from pokerlab.agents.policy_agent import PolicyAgent
 from pokerlab.cli import main
 from pokerlab.eval import play_match
@@ -28,6 +29,9 @@ def test_known_policies() -> None:
     assert known_policy(game, object()) is None
     assert known_policy(game, ExploitativeAgent(game)) is None  # learns during the match
     assert known_policy(game, RuleBased(leduc())) is None  # a policy of another game
+    limit = holdem(betting="limit")
+    assert known_policy(limit, EasyAI(limit)) is not None
+    assert known_policy(limit, HardSeedAI(limit)) is None  # its policy changes hand to hand
 
 
 def test_every_policy_known_gives_the_exact_value() -> None:
