@@ -13,11 +13,21 @@
    two-sided test of its score against the group's first agent is not significant
    (p >= 1 - confidence), so places read like ``1, 1, 3``.
 4. Heads-up runs also get the head-to-head table; runs of larger tables list each table.
+5. With ``aivat=True`` each standing also gets an AIVAT-corrected score, computed the same
+   way from the stored hands after subtracting AIVAT's terms
+   (:func:`pokerlab.eval.aivat.hand_corrections`): chance terms always (the stored histories
+   hold every card), action terms for the built-in agents whose policy is exposed and fixed
+   (rebuilt from their ``builtin:NAME`` source) and for those given in ``policies``
+   (entrants' files run sandboxed, so no policy is read from them). Exact history values
+   on games that compile, all-in equity on heads-up Texas Hold'em; other games get no
+   AIVAT column. The terms have mean zero, so the corrected score estimates the same
+   quantity with a narrower interval; the ranking stays by the plain score.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,9 +36,12 @@ import numpy as np
 from scipy import stats
 
 from pokerlab._types import FloatArray
-from pokerlab.arena.store import ArenaStore
+from pokerlab.agents import make_agent
+from pokerlab.arena.store import AgentRow, ArenaStore
+from pokerlab.errors import PokerlabError
+from pokerlab.eval.aivat import aivat_method, hand_corrections, known_policy
 from pokerlab.eval.statistics import Estimate, mean_estimate, welch_p_value
-from pokerlab.games import load
+from pokerlab.games import Game, load
 from pokerlab.games.holdem import HoldemGame
 
 
@@ -43,6 +56,7 @@ class Standing:
         matches: matches counted.
         hands: hands played.
         faults: fault events recorded against it.
+        aivat: its AIVAT-corrected score with the interval (None when not computed).
     """
 
     place: int
@@ -51,6 +65,7 @@ class Standing:
     matches: int
     hands: int
     faults: int
+    aivat: Estimate | None = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +99,8 @@ class Leaderboard:
         complete: whether every match of the run is finished.
         hands: hands stored in the run.
         confidence: the confidence level of the intervals and of the place test.
+        aivat: how AIVAT valued histories (``"exact"`` or ``"equity"``), None if not computed.
+        aivat_known: the agents whose policy was known to AIVAT (action terms).
     """
 
     run_id: int
@@ -98,6 +115,8 @@ class Leaderboard:
     complete: bool
     hands: int
     confidence: float
+    aivat: str | None = None
+    aivat_known: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -125,6 +144,8 @@ class Leaderboard:
             "complete": self.complete,
             "hands": self.hands,
             "confidence": self.confidence,
+            "aivat": self.aivat,
+            "aivat_known": list(self.aivat_known),
             "standings": [
                 {
                     "place": s.place,
@@ -136,6 +157,16 @@ class Leaderboard:
                     "matches": s.matches,
                     "hands": s.hands,
                     "faults": s.faults,
+                    **(
+                        {}
+                        if s.aivat is None
+                        else {
+                            "aivat_mean": number(s.aivat.mean),
+                            "aivat_std_error": number(s.aivat.std_error),
+                            "aivat_low": number(s.aivat.low),
+                            "aivat_high": number(s.aivat.high),
+                        }
+                    ),
                 }
                 for s in self.standings
             ],
@@ -168,26 +199,87 @@ def unit_of(game_text: str) -> tuple[str, float]:
 
 
 def leaderboard(
-    db: str | Path | ArenaStore, *, run_id: int | None = None, confidence: float = 0.95
+    db: str | Path | ArenaStore,
+    *,
+    run_id: int | None = None,
+    confidence: float = 0.95,
+    aivat: bool = False,
+    policies: Mapping[str, Any] | None = None,
 ) -> Leaderboard:
     """Compute the leaderboard of a run (default: the latest), reading the database only.
 
+    Args:
+        db: the arena database (a path or an open store).
+        run_id: the run (default: the latest).
+        confidence: the level of the intervals and of the place test.
+        aivat: also compute each agent's AIVAT-corrected score (item 5 of the module
+            docstring); games AIVAT cannot value get none (``Leaderboard.aivat`` is None).
+        policies: agent name -> the policy it truly played (a Policy or an agent exposing
+            one), for AIVAT's action terms. A wrong policy biases the corrected score.
+
     Raises:
-        PokerlabError: if the database holds no such run.
+        PokerlabError: if the database holds no such run, or ``policies`` names an agent
+            that is not in the run.
     """
     store = db if isinstance(db, ArenaStore) else ArenaStore(db, readonly=True)
     try:
-        return _leaderboard(store, run_id, confidence)
+        return _leaderboard(store, run_id, confidence, aivat, dict(policies or {}))
     finally:
         if store is not db:
             store.close()
 
 
-def _leaderboard(store: ArenaStore, run_id: int | None, confidence: float) -> Leaderboard:
+def builtin_policies(game: Game, agents: list[AgentRow]) -> dict[str, object]:
+    """Name -> a fresh built-in agent, for the run's built-ins whose policy AIVAT may use.
+
+    A built-in (source ``builtin:NAME``) is rebuilt as it played; it counts when
+    :func:`pokerlab.eval.aivat.known_policy` accepts it (a fixed, exposed policy).
+    """
+    out: dict[str, object] = {}
+    for row in agents:
+        if row.error is None and row.source.startswith("builtin:"):
+            try:
+                agent = make_agent(row.source.removeprefix("builtin:"), game)
+            except PokerlabError:
+                continue
+            if known_policy(game, agent) is not None:
+                out[row.name] = agent
+    return out
+
+
+def _aivat_returns(
+    game: Game, store: ArenaStore, match_id: int, policies: list[Any], n_rows: int
+) -> FloatArray:
+    """``[hands, n]`` each stored hand's chips by position, minus AIVAT's terms."""
+    records = store.hands(match_id)
+    if len(records) != n_rows:
+        raise PokerlabError(f"match {match_id}: {len(records)} hands read, {n_rows} expected")
+    values = np.array([r.agent_returns() for r in records], dtype=np.float64)
+    return values - hand_corrections(game, records, policies)
+
+
+def _leaderboard(
+    store: ArenaStore,
+    run_id: int | None,
+    confidence: float,
+    aivat: bool,
+    policies: dict[str, Any],
+) -> Leaderboard:
     run = store.run(run_id)
     unit, scale = unit_of(run.game)
     agents = store.agents(run.id)
     playing = [a for a in agents if a.error is None]
+    unknown = sorted(set(policies) - {a.name for a in playing})
+    if unknown:
+        raise PokerlabError(
+            f"policies given for {', '.join(unknown)}, not agents of run {run.id}; agents: "
+            + ", ".join(a.name for a in playing)
+        )
+    game = load(run.game)
+    method = aivat_method(game) if aivat else None
+    if method is not None:
+        policies = {**builtin_policies(game, playing), **policies}
+    corrected: list[list[tuple[float, float]]] = [[] for _ in playing]
     position = {a.id: k for k, a in enumerate(playing)}
     n = len(playing)
     h2h = np.full((n, n), np.nan)
@@ -223,23 +315,22 @@ def _leaderboard(store: ArenaStore, run_id: int | None, confidence: float) -> Le
             ses.append(se)
             per_agent[member].append((estimate.mean, se))
             hands[member] += len(rows)
+        if method is not None:
+            known = [policies.get(playing[k].name) for k in members]
+            adjusted = _aivat_returns(game, store, match.id, known, len(rows)) * scale
+            for k, member in enumerate(members):
+                units = np.bincount(inverse, weights=adjusted[:, k]) / counts
+                estimate = mean_estimate(units, confidence=confidence)
+                se = estimate.std_error if math.isfinite(estimate.std_error) else math.inf
+                corrected[member].append((estimate.mean, se))
         tables.append(TableResult(match.match_index, names, tuple(means), tuple(ses), len(rows),
                                   match.finished is not None))
         if len(members) == 2:
             i, j = members
             h2h[i, j], h2h[j, i] = means[0], means[1]
             h2h_se[i, j] = h2h_se[j, i] = ses[0]
-    z = float(stats.norm.ppf(1 - (1 - confidence) / 2))
-    estimates = []
-    for k in range(n):
-        results = per_agent[k]
-        if not results:
-            estimates.append(Estimate(math.nan, math.nan, math.nan, math.nan, 0, confidence))
-            continue
-        mean = float(np.mean([m for m, _ in results]))
-        se = math.sqrt(sum(s * s for _, s in results)) / len(results)
-        estimates.append(Estimate(mean, se, mean - z * se, mean + z * se, len(results),
-                                  confidence))
+    estimates = [_combine(per_agent[k], confidence) for k in range(n)]
+    aivat_scores = [_combine(corrected[k], confidence) if method else None for k in range(n)]
     order = sorted(range(n), key=lambda k: -estimates[k].mean if estimates[k].n else math.inf)
     standings = []
     leader = -1
@@ -251,7 +342,7 @@ def _leaderboard(store: ArenaStore, run_id: int | None, confidence: float) -> Le
         elif leader < 0 or welch_p_value(estimates[k], estimates[leader]) < 1 - confidence:
             leader, place = k, rank + 1
         standings.append(Standing(place, playing[k].name, estimates[k], estimates[k].n,
-                                  hands[k], faults[k]))
+                                  hands[k], faults[k], aivat_scores[k]))
     return Leaderboard(
         run_id=run.id,
         game=run.game,
@@ -265,7 +356,19 @@ def _leaderboard(store: ArenaStore, run_id: int | None, confidence: float) -> Le
         complete=all(m.finished is not None for m in matches),
         hands=total_hands,
         confidence=confidence,
+        aivat=method,
+        aivat_known=tuple(a.name for a in playing if a.name in policies) if method else (),
     )
 
 
-__all__ = ["Leaderboard", "Standing", "TableResult", "leaderboard", "unit_of"]
+def _combine(results: list[tuple[float, float]], confidence: float) -> Estimate:
+    """An agent's score from its matches' ``(mean, std_error)``: item 2 of the docstring."""
+    if not results:
+        return Estimate(math.nan, math.nan, math.nan, math.nan, 0, confidence)
+    z = float(stats.norm.ppf(1 - (1 - confidence) / 2))
+    mean = float(np.mean([m for m, _ in results]))
+    se = math.sqrt(sum(s * s for _, s in results)) / len(results)
+    return Estimate(mean, se, mean - z * se, mean + z * se, len(results), confidence)
+
+
+__all__ = ["Leaderboard", "Standing", "TableResult", "builtin_policies", "leaderboard", "unit_of"]

@@ -47,6 +47,10 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
     },
     "plot": {"plot": "Plots: convergence of solvers, regret matching."},
     "demo": {"demo": "Show the games, then the tutorial's results, solved on the spot."},
+    "match": {
+        "match": "Play a duplicate match; print each agent's mean, its interval and its AIVAT "
+        "estimate."
+    },
     "arena": {"arena": "Round-robin tournaments stored in SQLite, and their leaderboard."},
     "study": {
         "study": "Studies: the challenge, exploitation, and tree search (tic-tac-toe, PIMC)."

@@ -8,7 +8,9 @@ continues the latest run of the database after a crash, Ctrl-C or SIGTERM. ``--b
 plays the matches on Ray workers (``--address``, ``--workers``; docs/scaling.md), the
 database written here alone, with the same hands.
 ``pokerlab arena check-agent FILE --game GAME`` tries an entrant as the arena would.
-``pokerlab arena leaderboard --db arena.db`` prints the standings (``--json`` for machines).
+``pokerlab arena leaderboard --db arena.db`` prints the standings (``--json`` for machines);
+``--aivat`` adds each agent's AIVAT-corrected score (``--policy NAME=FILE.npz`` names the
+policy an entrant truly played, for AIVAT's action terms).
 """
 
 from __future__ import annotations
@@ -248,13 +250,46 @@ def leaderboard_command(
     db: DbOption = Path("arena.db"),
     run: Annotated[int | None, typer.Option("--run", help="The run (default: the latest).")] = None,
     json: JsonOption = False,
+    aivat: Annotated[
+        bool, typer.Option("--aivat", help="Add AIVAT-corrected scores with their intervals "
+                           "(games that compile, heads-up Texas Hold'em).")
+    ] = False,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option("--policy", metavar="NAME=FILE.npz", help="The strategy an agent truly "
+                     "played, for AIVAT's action terms (repeatable)."),
+    ] = None,
 ) -> None:
     """Print the standings (shared places when not significantly different) and head to head."""
-    board = leaderboard(db, run_id=run)
+    policies = _policies(db, run, policy or []) if policy else None
+    board = leaderboard(db, run_id=run, aivat=aivat or bool(policy), policies=policies)
     if json:
         print_json(board.to_dict())
         return
     _print_board(board)
+
+
+def _policies(db: Path, run: int | None, items: list[str]) -> dict[str, Any]:
+    """``--policy NAME=FILE.npz`` options as name -> strategy on the run's game.
+
+    Raises:
+        SpecError: an option without ``=``, or a file that is missing or of another game.
+    """
+    from pokerlab.arena.store import ArenaStore
+    from pokerlab.errors import SpecError
+    from pokerlab.strategy import load_policy
+
+    with ArenaStore(db, readonly=True) as store:
+        game = load_game(store.run(run).game)
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise SpecError(f"--policy takes NAME=FILE.npz; got {item!r}")
+        if not Path(path).is_file():
+            raise SpecError(f"--policy {item}: the strategy file does not exist")
+        out[name] = load_policy(path, game=game)
+    return out
 
 
 def _print_board(board: Leaderboard) -> None:
@@ -264,17 +299,29 @@ def _print_board(board: Leaderboard) -> None:
         return
     table = Table(title=title, caption="ranked by the mean of each agent's results at its "
                   "tables")
-    for column in ("place", "agent", board.unit, f"{board.confidence:.0%} interval",
-                   "matches", "hands", "faults"):
+    columns = ["place", "agent", board.unit, f"{board.confidence:.0%} interval"]
+    if board.aivat is not None:
+        columns += ["AIVAT", "AIVAT interval"]
+    for column in (*columns, "matches", "hands", "faults"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     digits = 1 if board.unit == "mbb/hand" else 4
     for s in board.standings:
         e = s.estimate
         interval = "-" if not e.n else f"[{e.low:+.{digits}f}, {e.high:+.{digits}f}]"
         mean = "-" if not e.n else f"{e.mean:+.{digits}f}"
-        table.add_row(str(s.place), s.name, mean, interval, str(s.matches), str(s.hands),
-                      str(s.faults))
+        corrected = []
+        if board.aivat is not None:
+            a = s.aivat
+            ok = a is not None and a.n > 0
+            corrected = [f"{a.mean:+.{digits}f}" if ok and a else "-",
+                         f"[{a.low:+.{digits}f}, {a.high:+.{digits}f}]" if ok and a else "-"]
+        table.add_row(str(s.place), s.name, mean, interval, *corrected, str(s.matches),
+                      str(s.hands), str(s.faults))
     console.print(table)
+    if board.aivat is not None:
+        known = ", ".join(board.aivat_known) or "none"
+        console.print(f"AIVAT ({board.aivat} values): chance terms for every hand; action terms "
+                      f"for the agents whose policy is known: {known}", soft_wrap=True)
     heads_up = bool(board.tables) and len(board.tables[0].names) == 2
     if heads_up:
         h2h = Table(title=f"head to head (row's {board.unit} against column)")

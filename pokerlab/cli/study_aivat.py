@@ -7,6 +7,7 @@ reductions and the exact bias of each estimator. See :mod:`pokerlab.studies.aiva
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 import typer
@@ -64,6 +65,48 @@ def aivat_command(
     console.print(table)
 
 
+def aivat_holdem_command(
+    hands: Annotated[
+        int, typer.Option("--hands", min=2, help="Hands per seat of the match.")
+    ] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="The match's seed.")] = 0,
+    opponent: Annotated[
+        str, typer.Option("--opponent", help="The Easy AI's opponent (a Hold'em built-in).")
+    ] = "always-call",
+    json: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON on stdout.")
+    ] = False,
+) -> None:
+    """AIVAT on heads-up limit Hold'em: Easy AI's mean, corrected; the mean correction."""
+    from pokerlab.studies.aivat_holdem_study import holdem_aivat_study
+
+    with Progress(console=err_console, transient=True) as bar:
+        task = bar.add_task("Hold'em hands", total=2 * hands)
+        result = holdem_aivat_study(
+            hands=hands, seed=seed, opponent=opponent,
+            progress=lambda done, total: bar.update(task, completed=done),
+        )
+    if json:
+        print_json(result.to_dict())
+        return
+    table = Table(title=f"Easy AI vs {opponent}, heads-up limit Hold'em, {result.hands:,} hands "
+                  "(mbb/hand, 95% intervals)")
+    for column in ("estimate", "mean", "interval", "x var"):
+        table.add_column(column, justify="left" if column == "estimate" else "right")
+    rows = (
+        ("plain", result.plain, 1.0),
+        ("chance terms", result.chance, result.chance_reduction),
+        ("AIVAT (chance + known actions)", result.aivat, result.aivat_reduction),
+        ("mean correction (0 expected)", result.correction, math.nan),
+    )
+    for label, e, factor in rows:
+        table.add_row(label, f"{e.mean:+.1f}", f"[{e.low:+.1f}, {e.high:+.1f}]",
+                      "-" if math.isnan(factor) else f"{factor:.2f}")
+    console.print(table)
+    console.print(f"action terms for: {', '.join(result.known) or 'none'}")
+
+
 def add_command(group: typer.Typer) -> None:
-    """Add ``aivat`` to the ``study`` command group."""
+    """Add ``aivat`` and ``aivat-holdem`` to the ``study`` command group."""
     group.command("aivat")(aivat_command)
+    group.command("aivat-holdem")(aivat_holdem_command)

@@ -19,7 +19,9 @@ first bullet alone.
 
 :func:`aivat_corrections` gives the summed terms at every history for one seating;
 :func:`aivat_estimates` applies them to a played match (any :class:`MatchResult` on a game
-that compiles). This module adds to the evaluation layer; it changes nothing in it.
+that compiles). :func:`match_aivat` picks the method for any match: exact values on games
+that compile, the all-in-equity value function of :mod:`pokerlab.eval.aivat_holdem` on
+heads-up Texas Hold'em. This module adds to the evaluation layer; it changes nothing in it.
 """
 
 from __future__ import annotations
@@ -29,10 +31,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from pokerlab._types import CHANCE, FloatArray
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import GameTooLargeError, PokerlabError
+from pokerlab.eval.aivat_holdem import (
+    check_holdem_aivat,
+    holdem_aivat_corrections,
+    holdem_aivat_estimates,
+)
 from pokerlab.eval.dealer import agent_name
 from pokerlab.eval.matches import agent_policy
-from pokerlab.eval.records import MatchResult
+from pokerlab.eval.records import HandRecord, MatchResult
 from pokerlab.eval.sampling import _history_values, _sampler, _terminal_of, deal_units
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate
 from pokerlab.games.base import Game
@@ -117,6 +124,99 @@ def _policy_of(game: Game, item: Policy | object | None) -> Strategy | None:
     return strategy
 
 
+def _known_reach(tree: CompiledTree, known: Sequence[FloatArray | None]) -> FloatArray:
+    """``[H]`` the product of the known seats' probabilities of their actions on each path."""
+    edge = np.ones(tree.n_histories)
+    rows = np.flatnonzero(tree.player[tree.parent[1:]] >= 0) + 1
+    actor = tree.player[tree.parent[rows]]
+    for seat, table in enumerate(known):
+        if table is not None:
+            mine = rows[actor == seat]
+            edge[mine] = table[tree.infoset[tree.parent[mine]], tree.slot[mine]]
+    reach = np.ones(tree.n_histories)
+    offsets = tree.level_offsets
+    for d in range(1, len(offsets) - 1):
+        lo, hi = int(offsets[d]), int(offsets[d + 1])
+        reach[lo:hi] = reach[tree.parent[lo:hi]] * edge[lo:hi]
+    return reach
+
+
+def _exact_corrections(
+    game: Game,
+    hands: Sequence[HandRecord],
+    policies: Sequence[Policy | object | None],
+    *,
+    reference: Policy | None,
+    chance: bool,
+    actions: bool,
+) -> FloatArray:
+    """``[hands, n_agents]`` the summed terms of each hand, with exact values on the tree."""
+    tree = compile(game)
+    resolved = [_policy_of(game, p) for p in policies]
+    tables = [None if p is None else p.probs for p in resolved]
+    base = reference if reference is not None else next((p for p in resolved if p), None)
+    reference_probs = tabulate(base if base is not None else Strategy.uniform(game), game).probs
+    sampler = _sampler(game)
+    by_seating: dict[tuple[int, ...], FloatArray] = {}
+    possible: dict[tuple[int, ...], FloatArray] = {}
+    corrections = np.zeros((len(hands), len(policies)))
+    for i, record in enumerate(hands):
+        seating = tuple(record.seats)
+        if seating not in by_seating:
+            seat_tables = [tables[agent] for agent in seating]
+            by_seating[seating] = aivat_corrections(
+                tree, reference_probs, seat_tables, chance=chance, actions=actions
+            )
+            possible[seating] = _known_reach(tree, seat_tables)
+        terminal = _terminal_of(sampler, record.history)
+        if actions and possible[seating][terminal] <= 0.0:
+            raise PokerlabError(
+                f"hand {record.hand}: a recorded action has probability 0 under the policy "
+                "claimed for its seat; give only the policy the agent truly played"
+            )
+        for seat, agent in enumerate(seating):
+            corrections[i, agent] = by_seating[seating][terminal, seat]
+    return corrections
+
+
+def hand_corrections(
+    game: Game,
+    hands: Sequence[HandRecord],
+    policies: Sequence[Policy | object | None],
+    *,
+    reference: Policy | None = None,
+    chance: bool = True,
+    actions: bool = True,
+) -> FloatArray:
+    """``[hands, n_agents]`` AIVAT's summed terms for each stored hand, by agent index.
+
+    Subtract them from each agent's chips to get its AIVAT-corrected result per hand. On a
+    game that compiles, ``V`` is exact (unknown seats play ``reference``, default the first
+    known policy, else uniform); on heads-up Texas Hold'em it is the all-in equity value.
+
+    Args:
+        game: the game the hands were played on.
+        hands: the hands (``record.seats`` gives the agent in each seat).
+        policies: per agent index: its policy, an agent exposing it, or None if unknown.
+        reference: the unknown seats' profile in ``V`` (compiled games).
+        chance: include chance terms.
+        actions: include the known agents' action terms.
+
+    Raises:
+        PokerlabError: a game AIVAT cannot value (:func:`aivat_method` is None), or a
+            policy that is not what was played (where that shows).
+    """
+    method = aivat_method(game)
+    if method == "exact":
+        return _exact_corrections(game, hands, policies, reference=reference, chance=chance,
+                                  actions=actions)
+    if method == "equity":
+        return holdem_aivat_corrections(game, hands, policies, chance=chance, actions=actions)
+    raise PokerlabError(
+        f"no AIVAT on {game.spec}: it needs a game that compiles or heads-up Texas Hold'em"
+    )
+
+
 def aivat_estimates(
     game: Game,
     result: MatchResult,
@@ -148,39 +248,17 @@ def aivat_estimates(
         PokerlabError: on a policy count that is not one per agent, no known policy and no
             reference, or a match of another game.
     """
-    n = game.n_players
     if len(policies) != len(result.agent_names):
         raise PokerlabError(
             f"policies needs one entry per agent ({len(result.agent_names)}); got {len(policies)}"
         )
     if result.game != str(game.spec):
         raise PokerlabError(f"the match was played on {result.game}, not {game.spec}")
-    tree = compile(game)
-    resolved = [_policy_of(game, p) for p in policies]
-    tables = [None if p is None else p.probs for p in resolved]
-    base = reference if reference is not None else next((p for p in resolved if p), None)
-    if base is None:
+    if reference is None and all(p is None for p in policies):
         raise PokerlabError("AIVAT needs a known policy or a reference profile for V")
-    reference_probs = tabulate(base, game).probs
-    sampler = _sampler(game)
-    by_seating: dict[tuple[int, ...], FloatArray] = {}
-    n_hands = len(result.hands)
-    corrections = np.zeros((n_hands, len(policies)))
-    deals = np.zeros(n_hands, dtype=np.int64)
-    for i, record in enumerate(result.hands):
-        seating = tuple(record.seats)
-        if seating not in by_seating:
-            by_seating[seating] = aivat_corrections(
-                tree,
-                reference_probs,
-                [tables[agent] for agent in seating],
-                chance=chance,
-                actions=actions,
-            )
-        terminal = _terminal_of(sampler, record.history)
-        for seat in range(n):
-            corrections[i, seating[seat]] = by_seating[seating][terminal, seat]
-        deals[i] = record.deal
+    corrections = _exact_corrections(game, result.hands, policies, reference=reference,
+                                     chance=chance, actions=actions)
+    deals = np.array([r.deal for r in result.hands], dtype=np.int64)
     values = np.asarray(result.agent_returns, dtype=np.float64)
     if result.duplicate:
         values, corrections = deal_units(values, deals), deal_units(corrections, deals)
@@ -211,4 +289,87 @@ def exact_aivat_mean(tree: CompiledTree, played: FloatArray, corrections: FloatA
     return total
 
 
-__all__ = ["aivat_corrections", "aivat_estimates", "exact_aivat_mean"]
+LEARNING_AGENTS = frozenset({"hard-seed", "exploitative"})
+"""Built-in agents whose policy changes during a match: the policy they expose at the end is
+not the one they played, so AIVAT treats them as unknown."""
+
+
+def known_policy(game: Game, agent: object) -> object | None:
+    """``agent`` when AIVAT may use its exposed policy on ``game``, else None.
+
+    An agent qualifies when it exposes a :class:`~pokerlab.strategy.Policy` for ``game``
+    (compiled games: one that tabulates) and does not learn during a match (its ``name`` is
+    not in :data:`LEARNING_AGENTS` and it has no true ``learns`` attribute).
+    """
+    policy = getattr(agent, "policy", None)
+    if not isinstance(policy, Policy) or policy.game != game:
+        return None
+    if getattr(agent, "learns", False) or getattr(agent, "name", None) in LEARNING_AGENTS:
+        return None
+    if aivat_method(game) == "exact" and agent_policy(agent, game) is None:
+        return None
+    return agent
+
+
+def aivat_method(game: Game) -> str | None:
+    """How AIVAT values the histories of ``game``, or None where it cannot.
+
+    ``"exact"``: the game compiles (exact history values); ``"equity"``: heads-up Texas
+    Hold'em (all-in equity times the pot); None: neither.
+    """
+    try:
+        compile(game)
+        return "exact"
+    except GameTooLargeError:
+        pass
+    try:
+        check_holdem_aivat(game)
+    except PokerlabError:
+        return None
+    return "equity"
+
+
+def match_aivat(
+    game: Game,
+    result: MatchResult,
+    agents: Sequence[object | None],
+    *,
+    reference: Policy | None = None,
+) -> tuple[ControlVariateEstimate, ...] | None:
+    """AIVAT estimates of a played match, using every policy the agents truly expose.
+
+    Chance terms always; action terms for the agents :func:`known_policy` accepts. On a game
+    that compiles, ``V`` is exact under the known policies (the unknown seats play
+    ``reference``, default the first known policy, else uniform); on heads-up Texas Hold'em
+    ``V`` is all-in equity times the pot (:mod:`pokerlab.eval.aivat_holdem`).
+
+    Args:
+        game: the match's game.
+        result: the match.
+        agents: the match's agents in order (None for one whose policy must not be used).
+        reference: the unknown seats' profile in ``V`` on compiled games.
+
+    Returns:
+        One estimate per agent, or None when AIVAT cannot value this game's histories.
+    """
+    method = aivat_method(game)
+    known = [None if a is None else known_policy(game, a) for a in agents]
+    if method == "exact":
+        if reference is None and all(k is None for k in known):
+            reference = Strategy.uniform(game)
+        return aivat_estimates(game, result, known, reference=reference)
+    if method == "equity":
+        return holdem_aivat_estimates(game, result, known)
+    return None
+
+
+__all__ = [
+    "LEARNING_AGENTS",
+    "aivat_corrections",
+    "aivat_estimates",
+    "aivat_method",
+    "exact_aivat_mean",
+    "hand_corrections",
+    "known_policy",
+    "match_aivat",
+]

@@ -1,0 +1,149 @@
+"""``pokerlab match GAME AGENT AGENT [...]``: a duplicate match, its mean and its AIVAT estimate.
+
+Every agent plays ``--hands`` hands in each seat on shared deals (:func:`pokerlab.eval.play_match`).
+The table shows each agent's plain mean with its 95% interval, the chance-only control
+variate where the game compiles, and AIVAT (:func:`pokerlab.eval.aivat.match_aivat`): chance
+terms always, action terms for the agents whose policy is exposed and fixed; exact history
+values where the game compiles, all-in equity times the pot on heads-up Texas Hold'em.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from pokerlab.cli._common import console, err_console, load_game, print_json
+from pokerlab.errors import PokerlabError, SpecError
+from pokerlab.games import Game
+
+
+def build_agent(text: str, game: Game, seed: int) -> object:
+    """An agent from a built-in name, a strategy ``.npz`` file or an entrant's ``.py`` file.
+
+    Raises:
+        SpecError: a missing file or an unknown built-in (the message lists the known ones).
+        PokerlabError: a built-in that cannot play ``game``.
+    """
+    from pokerlab.agents import PolicyAgent, check_builtin, load_agent, make_agent
+
+    path = Path(text)
+    if text.endswith((".npz", ".py")):
+        if not path.is_file():
+            raise SpecError(f"agent {text!r}: the file does not exist")
+        if text.endswith(".npz"):
+            return PolicyAgent.from_file(path, game, seed=seed)
+        return load_agent(path, game)
+    try:
+        check_builtin(text, game)
+    except PokerlabError as exc:
+        raise SpecError(f"agent {text!r}: {exc}; or give a strategy .npz or an agent .py "
+                        "file") from None
+    if text == "solvers":
+        raise SpecError("agent 'solvers' stands for five agents; name one (solver, cfr+N)")
+    return make_agent(text, game, seed=seed)
+
+
+def _interval(mean: float, low: float, high: float) -> str:
+    return f"{mean:+.4f} ± {(high - low) / 2:.4f}"
+
+
+def _reduction(factor: float) -> str:
+    """A variance reduction factor; past a million the estimate is exact (every policy known)."""
+    return f"{factor:.2f}" if factor < 1e6 else "exact"
+
+
+def match_command(
+    game_spec: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. leduc.")],
+    agents: Annotated[
+        list[str],
+        typer.Argument(metavar="AGENT...", help="One per seat: a built-in name, a strategy "
+                       ".npz file or an agent .py file."),
+    ],
+    hands: Annotated[int, typer.Option("--hands", min=3, help="Hands in each seat.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="The match's seed.")] = 0,
+    aivat: Annotated[
+        bool, typer.Option("--aivat/--no-aivat", help="Report the AIVAT estimate (on games "
+                           "that compile and heads-up Texas Hold'em).")
+    ] = True,
+    json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play a duplicate match; print each agent's mean, its interval and its AIVAT estimate."""
+    from pokerlab.eval import play_match
+    from pokerlab.eval.aivat import aivat_method, known_policy, match_aivat
+
+    game = load_game(game_spec)
+    if len(agents) != game.n_players:
+        raise PokerlabError(f"{game.spec} has {game.n_players} seats; got {len(agents)} "
+                            f"agents ({', '.join(agents)})")
+    built = [build_agent(text, game, seed + k) for k, text in enumerate(agents)]
+    with err_console.status(f"playing {hands:,} hands per seat") if not json else _Quiet():
+        result = play_match(game, *built, hands=hands, seed=seed)
+    method = aivat_method(game) if aivat else None
+    estimates = None
+    if method is not None:
+        with err_console.status("AIVAT") if not json else _Quiet():
+            estimates = match_aivat(game, result, built)
+    known = [method is not None and known_policy(game, a) is not None for a in built]
+    rows: list[dict[str, Any]] = []
+    for k, name in enumerate(result.agent_names):
+        plain = result.estimates[k]
+        row: dict[str, Any] = {"agent": name, "spec": agents[k], "mean": plain.mean,
+                               "low": plain.low, "high": plain.high,
+                               "std_error": plain.std_error}
+        if result.exact_values is not None:
+            row["exact"] = result.exact_values[k]
+        if result.control_variates is not None:
+            chance = result.control_variates[k]
+            row["chance_control"] = {"mean": chance.estimate.mean, "low": chance.estimate.low,
+                                     "high": chance.estimate.high,
+                                     "variance_reduction": chance.variance_reduction}
+        if estimates is not None:
+            est = estimates[k]
+            row["aivat"] = {"mean": est.estimate.mean, "low": est.estimate.low,
+                            "high": est.estimate.high, "std_error": est.estimate.std_error,
+                            "variance_reduction": est.variance_reduction,
+                            "policy_known": known[k], "values": method}
+        rows.append(row)
+    if json:
+        print_json({"game": str(game.spec), "hands": result.n_hands, "seed": seed,
+                    "agents": rows})
+        return
+    table = Table(title=f"{game.spec}: {result.n_hands:,} hands (chips per hand, 95% intervals)")
+    for column in ("agent", "mean", "chance control", "AIVAT", "x var", "policy", "exact"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for row in rows:
+        chance_row = row.get("chance_control")
+        aivat_row = row.get("aivat")
+        table.add_row(
+            row["agent"],
+            _interval(row["mean"], row["low"], row["high"]),
+            "-" if chance_row is None else _interval(chance_row["mean"], chance_row["low"],
+                                                     chance_row["high"]),
+            "-" if aivat_row is None else _interval(aivat_row["mean"], aivat_row["low"],
+                                                    aivat_row["high"]),
+            "-" if aivat_row is None else _reduction(aivat_row["variance_reduction"]),
+            "-" if aivat_row is None else ("known" if aivat_row["policy_known"] else "unknown"),
+            f"{row['exact']:+.4f}" if "exact" in row else "-",
+        )
+    console.print(table)
+    if aivat and method is None:
+        err_console.print(f"no AIVAT on {game.spec}: it needs a game that compiles or heads-up "
+                          "Texas Hold'em")
+
+
+class _Quiet:
+    """A do-nothing context manager (no spinner when printing JSON)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``match`` to the ``pokerlab`` command."""
+    app.command("match")(match_command)

@@ -1,0 +1,31 @@
+"""The Hold'em AIVAT study (issue 17 item 6): a short match, the identities it must satisfy."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pokerlab.cli import main
+from pokerlab.studies.aivat_holdem_study import holdem_aivat_study
+
+
+def test_short_study() -> None:
+    seen: list[int] = []
+    result = holdem_aivat_study(hands=120, seed=1, progress=lambda done, total: seen.append(done))
+    assert seen[-1] == result.hands == 240
+    assert result.known == ("easy", "always-call")
+    assert result.plain.n == 120  # the deals are the units
+    # corrected = plain - mean correction, exactly; the correction's mean is near 0.
+    assert result.aivat.mean == pytest.approx(result.plain.mean - result.correction.mean)
+    assert abs(result.correction.mean) < 4 * result.correction.std_error
+    assert result.aivat_reduction > 1.0
+    assert result.chance_reduction > 1.0
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["study", "aivat-holdem", "--hands", "30", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hands"] == 60
+    assert data["opponent"] == "always-call"
+    assert data["plain"]["low"] <= data["plain"]["mean"] <= data["plain"]["high"]
