@@ -102,7 +102,7 @@ def test_holdem_quit_and_end_of_input(
 
 def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "holdem", "--opponents", "hard"]) == 1
-    expected = "--opponents must be easy, hard-seed, ehs, random, always-call or always-raise"
+    expected = "--opponents must be easy, hard-seed, hard, ehs, random, always-call or always-raise"
     assert expected in capsys.readouterr().err
     assert main(["play", "holdem", "--players", "12"]) == 1
     assert "players=2..9" in capsys.readouterr().err
