@@ -40,7 +40,7 @@ from pokerlab.blueprint.cards import cards_from_spec
 from pokerlab.blueprint.deals import lossless_holdem
 from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.blueprint.nolimit import DEFAULT_MENU, rules_for
-from pokerlab.blueprint.policy import BlueprintPolicy
+from pokerlab.blueprint.policy import BlueprintPolicy, check_similar
 from pokerlab.blueprint.store import load_blueprint, save_blueprint
 from pokerlab.errors import FileFormatError, SpecError
 from pokerlab.eval.dealer import reseed
@@ -82,6 +82,13 @@ def default_recipe(game: Game) -> Recipe:
     if game.spec.name != "holdem" or rules is None:
         raise SpecError(f"the hard AI plays holdem games; got {game.spec}")
     menu = DEFAULT_MENU if rules.no_limit else None
+    texas = rules.deck_size == 52 and rules.hole_size == 2
+    if texas and rules.n_players > 2:
+        raise SpecError(
+            f"no default blueprint for {game.spec}: the betting tree of Texas Hold'em with "
+            f"{rules.n_players} players is too large; the hard AI plays heads-up Texas "
+            "Hold'em (or a blueprint you train for a smaller game)"
+        )
     if rules.deck_size == 52 and rules.hole_size == 2 and tuple(rules.board_sizes) == (0, 3, 4, 5):
         cards = {"kind": "holdem", "bucket_counts": [169, 8, 8, 8], "seed": 0, "n_bins": 8,
                  "sample": 5000, "boards": 3}
@@ -154,13 +161,14 @@ class HardAI:
 
     Args:
         game: the Hold'em game.
-        blueprint: a ``.bp`` file for ``game``; None: the default blueprint (trained and
-            cached on first use).
+        blueprint: a ``.bp`` file for ``game`` (or for the same game with other stacks or
+            blinds); None: the default blueprint (trained and cached on first use).
         seed: its randomness; matches reseed it per hand.
         cache_dir: the bot cache folder (default blueprints and their bucket tables).
 
     Raises:
-        SpecError: another game than Hold'em, or a blueprint of another game.
+        SpecError: another game than Hold'em, or a blueprint of a game with other players,
+            cards or betting.
         FileFormatError: a missing or damaged blueprint file.
     """
 
@@ -190,9 +198,11 @@ class HardAI:
             self.blueprint_path = path
         else:
             self.blueprint_path = Path(blueprint)
-            trainer, _ = load_blueprint(self.blueprint_path, game=game, cache_dir=cache_dir)
+            trainer, _ = load_blueprint(self.blueprint_path, cache_dir=cache_dir)
+            check_similar(trainer.game, game)
         self.game = game
-        self.policy = BlueprintPolicy(trainer, name=f"hard({self.blueprint_path.stem})")
+        self.policy = BlueprintPolicy(trainer, game=game,
+                                      name=f"hard({self.blueprint_path.stem})")
         self.rng = np.random.default_rng(seed)
 
     def seed(self, value: int) -> None:
@@ -200,15 +210,14 @@ class HardAI:
         self.rng = reseed(self.rng, value)
 
     def check_game(self, game: Game) -> None:
-        """Refuse, before a match, a game other than the blueprint's.
+        """Refuse, before a match, a game other than the blueprint's (stacks may differ).
 
         Raises:
-            SpecError: naming both games.
+            SpecError: naming both games and what differs.
         """
-        if str(game.spec) != str(self.game.spec):
-            raise SpecError(
-                f"the hard AI's blueprint is for {self.game.spec}; it cannot play {game.spec}"
-            )
+        if game.spec.name != "holdem":
+            raise SpecError(f"the hard AI plays holdem games; it cannot play {game.spec}")
+        check_similar(self.game, game)
 
     def act(self, observation: Observation) -> Action:
         """Sample an action from the blueprint's probabilities at ``observation``."""

@@ -28,6 +28,7 @@ from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.blueprint.nolimit import abstract_node
 from pokerlab.blueprint.store import load_blueprint
 from pokerlab.errors import SpecError
+from pokerlab.games import load
 from pokerlab.games.base import Game, State
 from pokerlab.games.observation import Observation
 
@@ -40,18 +41,25 @@ class BlueprintPolicy:
 
     Args:
         trainer: a trainer holding the blueprint's tables (e.g. from :func:`load_blueprint`).
+        game: the game it plays: the blueprint's (default), or the same with other stacks
+            or blinds.
         name: a display name.
     """
 
-    def __init__(self, trainer: BlueprintTrainer, *, name: str = "blueprint") -> None:
+    def __init__(
+        self, trainer: BlueprintTrainer, *, game: Game | None = None, name: str = "blueprint"
+    ) -> None:
         from pokerlab.blueprint.deals import HoldemDealer
 
         if not isinstance(trainer.dealer, HoldemDealer):
             raise SpecError(f"a blueprint policy plays holdem games; got {trainer.game.spec}")
         self.dealer = trainer.dealer
         self.trainer = trainer
+        self._game = trainer.game if game is None else game
+        check_similar(trainer.game, self._game)
         self.name = name
         self._nodes: dict[tuple[object, ...], tuple[int, State]] = {}
+        self._games: dict[str, Game] = {}
 
     @classmethod
     def from_file(
@@ -69,15 +77,34 @@ class BlueprintPolicy:
     @property
     def game(self) -> Game:
         """The game it plays."""
-        return self.trainer.game
+        return self._game
+
+    def game_of(self, observation: Observation) -> Game:
+        """The game of ``observation``: the blueprint's, or one like it with other chips.
+
+        A session changes the stacks from hand to hand; the blueprint still plays, its tree
+        reached by pot fractions (translation) and its raises clipped to the real ranges.
+
+        Raises:
+            SpecError: a game with other players, cards or betting than the blueprint's.
+        """
+        if observation.game == str(self.game.spec):
+            return self.game
+        other = self._games.get(observation.game)
+        if other is None:
+            other = load(observation.game)
+            check_similar(self.trainer.game, other)
+            self._games[observation.game] = other
+        return other
 
     def _node(self, observation: Observation) -> tuple[int, State]:
-        key = (observation.seat, observation.public_history, observation.board)
+        key = (observation.game, observation.seat, observation.public_history, observation.board)
         found = self._nodes.get(key)
         if found is None:
-            state = self.game.public_state(observation)  # type: ignore[attr-defined]
+            game = self.game_of(observation)
+            state = game.public_state(observation)  # type: ignore[attr-defined]
             seed = zlib.crc32(repr(observation.public_history).encode())
-            found = abstract_node(self.trainer.tree, self.game, state.history,
+            found = abstract_node(self.trainer.tree, game, state.history,
                                   np.random.default_rng(seed))
             if len(self._nodes) > 4096:
                 self._nodes.clear()
@@ -95,7 +122,8 @@ class BlueprintPolicy:
         answers: list[dict[Action, float]] = [{} for _ in observations]
         groups: dict[tuple[object, ...], list[int]] = {}
         for i, obs in enumerate(observations):
-            groups.setdefault((obs.seat, obs.public_history, obs.board), []).append(i)
+            key = (obs.game, obs.seat, obs.public_history, obs.board)
+            groups.setdefault(key, []).append(i)
         for indices in groups.values():
             first = observations[indices[0]]
             node, state = self._node(first)
@@ -110,7 +138,7 @@ class BlueprintPolicy:
             buckets = self._buckets(state, [observations[i] for i in indices])
             street = int(tree.street[node])
             n = int(tree.n_actions[node])
-            targets = self._real_actions(node, state, first)
+            targets = self._real_actions(node, state, first, self.game_of(first))
             for i, bucket in zip(indices, buckets[:, street].tolist(), strict=True):
                 probs = self.trainer.average_probabilities(self.trainer.row_of(node, bucket), n)
                 answer = dict.fromkeys(observations[i].legal_actions, 0.0)
@@ -119,7 +147,9 @@ class BlueprintPolicy:
                 answers[i] = answer
         return answers
 
-    def _real_actions(self, node: int, state: State, observation: Observation) -> list[Action]:
+    def _real_actions(
+        self, node: int, state: State, observation: Observation, game: Game
+    ) -> list[Action]:
         """The real legal action each of the node's abstract actions stands for."""
         tree = self.trainer.tree
         legal = observation.legal_actions
@@ -130,14 +160,14 @@ class BlueprintPolicy:
             if kind == FOLD and FOLD in legal:
                 out.append(FOLD)
             elif kind == RAISE and raises:
-                out.append(self._real_raise(state, int(tree.raise_to[node, j]), raises))
+                out.append(self._real_raise(state, int(tree.raise_to[node, j]), raises, game))
             else:
                 out.append(CALL_ACTION if CALL_ACTION in legal else legal[0])
         return out
 
-    def _real_raise(self, state: State, total: int, raises: list[Action]) -> Action:
+    def _real_raise(self, state: State, total: int, raises: list[Action], game: Game) -> Action:
         """The legal raise closest to putting ``total`` chips in this hand."""
-        if len(raises) == 1 and not getattr(self.game.rules, "no_limit", False):  # type: ignore[attr-defined]
+        if len(raises) == 1 and not getattr(game.rules, "no_limit", False):  # type: ignore[attr-defined]
             return raises[0]
         p = state.player
         bounds = state.raise_range()  # type: ignore[attr-defined]
@@ -161,4 +191,19 @@ class BlueprintPolicy:
         return seen[:, 0, :]
 
 
-__all__ = ["BlueprintPolicy"]
+def check_similar(game: Game, other: Game) -> None:
+    """Refuse ``other`` unless it is ``game`` with other stacks or blinds.
+
+    Raises:
+        SpecError: naming what differs.
+    """
+    mine, theirs = game.rules, other.rules  # type: ignore[attr-defined]
+    for name in ("n_players", "no_limit", "deck", "hole_size", "board_sizes"):
+        if getattr(mine, name, None) != getattr(theirs, name, None):
+            raise SpecError(
+                f"the blueprint is for {game.spec}; {other.spec} differs in {name} (a "
+                "blueprint plays its game with other stacks or blinds only)"
+            )
+
+
+__all__ = ["BlueprintPolicy", "check_similar"]

@@ -75,7 +75,8 @@ def holdem_command(
         str,
         typer.Option(
             "--opponents", "--opponent",
-            help="The AIs: easy, hard-seed, ehs, random, always-call or always-raise.",
+            help="The AIs: easy, hard-seed, hard (heads-up), ehs, random, always-call or "
+            "always-raise.",
         ),
     ] = "easy",
     stack: Annotated[int, typer.Option("--stack", help="Each seat's starting chips.")] = 200,
@@ -93,7 +94,7 @@ def holdem_command(
     session = HoldemSession(players, betting=betting, blinds=(small, big), stack=stack)
     first = session.start_hand().game
     if opponents not in agent_names():
-        raise SpecError(f"--opponents must be easy, hard-seed, ehs, random, always-call or "
+        raise SpecError(f"--opponents must be easy, hard-seed, hard, ehs, random, always-call or "
                         f"always-raise; got {opponents!r}")
     check_builtin(opponents, first)
     deal_seed = _fresh_seed(seed)
@@ -103,7 +104,7 @@ def holdem_command(
         make_agent(opponents, first, seed=np.random.default_rng(seeds[seat]))
         for seat in range(1, players)
     ]
-    labels = {"easy": "Easy AI", "hard-seed": "seed Hard AI", "ehs": "EHS bot",
+    labels = {"easy": "Easy AI", "hard-seed": "seed Hard AI", "hard": "Hard AI", "ehs": "EHS bot",
               "random": "Random"}
     label = labels.get(opponents, opponents)
     print(

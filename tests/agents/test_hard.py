@@ -118,8 +118,9 @@ def test_hard_is_registered_and_refuses_other_games(tmp_path: Path) -> None:
         make_agent("hard", load("leduc"), cache_dir=tmp_path)
     trainer = BlueprintTrainer(load(SMALL), seed=0)
     path = save_blueprint(trainer, tmp_path / "s.bp", cards={"kind": "lossless"})
-    with pytest.raises(SpecError, match="is a blueprint for"):
-        HardAI(load(SMALL.replace("stack=100", "stack=90")), blueprint=path)
+    with pytest.raises(SpecError, match="differs in n_players"):
+        HardAI(load(SMALL.replace("(1, 1)", "(1, 1, 1)").replace("holdem(", "holdem(players=3, ")),
+               blueprint=path)
 
 
 def test_default_command_names_the_recipe() -> None:
@@ -127,3 +128,22 @@ def test_default_command_names_the_recipe() -> None:
     assert "--buckets 169,8,8,8 --bins 8 --sample 5000 --boards 3" in command
     assert "--iterations 1000000" in command
     assert "--bet-menu" in default_command(load("holdem(stack=200)"), "nl.bp")
+
+
+@pytest.mark.slow
+def test_a_blueprint_plays_its_game_with_other_stacks(cache: Path) -> None:
+    game = load("holdem(stack=200)")
+    path = _blueprint("holdem(stack=200)", "50%,100%,a", cache, "nl-stacks.bp")
+    other = load("holdem(stack=(150, 260))")
+    hard = HardAI(other, blueprint=path, seed=0, cache_dir=cache)
+    assert hard.policy.trainer.game == game
+    hard.check_game(other)
+    result = play_match(other, hard, make_agent("easy", other, seed=1), hands=50, seed=2)
+    assert result.events == ()
+    with pytest.raises(SpecError, match="differs in n_players"):
+        hard.check_game(load("holdem(players=3)"))
+
+
+def test_multiplayer_texas_has_no_default_blueprint() -> None:
+    with pytest.raises(SpecError, match="too large; the hard AI plays heads-up"):
+        default_recipe(load('holdem(players=4, betting="limit")'))

@@ -101,9 +101,11 @@ def test_holdem_quit_and_end_of_input(
 
 
 def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "holdem", "--opponents", "hard"]) == 1
-    expected = "--opponents must be easy, hard-seed, ehs, random, always-call or always-raise"
+    assert main(["play", "holdem", "--opponents", "hardest"]) == 1
+    expected = "--opponents must be easy, hard-seed, hard, ehs, random, always-call or always-raise"
     assert expected in capsys.readouterr().err
+    assert main(["play", "holdem", "--opponents", "hard"]) == 1  # 4 seats: no default blueprint
+    assert "the hard AI plays heads-up Texas Hold'em" in capsys.readouterr().err
     assert main(["play", "holdem", "--players", "12"]) == 1
     assert "players=2..9" in capsys.readouterr().err
     assert main(["play", "leduc", "--opponent", "missing.npz"]) == 1
