@@ -126,8 +126,10 @@ class AcpcPlayer:
             ProtocolError: if the line is not a match state of this game.
         """
         line = line.rstrip("\r\n")
-        position, hand, state = self._tracker.follow(line)
         connection = self.connection
+        # The hand's exact result (showdown cards) matters only to an agent that observes.
+        exact = connection.wants_updates
+        position, hand, state = self._tracker.follow(line, exact_showdown=exact)
         if hand != self._hand:
             self._hand = hand
             self._ended = False
