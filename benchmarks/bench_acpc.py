@@ -1,68 +1,107 @@
 """ACPC dealer throughput: heads-up limit hands per second over loopback (target >= 1,000).
 
-Two ``pokerlab acpc client`` processes (always-call agents) connect to the dealer
-(:func:`pokerlab.protocols.acpc_dealer.run_acpc_match`) in this process; the peer figure is
-the same match played in process (:func:`pokerlab.eval.matches.iter_hands`, the same agents).
+The dealer (:func:`pokerlab.protocols.acpc_dealer.run_acpc_match`) runs in this process
+and two always-call clients connect to it over loopback: either two ``pokerlab acpc
+client`` processes (Python, the agent behind :class:`~pokerlab.protocols.acpc_client.AcpcPlayer`)
+or two C clients (tests/protocols/clients/always_call.c, compiled with ``cc``: the
+simplest client, so the figure is the dealer's own). The peer figure is the same match
+played in process (:func:`pokerlab.eval.matches.iter_hands`, the same agents). Every
+figure is taken after a warm-up match (imports, compiled kernels).
 """
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from benchmarks._harness import Row
 from pokerlab.agents.registry import make_agent
 from pokerlab.eval.matches import iter_hands
-from pokerlab.games.holdem import holdem
 from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
+from pokerlab.protocols.acpc_gamedef import load_acpc_game
 
-GAME_TEXT = 'holdem(betting="limit")'
+GAMEDEF = "holdem.limit.2p.reverse_blinds"
+C_CLIENT = Path(__file__).parents[1] / "tests" / "protocols" / "clients" / "always_call.c"
 
 
-def _loopback(hands: int) -> float:
-    game = holdem(betting="limit")
+def _loopback(hands: int, client: list[str]) -> tuple[float, float]:
+    """Hands per second over loopback, and the dealer's CPU milliseconds per hand."""
+    game = load_acpc_game(GAMEDEF)
     servers = open_seats(2, 0)
     clients = [
-        subprocess.Popen(
-            [sys.executable, "-m", "pokerlab.cli", "acpc", "client", GAME_TEXT, "127.0.0.1",
-             str(s.getsockname()[1]), "--agent", "always-call"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
+        subprocess.Popen([*client, "127.0.0.1", str(s.getsockname()[1])],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for s in servers
     ]  # fmt: skip
     seats = accept_seats(servers, ["a", "b"], TimeLimits(per_action=5.0))
     try:
-        start = time.perf_counter()
+        run_acpc_match(game, seats, hands=20, seed=0)  # warm-up: the first hands compile
+        start, cpu = time.perf_counter(), time.process_time()
         run_acpc_match(game, seats, hands=hands, seed=1)
-        return hands / (time.perf_counter() - start)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        return hands / wall, cpu * 1000 / hands
     finally:
         for seat in seats:
             seat.close()
-        for client in clients:
-            client.wait(30)
+        for process in clients:
+            process.wait(30)
 
 
-def _in_process(hands: int) -> float:
-    game = holdem(betting="limit")
+def _python_client() -> list[str]:
+    return [sys.executable, "-m", "pokerlab.cli", "acpc", "client", GAMEDEF]
+
+
+def _in_process(hands: int) -> tuple[float, float]:
+    """Hands per second in process, and CPU milliseconds per hand."""
+    game = load_acpc_game(GAMEDEF)
     agents = [make_agent("always-call", game), make_agent("always-call", game)]
-    start = time.perf_counter()
+    for _ in iter_hands(game, agents, hands=20, seats="rotate", duplicate=False, seed=0):
+        pass
+    start, cpu = time.perf_counter(), time.process_time()
     for _ in iter_hands(game, agents, hands=hands, seats="rotate", duplicate=False, seed=1):
         pass
-    return hands / (time.perf_counter() - start)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return hands / wall, cpu * 1000 / hands
 
 
 def run(quick: bool) -> list[Row]:
     hands = 1000 if quick else 5000
-    return [
+    local, local_cpu = _in_process(hands)
+    ours, cpu = _loopback(hands, _python_client())
+    rows = [
         Row(
-            name="ACPC dealer: HU limit hands/s over loopback",
+            name="ACPC dealer: HU limit hands/s, two pokerlab client processes",
             unit="hands/s",
-            ours=_loopback(hands),
+            ours=ours,
             peer_name="in-process match",
-            peer=_in_process(hands),
+            peer=local,
             higher_is_better=True,
             target=">= 1000 hands/s",
-            note=f"{hands} hands, two always-call client processes",
+            note=f"{hands} hands, always-call agents, loopback TCP; dealer CPU "
+            f"{cpu:.2f} ms/hand (in process {local_cpu:.2f})",
         )
     ]
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is not None:
+        with tempfile.TemporaryDirectory() as folder:
+            binary = str(Path(folder) / "always_call")
+            subprocess.run([compiler, "-O2", "-o", binary, str(C_CLIENT)], check=True)
+            ours, cpu = _loopback(hands, [binary])
+            rows.append(
+                Row(
+                    name="ACPC dealer: HU limit hands/s, two C client processes",
+                    unit="hands/s",
+                    ours=ours,
+                    peer_name="in-process match",
+                    peer=local,
+                    higher_is_better=True,
+                    target=">= 1000 hands/s",
+                    note=f"{hands} hands, always-call C clients; dealer CPU {cpu:.2f} "
+                    f"ms/hand (in process {local_cpu:.2f})",
+                )
+            )
+    return rows

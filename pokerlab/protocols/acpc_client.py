@@ -25,9 +25,9 @@ import socket
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pokerlab._types import TERMINAL
-from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent, SandboxLimits
 from pokerlab.errors import PokerlabError, ProtocolError
 from pokerlab.eval.dealer import (
     AgentConnection,
@@ -43,6 +43,9 @@ from pokerlab.protocols.acpc_matchstate import (
     MatchStateTracker,
     action_token,
 )
+
+if TYPE_CHECKING:
+    from pokerlab.arena.sandbox import SandboxLimits
 
 
 def client_agent(
@@ -64,6 +67,8 @@ def client_agent(
             entrant that does not load (the message says why).
     """
     if text.endswith(".py"):
+        from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent
+
         source = EntrantSource.read(text)
         sandboxed = SandboxedAgent(source, game, limits=limits)
         try:
@@ -126,8 +131,10 @@ class AcpcPlayer:
             ProtocolError: if the line is not a match state of this game.
         """
         line = line.rstrip("\r\n")
-        position, hand, state = self._tracker.follow(line)
         connection = self.connection
+        # The hand's exact result (showdown cards) matters only to an agent that observes.
+        exact = connection.wants_updates
+        position, hand, state = self._tracker.follow(line, exact_showdown=exact)
         if hand != self._hand:
             self._hand = hand
             self._ended = False
@@ -135,7 +142,7 @@ class AcpcPlayer:
             self._call(connection.reset)
             self._call(connection.seed, mix64(self.seed, hand))
         if state.player == TERMINAL:
-            if not self._ended:
+            if not self._ended and exact:
                 self._ended = True
                 public = self._tracker.public_history
                 self._call(connection.observe, hand_results(state, public)[position])

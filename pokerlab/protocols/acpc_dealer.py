@@ -153,6 +153,7 @@ class AcpcTable:
         self.seating: tuple[int, ...] = ()
         self.log = log
         self._rounds: list[list[str]] = [[]]
+        self._boards = ""  # "/<cards>" per round after the first that has opened
         self._hole: list[str] | None = None
         for seat in self.seats.values():
             seat.table = self
@@ -179,11 +180,16 @@ class AcpcTable:
             sizes = state.game.rules.board_sizes
             rounds = self._rounds
             while len(rounds) < len(sizes) and len(state.board) >= sizes[len(rounds)]:
+                r = len(rounds)
                 rounds.append([])
+                self._boards += "/" + "".join(
+                    card_str(c) for c in state.board[sizes[r - 1] : sizes[r]]
+                )
             self._changed(state)
         elif isinstance(event, HandStarted):
             self.hand, self.seating = event.hand, event.seats
             self._rounds = [[]]
+            self._boards = ""
             self._hole = None
             for connection in self.seats.values():
                 connection.hand_seconds = 0.0
@@ -210,14 +216,8 @@ class AcpcTable:
                 for p in range(state.game.n_players)
             ]
         hole = "|".join(self._hole[p] if p in show else "" for p in range(len(self._hole)))
-        sizes = state.game.rules.board_sizes
-        board = state.board
-        cards = "".join(
-            "/" + "".join(card_str(c) for c in board[sizes[r - 1] : sizes[r]])
-            for r in range(1, len(self._rounds))
-        )
         betting = "/".join("".join(tokens) for tokens in self._rounds)
-        return f"{betting}:{hole}{cards}"
+        return f"{betting}:{hole}{self._boards}"
 
     def _changed(self, state: HoldemState) -> None:
         self.state = state
@@ -232,8 +232,10 @@ class AcpcTable:
                 if seat is not None:
                     seat.deliver(f"{PREFIX}:{position}:{self.hand}:{everyone}")
             return
-        for position, agent in enumerate(self.seating):
-            seat = self.seats.get(agent)
+        # The seat to act first: its client starts thinking before the others wake up.
+        order = [player, *(p for p in range(n) if p != player)] if player >= 0 else range(n)
+        for position in order:
+            seat = self.seats.get(self.seating[position])
             if seat is not None:
                 body = self._body(state, show=(position,))
                 seat.deliver(f"{PREFIX}:{position}:{self.hand}:{body}")

@@ -210,7 +210,8 @@ def state_from_matchstate(game: HoldemGame, message: MatchState) -> HoldemState:
 
 
 _Step = tuple[str, int, "int | str"]
-"""One step of a replay: ("card", round, card id), ("open", round, 0), ("bet", round, token)."""
+"""One step of a replay: ("card", round, card id), ("open", round, board cards shown),
+("bet", round, token)."""
 
 
 class MatchStateTracker:
@@ -234,11 +235,14 @@ class MatchStateTracker:
         """The public events of the last state returned (as ``State.public_history``)."""
         return tuple(self._public)
 
-    def follow(self, line: str) -> tuple[int, int, HoldemState]:
+    def follow(self, line: str, *, exact_showdown: bool = True) -> tuple[int, int, HoldemState]:
         """The position, hand number and state of a match-state line.
 
-        When the line only adds actions to the last one (same position, hand and cards,
-        no new round), only the new tokens are read; any other line is parsed in full.
+        When the line extends the last one (same position and hand; more actions, new
+        rounds and their board cards), only what is new is read. Any other line is parsed
+        in full. With ``exact_showdown=False`` the other seats' hole cards shown at a
+        showdown are not replayed either: the state stays on stand-in cards (its betting is
+        right, its returns are not), for a caller that only needs to see the hand ended.
 
         Raises:
             ProtocolError: as :func:`parse_matchstate` and :func:`state_from_matchstate`.
@@ -251,26 +255,64 @@ class MatchStateTracker:
             and parts[0] == PREFIX
             and parts[1] == last[0]
             and parts[2] == last[1]
-            and parts[4] == last[3]
             and parts[3].startswith(last[2])
         ):
-            suffix = parts[3][len(last[2]) :]
-            tokens = _ACTION.findall(suffix)
-            if "/" not in suffix and "".join(tokens) == suffix:
-                r = parts[3].count("/")
-                state = self._extend([("bet", r, token) for token in tokens], None)
-                self._last = (parts[1], parts[2], parts[3], parts[4])
-                return int(parts[1]), int(parts[2]), state
+            cards = parts[4]
+            if not exact_showdown and not cards.startswith(last[3]):
+                cards = self._hide_others(cards, int(parts[1]))
+            if cards.startswith(last[3]):
+                steps = self._new_steps(parts[3][len(last[2]) :], cards[len(last[3]) :], parts[3])
+                if steps is not None:
+                    try:
+                        state = self._extend(steps)
+                    except ProtocolError:
+                        pass  # e.g. a board card on a stand-in hole card: parse it in full
+                    else:
+                        self._last = (parts[1], parts[2], parts[3], cards)
+                        return int(parts[1]), int(parts[2]), state
         message = parse_matchstate(line)
         state = self.update(message)
         self._last = (parts[1], parts[2], parts[3], parts[4])
         return message.position, message.hand_number, state
 
-    def _extend(self, new: list[_Step], message: MatchState | None) -> HoldemState:
+    @staticmethod
+    def _hide_others(cards: str, position: int) -> str:
+        hole, sep, board = cards.partition("/")
+        shown = hole.split("|")
+        if position >= len(shown):
+            return cards
+        hidden = "|".join(c if i == position else "" for i, c in enumerate(shown))
+        return hidden + sep + board
+
+    def _new_steps(self, betting: str, cards: str, whole: str) -> list[_Step] | None:
+        """The steps of a betting suffix and a cards suffix, or None if they do not pair."""
+        rounds = betting.split("/")
+        boards = cards.split("/")
+        if len(rounds) != len(boards) or boards[0]:
+            return None
+        first = whole.count("/") - (len(rounds) - 1)
+        steps: list[_Step] = []
+        for i, (tokens_text, board_text) in enumerate(zip(rounds, boards, strict=True)):
+            r = first + i
+            if i:
+                if len(board_text) % 2 or not all(
+                    _CARD.fullmatch(board_text[k : k + 2]) for k in range(0, len(board_text), 2)
+                ):
+                    return None
+                board = [parse_card(board_text[k : k + 2]) for k in range(0, len(board_text), 2)]
+                steps.append(("open", r, len(board)))
+                steps.extend(("card", r, card) for card in board)
+            tokens = _ACTION.findall(tokens_text)
+            if "".join(tokens) != tokens_text:
+                return None
+            steps.extend(("bet", r, token) for token in tokens)
+        return steps
+
+    def _extend(self, new: list[_Step]) -> HoldemState:
         state = self._state
         try:
             for step in new:
-                state = self._apply(state, step, message)
+                state = self._apply(state, step)
         except IllegalActionError as error:
             self._forget()
             raise ProtocolError(f"match state does not fit the game: {error}") from error
@@ -300,7 +342,7 @@ class MatchStateTracker:
             self._forget()
         self._last = None
         try:
-            return self._extend(steps[len(self._steps) :], message)
+            return self._extend(steps[len(self._steps) :])
         except ProtocolError as error:
             if "next round is not shown" in str(error):
                 raise ProtocolError(
@@ -332,22 +374,18 @@ class MatchStateTracker:
         ]
         for r, tokens in enumerate(message.betting):
             if r:
-                steps.append(("open", r, 0))
+                steps.append(("open", r, len(message.board[r - 1])))
                 steps.extend(("card", r, card) for card in message.board[r - 1])
             steps.extend(("bet", r, token) for token in tokens)
         return steps
 
-    def _apply(self, state: HoldemState, step: _Step, message: MatchState | None) -> HoldemState:
+    def _apply(self, state: HoldemState, step: _Step) -> HoldemState:
         kind, r, value = step
         if kind == "open":
-            assert message is not None  # a new round is only read from a parsed message
             sizes = self.game.rules.board_sizes
             expected = sizes[r] - sizes[r - 1] if r < len(sizes) else 0
-            if r >= len(sizes) or len(message.board[r - 1]) != expected:
-                raise ProtocolError(
-                    f"round {r + 1} board shows {len(message.board[r - 1])} cards; "
-                    f"allowed: {expected}"
-                )
+            if r >= len(sizes) or value != expected:
+                raise ProtocolError(f"round {r + 1} board shows {value} cards; allowed: {expected}")
             if state.player != CHANCE:
                 raise ProtocolError(f"round {r} betting is not over but round {r + 1} began")
             return state

@@ -28,7 +28,7 @@ COMPILER = shutil.which("cc") or shutil.which("gcc")
 def c_client(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The C client compiled here (the test of it without a compiler is below)."""
     if COMPILER is None:
-        pytest.fail("no C compiler: run `make setup-cc` (apt-get install gcc)")
+        pytest.fail("no C compiler (cc or gcc) on this machine: apt-get install gcc")
     out = tmp_path_factory.mktemp("c") / "always_call"
     subprocess.run([COMPILER, "-O2", "-o", str(out), str(CLIENTS / "always_call.c")],
                    check=True, timeout=60)  # fmt: skip
