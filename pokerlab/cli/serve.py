@@ -58,9 +58,11 @@ def serve(
         "--strategies", exists=True, file_okay=False,
         help="Folder of strategy and spot files the pages may open.")] = None,
 ) -> None:
-    """Serve the browser tables: Hold'em (2-9 seats), Kuhn and Leduc against the bots.
+    """Serve the browser app: tables against the AIs, strategy explorer, arena, spots.
 
-    Open http://HOST:PORT/ in a browser. Stop with Ctrl-C.
+    Open http://HOST:PORT/ in a browser: Hold'em (2-9 seats), Kuhn and Leduc tables;
+    /explorer (strategy files of --strategies, or solve on the page); /arena (the runs of
+    --db); /spot (a 13x13 range grid). Stop with Ctrl-C.
     """
     warning = check_host(host, public=public)
     if warning is not None:
