@@ -50,7 +50,11 @@ PREFLOP_SAMPLES = 2000
 """Runouts of the fixed preflop sample (the same for every hand, so ``V`` is a function)."""
 
 FIRST_CHANCE_BOARD = 2
-"""Chance terms apply to board cards dealt onto a board of at least this many cards."""
+"""Chance terms apply to board cards dealt onto a board of at least this many cards.
+
+At least 1: on an empty board ``E`` is an estimate, and a term ``E(h a) - E(h)`` is only
+mean-zero when ``E(h)`` is exact. 1 would add the second flop card at 178,365 runouts a
+hand; 2 (15,180 runouts) keeps a 20,000-deal match to minutes on two cores."""
 
 
 @lru_cache(maxsize=8)
