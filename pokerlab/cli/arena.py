@@ -224,7 +224,16 @@ def leaderboard_command(
 ) -> None:
     """Print the standings (shared places when not significantly different) and head to head."""
     policies = _policies(db, run, policy or []) if policy else None
-    board = leaderboard(db, run_id=run, aivat=aivat or bool(policy), policies=policies)
+    if aivat or policy:
+        with Progress(TextColumn("AIVAT"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=err_console, transient=True) as bar:
+            task = bar.add_task("AIVAT", total=None)
+            board = leaderboard(
+                db, run_id=run, aivat=True, policies=policies,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+    else:
+        board = leaderboard(db, run_id=run)
     if json:
         print_json(board.to_dict())
         return

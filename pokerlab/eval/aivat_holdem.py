@@ -29,7 +29,7 @@ the board and the known seats' own randomization.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -212,10 +212,12 @@ def holdem_aivat_corrections(
     *,
     chance: bool = True,
     actions: bool = True,
+    progress: Callable[[int], None] | None = None,
 ) -> FloatArray:
     """``[hands, n_agents]`` each hand's summed terms, by agent (``record.seats`` maps seats).
 
     ``policies`` is per agent (match order): a policy, an agent exposing ``policy``, or None.
+    ``progress`` is called with the number of hands done, every 100 hands and at the end.
     """
     known = [_seat_policy(game, p) for p in policies]
     out = np.zeros((len(hands), len(known)))
@@ -225,6 +227,8 @@ def holdem_aivat_corrections(
                                         actions=actions)
         for seat, agent in enumerate(record.seats):
             out[i, agent] = terms[seat]
+        if progress is not None and ((i + 1) % 100 == 0 or i + 1 == len(hands)):
+            progress(i + 1)
     return out
 
 

@@ -108,3 +108,11 @@ def test_cli_leaderboard_aivat(tmp_path: Path, capsys: pytest.CaptureFixture[str
     missing = tmp_path / "none.npz"
     assert main(["arena", "leaderboard", "--db", str(db), "--policy", f"random={missing}"]) != 0
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_progress_counts_every_stored_hand(raiser_db: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    board = leaderboard(raiser_db, aivat=True, progress=lambda d, t: calls.append((d, t)))
+    assert calls
+    assert calls[-1] == (board.hands, board.hands)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
