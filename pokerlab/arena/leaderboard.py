@@ -43,6 +43,7 @@ from pokerlab.eval.aivat import aivat_method, hand_corrections, known_policy
 from pokerlab.eval.statistics import Estimate, mean_estimate, welch_p_value
 from pokerlab.games import Game, load
 from pokerlab.games.holdem import HoldemGame
+from pokerlab.strategy import Policy
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,7 @@ def leaderboard(
     aivat: bool = False,
     policies: Mapping[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    reference: Policy | None = None,
 ) -> Leaderboard:
     """Compute the leaderboard of a run (default: the latest), reading the database only.
 
@@ -219,6 +221,10 @@ def leaderboard(
             one), for AIVAT's action terms. A wrong policy biases the corrected score.
         progress: with ``aivat``, called with ``(hands corrected, hands in all)`` as AIVAT
             goes (Hold'em takes milliseconds a hand).
+        reference: on games that compile, the profile the unknown seats play in ``V``
+            (default: the first known policy at the table, else uniform). Any profile keeps
+            the score unbiased; one close to how the agents play removes more variance (an
+            equilibrium, e.g. ``solver_strategy(game, 1000)``, is a good default for entrants).
 
     Raises:
         PokerlabError: if the database holds no such run, or ``policies`` names an agent
@@ -226,7 +232,8 @@ def leaderboard(
     """
     store = db if isinstance(db, ArenaStore) else ArenaStore(db, readonly=True)
     try:
-        return _leaderboard(store, run_id, confidence, aivat, dict(policies or {}), progress)
+        return _leaderboard(store, run_id, confidence, aivat, dict(policies or {}), progress,
+                            reference)
     finally:
         if store is not db:
             store.close()
@@ -257,13 +264,15 @@ def _aivat_returns(
     policies: list[Any],
     n_rows: int,
     progress: Callable[[int], None] | None,
+    reference: Policy | None,
 ) -> FloatArray:
     """``[hands, n]`` each stored hand's chips by position, minus AIVAT's terms."""
     records = store.hands(match_id)
     if len(records) != n_rows:
         raise PokerlabError(f"match {match_id}: {len(records)} hands read, {n_rows} expected")
     values = np.array([r.agent_returns() for r in records], dtype=np.float64)
-    return values - hand_corrections(game, records, policies, progress=progress)
+    return values - hand_corrections(game, records, policies, reference=reference,
+                                     progress=progress)
 
 
 def _leaderboard(
@@ -273,6 +282,7 @@ def _leaderboard(
     aivat: bool,
     policies: dict[str, Any],
     progress: Callable[[int, int], None] | None = None,
+    reference: Policy | None = None,
 ) -> Leaderboard:
     run = store.run(run_id)
     unit, scale = unit_of(run.game)
@@ -333,7 +343,8 @@ def _leaderboard(
             hands[member] += len(rows)
         if method is not None:
             known = [policies.get(playing[k].name) for k in members]
-            adjusted = _aivat_returns(game, store, match.id, known, len(rows), report) * scale
+            adjusted = _aivat_returns(game, store, match.id, known, len(rows), report,
+                                      reference) * scale
             corrected_before += len(rows)
             for k, member in enumerate(members):
                 units = np.bincount(inverse, weights=adjusted[:, k]) / counts
