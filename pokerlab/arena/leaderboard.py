@@ -27,7 +27,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from pokerlab.eval.aivat import aivat_method, hand_corrections, known_policy
 from pokerlab.eval.statistics import Estimate, mean_estimate, welch_p_value
 from pokerlab.games import Game, load
 from pokerlab.games.holdem import HoldemGame
+from pokerlab.strategy import Policy
 
 
 @dataclass(frozen=True)
@@ -205,6 +206,8 @@ def leaderboard(
     confidence: float = 0.95,
     aivat: bool = False,
     policies: Mapping[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    reference: Policy | None = None,
 ) -> Leaderboard:
     """Compute the leaderboard of a run (default: the latest), reading the database only.
 
@@ -216,6 +219,12 @@ def leaderboard(
             docstring); games AIVAT cannot value get none (``Leaderboard.aivat`` is None).
         policies: agent name -> the policy it truly played (a Policy or an agent exposing
             one), for AIVAT's action terms. A wrong policy biases the corrected score.
+        progress: with ``aivat``, called with ``(hands corrected, hands in all)`` as AIVAT
+            goes (Hold'em takes milliseconds a hand).
+        reference: on games that compile, the profile the unknown seats play in ``V``
+            (default: the first known policy at the table, else uniform). Any profile keeps
+            the score unbiased; one close to how the agents play removes more variance (an
+            equilibrium, e.g. ``solver_strategy(game, 1000)``, is a good default for entrants).
 
     Raises:
         PokerlabError: if the database holds no such run, or ``policies`` names an agent
@@ -223,7 +232,8 @@ def leaderboard(
     """
     store = db if isinstance(db, ArenaStore) else ArenaStore(db, readonly=True)
     try:
-        return _leaderboard(store, run_id, confidence, aivat, dict(policies or {}))
+        return _leaderboard(store, run_id, confidence, aivat, dict(policies or {}), progress,
+                            reference)
     finally:
         if store is not db:
             store.close()
@@ -248,14 +258,21 @@ def builtin_policies(game: Game, agents: list[AgentRow]) -> dict[str, object]:
 
 
 def _aivat_returns(
-    game: Game, store: ArenaStore, match_id: int, policies: list[Any], n_rows: int
+    game: Game,
+    store: ArenaStore,
+    match_id: int,
+    policies: list[Any],
+    n_rows: int,
+    progress: Callable[[int], None] | None,
+    reference: Policy | None,
 ) -> FloatArray:
     """``[hands, n]`` each stored hand's chips by position, minus AIVAT's terms."""
     records = store.hands(match_id)
     if len(records) != n_rows:
         raise PokerlabError(f"match {match_id}: {len(records)} hands read, {n_rows} expected")
     values = np.array([r.agent_returns() for r in records], dtype=np.float64)
-    return values - hand_corrections(game, records, policies)
+    return values - hand_corrections(game, records, policies, reference=reference,
+                                     progress=progress)
 
 
 def _leaderboard(
@@ -264,6 +281,8 @@ def _leaderboard(
     confidence: float,
     aivat: bool,
     policies: dict[str, Any],
+    progress: Callable[[int, int], None] | None = None,
+    reference: Policy | None = None,
 ) -> Leaderboard:
     run = store.run(run_id)
     unit, scale = unit_of(run.game)
@@ -280,6 +299,14 @@ def _leaderboard(
     if method is not None:
         policies = {**builtin_policies(game, playing), **policies}
     corrected: list[list[tuple[float, float]]] = [[] for _ in playing]
+    matches = store.matches(run.id)
+    to_correct = sum(store.hands_done(m.id) for m in matches) if method else 0
+    corrected_before = 0
+
+    def report(done: int) -> None:
+        if progress is not None:
+            progress(corrected_before + done, to_correct)
+
     position = {a.id: k for k, a in enumerate(playing)}
     n = len(playing)
     h2h = np.full((n, n), np.nan)
@@ -289,7 +316,6 @@ def _leaderboard(
     faults = [0] * n
     tables = []
     total_hands = 0
-    matches = store.matches(run.id)
     for match in matches:
         members = [position[a] for a in match.agents]
         for event in store.events(match.id):
@@ -317,7 +343,9 @@ def _leaderboard(
             hands[member] += len(rows)
         if method is not None:
             known = [policies.get(playing[k].name) for k in members]
-            adjusted = _aivat_returns(game, store, match.id, known, len(rows)) * scale
+            adjusted = _aivat_returns(game, store, match.id, known, len(rows), report,
+                                      reference) * scale
+            corrected_before += len(rows)
             for k, member in enumerate(members):
                 units = np.bincount(inverse, weights=adjusted[:, k]) / counts
                 estimate = mean_estimate(units, confidence=confidence)

@@ -259,10 +259,26 @@ def leaderboard_command(
         typer.Option("--policy", metavar="NAME=FILE.npz", help="The strategy an agent truly "
                      "played, for AIVAT's action terms (repeatable)."),
     ] = None,
+    reference: Annotated[
+        str | None,
+        typer.Option("--reference", metavar="AGENT", help="With --aivat on games that "
+                     "compile: the profile of unknown agents in AIVAT's values, a built-in "
+                     "with a policy (e.g. cfr+1000) or a strategy .npz (default: uniform)."),
+    ] = None,
 ) -> None:
     """Print the standings (shared places when not significantly different) and head to head."""
     policies = _policies(db, run, policy or []) if policy else None
-    board = leaderboard(db, run_id=run, aivat=aivat or bool(policy), policies=policies)
+    profile = _reference(db, run, reference) if reference else None
+    if aivat or policy or reference:
+        with Progress(TextColumn("AIVAT"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=err_console, transient=True) as bar:
+            task = bar.add_task("AIVAT", total=None)
+            board = leaderboard(
+                db, run_id=run, aivat=True, policies=policies, reference=profile,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+    else:
+        board = leaderboard(db, run_id=run)
     if json:
         print_json(board.to_dict())
         return
@@ -290,6 +306,25 @@ def _policies(db: Path, run: int | None, items: list[str]) -> dict[str, Any]:
             raise SpecError(f"--policy {item}: the strategy file does not exist")
         out[name] = load_policy(path, game=game)
     return out
+
+
+def _reference(db: Path, run: int | None, text: str) -> Any:
+    """``--reference``: a strategy file or a built-in's policy, on the run's game.
+
+    Raises:
+        SpecError: a missing file, or a built-in without a fixed policy on the game.
+    """
+    from pokerlab.arena.store import ArenaStore
+    from pokerlab.cli.match import build_agent
+    from pokerlab.errors import SpecError
+    from pokerlab.eval.aivat import known_policy
+
+    with ArenaStore(db, readonly=True) as store:
+        game = load_game(store.run(run).game)
+    agent = build_agent(text, game, 0)
+    if known_policy(game, agent) is None:
+        raise SpecError(f"--reference {text}: it exposes no fixed policy on {game.spec}")
+    return agent.policy  # type: ignore[attr-defined]
 
 
 def _print_board(board: Leaderboard) -> None:

@@ -85,7 +85,11 @@ def match_command(
     estimates = None
     if method is not None:
         with err_console.status("AIVAT") if not json else _Quiet():
-            estimates = match_aivat(game, result, built)
+            try:
+                estimates = match_aivat(game, result, built)
+            except PokerlabError as exc:  # e.g. a fault replaced a known agent's action
+                err_console.print(f"no AIVAT: {exc}", soft_wrap=True)
+                method = None
     known = [method is not None and known_policy(game, a) is not None for a in built]
     rows: list[dict[str, Any]] = []
     for k, name in enumerate(result.agent_names):

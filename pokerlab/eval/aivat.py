@@ -26,7 +26,7 @@ heads-up Texas Hold'em. This module adds to the evaluation layer; it changes not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -187,6 +187,7 @@ def hand_corrections(
     reference: Policy | None = None,
     chance: bool = True,
     actions: bool = True,
+    progress: Callable[[int], None] | None = None,
 ) -> FloatArray:
     """``[hands, n_agents]`` AIVAT's summed terms for each stored hand, by agent index.
 
@@ -201,6 +202,8 @@ def hand_corrections(
         reference: the unknown seats' profile in ``V`` (compiled games).
         chance: include chance terms.
         actions: include the known agents' action terms.
+        progress: called with the hands done (every 100 hands on Hold'em, once at the end
+            on compiled games, which take milliseconds).
 
     Raises:
         PokerlabError: a game AIVAT cannot value (:func:`aivat_method` is None), or a
@@ -208,10 +211,14 @@ def hand_corrections(
     """
     method = aivat_method(game)
     if method == "exact":
-        return _exact_corrections(game, hands, policies, reference=reference, chance=chance,
-                                  actions=actions)
+        out = _exact_corrections(game, hands, policies, reference=reference, chance=chance,
+                                 actions=actions)
+        if progress is not None:
+            progress(len(hands))
+        return out
     if method == "equity":
-        return holdem_aivat_corrections(game, hands, policies, chance=chance, actions=actions)
+        return holdem_aivat_corrections(game, hands, policies, chance=chance, actions=actions,
+                                        progress=progress)
     raise PokerlabError(
         f"no AIVAT on {game.spec}: it needs a game that compiles or heads-up Texas Hold'em"
     )

@@ -108,3 +108,32 @@ def test_cli_leaderboard_aivat(tmp_path: Path, capsys: pytest.CaptureFixture[str
     missing = tmp_path / "none.npz"
     assert main(["arena", "leaderboard", "--db", str(db), "--policy", f"random={missing}"]) != 0
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_progress_counts_every_stored_hand(raiser_db: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    board = leaderboard(raiser_db, aivat=True, progress=lambda d, t: calls.append((d, t)))
+    assert calls
+    assert calls[-1] == (board.hands, board.hands)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_a_reference_profile_shapes_v_only(raiser_db: Path, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    game = leduc()
+    default = leaderboard(raiser_db, aivat=True)
+    other = leaderboard(raiser_db, aivat=True, reference=RuleBased(game).policy)
+    a = next(s for s in default.standings if s.name == "raiser")
+    b = next(s for s in other.standings if s.name == "raiser")
+    assert a.aivat is not None
+    assert b.aivat is not None
+    assert a.aivat.mean != b.aivat.mean  # another V, another correction ...
+    assert abs(a.aivat.mean - b.aivat.mean) < 4 * a.estimate.std_error  # ... same target
+    assert main(["arena", "leaderboard", "--db", str(raiser_db), "--reference", "rule-based",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    raiser = next(s for s in data["standings"] if s["name"] == "raiser")
+    assert raiser["aivat_mean"] == pytest.approx(b.aivat.mean)
+    assert main(["arena", "leaderboard", "--db", str(raiser_db), "--reference",
+                 "exploitative"]) != 0
+    assert "no fixed policy" in capsys.readouterr().err

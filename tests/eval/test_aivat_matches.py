@@ -10,6 +10,7 @@ from pokerlab.agents import AlwaysCall, EasyAI, ExploitativeAgent, RandomAgent, 
 from pokerlab.agents.hard_seed import HardSeedAI
 from pokerlab.agents.policy_agent import PolicyAgent
 from pokerlab.cli import main
+from pokerlab.errors import PokerlabError
 from pokerlab.eval import play_match
 from pokerlab.eval.aivat import aivat_method, known_policy, match_aivat
 from pokerlab.games import holdem, kuhn, leduc, load
@@ -92,3 +93,31 @@ def test_match_command_table_and_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert "unknown built-in" in capsys.readouterr().err
     assert main(["match", "kuhn", "random", "missing.npz"]) != 0
     assert "does not exist" in capsys.readouterr().err
+
+
+class _Raiser:
+    """No policy: always the last legal action."""
+
+    name = "raiser"
+
+    def act(self, observation: object) -> int:
+        return int(observation.legal_actions[-1])  # type: ignore[attr-defined]
+
+
+class _Liar(_Raiser):
+    """Claims always-call's policy but raises: AIVAT must refuse it, not be biased by it."""
+
+    name = "liar"
+
+    def __init__(self) -> None:
+        self.policy = AlwaysCall(leduc()).policy
+
+
+def test_a_policy_that_is_not_played_is_refused() -> None:
+    game = leduc()
+    liar, raiser = _Liar(), _Raiser()
+    result = play_match(game, liar, raiser, hands=20, seed=0)
+    assert not result.sampled  # played through the dealer: act, not the policy
+    with pytest.raises(PokerlabError, match="probability 0"):
+        match_aivat(game, result, [liar, raiser])
+    assert match_aivat(game, result, [None, raiser]) is not None
