@@ -147,3 +147,19 @@ def test_a_blueprint_plays_its_game_with_other_stacks(cache: Path) -> None:
 def test_multiplayer_texas_has_no_default_blueprint() -> None:
     with pytest.raises(SpecError, match="too large; the hard AI plays heads-up"):
         default_recipe(load('holdem(players=4, betting="limit")'))
+
+
+@pytest.mark.slow
+def test_lbr_plays_against_a_blueprint_file(
+    cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from pokerlab.cli import main
+
+    path = _blueprint('holdem(betting="limit")', None, cache, "lbr.bp")
+    assert main(["lbr", str(path), "--game", 'holdem(betting="limit")', "--hands", "20",
+                 "--rollouts", "8", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["hands"] == 20
+    assert np.isfinite(report["mbb_per_hand"])
