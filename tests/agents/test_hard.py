@@ -163,3 +163,26 @@ def test_lbr_plays_against_a_blueprint_file(
     report = json.loads(capsys.readouterr().out)
     assert report["hands"] == 20
     assert np.isfinite(report["mbb_per_hand"])
+
+
+def test_the_documented_command_trains_the_default_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    import pokerlab.agents.hard as hard_module
+    from pokerlab.blueprint.store import load_blueprint
+    from pokerlab.cli import main
+
+    monkeypatch.setattr(hard_module, "default_recipe",
+                        lambda g: hard_module.Recipe({"kind": "lossless"}, None, 10_000))
+    game = load(SMALL)
+    cached = hard_module.train_default_blueprint(game, tmp_path, show_progress=False)
+    out = tmp_path / "by-hand.bp"
+    words = shlex.split(default_command(game, out))
+    assert words[:3] == ["pokerlab", "blueprint", "train"]
+    assert main([*words[1:], "--json"]) == 0
+    mine, _ = load_blueprint(out)
+    theirs, _ = load_blueprint(cached)
+    np.testing.assert_array_equal(mine.regrets, theirs.regrets)
+    np.testing.assert_array_equal(mine.strategy_sum, theirs.strategy_sum)
