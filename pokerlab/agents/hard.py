@@ -49,6 +49,9 @@ from pokerlab.games.observation import Observation
 
 LOSSLESS_LIMIT = 100_000
 """The most lossless buckets per street a default blueprint trains on."""
+CHUNK = 4096
+"""Iterations per kernel call, as ``pokerlab blueprint train`` runs them (the default
+command then writes the same tables)."""
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,7 @@ def train_default_blueprint(
     ) as bar:  # fmt: skip
         task = bar.add_task("train", total=recipe.iterations)
         while trainer.iterations < recipe.iterations:
-            trainer.run(min(20_000, recipe.iterations - trainer.iterations))
+            trainer.run(min(CHUNK, recipe.iterations - trainer.iterations), batch=CHUNK)
             bar.update(task, completed=trainer.iterations)
     return save_blueprint(trainer, path, cards=recipe.cards, bet_menu=recipe.bet_menu)
 
@@ -231,6 +234,7 @@ class HardAI:
 
 
 __all__ = [
+    "CHUNK",
     "LOSSLESS_LIMIT",
     "HardAI",
     "Recipe",

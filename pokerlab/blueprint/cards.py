@@ -6,7 +6,8 @@ A blueprint file records how its buckets were made (``{"kind": "lossless"}`` or 
 the cache, when the file is loaded. The full tables come from
 :func:`pokerlab.abstraction.holdem_cards.load_or_build` (its cache); smaller builds (fewer
 histogram bins, fewer sampled boards, for tests and the small default blueprint) are cached
-here, under ``<cache>/blueprint-cards``.
+here, under ``<cache_dir>/blueprint-cards`` (default ``$POKERLAB_CACHE/blueprint-cards``, else
+``~/.cache/pokerlab/blueprint-cards``).
 """
 
 from __future__ import annotations
@@ -79,8 +80,9 @@ def cards_from_spec(
     if boards is None:
         return load_or_build(counts, seed, n_bins=n_bins, sample=sample, cache_dir=cache_dir)[0]
     name = "-".join(str(c) for c in counts)
+    folder = cache_folder(None).parent if cache_dir is None else Path(cache_dir)
     path = (
-        cache_folder(cache_dir).parent / "blueprint-cards"
+        folder / "blueprint-cards"
         / f"holdem-{name}-bins{n_bins}-sample{sample}-boards{boards}-seed{seed}.npz"
     )  # fmt: skip
     if path.exists():

@@ -52,7 +52,7 @@ PRUNE_PROBABILITY = 0.95
 """The share of traversals that prune, once pruning is on (Pluribus)."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _utility(node, p, kind, contributions, active, strength):  # type: ignore[no-untyped-def]
     pot = 0.0
     n_players = contributions.shape[1]
@@ -76,7 +76,7 @@ def _utility(node, p, kind, contributions, active, strength):  # type: ignore[no
     return pot / winners - mine
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _regret_matching(regrets, row, n, out):  # type: ignore[no-untyped-def]
     total = 0.0
     for a in range(n):
@@ -87,7 +87,7 @@ def _regret_matching(regrets, row, n, out):  # type: ignore[no-untyped-def]
         out[a] = out[a] / total if total > 0.0 else 1.0 / n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _descend(node, p, weight, kind, player, street, n_actions, children, row_offset,  # type: ignore[no-untyped-def]
              decision_index, buckets, regrets, strategy_sum, sigma):
     """Follow sampled actions of the other players until ``p`` acts or the hand ends."""

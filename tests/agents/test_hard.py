@@ -147,3 +147,42 @@ def test_a_blueprint_plays_its_game_with_other_stacks(cache: Path) -> None:
 def test_multiplayer_texas_has_no_default_blueprint() -> None:
     with pytest.raises(SpecError, match="too large; the hard AI plays heads-up"):
         default_recipe(load('holdem(players=4, betting="limit")'))
+
+
+@pytest.mark.slow
+def test_lbr_plays_against_a_blueprint_file(
+    cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from pokerlab.cli import main
+
+    path = _blueprint('holdem(betting="limit")', None, cache, "lbr.bp")
+    assert main(["lbr", str(path), "--game", 'holdem(betting="limit")', "--hands", "20",
+                 "--rollouts", "8", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["hands"] == 20
+    assert np.isfinite(report["mbb_per_hand"])
+
+
+def test_the_documented_command_trains_the_default_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    import pokerlab.agents.hard as hard_module
+    from pokerlab.blueprint.store import load_blueprint
+    from pokerlab.cli import main
+
+    monkeypatch.setattr(hard_module, "default_recipe",
+                        lambda g: hard_module.Recipe({"kind": "lossless"}, None, 10_000))
+    game = load(SMALL)
+    cached = hard_module.train_default_blueprint(game, tmp_path, show_progress=False)
+    out = tmp_path / "by-hand.bp"
+    words = shlex.split(default_command(game, out))
+    assert words[:3] == ["pokerlab", "blueprint", "train"]
+    assert main([*words[1:], "--json"]) == 0
+    mine, _ = load_blueprint(out)
+    theirs, _ = load_blueprint(cached)
+    np.testing.assert_array_equal(mine.regrets, theirs.regrets)
+    np.testing.assert_array_equal(mine.strategy_sum, theirs.strategy_sum)

@@ -99,3 +99,16 @@ def test_sigint_saves_and_a_resume_finishes(tmp_path: Path) -> None:
     assert main(["blueprint", "train", SMALL, "--out", str(out), "--resume",
                  "--iterations", str(done + 1000), "--json"]) == 0
     assert read_header(out)["iterations"] == done + 1000
+
+
+def test_nolimit_trains_with_a_bet_menu(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "nl.bp"
+    game = 'holdem(stack=40, ranks=4, suits=2, board="1")'
+    assert main(["blueprint", "train", game, "--bet-menu", "50%,100%,a", "--iterations",
+                 "3000", "--out", str(out), "--json"]) == 0
+    header = read_header(out)
+    assert header["bet_menu"] == "50%,100%,a"
+    assert header["rules"]["pot_fractions"] == [0.5, 1.0]
+    assert header["iterations"] == 3000
+    assert main(["blueprint", "info", str(out)]) == 0
+    assert "bet_menu: 50%,100%,a" in capsys.readouterr().out

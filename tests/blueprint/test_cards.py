@@ -1,0 +1,40 @@
+"""Blueprint card specs: parsed with clear errors, clustered tables cached under the cache dir."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from pokerlab.blueprint.cards import cards_from_spec, parse_buckets
+from pokerlab.errors import SpecError
+from pokerlab.games import load
+
+
+def test_bucket_options_parse_or_say_what_is_allowed() -> None:
+    assert parse_buckets("lossless") == {"kind": "lossless"}
+    spec = parse_buckets("169,50,50,50")
+    assert spec["bucket_counts"] == [169, 50, 50, 50]
+    assert spec["boards"] is None
+    with pytest.raises(SpecError, match="'lossless' or four counts"):
+        parse_buckets("many")
+    with pytest.raises(SpecError, match=r"preflop buckets must be 1\.\.169"):
+        parse_buckets("200,5,5,5")
+    with pytest.raises(SpecError, match="kind must be 'lossless' or 'holdem'"):
+        cards_from_spec(load('holdem(betting="limit")'), {"kind": "ehs"})
+
+
+@pytest.mark.slow
+def test_small_clustered_tables_are_cached_inside_the_cache_dir(tmp_path: Path) -> None:
+    game = load('holdem(betting="limit")')
+    spec = {"kind": "holdem", "bucket_counts": [10, 4, 4, 2], "seed": 0, "n_bins": 4,
+            "sample": 500, "boards": 1}
+    first = cards_from_spec(game, spec, cache_dir=tmp_path)
+    files = list((tmp_path / "blueprint-cards").iterdir())
+    assert len(files) == 1
+    start = time.perf_counter()
+    again = cards_from_spec(game, spec, cache_dir=tmp_path)
+    assert time.perf_counter() - start < 10  # read back, not built again
+    assert again.bucket_counts == first.bucket_counts == (10, 4, 4, 2)
+    assert list((tmp_path / "blueprint-cards").iterdir()) == files
