@@ -193,3 +193,30 @@ def test_the_program_is_a_copy_and_the_arenas_files_are_hidden(tmp_path: Path) -
     assert "the arena's records" not in agent.log
     assert str(program) not in agent.log  # it runs from a copy in its own folder
     assert os.path.exists(program)
+
+
+class _StopError(Exception):
+    pass
+
+
+@pytest.mark.slow
+def test_an_interrupted_tournament_with_a_program_resumes_and_finishes(tmp_path: Path) -> None:
+    entrants = [
+        executable_entrant(CLIENTS / "always_call.sh", LIMIT, limits=LIMITS),
+        *builtin_entrants("always-call", game=LIMIT),
+    ]
+    db = tmp_path / "arena.db"
+
+    def stop(progress) -> None:  # type: ignore[no-untyped-def]
+        if progress.hands_done >= 4:
+            raise _StopError
+
+    with pytest.raises(_StopError):
+        run_tournament(LIMIT, entrants, db=db, hands=5, seed=2, batch_size=2, progress=stop)
+    result = run_tournament(LIMIT, entrants, db=db, hands=5, seed=2, batch_size=2, resume=True)
+    assert result.hands_played == 6
+    with ArenaStore(db) as store:
+        (match,) = store.matches(result.run_id)
+        assert store.hands_done(match.id) == 10
+        kinds = [e.kind for e in store.events(run_id=result.run_id)]
+        assert kinds == ["replay"]  # the program is not replayed its past hands (documented)
