@@ -6,6 +6,7 @@ import os
 import shutil
 import socket
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,21 @@ def test_an_interrupted_tournament_with_a_program_resumes_and_finishes(tmp_path:
         assert store.hands_done(match.id) == 10
         kinds = [e.kind for e in store.events(run_id=result.run_id)]
         assert kinds == ["replay"]  # the program is not replayed its past hands (documented)
+
+
+def test_without_namespaces_a_program_still_runs_in_its_own_limited_process() -> None:
+    program = (CLIENTS / "always_call.sh").read_bytes()
+    agent = ExecutableAgent("plain", program, LIMIT, limits=LIMITS, contain=False)
+    try:
+        agent.start()
+        assert not agent.contained
+        assert agent.pid is not None
+        assert agent.pid != os.getpid()
+        agent.deliver("MATCHSTATE:1:0::|9hQd")
+        assert agent._seat is not None
+        answer = agent._seat.lines.read_line(time.monotonic() + 10)
+        assert answer == "MATCHSTATE:1:0::|9hQd:c"
+        pid = agent.pid
+    finally:
+        agent.close()
+    assert not Path(f"/proc/{pid}").exists()  # killed at the end
