@@ -271,3 +271,22 @@ def test_the_trackers_fast_path_gives_the_states_of_a_full_parse(game) -> None: 
             assert rough.player == state.player
             assert rough.betting == state.betting
             assert loose.public_history == tracker.public_history
+
+
+def test_a_numpy_integer_answer_is_an_action_and_a_string_is_illegal() -> None:
+    import numpy as np
+
+    class Numpy:
+        def act(self, observation: Observation) -> object:
+            return np.int64(observation.legal_actions[1])  # call
+
+    class Text:
+        def act(self, observation: Observation) -> object:
+            return "call"
+
+    numpy_player = AcpcPlayer(LIMIT, Numpy())
+    assert numpy_player.answer("MATCHSTATE:1:0::|9hQd") == "MATCHSTATE:1:0::|9hQd:c"
+    assert numpy_player.faults == []
+    text_player = AcpcPlayer(LIMIT, Text())
+    assert text_player.answer("MATCHSTATE:1:0::|9hQd") == "MATCHSTATE:1:0::|9hQd:f"
+    assert text_player.faults[0][1] == "illegal"
