@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from pokerlab._types import TERMINAL
 from pokerlab.errors import PokerlabError, ProtocolError
 from pokerlab.eval.dealer import (
@@ -159,6 +161,8 @@ class AcpcPlayer:
             for kind, detail in take():
                 self.faults.append((hand, kind, detail))
         legal = observation.legal_actions
+        if isinstance(answer, np.integer):
+            answer = int(answer)
         if isinstance(answer, bool) or not isinstance(answer, int) or answer not in legal:
             if answer is not None:
                 self.faults.append((hand, "illegal", f"answered {answer!r}; legal: {legal}"))

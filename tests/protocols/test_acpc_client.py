@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -10,6 +11,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pokerlab.arena.sandbox import SandboxedAgent
 from pokerlab.errors import PokerlabError
@@ -271,3 +274,62 @@ def test_the_trackers_fast_path_gives_the_states_of_a_full_parse(game) -> None: 
             assert rough.player == state.player
             assert rough.betting == state.betting
             assert loose.public_history == tracker.public_history
+
+
+def test_a_numpy_integer_answer_is_an_action_and_a_string_is_illegal() -> None:
+    import numpy as np
+
+    class Numpy:
+        def act(self, observation: Observation) -> object:
+            return np.int64(observation.legal_actions[1])  # call
+
+    class Text:
+        def act(self, observation: Observation) -> object:
+            return "call"
+
+    numpy_player = AcpcPlayer(LIMIT, Numpy())
+    assert numpy_player.answer("MATCHSTATE:1:0::|9hQd") == "MATCHSTATE:1:0::|9hQd:c"
+    assert numpy_player.faults == []
+    text_player = AcpcPlayer(LIMIT, Text())
+    assert text_player.answer("MATCHSTATE:1:0::|9hQd") == "MATCHSTATE:1:0::|9hQd:f"
+    assert text_player.faults[0][1] == "illegal"
+
+
+SENT = [
+    line[4:]
+    for line in (DATA / "dealer.limit.2p.transcript").read_text().splitlines()
+    if line.startswith("S-> ")
+]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, len(SENT) - 1),
+            st.integers(0, 200),
+            st.sampled_from(["", "/", ":", "|", "r", "c", "f", "r1", "Kd", "As", "9", "x", "//"]),
+            st.integers(0, 3),
+        ),
+        max_size=25,
+    )
+)
+@settings(max_examples=150, deadline=None)
+def test_the_tracker_reads_mutated_lines_without_crashing_and_recovers(edits) -> None:  # type: ignore[no-untyped-def]
+    from pokerlab.errors import ProtocolError
+    from pokerlab.protocols.acpc_matchstate import (
+        MatchStateTracker,
+        parse_matchstate,
+        state_from_matchstate,
+    )
+
+    tracker = MatchStateTracker(LIMIT)
+    for index, at, text, cut in edits:
+        line = SENT[index]
+        at = min(at, len(line))
+        mutated = line[:at] + text + line[at + cut :]
+        with contextlib.suppress(ProtocolError):
+            tracker.follow(mutated)
+        # whatever came before, a good line gives its own state
+        good = SENT[(index + 1) % len(SENT)]
+        _, _, state = tracker.follow(good)
+        assert state.history == state_from_matchstate(LIMIT, parse_matchstate(good)).history

@@ -6,6 +6,7 @@ import os
 import shutil
 import socket
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,12 @@ from pokerlab.agents.registry import make_agent
 from pokerlab.arena import ArenaStore, builtin_entrants, run_tournament
 from pokerlab.arena.sandbox import SandboxLimits, containment_available
 from pokerlab.eval.matches import iter_hands
+from pokerlab.protocols.acpc_dealer import (
+    TimeLimits,
+    accept_seats,
+    open_seats,
+    run_acpc_match,
+)
 from pokerlab.protocols.acpc_entrant import ExecutableAgent, executable_entrant
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
 
@@ -25,10 +32,10 @@ COMPILER = shutil.which("cc") or shutil.which("gcc")
 
 
 @pytest.fixture(scope="module")
-def c_client(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The C client compiled here (the test of it without a compiler is below)."""
+def c_client(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """The C client compiled here, or None on a machine without a C compiler."""
     if COMPILER is None:
-        pytest.fail("no C compiler (cc or gcc) on this machine: apt-get install gcc")
+        return None
     out = tmp_path_factory.mktemp("c") / "always_call"
     subprocess.run([COMPILER, "-O2", "-o", str(out), str(CLIENTS / "always_call.c")],
                    check=True, timeout=60)  # fmt: skip
@@ -44,17 +51,19 @@ def _script(tmp_path: Path, name: str, body: str) -> Path:
 
 @pytest.mark.slow
 def test_shell_and_c_programs_play_a_tournament_as_the_builtin_they_copy(
-    tmp_path: Path, c_client: Path
+    tmp_path: Path, c_client: Path | None
 ) -> None:
+    # Without a C compiler the shell program plays alone (and the C source is refused,
+    # below); with one, the compiled C program plays too.
+    programs = [CLIENTS / "always_call.sh", *([c_client] if c_client else [])]
     entrants = [
-        executable_entrant(CLIENTS / "always_call.sh", LIMIT, limits=LIMITS),
-        executable_entrant(c_client, LIMIT, limits=LIMITS),
+        *(executable_entrant(p, LIMIT, limits=LIMITS) for p in programs),
         *builtin_entrants("always-call", game=LIMIT),
     ]
-    assert [e.error for e in entrants] == [None, None, None]
+    assert [e.error for e in entrants] == [None] * len(entrants)
     db = tmp_path / "arena.db"
     result = run_tournament(LIMIT, entrants, db=db, hands=15, seed=4)
-    assert result.matches == 3
+    assert result.matches == len(entrants) * (len(entrants) - 1) // 2
     with ArenaStore(db) as store:
         assert store.events(run_id=result.run_id) == []
         for match in store.matches(result.run_id):
@@ -67,7 +76,29 @@ def test_shell_and_c_programs_play_a_tournament_as_the_builtin_they_copy(
             assert [r.returns for r in records] == [r.returns for r in local]
 
 
-def test_a_c_client_without_a_compiler_is_refused_clearly(tmp_path: Path) -> None:
+def test_the_c_client_connects_to_our_dealer_as_acpc_clients_do(c_client: Path | None) -> None:
+    if c_client is None:  # no compiler: the source alone cannot be a client
+        assert executable_entrant(CLIENTS / "always_call.c", LIMIT).error is not None
+        return
+    servers = open_seats(2, 0)
+    clients = [
+        subprocess.Popen([str(c_client), "127.0.0.1", str(s.getsockname()[1])]) for s in servers
+    ]
+    seats = accept_seats(servers, ["c0", "c1"], TimeLimits(per_action=5.0))
+    try:
+        result = run_acpc_match(LIMIT, seats, hands=50, seed=8)
+    finally:
+        for seat in seats:
+            seat.close()
+        for process in clients:
+            process.wait(10)
+    agents = [make_agent("always-call", LIMIT), make_agent("always-call", LIMIT)]
+    local = list(iter_hands(LIMIT, agents, hands=50, seats="rotate", duplicate=False, seed=8))
+    assert result.faults == ()
+    assert [r.history for r in result.records] == [r.history for r in local]
+
+
+def test_a_c_source_file_is_not_a_program_and_is_refused_clearly() -> None:
     # The C source is not a program: what `cc` would have built must be given instead.
     entrant = executable_entrant(CLIENTS / "always_call.c", LIMIT, limits=LIMITS)
     assert entrant.factory is None
@@ -163,3 +194,48 @@ def test_the_program_is_a_copy_and_the_arenas_files_are_hidden(tmp_path: Path) -
     assert "the arena's records" not in agent.log
     assert str(program) not in agent.log  # it runs from a copy in its own folder
     assert os.path.exists(program)
+
+
+class _StopError(Exception):
+    pass
+
+
+@pytest.mark.slow
+def test_an_interrupted_tournament_with_a_program_resumes_and_finishes(tmp_path: Path) -> None:
+    entrants = [
+        executable_entrant(CLIENTS / "always_call.sh", LIMIT, limits=LIMITS),
+        *builtin_entrants("always-call", game=LIMIT),
+    ]
+    db = tmp_path / "arena.db"
+
+    def stop(progress) -> None:  # type: ignore[no-untyped-def]
+        if progress.hands_done >= 4:
+            raise _StopError
+
+    with pytest.raises(_StopError):
+        run_tournament(LIMIT, entrants, db=db, hands=5, seed=2, batch_size=2, progress=stop)
+    result = run_tournament(LIMIT, entrants, db=db, hands=5, seed=2, batch_size=2, resume=True)
+    assert result.hands_played == 6
+    with ArenaStore(db) as store:
+        (match,) = store.matches(result.run_id)
+        assert store.hands_done(match.id) == 10
+        kinds = [e.kind for e in store.events(run_id=result.run_id)]
+        assert kinds == ["replay"]  # the program is not replayed its past hands (documented)
+
+
+def test_without_namespaces_a_program_still_runs_in_its_own_limited_process() -> None:
+    program = (CLIENTS / "always_call.sh").read_bytes()
+    agent = ExecutableAgent("plain", program, LIMIT, limits=LIMITS, contain=False)
+    try:
+        agent.start()
+        assert not agent.contained
+        assert agent.pid is not None
+        assert agent.pid != os.getpid()
+        agent.deliver("MATCHSTATE:1:0::|9hQd")
+        assert agent._seat is not None
+        answer = agent._seat.lines.read_line(time.monotonic() + 10)
+        assert answer == "MATCHSTATE:1:0::|9hQd:c"
+        pid = agent.pid
+    finally:
+        agent.close()
+    assert not Path(f"/proc/{pid}").exists()  # killed at the end
