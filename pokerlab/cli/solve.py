@@ -42,7 +42,10 @@ AlgorithmOption = Annotated[
     ),
 ]
 OutOption = Annotated[
-    Path | None, typer.Option("--out", "-o", help="Save the strategy to this .npz file.")
+    Path | None,
+    typer.Option(
+        "--out", "-o", help="Save the strategy to this .npz file (deep-cfr: or its network, .pt)."
+    ),
 ]
 IterationsOption = Annotated[
     int | None, typer.Option("--iterations", help="Stop at this many iterations in all.")
@@ -192,6 +195,7 @@ def solve_command(
     \b
     Algorithms: cfr, cfr+, lcfr, dcfr (the CFR family); lp (exact, HiGHS);
     cs-mccfr, es-mccfr, os-mccfr (Monte Carlo CFR);
+    deep-cfr (Deep CFR, needs pokerlab[deep]; --out X.pt saves its network);
     regret-matching (matrix games).
     """
     from pokerlab.solvers import SOLVERS
@@ -208,6 +212,7 @@ def solve_command(
             )
     else:
         solver = make_solver(algorithm, game, seed=seed)
+    _check_out_suffix(solver, out)
     if not solver.iterative:
         solver.run(
             iterations=iterations,
@@ -254,6 +259,17 @@ def solve_command(
         if resume is not None and resume.resolve() == checkpoint.resolve():
             checkpoint.unlink(missing_ok=True)  # the run it belonged to is finished
     _report(solver, algorithm, out, json=json)
+
+
+def _check_out_suffix(solver: Solver, out: Path | None) -> None:
+    """Refuse ``--out X.pt`` for a solver without a network policy (before solving)."""
+    from pokerlab.solvers.deep_cfr import DeepCFR
+
+    if out is not None and out.suffix == ".pt" and not isinstance(solver, DeepCFR):
+        raise SolverError(
+            f"--out {out}: a .pt file holds a network policy, which only deep-cfr makes; "
+            f"give {solver.algorithm} a .npz file name"
+        )
 
 
 def _print_resume(
@@ -304,7 +320,14 @@ def _report(solver: Solver, algorithm: str, out: Path | None, *, json: bool) -> 
         metadata["value"] = values[0]
         metadata["values"] = list(values)
     path: Path | None = None
-    if out is not None:
+    if out is not None and out.suffix == ".pt":
+        from pokerlab.solvers.deep_cfr import DeepCFR
+
+        assert isinstance(solver, DeepCFR)  # checked by _check_out_suffix
+        network = solver.policy()
+        network.metadata.update(metadata)
+        path = network.save(out)
+    elif out is not None:
         strategy: Strategy | InfosetTable = solver.average_strategy().with_metadata(**metadata)
         path = strategy.save(out)
     data: dict[str, Any] = {

@@ -638,9 +638,9 @@ class DeepCFR(Solver):
         batch_size: rows per minibatch.
         learning_rate: Adam's step size.
         memory_capacity: rows each reservoir memory holds (one per player, one strategy).
-        reinitialize: train each advantage network from scratch every iteration (the
-            paper); False continues from the last iteration's weights (OpenSpiel's
-            option), which needs fewer steps per iteration.
+        reinitialize: True trains each advantage network from scratch every iteration
+            (the paper); False (default) continues from the last iteration's weights
+            (OpenSpiel's option), so that fewer steps per iteration keep the fit.
         threads: torch threads while training.
         seed: the seed (an integer or a numpy Generator).
 
@@ -667,11 +667,11 @@ class DeepCFR(Solver):
         advantage_layers: Sequence[int] = (64, 64),
         policy_layers: Sequence[int] = (64, 64),
         advantage_steps: int = 200,
-        policy_steps: int = 1000,
+        policy_steps: int = 2000,
         batch_size: int = 512,
-        learning_rate: float = 1e-3,
+        learning_rate: float = 3e-3,
         memory_capacity: int = 1_000_000,
-        reinitialize: bool = True,
+        reinitialize: bool = False,
         threads: int = 1,
         seed: Seed = None,
     ) -> None:
@@ -696,6 +696,7 @@ class DeepCFR(Solver):
         self.threads = _positive_int("threads", threads)
         self.seed = seed_value(seed)
         self._rng = make_generator(seed)
+        self._policy_entropy = int(self._rng.integers(0, 2**63))
         self._torch = require_torch()
         try:
             self._tree = compile(game)
@@ -828,10 +829,12 @@ class DeepCFR(Solver):
         *,
         loss: str,
         start: Weights | None = None,
+        rng: np.random.Generator | None = None,
     ) -> Weights:
         """A network trained on ``memory``, each row weighted by its iteration.
 
-        It starts from ``start`` if given, else from fresh random weights.
+        It starts from ``start`` if given, else from fresh random weights; randomness
+        comes from ``rng`` (default: the solver's Generator).
 
         ``loss="advantage"``: squared error on the legal slots (it learns the weighted
         mean of the sampled regrets). ``loss="policy"``: cross-entropy of the softmax over
@@ -839,9 +842,10 @@ class DeepCFR(Solver):
         average strategy).
         """
         torch = self._torch
+        rng = self._rng if rng is None else rng
         width = self._tree.max_actions
         weights = start if start is not None else _initial_weights(
-            self._rng, self._features.shape[1], hidden, width
+            rng, self._features.shape[1], hidden, width
         )
         if memory.size == 0:
             return weights
@@ -853,7 +857,7 @@ class DeepCFR(Solver):
         rows = torch.from_numpy(memory.rows[: memory.size])
         weight = memory.iterations[: memory.size].astype(np.float32)
         weight = torch.from_numpy(weight / weight.mean())
-        picks = torch.from_numpy(self._rng.integers(0, memory.size, (steps, self.batch_size)))
+        picks = torch.from_numpy(rng.integers(0, memory.size, (steps, self.batch_size)))
         with _Threads(torch, self.threads):
             for step in range(steps):
                 pick = picks[step]
@@ -881,8 +885,12 @@ class DeepCFR(Solver):
         """
         if self._policy_weights is None or self._policy_iteration != self.iterations:
             tick = time.perf_counter()
+            # Its own Generator, a function of the run's seed and the iteration: asking
+            # for the average strategy (a measurement) never changes the run.
+            rng = np.random.default_rng([self._policy_entropy, self.iterations])
             self._policy_weights = self._train(
-                self._strategy_memory, self.policy_layers, self.policy_steps, loss="policy"
+                self._strategy_memory, self.policy_layers, self.policy_steps, loss="policy",
+                rng=rng,
             )
             self._policy_iteration = self.iterations
             self.policy_seconds += time.perf_counter() - tick
@@ -921,7 +929,10 @@ class DeepCFR(Solver):
 
     # -- checkpoints -------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:
-        state: dict[str, Any] = {"rng_state": self._rng.bit_generator.state}
+        state: dict[str, Any] = {
+            "rng_state": self._rng.bit_generator.state,
+            "policy_entropy": self._policy_entropy,
+        }
         for p, memory in enumerate(self._advantage_memories):
             state.update(memory.state(f"advantage{p}"))
         state.update(self._strategy_memory.state("strategy"))
@@ -934,6 +945,10 @@ class DeepCFR(Solver):
 
     def _restore(self, state: dict[str, Any]) -> None:
         self._rng = generator_from_state(state.get("rng_state"))
+        entropy = state.get("policy_entropy")
+        if isinstance(entropy, bool) or not isinstance(entropy, int | np.integer):
+            raise SolverError(f"checkpoint state 'policy_entropy' is damaged: {entropy!r}")
+        self._policy_entropy = int(entropy)
         for p, memory in enumerate(self._advantage_memories):
             memory.restore(state, f"advantage{p}")
         self._strategy_memory.restore(state, "strategy")
