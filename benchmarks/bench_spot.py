@@ -25,12 +25,16 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
+
+import numba
+import numpy as np
 
 from benchmarks._harness import Row
 from pokerlab.games import Game, kuhn, leduc
 from pokerlab.solvers import CFRPlus
 from pokerlab.subgame import PublicTreeCFR, RangeSolver, Spot
+from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.public_tree import PublicGame
 from pokerlab.subgame.range_solver import RangeProgress
 from pokerlab.tree import compile
@@ -152,6 +156,65 @@ def flop_solve(seconds: float = 3600.0, target_percent: float = 0.5) -> RangeSol
 
     return solver.run(target_exploitability=target_percent / 100 * spot.pot,
                       check_every=CHECK_EVERY, seconds=seconds, callback=show)
+
+
+@numba.njit(cache=False, nogil=True)
+def _only_kind(kind: int, repeat: int, p: int, nodes: Any, amounts: Any, isomorphic: Any,
+               mine: Any, theirs: Any, cfreach: Any, source: Any, cfv: Any,
+               scratch: Any) -> None:  # pragma: no cover - compiled
+    for _ in range(repeat):
+        for n in range(nodes.shape[0] - 1, -1, -1):
+            if nodes[n, 0] == kind:
+                kernels._terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs,
+                                            cfreach, source, cfv, scratch)
+
+
+@numba.njit(cache=False, nogil=True)
+def _only_reach(repeat: int, p: int, nodes: Any, amounts: Any, cards_o: Any, weights_o: Any,
+                regrets_o: Any, sums_o: Any, cfreach: Any, source: Any,
+                sigma: Any) -> None:  # pragma: no cover - compiled
+    for _ in range(repeat):
+        kernels._reach_down(p, nodes, amounts, cards_o, weights_o, regrets_o, regrets_o, True,
+                            sums_o, 1.0, cfreach, source, sigma)
+
+
+def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float64") -> None:
+    """Print the CPU time of each part of player 0's pass on the issue's spot at ``board``.
+
+    Each part (folds, showdowns, chance nodes, the top-down reach) runs alone over the
+    whole tree ``repeat`` times after a few iterations; the pass's decision nodes are the
+    rest of :func:`pokerlab.subgame._kernels.cfr_pass`'s time.
+    """
+    public = _issue_spot(board).build().public
+    tree = public.tree
+    solver = RangeSolver(public, precision=precision).run(iterations=3, check_every=3)
+    cfreach, source, cfv, sigma, scratch = solver._work
+    mine, theirs = public.tables[0].as_tuple(), public.tables[1].as_tuple()
+    sums = solver._sums[1].copy()
+    counts = np.bincount(tree.nodes[:, 0], minlength=4)
+
+    def terminal(kind: int) -> Callable[[int], None]:
+        def part(r: int) -> None:
+            _only_kind(kind, r, 0, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs,
+                       cfreach, source, cfv, scratch)
+        return part
+
+    def reach(r: int) -> None:
+        _only_reach(r, 0, tree.nodes, tree.amounts, theirs[0], theirs[1], solver._regrets[1],
+                    sums, cfreach, source, sigma)
+
+    def iterations(r: int) -> None:
+        solver._advance(r)
+
+    parts = [(f"{name} ({counts[kind]:,} nodes)", terminal(kind))
+             for name, kind in (("folds", 2), ("showdowns", 3), ("chance", 1))]
+    parts += [("reach, top-down", reach), ("one iteration (both players' passes)", iterations)]
+    print(f"{board}, {precision}, load {os.getloadavg()[0]:.1f}")
+    for name, part in parts:
+        part(1)
+        start = time.thread_time()
+        part(repeat)
+        print(f"  {name}: {1000 * (time.thread_time() - start) / repeat:.2f} ms")
 
 
 def run(quick: bool) -> list[Row]:
