@@ -74,6 +74,10 @@ def hard_strength_command(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw LBR and win rate vs training (png).")
     ] = None,
+    merge: Annotated[
+        list[Path] | None, typer.Option("--merge", help="Other results files (e.g. of "
+                                        "parallel runs) merged into --out first.")
+    ] = None,
     markdown: Annotated[
         bool, typer.Option("--markdown", help="Print the results as markdown tables.")
     ] = False,
@@ -82,12 +86,17 @@ def hard_strength_command(
     from pokerlab.studies.hard_strength import (
         Plan,
         Snapshot,
+        load_results,
         markdown_tables,
+        merge_results,
         run_study,
+        write_results,
     )
     from pokerlab.studies.hard_strength import plot as draw
 
     game = load_game(game_text)
+    if merge:
+        write_results(out, merge_results([load_results(p) for p in (out, *merge)]))
     snaps = [Snapshot.from_file(path) for path in snapshots]
     names = [n.strip() for n in opponents.split(",") if n.strip()]
     chosen = {"all": set(names), "none": set()}.get(aivat, {n.strip() for n in aivat.split(",")})

@@ -196,6 +196,29 @@ def write_results(path: str | Path, data: dict[str, Any]) -> None:
             os.unlink(tmp)
 
 
+def merge_results(datas: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Several results (e.g. written by parallel runs) as one: cells and snapshots united.
+
+    A cell present in several keeps the one with the most hands (the later file on a tie).
+
+    Raises:
+        PokerlabError: results of different games.
+    """
+    games = {d["game"] for d in datas if "game" in d}
+    if len(games) > 1:
+        raise PokerlabError(f"cannot merge results of different games: {sorted(games)}")
+    merged: dict[str, Any] = {"cells": {}, "snapshots": {}}
+    if games:
+        merged["game"] = games.pop()
+    for data in datas:
+        merged["snapshots"].update(data.get("snapshots", {}))
+        for key, cell in data.get("cells", {}).items():
+            old = merged["cells"].get(key)
+            if old is None or old.get("hands", 0) <= cell.get("hands", 0):
+                merged["cells"][key] = cell
+    return merged
+
+
 @dataclass(frozen=True)
 class Plan:
     """The cells to run, in order, and their hand counts.
@@ -399,6 +422,17 @@ def plot(data: dict[str, Any], path: str | Path, *, title: str = "") -> Path:
 
 
 __all__ = [
-    "OPPONENTS", "Plan", "Snapshot", "describe_cell", "lbr_cell", "load_results",
-    "markdown_tables", "match_cell", "plan_cells", "plot", "run_study", "write_results",
+    "OPPONENTS",
+    "Plan",
+    "Snapshot",
+    "describe_cell",
+    "lbr_cell",
+    "load_results",
+    "markdown_tables",
+    "match_cell",
+    "merge_results",
+    "plan_cells",
+    "plot",
+    "run_study",
+    "write_results",
 ]

@@ -18,6 +18,7 @@ from pokerlab.studies.hard_strength import (
     Snapshot,
     load_results,
     markdown_tables,
+    merge_results,
     plan_cells,
     plot,
     run_study,
@@ -94,3 +95,13 @@ def test_bad_inputs_are_named(tmp_path: Path) -> None:
         load_results(tmp_path / "bad.json")
     with pytest.raises(PokerlabError, match="no results to plot"):
         plot({"cells": {}}, tmp_path / "p.png")
+
+
+def test_merge_keeps_the_larger_cell_and_refuses_other_games() -> None:
+    a = {"game": "g", "snapshots": {"s": {}}, "cells": {"x": {"hands": 10}, "y": {"hands": 4}}}
+    b = {"game": "g", "snapshots": {"t": {}}, "cells": {"x": {"hands": 2}, "z": {"hands": 6}}}
+    merged = merge_results([a, b])
+    assert merged["cells"] == {"x": {"hands": 10}, "y": {"hands": 4}, "z": {"hands": 6}}
+    assert set(merged["snapshots"]) == {"s", "t"}
+    with pytest.raises(PokerlabError, match="different games"):
+        merge_results([a, {"game": "h", "cells": {}}])
