@@ -13,6 +13,7 @@ from pokerlab.cli import (
     study_aivat,
     study_challenge,
     study_exploitation,
+    study_hard_strength,
     study_push_fold,
     study_search,
     study_three_player,
@@ -34,4 +35,5 @@ def register(app: typer.Typer) -> None:
     study_tutorial.add_command(study_app)
     study_three_player.add_command(study_app)
     study_aivat.add_command(study_app)
+    study_hard_strength.add_command(study_app)
     app.add_typer(study_app, name="study")

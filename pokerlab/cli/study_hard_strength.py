@@ -1,0 +1,130 @@
+"""``pokerlab study hard-strength SNAPSHOT.bp...``: the Hard AI against the fixed bots, and LBR.
+
+Duplicate matches of each blueprint snapshot against random, always-call, always-raise,
+easy and hard-seed, LBR against every snapshot and every opponent, results in a JSON file
+(resumable: finished cells are skipped) and a plot against training time. See
+:mod:`pokerlab.studies.hard_strength`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pokerlab.cli._common import console, err_console, load_game
+from pokerlab.errors import SpecError
+
+
+def _counts(text: str) -> dict[str, int]:
+    """``"hulhe-300=1000,hulhe-1800=10000"`` as ``{label: hands}``."""
+    counts: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        label, _, value = part.partition("=")
+        if not value.isdigit():
+            raise SpecError(f"--match-hands-for wants LABEL=HANDS pairs, e.g. 'hulhe-300=1000'; "
+                            f"got {part!r}")
+        counts[label.strip()] = int(value)
+    return counts
+
+
+def hard_strength_command(
+    snapshots: Annotated[
+        list[Path], typer.Argument(metavar="SNAPSHOT.bp...",
+                                   help="Blueprint snapshots of one game, earliest first.")
+    ],
+    game_text: Annotated[
+        str, typer.Option("--game", help="The heads-up Hold'em game of the snapshots.")
+    ] = 'holdem(betting="limit")',
+    out: Annotated[
+        Path, typer.Option("--out", help="The JSON results file (resumed when it exists).")
+    ] = Path("hard_strength.json"),
+    match_hands: Annotated[
+        int, typer.Option("--match-hands", min=0, help="Hands per seat of each match.")
+    ] = 10_000,
+    match_hands_for: Annotated[
+        str, typer.Option("--match-hands-for",
+                          help="Per-snapshot hands per seat, e.g. 'hulhe-300=1000'.")
+    ] = "",
+    lbr_hands: Annotated[
+        int, typer.Option("--lbr-hands", min=0, help="LBR hands against each snapshot.")
+    ] = 1000,
+    opponent_lbr_hands: Annotated[
+        int, typer.Option("--opponent-lbr-hands", min=0,
+                          help="LBR hands against each opponent.")
+    ] = 1000,
+    opponents: Annotated[
+        str, typer.Option("--opponents", help="Comma-separated built-in opponents.")
+    ] = "random,always-call,always-raise,easy,hard-seed",
+    aivat: Annotated[
+        str, typer.Option("--aivat", help="Opponents whose matches get AIVAT ('all', 'none' "
+                          "or names).")
+    ] = "all",
+    only: Annotated[
+        str, typer.Option("--only", help="Run only cells whose key starts with this "
+                          "(e.g. 'lbr/agent', 'match/hulhe-1800').")
+    ] = "",
+    lbr_first: Annotated[bool, typer.Option("--lbr-first", help="LBR cells first.")] = False,
+    lbr_sizes: Annotated[
+        str, typer.Option("--lbr-sizes", help="LBR raise sizes (no-limit).")
+    ] = "100%,a",
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Matches' and LBR's seed.")] = 0,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Draw LBR and win rate vs training (png).")
+    ] = None,
+    merge: Annotated[
+        list[Path] | None, typer.Option("--merge", help="Other results files (e.g. of "
+                                        "parallel runs) merged into --out first.")
+    ] = None,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the results as markdown tables.")
+    ] = False,
+) -> None:
+    """The Hard AI's strength: matches against the fixed bots and LBR, per snapshot."""
+    from pokerlab.studies.hard_strength import (
+        Plan,
+        Snapshot,
+        load_results,
+        markdown_tables,
+        merge_results,
+        run_study,
+        write_results,
+    )
+    from pokerlab.studies.hard_strength import plot as draw
+
+    game = load_game(game_text)
+    if merge:
+        write_results(out, merge_results([load_results(p) for p in (out, *merge)]))
+    snaps = [Snapshot.from_file(path) for path in snapshots]
+    names = [n.strip() for n in opponents.split(",") if n.strip()]
+    chosen = {"all": set(names), "none": set()}.get(aivat, {n.strip() for n in aivat.split(",")})
+    plan = Plan(_counts(match_hands_for), match_hands, lbr_hands, opponent_lbr_hands,
+                frozenset(chosen))
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err_console, transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("cells", total=None)
+
+        def progress(key: str, done: int, total: int) -> None:
+            bar.update(task, description=key, completed=done, total=total)
+
+        data = run_study(
+            game, snaps, out, plan, opponents=names, seed=seed, lbr_sizes=lbr_sizes,
+            lbr_first=lbr_first, only=(lambda key: key.startswith(only)) if only else None,
+            progress=progress, log=lambda line: err_console.print(line),
+        )  # fmt: skip
+    if plot is not None:
+        draw(data, plot, title=str(game.spec))
+        err_console.print(f"plot written to {plot}")
+    if markdown:
+        console.print(markdown_tables(data), markup=False)
+    else:
+        console.print(f"results in {out} ({len(data['cells'])} cells)")
+
+
+def add_command(group: typer.Typer) -> None:
+    """Add ``hard-strength`` to the ``study`` group."""
+    group.command("hard-strength")(hard_strength_command)
