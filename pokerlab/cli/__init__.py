@@ -62,7 +62,10 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
     },
     "lbr": {"lbr": "Play local best response against AGENT; print its winnings in mbb/hand."},
     "acpc": {"acpc": "Play Hold'em over the ACPC protocol: a dealer on loopback, a client."},
-    "serve": {"serve": "Serve the browser app: tables against the AIs, strategy explorer, arena, spots."},
+    "serve": {
+        "serve": "Serve the browser app: tables against the AIs, strategy explorer, arena, "
+        "spots."
+    },
 }
 """Module name (``pokerlab/cli/<name>.py``) -> {command it registers: its one-line help}.
 
