@@ -17,8 +17,10 @@ action (check, else fold) and records the fault.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
+import select
 import socket
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -55,6 +57,8 @@ from pokerlab.protocols.acpc_matchstate import (
 )
 
 _MAX_LINE = 4096
+_SEND_SECONDS = 5.0
+"""How long a send waits for a client that does not read (its buffer full)."""
 _RECORDED_LINES = 3
 """Lines that are not answers recorded one by one per decision (the rest are counted)."""
 _TOKEN = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
@@ -70,18 +74,36 @@ class TimeLimits:
 
 
 class _LineSocket:
-    """Lines in and out of a connected socket, with deadlines; never raises past ``AgentFault``."""
+    """Lines in and out of a connected socket, with deadlines; never raises past ``AgentFault``.
+
+    The socket is non-blocking and waits go through ``poll`` only when the data is not
+    there yet: a send, or a read of an answer that has arrived, is one system call.
+    """
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.buffer = b""
         self.closed = False
+        sock.setblocking(False)
+        self._poll = select.poll()
+        self._poll.register(sock, select.POLLIN)
 
     def send(self, text: str) -> None:
         if self.closed:
             raise AgentFault("crash", "the client disconnected")
+        data = memoryview(text.encode("ascii") + b"\r\n")
         try:
-            self.sock.sendall(text.encode("ascii") + b"\r\n")
+            while data:
+                try:
+                    data = data[self.sock.send(data) :]
+                except BlockingIOError:
+                    # a client that does not read fills its buffer: wait a little, no more
+                    ready = select.select([], [self.sock], [], _SEND_SECONDS)[1]
+                    if not ready:
+                        self.closed = True  # a line half sent: nothing more can follow it
+                        raise AgentFault(
+                            "timeout", "the client does not read what it is sent"
+                        ) from None
         except OSError as error:
             self.closed = True
             raise AgentFault("crash", f"the client disconnected ({error})") from error
@@ -93,14 +115,16 @@ class _LineSocket:
             if len(self.buffer) > _MAX_LINE:
                 self.buffer = b""
                 raise AgentFault("protocol", f"a line longer than {_MAX_LINE} bytes")
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise AgentFault("timeout", "no answer within the time limit")
             try:
-                self.sock.settimeout(left)
                 chunk = self.sock.recv(65536)
-            except TimeoutError as error:
-                raise AgentFault("timeout", "no answer within the time limit") from error
+            except BlockingIOError:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise AgentFault("timeout", "no answer within the time limit") from None
+                wait = -1 if left is None else max(1, math.ceil(left * 1000))
+                if not self._poll.poll(wait):
+                    raise AgentFault("timeout", "no answer within the time limit") from None
+                continue
             except OSError as error:
                 self.closed = True
                 raise AgentFault("crash", f"the client disconnected ({error})") from error

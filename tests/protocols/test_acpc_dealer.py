@@ -231,3 +231,20 @@ def test_the_tables_incremental_match_states_equal_a_replay_of_the_hand(game) ->
     for agent in range(n):
         assert captures[agent].texts == expected[agent]
     assert any("/" in t for t in captures[0].texts)
+
+
+def test_a_client_that_never_reads_is_a_fault_not_a_hang(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from pokerlab.eval.dealer import AgentFault
+    from pokerlab.protocols import acpc_dealer
+
+    monkeypatch.setattr(acpc_dealer, "_SEND_SECONDS", 0.1)
+    ours, theirs = socket.socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    lines = acpc_dealer._LineSocket(ours)
+    with pytest.raises(AgentFault, match="does not read") as fault:  # noqa: PT012
+        for _ in range(100_000):
+            lines.send("MATCHSTATE:0:0::Ad9d|" + "c" * 200)
+    assert fault.value.kind == "timeout"
+    assert lines.closed
+    ours.close()
+    theirs.close()
