@@ -85,12 +85,20 @@ def run_deep(seed: int, seconds: float, step: float, tick: Callable[[float], Non
 def run_tabular(
     name: str, seed: int, seconds: float, step: float, tick: Callable[[float], None]
 ) -> list[Point]:
-    """CFR+ or ES-MCCFR: a point every ``step`` seconds of solving time."""
+    """CFR+ or ES-MCCFR: points at doubling solving times up to ``seconds``.
+
+    They converge in seconds, so their points are spread geometrically (``seconds / 2**k``)
+    rather than every ``step`` (unused; kept for the callers' symmetry).
+    """
+    del step
     game = load("leduc")
     solver = CFRPlus(game) if name == "cfr+" else ExternalSamplingMCCFR(game, seed=seed)
     points: list[Point] = []
-    while solver.seconds < seconds:
-        solver.run(seconds=min(step, seconds - solver.seconds), check_every=10**9)
+    marks = [seconds / 2**k for k in range(10, -1, -1)]
+    for mark in marks:
+        if solver.seconds >= mark:
+            continue
+        solver.run(seconds=mark - solver.seconds, check_every=10**9)
         row = solver.history[-1]
         traversals = solver.iterations * game.n_players if name == "es-mccfr" else None
         point: Point = {
@@ -165,6 +173,9 @@ def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 -> an ordinary file's permissions
     with os.fdopen(fd, "w") as handle:
         handle.write(text)
     os.replace(tmp, path)
@@ -185,7 +196,7 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
         points = run["points"]
         label = None if name in labelled else name
         labelled.add(name)
-        values = [p["exploitability"] for p in points]
+        values = [max(p["exploitability"], 1e-6) for p in points]  # log axis: 0 at 1e-6
         if "traversals" in points[0]:
             left.plot([p["traversals"] for p in points], values, color=colours[name],
                       marker=".", label=label, alpha=0.8)
@@ -204,6 +215,26 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
+
+
+def summary(runs: list[dict[str, Any]]) -> str:
+    """A markdown table: per algorithm, the last point of each seed and when 0.1 was reached."""
+    lines = [
+        "| algorithm | seed | iterations | traversals | seconds | exploitability | "
+        "first below 0.1 chips |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for run in runs:
+        last = run["points"][-1]
+        below = next((p for p in run["points"] if p["exploitability"] < 0.1), None)
+        when = "not reached" if below is None else f"{below['seconds_with_policy']:.1f} s"
+        traversals = last.get("traversals")
+        lines.append(
+            f"| {run['algorithm']} | {run['seed']} | {last['iteration']:,} | "
+            f"{'-' if traversals is None else format(int(traversals), ',')} | "
+            f"{last['seconds_with_policy']:.0f} | {last['exploitability']:.4f} | {when} |"
+        )
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -267,10 +298,7 @@ def main(argv: list[str] | None = None) -> int:
             write_atomic(results_path, json.dumps(results, indent=1))
             progress.advance(overall)
     plot(results["runs"], args.out / "deep_cfr_leduc.png")
-    for run in results["runs"]:
-        last = run["points"][-1]
-        print(f"{run['algorithm']:20s} seed {run['seed']}: {last['exploitability']:.4f} chips, "
-              f"{last['seconds_with_policy']:.0f} s, {last['iteration']} iterations")
+    print(summary(results["runs"]))
     return 0
 
 

@@ -233,3 +233,42 @@ def test_cli_refuses_pt_for_a_tabular_solver(
     assert "only deep-cfr" in err
     assert err.count("\n") == 1
     assert not (tmp_path / "x.pt").exists()
+
+
+@pytest.mark.slow
+def test_cli_interrupted_run_resumes_to_the_same_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pokerlab.cli import solve as solve_cli
+
+    class InterruptAfterOneCheck:
+        """Stands in for the Ctrl-C flag: 'pressed' after the first chunk."""
+
+        def __init__(self) -> None:
+            self.checks = 1
+
+        @property
+        def requested(self) -> bool:
+            self.checks -= 1
+            return self.checks < 0
+
+        def __enter__(self) -> InterruptAfterOneCheck:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+    args = ["solve", "kuhn", "--algorithm", "deep-cfr", "--iterations", "2", "--check-every",
+            "1", "--seed", "4", "--json"]
+    whole = tmp_path / "whole.pt"
+    assert main([*args, "--out", str(whole)]) == 0
+    part = tmp_path / "part.pt"
+    monkeypatch.setattr(solve_cli, "_Interrupt", InterruptAfterOneCheck)
+    assert main([*args, "--out", str(part)]) == 130
+    checkpoint = tmp_path / "part.checkpoint.npz"
+    assert checkpoint.exists()
+    monkeypatch.undo()
+    assert main([*args, "--out", str(part), "--resume", str(checkpoint)]) == 0
+    resumed, uninterrupted = DeepPolicy.load(part), DeepPolicy.load(whole)
+    assert resumed.metadata["iterations"] == 2
+    assert np.array_equal(resumed.to_strategy().probs, uninterrupted.to_strategy().probs)
