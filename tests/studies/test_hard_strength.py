@@ -43,20 +43,21 @@ def _snapshots(folder: Path) -> list[Snapshot]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 def test_study_runs_every_cell_resumes_and_plots(tmp_path: Path) -> None:
     snaps = _snapshots(tmp_path)
     assert [s.iterations for s in snaps] == [200, 1000]
     game = load(LIMIT)
     out = tmp_path / "results.json"
-    plan = Plan({"tiny-a": 10}, 20, lbr_hands=2, opponent_lbr_hands=2,
+    plan = Plan({"tiny-a": 0}, 20, lbr_hands=2, opponent_lbr_hands=2,
                 aivat=frozenset({"always-call"}))
-    opponents = ("random", "always-call")
+    opponents = ("random", "always-call")  # one with AIVAT, one without
     lines: list[str] = []
     data = run_study(game, snaps, out, plan, opponents=opponents, log=lines.append)
     cells = data["cells"]
     expected = {key for key, *_ in plan_cells(snaps, opponents, plan, lbr_first=False)}
     assert set(cells) == expected
-    assert len(expected) == 2 * 2 + 2 + 2
+    assert len(expected) == 2 + 2 + 2  # tiny-a plays no match (0 hands)
     assert len(lines) == len(expected)
     final = cells["match/tiny-b/always-call"]
     assert final["hands"] == 40
@@ -64,7 +65,7 @@ def test_study_runs_every_cell_resumes_and_plots(tmp_path: Path) -> None:
     assert final["plain"]["low"] <= final["plain"]["mean"] <= final["plain"]["high"]
     assert "aivat" in final
     assert "aivat" not in cells["match/tiny-b/random"]
-    assert cells["match/tiny-a/random"]["hands"] == 20
+    assert not any(key.startswith("match/tiny-a") for key in cells)
     lbr = cells["lbr/tiny-b"]
     assert lbr["hands"] == 2
     assert lbr["training_seconds"] == snaps[1].seconds
