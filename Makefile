@@ -18,10 +18,13 @@ demo: $(STAMP)
 	$(BIN)/pokerlab demo
 
 # The browser tests (tests/web) drive Debian's chromium through Playwright.
+# Missing and root: install it (apt-get update first: a fresh image has empty package lists).
+CHROMIUM ?= /usr/bin/chromium
 browser:
-	@test -x /usr/bin/chromium || { [ "$$(id -u)" = 0 ] \
+	@test -x $(CHROMIUM) || { [ "$$(id -u)" = 0 ] \
+		&& DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
 		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
-		|| echo "make test: the browser tests need /usr/bin/chromium: apt-get install chromium (as root)"
+		|| echo "make test: the browser tests need $(CHROMIUM): apt-get install chromium (as root)"
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -n 2 -q --doctest-modules tests pokerlab

@@ -51,9 +51,14 @@ def allowed_hosts(host: str) -> list[str] | None:
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (local only by default)."),
     port: int = typer.Option(8000, min=1, max=65535, help="TCP port to listen on."),
-    public: bool = typer.Option(False, "--public", help="Allow a --host that is not loopback."),
+    public: bool = typer.Option(
+        False, "--public", help="Allow a --host that is not loopback; a warning is printed "
+        "(the server has no login: anyone who can reach the address can use it)."),
     db: Annotated[Path | None, typer.Option(
-        "--db", exists=True, dir_okay=False, help="Arena database the arena page shows.")] = None,
+        "--db", exists=True, dir_okay=False,
+        help="Arena database (pokerlab arena run --db), opened read-only: the /arena page "
+        "shows its runs' leaderboards with intervals, each match's cumulative winnings and "
+        "a replay of any stored hand. Without it /arena says no database was given.")] = None,
     strategies: Annotated[Path | None, typer.Option(
         "--strategies", exists=True, file_okay=False,
         help="Folder of strategy and spot files the pages may open.")] = None,

@@ -88,19 +88,15 @@ class HoldemTable(Table):
             self._state = self._setup.game.initial_state()
             self._stacks_before = list(self.session.stacks)
             self._last_pots = []
+            self._ended = False
             setup = self._setup
             self._say(f"--- Hand {setup.number}: button {self.names[setup.button]} ---")
             self._bump()
         # play_session_hand starts the same hand again: start_hand only reads the books.
-        outcome, _ = play_session_hand(
+        # The hand's end (showdown, pots, result) is recorded by the HandEnded event.
+        play_session_hand(
             self.session, self._connections, seed=self.seed, listeners=[self._listen]
         )
-        with self._cond:
-            won = outcome.seat_returns[self.user_seat]
-            self.result.hands += 1
-            self.result.chips += won
-            self.result.per_hand.append(float(won))
-            self._bump()
 
     def _name(self, player: Player) -> str:
         assert self._setup is not None
@@ -127,9 +123,13 @@ class HoldemTable(Table):
                 self._state = event.state
                 assert isinstance(event.state, HoldemState)
                 self._summarize(event.state)
+                # Over only now, in the same version as the showdown and the result: a
+                # view with hand_over never lacks the hand's end.
+                self._ended = True
             self._bump()
 
     def _summarize(self, state: HoldemState) -> None:
+        """Write the showdown, the pots and the person's result (called with the lock held)."""
         settlement = state.settle()
         shown = showdown_cards(state)
         for player in settlement.showdown:
@@ -146,6 +146,13 @@ class HoldemTable(Table):
                 "label": label, "amount": pot.amount,
                 "winners": [self._setup.seats[w] for w in pot.winners] if self._setup else [],
             })
+        assert self._setup is not None
+        you = self._setup.player_of(self.user_seat)
+        assert you is not None  # a hand is dealt only while the person has chips
+        won = settlement.returns[you]
+        self.result.hands += 1
+        self.result.chips += won
+        self.result.per_hand.append(float(won))
 
     def _parse_move(self, observation: Observation, body: Mapping[str, object]) -> Action:
         state = self._decision_state(observation)
@@ -222,7 +229,9 @@ class HoldemTable(Table):
 
     def _view(self) -> dict[str, object]:
         setup, state = self._setup, self._state
-        over = state is not None and state.player == TERMINAL
+        # Not state.player == TERMINAL: the last action reaches the terminal state before the
+        # dealer's HandEnded event has written the showdown and the pots.
+        over = self._ended and state is not None and state.player == TERMINAL
         seats = []
         shown: tuple[str, ...] = ()
         final: tuple[int, ...] = ()

@@ -116,21 +116,17 @@ class SmallGameTable(Table):
             self.hands += 1
             self.user_player = (self.hands - 1) % 2  # the person alternates seats
             self._bot_decisions = []
+            self._ended = False
             self._state = self.game.initial_state()
             self._say(f"--- Hand {self.hands}: you are P{self.user_player + 1} ---")
             self._bump()
         seats = [self._browser, self._bot] if self.user_player == 0 \
             else [self._bot, self._browser]
-        record, _ = deal_hand(
+        # The hand's end (the bot's cards, the result) is recorded by the HandEnded event.
+        deal_hand(
             self.game, seats, chance=DealStream(self.seed, self.hands), hand=self.hands,
             deal=self.hands, listeners=[self._listen],
         )
-        with self._cond:
-            won = record.returns[self.user_player]
-            self.result.hands += 1
-            self.result.chips += won
-            self.result.per_hand.append(won)
-            self._bump()
 
     def _who(self, player: Player) -> str:
         return "You" if player == self.user_player else self.bot_name
@@ -165,6 +161,10 @@ class SmallGameTable(Table):
                 won = event.record.returns[self.user_player]
                 self._say(f"You {'won' if won > 0 else 'lost' if won < 0 else 'drew'} "
                           f"{abs(won):g}")
+                self.result.hands += 1
+                self.result.chips += won
+                self.result.per_hand.append(won)
+                self._ended = True  # over in the same version as the hand's end
             self._bump()
 
     def _parse_move(self, observation: Observation, body: Mapping[str, object]) -> Action:
@@ -178,7 +178,9 @@ class SmallGameTable(Table):
 
     def _view(self) -> dict[str, object]:
         state = self._state
-        over = state is not None and state.player == TERMINAL
+        # Not state.player == TERMINAL alone: the last action reaches the terminal state
+        # before the dealer's HandEnded event has written the hand's end.
+        over = self._ended and state is not None and state.player == TERMINAL
         you = self.user_player
         bot = 1 - you
         cards: list[str] = []

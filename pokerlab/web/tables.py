@@ -114,6 +114,8 @@ class Table:
         self._pending: Observation | None = None
         self._move: Action | None = None
         self._state: State | None = None
+        self._ended = False
+        """True once the hand's end is recorded (summary, result): the view's ``hand_over``."""
         self._thread: threading.Thread | None = None
 
     # -- what subclasses provide ------------------------------------------------------------

@@ -6,6 +6,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,7 +67,11 @@ def client(strategies_dir: Path) -> Iterator[TestClient]:
             yield test_client
 
 
-def open_table(client: TestClient, **body: object) -> tuple[str, dict[str, object]]:
+View = dict[str, Any]
+"""A table's view as the API answers it (JSON)."""
+
+
+def open_table(client: TestClient, **body: object) -> tuple[str, View]:
     """Open a table; return its token and first view (asserting a 200)."""
     answer = client.post("/api/tables", json=body)
     assert answer.status_code == 200, answer.text
@@ -74,7 +79,7 @@ def open_table(client: TestClient, **body: object) -> tuple[str, dict[str, objec
     return data["token"], data["view"]
 
 
-def passive_move(view: dict[str, object]) -> dict[str, object]:
+def passive_move(view: View) -> dict[str, object]:
     """Check or call (Hold'em), or the first of check/call/the first legal name (Kuhn, Leduc)."""
     if view["kind"] == "holdem":
         return {"move": "call"}
@@ -86,8 +91,8 @@ def passive_move(view: dict[str, object]) -> dict[str, object]:
     return {"move": legal[0]}
 
 
-def play_out(client: TestClient, token: str, view: dict[str, object],
-             seen: list[dict[str, object]] | None = None) -> dict[str, object]:
+def play_out(client: TestClient, token: str, view: View,
+             seen: list[View] | None = None) -> View:
     """Make passive moves until the hand is over; return the last view."""
     for _ in range(60):
         if not view["your_turn"]:

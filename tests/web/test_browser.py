@@ -129,7 +129,8 @@ def test_a_whole_holdem_hand_against_easy_ai(
     assert "You: raise to" in history or "You: bet" in history
     assert "pot of" in history
     assert "after 1 hands" in (page.text_content("#result") or "")  # type: ignore[attr-defined]
-    assert page.is_visible("#deal")  # type: ignore[attr-defined]
+    # "Next hand" comes with the version after the hand's end (the table's thread has ended).
+    page.wait_for_selector("#deal", state="visible")  # type: ignore[attr-defined]
     _shoot(page, tmp_path / "web-holdem-end.png")
     assert (tmp_path / "web-holdem-end.png").stat().st_size > 10_000
     # The page's traffic never carried the bot's hole cards before the hand was over.

@@ -174,7 +174,7 @@ def test_an_oversized_body_is_refused_on_every_route(
             yield b"x" * 1000
         yield b'"}'
 
-    _refused(client.post(path, content=chunks()), 413, "over 4096 bytes")  # type: ignore[arg-type]
+    _refused(client.post(path, content=chunks()), 413, "over 4096 bytes")
     assert client.get(f"/api/tables/{token}").json() == view
 
 

@@ -8,7 +8,8 @@ from starlette.testclient import TestClient
 from pokerlab.games.holdem import HoldemState
 from pokerlab.web.holdem_table import HoldemTable
 from pokerlab.web.small_table import SmallGameTable
-from tests.web.conftest import open_table, passive_move, play_out
+from pokerlab.web.tables import Table
+from tests.web.conftest import View, open_table, passive_move, play_out
 
 
 def _table(client: TestClient, token: str) -> object:
@@ -245,3 +246,61 @@ def test_the_hard_ai_without_its_blueprint_says_how_to_train_it(client: TestClie
     error = answer.json()["error"]
     assert "pokerlab blueprint train" in error
     assert "--out" in error
+
+
+
+def _record_views(table: Table) -> list[View]:
+    """Keep the view of every version of ``table``: each one the WebSocket may push."""
+    views: list[View] = []
+    bump = table._bump
+
+    def recording_bump() -> None:  # runs with the table's (re-entrant) lock held
+        bump()
+        views.append(table.view())
+
+    table._bump = recording_bump  # type: ignore[method-assign]
+    return views
+
+
+def _first_over(views: list[View]) -> View:
+    over = [i for i, v in enumerate(views) if v["hand_over"]]
+    assert over, "a view says the hand is over"
+    return views[over[0]]
+
+
+@pytest.mark.parametrize("opponent", ["easy", "always-call", "always-raise"])
+def test_a_holdem_view_with_the_hand_over_already_holds_its_end(
+    client: TestClient, opponent: str
+) -> None:
+    token, view = open_table(client, game="holdem", seats=2, opponents=opponent, seed=21)
+    table = _table(client, token)
+    assert isinstance(table, HoldemTable)
+    views = _record_views(table)
+    view = play_out(client, token, view)
+    first = _first_over(views)
+    # The first hand-over view (the old code pushed one at the last action) already has the
+    # pots' lines, the pots, the paid stacks and the counted result.
+    history = first["history"]
+    assert isinstance(history, list)
+    assert any(line.startswith(("pot of ", "main pot of ")) for line in history), history
+    assert first["pots"] == view["pots"] != []
+    assert first["result"] == view["result"]
+    assert first["result"]["hands"] == 1
+    assert [s["stack"] for s in first["seats"]] == list(table.session.stacks)
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_a_small_game_view_with_the_hand_over_already_holds_its_end(
+    client: TestClient, game: str
+) -> None:
+    token, view = open_table(client, game=game, opponent="random", seed=6)
+    table = _table(client, token)
+    assert isinstance(table, SmallGameTable)
+    views = _record_views(table)
+    view = play_out(client, token, view)
+    first = _first_over(views)
+    history = first["history"]
+    assert isinstance(history, list)
+    assert history[-1].startswith(("You won ", "You lost ", "You drew ")), history
+    assert first["result"] == view["result"]
+    assert first["result"]["hands"] == 1

@@ -156,3 +156,28 @@ def test_no_body_is_a_server_error(fuzzed: TestClient, body: dict[str, object]) 
         assert answer.status_code < 500, (path, body, answer.text[:200])
         if answer.status_code == 202:  # a solve started: stop it
             fuzzed.delete(f"/api/explorer/jobs/{answer.json()['job']}")
+
+
+def test_serve_help_says_public_warns_and_what_db_shows() -> None:
+    result = CliRunner().invoke(_serve_app(), ["serve", "--help"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    rows = {}  # option -> its help row (COLUMNS=300: one row each)
+    for line in result.output.splitlines():
+        words = line.strip("│ ").split()
+        if words and words[0].startswith("--"):
+            rows[words[0]] = " ".join(words)
+    assert "a warning is printed" in rows["--public"]
+    db = rows["--db"]
+    for needle in ("read-only", "/arena", "leaderboards", "replay"):
+        assert needle in db, db
+
+
+def test_serve_public_prints_the_warning_the_help_promises(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    result = CliRunner().invoke(_serve_app(), ["serve", "--host", "0.0.0.0", "--public"])
+    assert result.exit_code == 0, result.output
+    assert "warning: serving on 0.0.0.0" in result.output
