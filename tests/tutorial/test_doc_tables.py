@@ -1,7 +1,7 @@
 """The tables of docs/tutorial.md sections 9, 13 and 14 that reproduce in seconds, pinned.
 
 Each figure is checked to the digits the doc prints. The rest of those sections (3-player
-Leduc, the learned-model table) take minutes; the doc states the exact command instead.
+Leduc) take minutes; the doc states the exact command instead.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from pokerlab.games import kuhn, leduc, load
 from pokerlab.studies.aivat_study import aivat_study
-from pokerlab.studies.safe_exploitation import frontier, opponent_model
+from pokerlab.studies.safe_exploitation import frontier, learned_frontier, opponent_model
 from pokerlab.studies.three_player import DEFAULT_ITERATIONS, three_player_study
 
 
@@ -90,3 +90,28 @@ def test_aivat_table() -> None:
         assert row.chance_reduction == pytest.approx(float(chance), abs=_digits(chance))
         assert row.aivat_reduction == pytest.approx(float(known), abs=_digits(known))
         assert abs(row.bias_known_bot) < 1e-14  # the table's "exact bias" column: 0 to 2e-15
+
+
+# Section 14, second table: the bot learns from 2,000 hands (seed 0); (gain, exploitability)
+# of the model-and-BR bot, then of the RNR to its learned model at p = 0.3 and p = 0.5.
+LEARNED_TABLE = {
+    ("kuhn", "always-call"): (("0.889", "0.417"), ("0.278", "0.028"), ("0.889", "0.333")),
+    ("kuhn", "random"): (("0.347", "0.333"), ("0.167", "0.028"), ("0.250", "0.083")),
+    ("kuhn", "cfr+10"): (("-0.014", "0.167"), ("-0.005", "0.000"), ("-0.005", "0.000")),
+    ("leduc", "always-call"): (("0.848", "3.350"), ("0.639", "0.051"), ("0.736", "0.120")),
+    ("leduc", "random"): (("1.638", "3.317"), ("0.666", "0.121"), ("1.094", "0.428")),
+    ("leduc", "cfr+10"): (("0.188", "1.317"), ("0.216", "0.047"), ("0.242", "0.115")),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_name", "name"), list(LEARNED_TABLE))
+def test_learned_model_table(game_name: str, name: str) -> None:
+    game = kuhn() if game_name == "kuhn" else leduc()
+    truth = opponent_model(game, name)
+    baseline = frontier(game, truth, (0.0,))[0].value_vs_model
+    learned = learned_frontier(game, truth, 2000, (0.3, 0.5), seed=0, baseline=baseline)
+    measured = [learned.model_and_best_response, *learned.rnr]
+    for point, (gain, exploitable) in zip(measured, LEARNED_TABLE[(game_name, name)], strict=True):
+        assert point.gain == pytest.approx(float(gain), abs=_digits(gain))
+        assert point.exploitability == pytest.approx(float(exploitable), abs=_digits(exploitable))
