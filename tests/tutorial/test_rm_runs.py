@@ -30,6 +30,16 @@ def test_the_docs_200_runs_fastest_median_slowest() -> None:
     assert (times.min(), float(np.median(times)), times.max()) == (2, 17.5, 853)
 
 
+@pytest.mark.slow
+def test_the_tutorials_10000_runs() -> None:
+    # docs/tutorial.md section 3: 9,947 of 10,000 runs learn within 1000 plays;
+    # among them fastest 2, median 12, slowest 986
+    times = learning_times(10_000, 1000, seed=0)
+    learned = times[times > 0]
+    assert learned.size == 9947
+    assert (learned.min(), float(np.median(learned)), learned.max()) == (2, 12.0, 986)
+
+
 def test_vectorized_runs_equal_the_solver_play_by_play() -> None:
     paths = paper_trajectories(4, 300, seed=5)
     for k in range(4):
