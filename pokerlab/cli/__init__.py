@@ -53,7 +53,8 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
     },
     "arena": {"arena": "Round-robin tournaments stored in SQLite, and their leaderboard."},
     "study": {
-        "study": "Studies: the challenge, exploitation, tree search, the tutorial's aids."
+        "study": "Studies: the challenge, (safe) exploitation, tree search, push/fold, the "
+        "tutorial's aids, three players, AIVAT."
     },
     "play": {"play": "Play poker in the terminal against the AIs (Hold'em, Kuhn, Leduc)."},
     "spot": {"spot": "Hold'em spots: solve range vs range, show the solution."},

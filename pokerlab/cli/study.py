@@ -25,7 +25,10 @@ def register(app: typer.Typer) -> None:
     """Add the ``study`` command group (with every study command) to ``app``."""
     study_app = typer.Typer(
         name="study",
-        help="Studies: the challenge, exploitation, tree search, the tutorial's aids.",
+        help=(
+            "Studies: the challenge, (safe) exploitation, tree search, push/fold, the tutorial's "
+            "aids, three players, AIVAT."
+        ),
         no_args_is_help=True,
     )
     study_challenge.add_command(study_app)

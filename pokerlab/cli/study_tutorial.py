@@ -1,7 +1,11 @@
-"""``pokerlab study kuhn-lp | es-walkthrough | figures``: the tutorial's teaching aids.
+"""``pokerlab study kuhn-lp | kuhn-deals | rm-runs | ... | figures``: the tutorial's aids.
 
 - ``kuhn-lp``: the tutorial's MATLAB LP on Kuhn, ``x``, ``y``, ``p`` and ``q`` side by side,
   and the payoff matrix reduced by removing dominated strategies;
+- ``kuhn-deals``: the Kuhn expected value of each of the 6 deals (the tutorial's Cases 1-6);
+- ``rm-runs``: regret matching against (0.4, 0.3, 0.3) over many sampled runs, learning times;
+- ``rps-dynamics``: RM, RM+ and CFR+ on RPS from a non-uniform start, exploitabilities;
+- ``last-regret``: the Kuhn CFR repository's last-iteration-regret variant beside CFR;
 - ``es-walkthrough``: external-sampling MCCFR on Kuhn step by step, with the regret trace;
 - ``figures``: every drawing of the tutorial's aids into a folder (Kuhn's tree, a Leduc
   subtree, regret-matching runs, RPS dynamics, the regret trace).
@@ -94,6 +98,115 @@ def kuhn_lp_command(json: JsonOption = False) -> None:
         table.add_row(label, *(f"{v:g}" if v else "" for v in values))
     console.print(table)
     console.print(f"value of the reduced LP: {reduced_program.value:.6f} (the full game's too)")
+
+
+def kuhn_deals_command(
+    y: Annotated[
+        float, typer.Option("--y", min=0.0, max=1.0, help="P1's probability of betting the A.")
+    ] = 1.0 / 3.0,
+    json: JsonOption = False,
+) -> None:
+    """The Kuhn expected value of each of the 6 deals (the tutorial's Cases 1-6)."""
+    from pokerlab.studies.kuhn_deals import deal_values
+
+    deals = deal_values(y)
+    average = sum(d.total for d in deals) / len(deals)
+    if json:
+        print_json(
+            {
+                "y": y,
+                "deals": [
+                    {"cards": list(d.cards), "net": d.net, "total": d.total, "formula": d.formula}
+                    for d in deals
+                ],
+                "average_total": average,
+            }
+        )
+        return
+    table = Table(title=f"Kuhn deals under the equilibrium with y = {y:.4f} (P1's view)")
+    for column in ("case", "P1", "P2", "net chips", "back for the ante", "tutorial's formula"):
+        table.add_column(column)
+    for k, d in enumerate(deals, start=1):
+        table.add_row(str(k), *d.cards, f"{d.net:+.4f}", f"{d.total:.4f}", d.formula)
+    console.print(table)
+    console.print(f"average back for the ante: {average:.6f} (17/18 = {17 / 18:.6f})")
+
+
+def rm_runs_command(
+    runs: Annotated[int, typer.Option("--runs", min=1, help="Sampled runs.")] = 10000,
+    plays: Annotated[int, typer.Option("--plays", min=1, help="Plays per run.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Run k uses seed + k.")] = 0,
+    threshold: Annotated[
+        float, typer.Option("--threshold", min=0.0, max=1.0, help="Paper probability to reach.")
+    ] = 0.99,
+    json: JsonOption = False,
+) -> None:
+    """Regret matching against (0.4, 0.3, 0.3), many sampled runs: how fast each learns Paper."""
+    import numpy as np
+
+    from pokerlab.studies.rm_runs import learning_times
+
+    times = learning_times(runs, plays, seed=seed, threshold=threshold)
+    learned = times[times > 0]
+    summary: dict[str, Any] = {
+        "runs": runs,
+        "plays": plays,
+        "threshold": threshold,
+        "never": int((times == 0).sum()),
+        "fastest": int(learned.min()) if learned.size else None,
+        "median": float(np.median(learned)) if learned.size else None,
+        "slowest": int(learned.max()) if learned.size else None,
+    }
+    if json:
+        print_json(summary)
+        return
+    console.print(
+        f"{runs} runs of {plays} plays (seed {seed}): {learned.size} reach Paper >= {threshold} "
+        f"({summary['never']} never do)"
+    )
+    if learned.size:
+        console.print(
+            f"first play at Paper >= {threshold}: fastest {summary['fastest']}, "
+            f"median {summary['median']:g}, slowest {summary['slowest']}"
+        )
+
+
+def rps_dynamics_command(
+    iterations: Annotated[int, typer.Option("--iterations", min=1, help="Iterations.")] = 1000,
+    json: JsonOption = False,
+) -> None:
+    """RM, RM+ and CFR+ on RPS from a non-uniform start: the average's exploitability."""
+    from pokerlab.studies.rps_dynamics import VARIANTS, run_dynamics
+
+    final = {v: float(run_dynamics(v, iterations).exploitability[-1]) for v in VARIANTS}
+    if json:
+        print_json({"iterations": iterations, "exploitability": final})
+        return
+    for variant, value in final.items():
+        console.print(
+            f"{variant:>5}: exploitability of the average after {iterations} iterations "
+            f"{value:.4f}"
+        )
+
+
+def last_regret_command(
+    iterations: Annotated[int, typer.Option("--iterations", min=1, help="Iterations.")] = 1000,
+    json: JsonOption = False,
+) -> None:
+    """The Kuhn CFR repository's last-iteration-regret variant beside cumulative regrets (CFR)."""
+    from pokerlab.games import kuhn
+    from pokerlab.studies.last_regret import VARIANTS, run_variant
+
+    game = kuhn()
+    final = {v: float(run_variant(game, v, (iterations,)).exploitability[-1]) for v in VARIANTS}
+    if json:
+        print_json({"iterations": iterations, "exploitability": final})
+        return
+    for variant, value in final.items():
+        console.print(
+            f"{variant:>14}: exploitability of the average after {iterations} iterations "
+            f"{value:.4f} chips a hand"
+        )
 
 
 def es_walkthrough_command(
@@ -204,7 +317,11 @@ def figures_command(
 
 
 def add_command(group: typer.Typer) -> None:
-    """Add ``kuhn-lp``, ``es-walkthrough`` and ``figures`` to the ``study`` command group."""
+    """Add the tutorial's aids (``kuhn-lp`` ... ``figures``) to the ``study`` command group."""
     group.command("kuhn-lp")(kuhn_lp_command)
+    group.command("kuhn-deals")(kuhn_deals_command)
+    group.command("rm-runs")(rm_runs_command)
+    group.command("rps-dynamics")(rps_dynamics_command)
+    group.command("last-regret")(last_regret_command)
     group.command("es-walkthrough")(es_walkthrough_command)
     group.command("figures")(figures_command)

@@ -13,7 +13,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.games import load
-from pokerlab.solvers import RegretMatching
+from pokerlab.games.matrix import MatrixGame
 
 OPPONENT = (0.4, 0.3, 0.3)
 PAPER = 1
@@ -30,15 +30,9 @@ def learning_times(
         raise PokerlabError(f"runs and iterations must be at least 1; got {runs}, {iterations}")
     if not 0.0 < threshold <= 1.0:
         raise PokerlabError(f"threshold must be in (0, 1]; got {threshold}")
-    game = load("rps")
-    times = np.zeros(runs, dtype=np.int64)
-    for k in range(runs):
-        solver = RegretMatching(game, opponent=OPPONENT, sampled=True, seed=seed + k)
-        solver.run(iterations=iterations)
-        paper = solver.trajectory().current_strategies[1][:, PAPER]
-        hits = np.nonzero(paper >= threshold)[0]
-        times[k] = hits[0] + 1 if len(hits) else 0
-    return times
+    paper = paper_trajectories(runs, iterations, seed=seed)
+    hits = paper >= threshold
+    return np.where(hits.any(axis=1), hits.argmax(axis=1) + 1, 0).astype(np.int64)
 
 
 def paper_trajectories(runs: int, iterations: int, *, seed: int = 0) -> np.ndarray:
@@ -49,12 +43,40 @@ def paper_trajectories(runs: int, iterations: int, *, seed: int = 0) -> np.ndarr
     if runs < 1 or iterations < 1:
         raise PokerlabError(f"runs and iterations must be at least 1; got {runs}, {iterations}")
     game = load("rps")
+    if not isinstance(game, MatrixGame):  # pragma: no cover - rps is a matrix game
+        raise PokerlabError("rps must load as a matrix game")
+    # P2 (the column player) learns; its payoffs, own action first: [n_cols, n_rows].
+    payoffs = np.asarray(game.B, dtype=np.float64).T
+    n_actions = payoffs.shape[0]
+    opponent = np.asarray(OPPONENT, dtype=np.float64)
+    # The uniforms RegretMatching(sampled=True, seed=seed + k) draws: one (P1, P2) pair a play.
+    uniforms = np.stack(
+        [np.random.default_rng(seed + k).random((iterations, 2)) for k in range(runs)]
+    )
+    regrets = np.zeros((runs, n_actions))
     paths = np.zeros((runs, iterations))
-    for k in range(runs):
-        solver = RegretMatching(game, opponent=OPPONENT, sampled=True, seed=seed + k)
-        solver.run(iterations=iterations)
-        paths[k] = solver.trajectory().current_strategies[1][:, PAPER]
+    opponent_cumulative = np.cumsum(opponent)
+    for t in range(iterations):
+        positive = np.maximum(regrets, 0.0)
+        total = positive.sum(axis=1, keepdims=True)
+        strategy = np.where(
+            total > 0.0, positive / np.where(total > 0.0, total, 1.0), 1.0 / n_actions
+        )
+        paths[:, t] = strategy[:, PAPER]
+        fixed_action = _sample(opponent_cumulative[np.newaxis, :], uniforms[:, t, 0])
+        own_action = _sample(np.cumsum(strategy, axis=1), uniforms[:, t, 1])
+        regrets += payoffs[:, fixed_action].T - payoffs[own_action, fixed_action][:, np.newaxis]
     return paths
+
+
+def _sample(cumulative: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+    """Per run, the action whose cumulative-probability interval holds its uniform.
+
+    The same rule as the solver's sampler (``searchsorted(..., side="right")``), on rows.
+    """
+    cumulative = np.broadcast_to(cumulative, (uniform.size, cumulative.shape[-1]))
+    action = (cumulative <= (uniform * cumulative[:, -1])[:, np.newaxis]).sum(axis=1)
+    return np.minimum(action, cumulative.shape[-1] - 1)  # type: ignore[no-any-return]
 
 
 def runs_figure(paths: np.ndarray, path: str, *, threshold: float = 0.99) -> str:

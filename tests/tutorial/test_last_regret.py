@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from pokerlab.cli import main
 from pokerlab.errors import PokerlabError
 from pokerlab.eval import exploitability
 from pokerlab.games import kuhn
@@ -29,6 +32,16 @@ def test_last_iteration_regrets_stall_where_cumulative_converges() -> None:
     assert cumulative.exploitability[-1] < 0.01
     assert last.exploitability[-1] > 0.2
     assert last.exploitability[-1] > 20 * cumulative.exploitability[-1]
+    # docs/tutorial.md pins them to the printed digits: 0.292 and 0.0073
+    assert last.exploitability[-1] == pytest.approx(0.292, abs=5e-4)
+    assert cumulative.exploitability[-1] == pytest.approx(0.0073, abs=5e-5)
+
+
+def test_last_regret_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["study", "last-regret", "--iterations", "100", "--json"]) == 0
+    final = json.loads(capsys.readouterr().out)["exploitability"]
+    assert final["last-iteration"] == run_variant(KUHN, "last-iteration", (100,)).exploitability[-1]
+    assert final["cumulative"] == run_variant(KUHN, "cumulative", (100,)).exploitability[-1]
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
+from pokerlab.cli import main
 from pokerlab.errors import PokerlabError
 from pokerlab.studies.rps_dynamics import VARIANTS, run_dynamics
 
@@ -25,8 +28,25 @@ def test_regret_matching_current_strategy_keeps_cycling() -> None:
 
 def test_rm_plus_and_cfr_plus_converge_faster_than_regret_matching() -> None:
     final = {v: run_dynamics(v, 1000).exploitability[-1] for v in VARIANTS}
-    # measured: rm 0.0298, rm+ 0.0088, cfr+ 0.0013 after 1000 iterations
     assert final["cfr+"] < final["rm+"] < final["rm"]
+
+
+def test_rps_exploitabilities_after_1000_iterations_are_the_docs_figures() -> None:
+    # docs/tutorial.md, sections 7 and 10: 0.030 (RM), 0.0088 (RM+), 0.0013 (CFR+)
+    final = {v: run_dynamics(v, 1000).exploitability[-1] for v in VARIANTS}
+    assert final["rm"] == pytest.approx(0.030, abs=5e-4)
+    assert final["rm+"] == pytest.approx(0.0088, abs=5e-5)
+    assert final["cfr+"] == pytest.approx(0.0013, abs=5e-5)
+
+
+def test_rps_dynamics_command_prints_the_exploitabilities(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["study", "rps-dynamics", "--json"]) == 0
+    final = json.loads(capsys.readouterr().out)["exploitability"]
+    assert final == {v: run_dynamics(v, 1000).exploitability[-1] for v in VARIANTS}
+    assert main(["study", "rps-dynamics"]) == 0
+    assert "0.0088" in capsys.readouterr().out
 
 
 def test_bad_arguments_are_refused() -> None:
