@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import threading
 
 import numpy as np
 import pytest
@@ -113,3 +116,45 @@ def test_small_holdem_on_two_ray_workers_equals_the_local_emulation(ray_cluster,
     assert np.any(on_ray.trainer.strategy_sum != 0.0)
     np.testing.assert_array_equal(on_ray.trainer.regrets, local.trainer.regrets)
     np.testing.assert_array_equal(on_ray.trainer.strategy_sum, local.trainer.strategy_sum)
+
+
+def test_a_seconds_budget_stops_after_the_round_that_reaches_it(tmp_path) -> None:
+    path = tmp_path / "s.bp"
+    result = train_blueprint(leduc(), iterations=10**9, workers=2, batch=200, seconds=0.3,
+                             backend="local", checkpoint=path)
+    assert 0 < result.iterations < 10**9
+    assert result.iterations % 400 == 0  # whole rounds of 2 x 200
+    assert result.trainer.seconds >= 0.3
+    header = read_header(path)
+    assert header["seconds"] >= 0.3
+    assert header["rounds"]["iterations"] == result.iterations
+    again = train_blueprint(leduc(), iterations=10**9, workers=2, batch=200, seconds=0.3,
+                            backend="local", checkpoint=path, resume=True)
+    assert again.iterations == result.iterations  # the budget was already spent
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_ray_saves_a_bp_that_resumes_exactly(ray_cluster, tmp_path, capsys) -> None:
+    out = tmp_path / "stop.bp"
+    timer = threading.Timer(4.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        rc = main(["blueprint", "train", "leduc", "--out", str(out), "--iterations",
+                   str(10**9), "--backend", "ray", "--workers", "2", "--batch", "500",
+                   "--seed", "8"])
+    finally:
+        timer.cancel()
+    assert rc == 130
+    assert "resume with: pokerlab blueprint train 'leduc'" in capsys.readouterr().err
+    saved = read_header(out)["rounds"]
+    assert saved["iterations"] > 0
+    total = saved["iterations"] + 2000
+    rc = main(["blueprint", "train", "leduc", "--out", str(out), "--resume", "--iterations",
+               str(total), "--backend", "ray", "--workers", "2", "--batch", "500"])
+    assert rc == 0
+    whole = train_blueprint(leduc(), iterations=total, workers=2, batch=500, seed=8,
+                            backend="local")
+    resumed, header = load_blueprint(out)
+    assert header["rounds"]["rounds"] == whole.rounds
+    np.testing.assert_array_equal(resumed.regrets, whole.trainer.regrets)
+    np.testing.assert_array_equal(resumed.strategy_sum, whole.trainer.strategy_sum)
