@@ -56,6 +56,7 @@ def run(quick: bool) -> list[Row]:
         two = train_blueprint(game, iterations=budget, workers=2, batch=batch)
         small = train_blueprint(game, iterations=budget // 4, workers=2, batch=500)
         arena_local, arena_ray, arena_hands = _tournaments(game, 150 if quick else 500)
+        holdem_rows = holdem(quick)
     finally:
         ray.shutdown()
     load = os.getloadavg()[0]
@@ -103,6 +104,43 @@ def run(quick: bool) -> list[Row]:
             note=f"c={per_iteration * 1e6:.1f} us/it, o={overhead * 1e3:.1f} ms/round, "
                  f"a={add * 1e6:.0f} us/answer, {BANDWIDTH / 1e9:g} GB/s; "
                  f"efficiency {estimates[64] / (32 * estimates[2]):.2f}"),
+        *holdem_rows,
+    ]
+
+
+HOLDEM_CARDS = {"kind": "holdem", "bucket_counts": [10, 4, 4, 2], "seed": 0, "n_bins": 4,
+                "sample": 500, "boards": 1}
+"""A small clustered bucket build for limit Texas Hold'em (cached after the first build)."""
+
+
+def holdem(quick: bool) -> list[Row]:
+    """Limit Texas Hold'em blueprint it/s on 1 and 2 Ray workers (Ray already initialised).
+
+    The trainer is what ``pokerlab blueprint train 'holdem(betting="limit")' --buckets
+    10,4,4,2 --backend ray`` builds (:class:`BlueprintFactory`); the cards are built (or read
+    from the cache) once before the clock starts, and the workers warm up on a short run.
+    """
+    from pokerlab.blueprint.ray_backend import BlueprintFactory
+    from pokerlab.games import load
+
+    game = load('holdem(betting="limit")')
+    factory = BlueprintFactory(HOLDEM_CARDS)
+    factory(game, 0)  # build or read the bucket tables once
+    batch = 1_000
+    budget = 4_000 if quick else 16_000
+    options = {"batch": batch, "trainer_factory": factory, "cards": HOLDEM_CARDS}
+    train_blueprint(game, iterations=2 * batch, workers=2, **options)  # workers warm up
+    one = train_blueprint(game, iterations=budget, workers=1, **options)
+    two = train_blueprint(game, iterations=budget, workers=2, **options)
+    load = os.getloadavg()[0]
+    efficiency = two.iterations_per_second / (2 * one.iterations_per_second)
+    return [
+        Row("blueprint ES-MCCFR limit Hold'em 10/4/4/2 buckets, 2 Ray workers", "it/s",
+            two.iterations_per_second, "1 Ray worker", one.iterations_per_second,
+            higher_is_better=True, target="2x (efficiency 1)",
+            note=f"{budget:,} it., B={batch:,}, {one.trainer.n_rows:,} rows; scaling "
+                 f"efficiency {efficiency:.2f}; answer {two.message_bytes / 1e3:.0f} KB; "
+                 f"load {load:.1f} on 2 cores"),
     ]
 
 

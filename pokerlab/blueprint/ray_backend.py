@@ -27,8 +27,12 @@ the rounding of one subtraction); the result depends only on the seed, ``W`` and
 never on timing (the deltas are applied in worker order), so a Ray run equals its
 in-process emulation (:func:`train_blueprint` with ``backend="local"``) bit for bit, a
 worker that dies is replaced and its share rerun with the same seed, and a checkpoint
-resumes on either backend. What is approximate with ``W > 1``: a worker's strategy inside
-a round follows its own samples only (staleness of one round, ``B`` iterations).
+resumes on either backend. Checkpoints are ordinary blueprint files (``.bp``,
+:mod:`pokerlab.blueprint.store`): ``pokerlab blueprint train --resume`` continues one on
+this machine, and a ``.bp`` trained here resumes on Ray; the header's ``rounds`` field
+carries what rounds add (sampled iterations, clock, rounds done).
+What is approximate with ``W > 1``: a worker's strategy inside a round follows its own
+samples only (staleness of one round, ``B`` iterations).
 
 :func:`trainer_handle` is the one function that touches a trainer's attributes; the rest
 sees a trainer only through the :class:`TrainerHandle` it returns (and the driver's
@@ -51,13 +55,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.blueprint.store import (
+    CardsSpec,
+    check_game,
+    load_blueprint,
+    read_header,
+    save_blueprint,
+)
 from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games.base import Game
-from pokerlab.strategy.io import file_game, header_array, make_header, read_npz, write_npz_atomic
 
 RAY_EXTRA_HINT = "pip install 'pokerlab[ray]'"
-CHECKPOINT_FORMAT = "pokerlab-blueprint-rounds"
-CHECKPOINT_VERSION = 1
 
 TrainerFactory = Callable[[Game, int], Any]
 """Builds a trainer for a game and a seed (default: :class:`BlueprintTrainer`)."""
@@ -183,15 +191,26 @@ class TrainerHandle:
             iterations in place on the two tables, iteration ``first_iteration + i + 1``
             weighted as such, every draw from ``seed``.
         set_iterations: records the iterations done (what ``average_strategy`` reports).
+        add_seconds: adds training time (what a ``--seconds`` budget counts).
+        seconds: the training time so far.
+        save: ``save(path, rounds)`` writes the trainer as a ``.bp`` blueprint file whose
+            header also holds ``rounds`` (a dict, or None for a plain file).
+        load: ``load(path)`` reads a ``.bp`` file's tables and clock into the trainer;
+            returns the file's header.
     """
 
     regrets: NDArray[np.float64]
     strategy_sum: NDArray[np.float64]
     sample: Callable[[int, int, int], None]
     set_iterations: Callable[[int], None]
+    add_seconds: Callable[[float], None]
+    seconds: Callable[[], float]
+    save: Callable[[Path, dict[str, int] | None], None]
+    load: Callable[[Path], dict[str, Any]]
 
 
-def trainer_handle(trainer: Any) -> TrainerHandle:
+def trainer_handle(trainer: Any, cards: CardsSpec | None = None,
+                   bet_menu: str | None = None) -> TrainerHandle:
     """The one adapter: how :class:`BlueprintTrainer`'s public arrays and run are used.
 
     Re-point this function (and :func:`default_trainer`) when another trainer is to train
@@ -200,7 +219,10 @@ def trainer_handle(trainer: Any) -> TrainerHandle:
     ``prune_after`` iterations of that clock) follow the driver's rounds. A trainer built
     with ``threads > 1`` samples nondeterministically: rounds then still work, but a rerun
     share (a dead worker's) and a Ray run no longer equal the local emulation bit for bit.
+    ``cards`` and ``bet_menu`` are what the ``.bp`` header records to rebuild the trainer
+    (default: lossless cards, the game's own betting).
     """
+    cards_spec: CardsSpec = {"kind": "lossless"} if cards is None else cards
 
     def sample(first_iteration: int, seed: int, iterations: int) -> None:
         trainer.iterations = first_iteration
@@ -210,12 +232,68 @@ def trainer_handle(trainer: Any) -> TrainerHandle:
     def set_iterations(iterations: int) -> None:
         trainer.iterations = iterations
 
-    return TrainerHandle(trainer.regrets, trainer.strategy_sum, sample, set_iterations)
+    def add_seconds(seconds: float) -> None:
+        trainer.seconds += seconds
+
+    def seconds() -> float:
+        return float(trainer.seconds)
+
+    def save(path: Path, rounds: dict[str, int] | None) -> None:
+        save_blueprint(trainer, path, cards=cards_spec, bet_menu=bet_menu, rounds=rounds)
+
+    def load(path: Path) -> dict[str, Any]:
+        stored, header = load_blueprint(path, game=trainer.game, cards=trainer.cards)
+        for name in ("regrets", "strategy_sum"):
+            mine, theirs = getattr(trainer, name), getattr(stored, name)
+            if mine.shape != theirs.shape:
+                raise FileFormatError(
+                    f"{str(path)!r}: its {name} are {theirs.shape}, the trainer's "
+                    f"{mine.shape}: a blueprint of another abstraction or bet menu"
+                )
+            np.copyto(mine, theirs)
+        trainer.iterations = stored.iterations
+        trainer.seconds = stored.seconds
+        return header
+
+    return TrainerHandle(trainer.regrets, trainer.strategy_sum, sample, set_iterations,
+                         add_seconds, seconds, save, load)
 
 
 def default_trainer(game: Game, seed: int) -> Any:
     """The trainer the driver and the workers build when none is given (one thread)."""
     return BlueprintTrainer(game, seed=seed)
+
+
+@dataclass(frozen=True)
+class BlueprintFactory:
+    """Builds the trainer ``pokerlab blueprint train`` builds, on the driver and each worker.
+
+    A plain picklable value (Ray ships it to the workers): each process rebuilds the card
+    abstraction from ``cards`` (clustered tables come from the on-disk cache when present)
+    and the betting rules from ``bet_menu``; one kernel thread, so rounds are
+    deterministic.
+
+    Attributes:
+        cards: the card abstraction's spec (:func:`pokerlab.blueprint.cards.cards_from_spec`).
+        bet_menu: the no-limit bet menu (None: the game's own betting).
+        prune_after: iterations before negative-regret pruning starts.
+        prune_threshold: the pruning threshold (0: off).
+    """
+
+    cards: CardsSpec
+    bet_menu: str | None = None
+    prune_after: int = 0
+    prune_threshold: float = 0.0
+
+    def __call__(self, game: Game, seed: int) -> BlueprintTrainer:
+        """A fresh single-threaded trainer of ``game`` seeded ``seed``."""
+        from pokerlab.blueprint.cards import cards_from_spec
+        from pokerlab.blueprint.nolimit import rules_for
+
+        return BlueprintTrainer(game, cards_from_spec(game, self.cards),
+                                rules_for(game, self.bet_menu), seed=seed,
+                                prune_after=self.prune_after,
+                                prune_threshold=self.prune_threshold, threads=1)
 
 
 # -- rounds ----------------------------------------------------------------------------------
@@ -445,6 +523,9 @@ def train_blueprint(
     checkpoint_seconds: float = 60.0,
     trainer_factory: TrainerFactory | None = None,
     progress: Callable[[TrainingProgress], None] | None = None,
+    seconds: float | None = None,
+    cards: CardsSpec | None = None,
+    bet_menu: str | None = None,
 ) -> TrainingResult:
     """Train a blueprint by rounds of sampled iterations on ``workers`` workers.
 
@@ -464,13 +545,20 @@ def train_blueprint(
         seed: the run's seed.
         backend: ``"ray"`` (Ray workers) or ``"local"`` (this process, the same rounds).
         address: with ``"ray"``: None (Ray on this machine), ``"auto"`` or ``"HOST:PORT"``.
-        checkpoint: file written every ``checkpoint_seconds``, at the end and on Ctrl-C;
-            it resumes on either backend.
+        checkpoint: the ``.bp`` blueprint file written every ``checkpoint_seconds``, at the
+            end and on Ctrl-C; it resumes on either backend and with ``pokerlab blueprint
+            train --resume``.
         resume: start from ``checkpoint`` when it exists (same game and seed; with the
             same ``workers`` and ``batch`` the result equals an uninterrupted run).
         checkpoint_seconds: seconds between checkpoints.
-        trainer_factory: builds the trainer (default :func:`default_trainer`).
-        progress: called after each round.
+        trainer_factory: builds the trainer (default :func:`default_trainer`; the CLI
+            passes a :class:`BlueprintFactory`).
+        progress: called after each round; an exception it raises (KeyboardInterrupt)
+            stops the run after a checkpoint.
+        seconds: also stop after the round during which the trainer's training time
+            (the ``.bp`` file's ``seconds``, resumed time included) reaches this.
+        cards: the card abstraction's spec the checkpoint records (default lossless).
+        bet_menu: the bet menu the checkpoint records (None: the game's own betting).
 
     Raises:
         PokerlabError: bad parameters, Ray missing or unreachable, a checkpoint of another
@@ -494,8 +582,10 @@ def train_blueprint(
         raise PokerlabError("an address goes with backend='ray'; drop it to train here")
     if resume and checkpoint is None:
         raise PokerlabError("resume needs the checkpoint file to resume from")
+    if seconds is not None and (isinstance(seconds, bool) or seconds < 0):
+        raise PokerlabError(f"seconds must be a number >= 0; got {seconds!r}")
     trainer = (trainer_factory or default_trainer)(game, seed)
-    handle = trainer_handle(trainer)
+    handle = trainer_handle(trainer, cards, bet_menu)
     counters = RoundCounters()
     if resume and checkpoint is not None and Path(checkpoint).exists():
         counters = load_checkpoint(checkpoint, game, handle, seed=seed)
@@ -509,13 +599,13 @@ def train_blueprint(
             count = 1 if workers is None else check_workers(workers)
             pool = _LocalPool(game, trainer_factory)
         stack.callback(pool.close)
-        return _rounds(game, handle, trainer, pool, counters, seed=seed, total=iterations,
+        return _rounds(handle, trainer, pool, counters, seed=seed, total=iterations,
                        workers=count, batch=batch, checkpoint=checkpoint,
-                       checkpoint_seconds=checkpoint_seconds, progress=progress)
+                       checkpoint_seconds=checkpoint_seconds, progress=progress,
+                       seconds=seconds)
 
 
 def _rounds(
-    game: Game,
     handle: TrainerHandle,
     trainer: Any,
     pool: _LocalPool | _RayPool,
@@ -528,14 +618,21 @@ def _rounds(
     checkpoint: str | Path | None,
     checkpoint_seconds: float,
     progress: Callable[[TrainingProgress], None] | None,
+    seconds: float | None,
 ) -> TrainingResult:
-    """Run rounds until ``total`` sampled iterations; checkpoint on time, at the end, on Ctrl-C."""
+    """Run rounds until ``total`` sampled iterations (or ``seconds`` of training time).
+
+    Checkpoints on time, at the end and on Ctrl-C.
+    """
     began = time.perf_counter()
     last_saved, first_done = began, counters.iterations
     worker_seconds, message_bytes, messages = 0.0, 0, 0
     consistent = True  # False while a round's deltas are being added
     try:
         while counters.iterations < total:
+            if seconds is not None and handle.seconds() >= seconds:
+                break
+            round_began = time.perf_counter()
             n, each = round_shares(counters.iterations, total, workers, batch)
             jobs = [(counters.clock, round_seed(seed, counters.rounds, k), each)
                     for k in range(n)]
@@ -551,20 +648,21 @@ def _rounds(
             counters.clock += each
             counters.rounds += 1
             handle.set_iterations(counters.clock)
-            consistent = True
             now = time.perf_counter()
+            handle.add_seconds(now - round_began)
+            consistent = True
             if checkpoint is not None and now - last_saved >= checkpoint_seconds:
-                save_checkpoint(checkpoint, game, handle, counters, seed=seed)
+                save_checkpoint(checkpoint, handle, counters)
                 last_saved = now
             if progress is not None:
                 progress(TrainingProgress(counters.iterations, total, counters.rounds,
                                           now - began, pool.pids))
     except KeyboardInterrupt:
         if checkpoint is not None and consistent:
-            save_checkpoint(checkpoint, game, handle, counters, seed=seed)
+            save_checkpoint(checkpoint, handle, counters)
         raise
     if checkpoint is not None:
-        save_checkpoint(checkpoint, game, handle, counters, seed=seed)
+        save_checkpoint(checkpoint, handle, counters)
     seconds = time.perf_counter() - began
     done = counters.iterations - first_done
     return TrainingResult(
@@ -580,49 +678,53 @@ def _rounds(
 # -- checkpoints -----------------------------------------------------------------------------
 
 
-def save_checkpoint(
-    path: str | Path, game: Game, handle: TrainerHandle, counters: RoundCounters, *, seed: int
-) -> Path:
-    """Write the driver's tables and counters to ``path`` atomically (either backend reads it)."""
-    header = make_header(CHECKPOINT_FORMAT, CHECKPOINT_VERSION, game,
-                         iterations=counters.iterations, clock=counters.clock,
-                         rounds=counters.rounds, seed=seed, shape=list(handle.regrets.shape))
+def save_checkpoint(path: str | Path, handle: TrainerHandle, counters: RoundCounters) -> Path:
+    """Write the driver's trainer to ``path`` as a ``.bp`` blueprint file, atomically.
+
+    The header's ``iterations`` is the trainer's clock (what a local ``--resume`` goes on
+    from); ``rounds`` adds the sampled iterations and the rounds done (what a resumed Ray
+    run goes on from).
+    """
     target = Path(path)
-    write_npz_atomic(target, {"header": header_array(header), "regrets": handle.regrets,
-                              "strategy_sum": handle.strategy_sum})
+    handle.save(target, {"iterations": counters.iterations, "clock": counters.clock,
+                         "rounds": counters.rounds})
     return target
 
 
 def load_checkpoint(
     path: str | Path, game: Game, handle: TrainerHandle, *, seed: int
 ) -> RoundCounters:
-    """Load a checkpoint into the trainer's tables; return where the run stood.
+    """Load a ``.bp`` blueprint file into the trainer's tables; return where the run stood.
+
+    A file written by rounds resumes exactly where it stopped; a file trained on one
+    machine (no ``rounds`` in its header) resumes with its iterations as both the budget
+    spent and the clock, at round 0.
 
     Raises:
-        FileFormatError: not a checkpoint of this format, or tables of another shape.
-        StrategyMismatchError: a checkpoint of another game.
-        PokerlabError: a checkpoint of another seed.
+        FileFormatError: not a blueprint file, or tables of another shape.
+        SpecError: a blueprint of another game.
+        PokerlabError: a blueprint of another seed.
     """
-    header, arrays = read_npz(path, CHECKPOINT_FORMAT)
-    file_game(header, path, game, "a blueprint checkpoint")
+    header = read_header(path)
+    check_game(header, game, Path(path))
     if header.get("seed") != seed:
         raise PokerlabError(f"{str(path)!r} is a checkpoint of seed {header.get('seed')}, "
                             f"not {seed}; resume with that seed")
-    for name, table in (("regrets", handle.regrets), ("strategy_sum", handle.strategy_sum)):
-        stored = arrays.get(name)
-        if stored is None or stored.shape != table.shape:
-            raise FileFormatError(
-                f"{str(path)!r}: its {name} are {None if stored is None else stored.shape}, "
-                f"the trainer's {table.shape}: a checkpoint of another abstraction"
-            )
-        np.copyto(table, stored)
-    counters = RoundCounters(*(int(str(header[key])) for key in ("iterations", "clock",
-                                                                 "rounds")))
+    header = handle.load(Path(path))
+    done = int(header["iterations"])
+    rounds = header.get("rounds") or {"iterations": done, "clock": done, "rounds": 0}
+    try:
+        counters = RoundCounters(int(rounds["iterations"]), int(rounds["clock"]),
+                                 int(rounds["rounds"]))
+    except (KeyError, TypeError, ValueError):
+        raise FileFormatError(f"{str(path)!r}: its 'rounds' header field is damaged "
+                              f"({rounds!r})") from None
     handle.set_iterations(counters.clock)
     return counters
 
 
 __all__ = [
+    "BlueprintFactory",
     "RoundCounters",
     "TrainerHandle",
     "TrainingProgress",

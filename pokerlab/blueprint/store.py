@@ -12,7 +12,10 @@ actions]``). The header says what the tables mean and how to go on training them
   ``rules``: the betting rules themselves;
 - ``iterations``, ``seconds`` (training time so far), ``seed``, ``rng`` (the generator's
   state, so a resumed run draws what an uninterrupted one would), ``prune_after``,
-  ``prune_threshold``, ``rows``, ``max_actions``, ``pokerlab_version``.
+  ``prune_threshold``, ``rows``, ``max_actions``, ``pokerlab_version``;
+- ``rounds`` (only in files written by rounds of sampled iterations, e.g. on Ray:
+  :mod:`pokerlab.blueprint.ray_backend`): ``{"iterations", "clock", "rounds"}``, the sampled
+  iterations spent, the trainer's clock (equal to ``iterations`` above) and the rounds done.
 
 A file is written to a temporary name beside the target and renamed over it, so an
 interrupted save never leaves a half-written blueprint. Loading a file for another game, a
@@ -89,11 +92,21 @@ def header_of(trainer: BlueprintTrainer, cards: CardsSpec, bet_menu: str | None)
 
 
 def save_blueprint(
-    trainer: BlueprintTrainer, path: str | Path, *, cards: CardsSpec, bet_menu: str | None = None
+    trainer: BlueprintTrainer,
+    path: str | Path,
+    *,
+    cards: CardsSpec,
+    bet_menu: str | None = None,
+    rounds: dict[str, int] | None = None,
 ) -> Path:
-    """Write ``trainer``'s tables and header to ``path`` (atomically); return the path."""
+    """Write ``trainer``'s tables and header to ``path`` (atomically); return the path.
+
+    ``rounds``: the round counters of a run by rounds (see the module docstring), if any.
+    """
     path = Path(path)
     header = header_of(trainer, cards, bet_menu)
+    if rounds is not None:
+        header["rounds"] = dict(rounds)
     body = io.BytesIO()
     np.savez(body, regrets=trainer.regrets, strategy_sum=trainer.strategy_sum)
     head = f"{MAGIC} {VERSION}\n{json.dumps(header)}\n".encode()

@@ -112,6 +112,22 @@ def train_command(
         int, typer.Option("--chunk", min=1, help="Iterations per kernel call.")
     ] = 4096,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    backend: Annotated[
+        str, typer.Option("--backend", help="Where it trains: local (this process) or ray "
+                          "(Ray workers, rounds of sampled iterations; docs/scaling.md).")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option("--address", help="With --backend ray: the cluster, auto or "
+                                 "HOST:PORT (default: Ray on this machine).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, help="With --backend ray: workers "
+                                 "(default: the cluster's CPUs).")
+    ] = None,
+    batch: Annotated[
+        int, typer.Option("--batch", min=1, help="With --backend ray: iterations per worker "
+                          "per round; --iterations counts all workers' iterations.")
+    ] = 1000,
 ) -> None:
     """Train a blueprint of GAME by ES-MCCFR; save it (and on Ctrl-C) to --out.
 
@@ -123,6 +139,7 @@ def train_command(
     from pokerlab.blueprint.mccfr import BlueprintTrainer
     from pokerlab.blueprint.nolimit import rules_for
     from pokerlab.blueprint.store import load_blueprint, save_blueprint
+    from pokerlab.cli._blueprint_ray import check_backend, train_on_ray
 
     check_output_path(out)
     if iterations is None and seconds is None:
@@ -131,6 +148,14 @@ def train_command(
     cards_spec = parse_buckets(buckets)
     if cards_spec["kind"] == "holdem":
         cards_spec.update(n_bins=bins, sample=sample, boards=boards)
+    if check_backend(backend, address, workers, threads):
+        if not train_on_ray(game, game_text, out, cards_spec, bet_menu, iterations=iterations,
+                            seconds=seconds, resume=resume, seed=seed, prune_after=prune_after,
+                            prune_threshold=prune_threshold,
+                            checkpoint_every=checkpoint_every, address=address,
+                            workers=workers, batch=batch, as_json=as_json):
+            raise typer.Exit(130)
+        return
     if resume:
         if not out.exists():
             raise FileFormatError(f"--resume: {out} does not exist; train without --resume")

@@ -29,6 +29,30 @@ print("RAY MODULES", sorted(m for m in sys.modules if m == "ray" or m.startswith
 """
 
 
+RUN_LOCALLY = """
+import sys
+from pokerlab.cli import main
+out = sys.argv[1]
+assert main(["blueprint", "train", "leduc", "--out", out + "/a.bp", "--iterations", "300",
+             "--json"]) == 0
+assert main(["arena", "run", "kuhn", "--builtins", "random,always-call", "--hands", "20",
+             "--db", out + "/a.db"]) == 0
+print("RAY MODULES", sorted(m for m in sys.modules if m == "ray" or m.startswith("ray.")))
+"""
+
+
+def test_local_training_and_tournament_do_not_import_ray(tmp_path) -> None:
+    done = subprocess.run([sys.executable, "-c", RUN_LOCALLY, str(tmp_path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=240, check=False,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
+                               "HOME": str(tmp_path), "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    assert '"iterations": 300' in done.stdout  # the blueprint trained
+    assert (tmp_path / "a.bp").exists()
+    assert (tmp_path / "a.db").exists()  # the tournament stored its hands
+    assert "RAY MODULES []" in done.stdout
+
+
 def test_nothing_imports_ray_without_the_backend() -> None:
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, check=False,
