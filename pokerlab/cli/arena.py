@@ -7,6 +7,8 @@ deals, ``hands`` hands per seat, storing every hand in the SQLite database; ``--
 continues the latest run of the database after a crash, Ctrl-C or SIGTERM. ``--backend ray``
 plays the matches on Ray workers (``--address``, ``--workers``; docs/scaling.md), the
 database written here alone, with the same hands.
+``--exec NAME=PATH`` (repeatable) adds a program in any language that speaks the ACPC
+protocol on its standard streams (docs/acpc.md), on Hold'em games, sandboxed the same way.
 ``pokerlab arena check-agent FILE --game GAME`` tries an entrant as the arena would.
 ``pokerlab arena leaderboard --db arena.db`` prints the standings (``--json`` for machines);
 ``--aivat`` adds each agent's AIVAT-corrected score (``--policy NAME=FILE.npz`` names the
@@ -15,6 +17,7 @@ policy an entrant truly played, for AIVAT's action terms).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import shlex
 import signal
@@ -92,6 +95,12 @@ def run_command(
             "easy, exploitative, solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",
+    executables: Annotated[
+        list[str] | None,
+        typer.Option("--exec", metavar="NAME=PATH", help="An executable that speaks the ACPC "
+                     "protocol on stdin/stdout (any language; Hold'em games); NAME= is "
+                     "optional (default: the file's name). Repeatable."),
+    ] = None,
     hands: Annotated[int, typer.Option("--hands", min=1, help="Hands per seat per table.")] = 1000,
     db: DbOption = Path("arena.db"),
     resume: Annotated[
@@ -137,6 +146,10 @@ def run_command(
     if agents is not None:
         entrants += file_entrants(agents, the_game,
                                   limits=SandboxLimits(decision_seconds=time_limit))
+    if executables:
+        entrants += _executable_entrants(
+            executables, the_game, SandboxLimits(decision_seconds=time_limit)
+        )
     for name in (n.strip() for n in builtins.split(",")):
         if name:
             entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)
@@ -154,6 +167,8 @@ def run_command(
         command = ["pokerlab", "arena", "run", game]
         if agents is not None:
             command += ["--agents", str(agents)]
+        for item in executables or []:
+            command += ["--exec", item]
         if builtins:
             command += ["--builtins", builtins]
         command += ["--hands", str(hands), "--db", str(db), "--seed", str(seed),
@@ -179,6 +194,35 @@ def run_command(
         f"{plural(result.hands_played, 'hand')} played now, stored in {path_text(result.db)}"
     )
     _print_board(board)
+
+
+def _executable_entrants(items: list[str], game: Any, limits: Any) -> list[Entrant]:
+    """The entrants of ``--exec [NAME=]PATH`` options: ACPC programs, each probed once.
+
+    A program that does not start or announce ``VERSION:2.0`` becomes an entrant with its
+    error set (reported and left out), as a Python file that does not load.
+
+    Raises:
+        SpecError: an empty name or path, or a game that is not Hold'em (the protocol
+            carries Hold'em match states only).
+    """
+    from pokerlab.errors import SpecError
+    from pokerlab.games.holdem_state import HoldemGame
+    from pokerlab.protocols.acpc_entrant import executable_entrant
+
+    if not isinstance(game, HoldemGame):
+        raise SpecError(f"--exec entrants play ACPC match states, so Hold'em games only; "
+                        f"got {game.spec}")
+    out = []
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep:
+            name, path = "", item
+        if not path or (sep and not name):
+            raise SpecError(f"--exec takes NAME=PATH or PATH; got {item!r}")
+        entrant = executable_entrant(path, game, limits=limits)
+        out.append(dataclasses.replace(entrant, name=name) if name else entrant)
+    return out
 
 
 def _runner(backend: str, address: str | None, workers: int | None) -> Any:
