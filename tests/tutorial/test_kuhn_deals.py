@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 
@@ -11,7 +12,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.studies.kuhn_deals import deal_values
 
 # The tutorial's closed forms, chips back for the ante, in Cases 1-6 order.
-FORMULAS = (
+FORMULAS: tuple[Callable[[float], float], ...] = (
     lambda y: y / 3 + 2,
     lambda y: (7 - y) / 3,
     lambda y: -(y + 1) / 3,
