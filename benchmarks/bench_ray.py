@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from benchmarks._harness import Row
-from pokerlab.blueprint.ray_backend import train_blueprint
+from pokerlab.blueprint.ray_backend import TrainingResult, train_blueprint
 from pokerlab.eval.exploitability import exploitability
 from pokerlab.games import leduc
 
@@ -121,18 +121,21 @@ def holdem(quick: bool) -> list[Row]:
     from the cache) once before the clock starts, and the workers warm up on a short run.
     """
     from pokerlab.blueprint.ray_backend import BlueprintFactory
-    from pokerlab.games import load
+    from pokerlab.games import load as load_game
 
-    game = load('holdem(betting="limit")')
+    game = load_game('holdem(betting="limit")')
     factory = BlueprintFactory(HOLDEM_CARDS)
     factory(game, 0)  # build or read the bucket tables once
     batch = 1_000
     budget = 4_000 if quick else 16_000
-    options = {"batch": batch, "trainer_factory": factory, "cards": HOLDEM_CARDS}
-    train_blueprint(game, iterations=2 * batch, workers=2, **options)  # workers warm up
-    one = train_blueprint(game, iterations=budget, workers=1, **options)
-    two = train_blueprint(game, iterations=budget, workers=2, **options)
-    load = os.getloadavg()[0]
+    def train(iterations: int, workers: int) -> TrainingResult:
+        return train_blueprint(game, iterations=iterations, workers=workers, batch=batch,
+                               trainer_factory=factory, cards=HOLDEM_CARDS)
+
+    train(2 * batch, 2)  # the workers warm up
+    one = train(budget, 1)
+    two = train(budget, 2)
+    load_average = os.getloadavg()[0]
     efficiency = two.iterations_per_second / (2 * one.iterations_per_second)
     return [
         Row("blueprint ES-MCCFR limit Hold'em 10/4/4/2 buckets, 2 Ray workers", "it/s",
@@ -140,7 +143,7 @@ def holdem(quick: bool) -> list[Row]:
             higher_is_better=True, target="2x (efficiency 1)",
             note=f"{budget:,} it., B={batch:,}, {one.trainer.n_rows:,} rows; scaling "
                  f"efficiency {efficiency:.2f}; answer {two.message_bytes / 1e3:.0f} KB; "
-                 f"load {load:.1f} on 2 cores"),
+                 f"load {load_average:.1f} on 2 cores"),
     ]
 
 

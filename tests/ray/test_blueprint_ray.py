@@ -15,6 +15,7 @@ from pokerlab.blueprint.ray_backend import (
     train_blueprint,
     trainer_handle,
 )
+from pokerlab.blueprint.store import read_header
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.exploitability import exploitability
 from pokerlab.games import leduc
@@ -63,7 +64,7 @@ def test_bad_parameters_and_checkpoints_are_clear_errors(tmp_path) -> None:
         train_blueprint(game, iterations=10, backend="spark")
     with pytest.raises(PokerlabError, match="workers must be an integer >= 1"):
         train_blueprint(game, iterations=10, workers=0, backend="local")
-    path = tmp_path / "bp.npz"
+    path = tmp_path / "bp.bp"
     train_blueprint(game, iterations=200, batch=100, seed=1, backend="local", checkpoint=path)
     with pytest.raises(PokerlabError, match="checkpoint of seed 1, not 2"):
         train_blueprint(game, iterations=400, seed=2, backend="local", checkpoint=path,
@@ -75,7 +76,7 @@ def test_bad_parameters_and_checkpoints_are_clear_errors(tmp_path) -> None:
 
 def test_ctrl_c_between_rounds_leaves_a_checkpoint_that_resumes_exactly(tmp_path) -> None:
     game = leduc()
-    path = tmp_path / "bp.npz"
+    path = tmp_path / "bp.bp"
 
     def stop(progress) -> None:
         if progress.rounds == 2:
@@ -141,12 +142,13 @@ def test_checkpoints_resume_on_the_other_backend(ray_cluster, tmp_path) -> None:
     whole = train_blueprint(game, iterations=4000, workers=2, batch=500, seed=9,
                             backend="local")
     for first, second in (("ray", "local"), ("local", "ray")):
-        path = tmp_path / f"{first}.npz"
+        path = tmp_path / f"{first}.bp"
         half = train_blueprint(game, iterations=2000, workers=2, batch=500, seed=9,
                                backend=first, checkpoint=path)
         assert half.iterations == 2000
         resumed = train_blueprint(game, iterations=4000, workers=2, batch=500, seed=9,
                                   backend=second, checkpoint=path, resume=True)
         assert resumed.iterations == 4000
+        assert read_header(path)["rounds"] == {"iterations": 4000, "clock": 2000, "rounds": 4}
         assert resumed.rounds == whole.rounds
         _same_tables(resumed, whole)
