@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pokerlab.cli._common import console, err_console, path_text, print_json
+from pokerlab.cli._common import Interrupt, console, err_console, path_text, print_json
 from pokerlab.errors import FileFormatError, PokerlabError, SpecError
 
 UNBOUNDED = 2**62
@@ -70,7 +70,6 @@ def train_on_ray(
     """
     from pokerlab.blueprint.ray_backend import BlueprintFactory, train_blueprint
     from pokerlab.blueprint.store import read_header
-    from pokerlab.cli.blueprint import _Interrupt
 
     if resume:
         if not out.exists():
@@ -91,7 +90,7 @@ def train_on_ray(
     factory = BlueprintFactory(cards_spec, bet_menu, prune_after, prune_threshold)
     total = UNBOUNDED if iterations is None else iterations
     with (
-        _Interrupt() as interrupt,
+        Interrupt() as interrupt,
         Progress(
             TextColumn("blueprint on Ray"), BarColumn(), TextColumn("{task.completed:,.0f} it"),
             TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[workers]} workers"),

@@ -9,7 +9,6 @@ rows and memory on a progress bar.
 
 from __future__ import annotations
 
-import signal
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,6 +17,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pokerlab.cli._common import (
+    Interrupt,
     check_output_path,
     console,
     err_console,
@@ -41,26 +41,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="blueprint")
 
 
-class _Interrupt:
-    """Ctrl-C and SIGTERM set a flag; the run saves and stops at the next chunk's end."""
-
-    _SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __init__(self) -> None:
-        self.requested = False
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> _Interrupt:
-        for number in self._SIGNALS:
-            self._previous[number] = signal.signal(number, self._handle)
-        return self
-
-    def _handle(self, signum: int, frame: object) -> None:
-        self.requested = True
-
-    def __exit__(self, *exc: object) -> None:
-        for number, handler in self._previous.items():
-            signal.signal(number, handler)
 
 
 def train_command(
@@ -226,7 +206,7 @@ def _train(
     """Train in chunks until the budget is spent (True) or an interrupt (False, saved)."""
     last_save = time.monotonic()
     with (
-        _Interrupt() as interrupt,
+        Interrupt() as interrupt,
         Progress(
             TextColumn("blueprint"), BarColumn(), TextColumn("{task.completed:,.0f} it"),
             TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[rows]} rows"),

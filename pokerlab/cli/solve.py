@@ -15,14 +15,20 @@ declared, so that ``pokerlab --help`` stays fast.
 from __future__ import annotations
 
 import shlex
-import signal
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pokerlab.cli._common import check_output_path, console, err_console, load_game, print_json
+from pokerlab.cli._common import (
+    Interrupt,
+    check_output_path,
+    console,
+    err_console,
+    load_game,
+    print_json,
+)
 from pokerlab.cli._progress import format_bytes, solver_progress
 from pokerlab.errors import SolverError
 
@@ -86,29 +92,6 @@ def make_solver(algorithm: str, game_text: str, *, seed: int | None = None) -> S
     return build(algorithm, load_game(game_text), seed=seed)
 
 
-class _Interrupt:
-    """Turns Ctrl-C and SIGTERM into a flag checked between chunks of iterations.
-
-    Never mid-iteration: the run stops at the next chunk's end and writes its checkpoint.
-    """
-
-    _SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __init__(self) -> None:
-        self.requested = False
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> _Interrupt:
-        for number in self._SIGNALS:
-            self._previous[number] = signal.signal(number, self._handle)
-        return self
-
-    def _handle(self, signum: int, frame: object) -> None:
-        self.requested = True
-
-    def __exit__(self, *exc: object) -> None:
-        for number, handler in self._previous.items():
-            signal.signal(number, handler)
 
 
 def _values(solver: Solver) -> tuple[float, ...] | None:
@@ -137,7 +120,7 @@ def _run_with_checkpoints(
     where the uninterrupted one would have.
     """
     with (
-        _Interrupt() as interrupt,
+        Interrupt() as interrupt,
         solver_progress(
             f"{solver.algorithm} on {solver.game.spec}",
             total=iterations,

@@ -12,13 +12,13 @@ a PNG with ``--png``). The library does the work (:mod:`pokerlab.subgame`); heav
 from __future__ import annotations
 
 import shlex
-import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pokerlab.cli._common import (
+    Interrupt,
     check_output_path,
     console,
     err_console,
@@ -42,22 +42,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(spot_app, name="spot")
 
 
-class _Interrupt:
-    """Turns Ctrl-C into a flag checked between chunks of iterations (never mid-iteration)."""
-
-    def __init__(self) -> None:
-        self.requested = False
-        self._previous: Any = None
-
-    def __enter__(self) -> _Interrupt:
-        self._previous = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def _handle(self, signum: int, frame: object) -> None:
-        self.requested = True
-
-    def __exit__(self, *exc: object) -> None:
-        signal.signal(signal.SIGINT, self._previous)
 
 
 def parse_target(text: str, pot: int) -> float:
@@ -191,7 +175,7 @@ def _run(solver: RangeSolver, *, goal: float | None, iterations: int | None,
                TextColumn("exploitability {task.fields[percent]} of the pot"),
                TimeElapsedColumn())
     spent_at_start = solver.seconds
-    with _Interrupt() as interrupt, Progress(*columns, console=err_console,
+    with Interrupt() as interrupt, Progress(*columns, console=err_console,
                                               disable=quiet) as bar:
         task = bar.add_task("solve", total=iterations, percent="-")
         while True:

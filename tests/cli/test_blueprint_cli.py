@@ -46,7 +46,7 @@ def test_train_interrupt_resume_reaches_the_budget(
     out = tmp_path / "small.bp"
     args = ["blueprint", "train", SMALL, "--out", str(out), "--iterations", "5000",
             "--chunk", "1000", "--json"]
-    monkeypatch.setattr(blueprint_cli, "_Interrupt", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(blueprint_cli, "Interrupt", lambda: _InterruptAfter(2))
     assert main(args) == 130
     assert read_header(out)["iterations"] == 2000
     assert "--resume" in capsys.readouterr().err

@@ -46,7 +46,7 @@ def test_interrupted_and_resumed_run_equals_uninterrupted(
     assert main([*args, "--out", str(whole), "--json"]) == 0
 
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(solve_cli, "_Interrupt", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(2))
     assert main([*args, "--out", str(part), "--json"]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
@@ -61,7 +61,7 @@ def test_interrupted_and_resumed_run_equals_uninterrupted(
 
 
 def test_interrupt_flag_catches_sigint_without_raising() -> None:
-    with solve_cli._Interrupt() as interrupt:
+    with solve_cli.Interrupt() as interrupt:
         os.kill(os.getpid(), signal.SIGINT)
         assert interrupt.requested
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -70,7 +70,7 @@ def test_interrupt_flag_catches_sigint_without_raising() -> None:
 def test_resume_with_another_algorithm_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(solve_cli, "_Interrupt", lambda: _InterruptAfter(0))
+    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(0))
     out = tmp_path / "s.npz"
     assert main(["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "20",
                  "--check-every", "5", "--out", str(out)]) == 130
@@ -113,7 +113,7 @@ def test_a_finished_resume_removes_its_checkpoint(
 ) -> None:
     args = ["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "30", "--check-every", "10"]
     out = tmp_path / "s.npz"
-    monkeypatch.setattr(solve_cli, "_Interrupt", lambda: _InterruptAfter(0))
+    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(0))
     assert main([*args, "--out", str(out), "--json"]) == 130
     monkeypatch.undo()
     checkpoint = tmp_path / "s.checkpoint.npz"
@@ -134,7 +134,7 @@ def test_holdem_interrupted_and_resumed_run_writes_the_same_table(
     whole = tmp_path / "whole.npz"
     assert main([*args, "--out", str(whole), "--json"]) == 0
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(solve_cli, "_Interrupt", lambda: _InterruptAfter(1))
+    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(1))
     assert main([*args, "--out", str(part), "--json"]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
@@ -222,7 +222,7 @@ def test_long_paths_are_never_wrapped(
 ) -> None:
     deep = tmp_path / ("a-rather-long-folder-name-" * 8) / ("and-another-one-" * 8)
     out = deep / "strategy.npz"
-    monkeypatch.setattr(solve_cli, "_Interrupt", lambda: _InterruptAfter(0))
+    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(0))
     capsys.readouterr()
     assert main(["solve", "kuhn", "--algorithm", "cfr", "--iterations", "20", "--check-every",
                  "5", "--out", str(out)]) == 130
@@ -274,7 +274,7 @@ def test_arguments_a_solver_cannot_honour_are_refused(
 
 def test_interrupt_flag_catches_sigterm_too() -> None:
     previous = signal.getsignal(signal.SIGTERM)
-    with solve_cli._Interrupt() as interrupt:
+    with solve_cli.Interrupt() as interrupt:
         os.kill(os.getpid(), signal.SIGTERM)
         assert interrupt.requested
     assert signal.getsignal(signal.SIGTERM) is previous

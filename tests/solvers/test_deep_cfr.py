@@ -263,7 +263,7 @@ def test_cli_interrupted_run_resumes_to_the_same_network(
     whole = tmp_path / "whole.pt"
     assert main([*args, "--out", str(whole)]) == 0
     part = tmp_path / "part.pt"
-    monkeypatch.setattr(solve_cli, "_Interrupt", InterruptAfterOneCheck)
+    monkeypatch.setattr(solve_cli, "Interrupt", InterruptAfterOneCheck)
     assert main([*args, "--out", str(part)]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()

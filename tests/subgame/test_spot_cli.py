@@ -70,7 +70,7 @@ def test_an_interrupted_solve_resumes_to_the_same_solution(
     args = [*ARGS, "--iterations", "60", "--check-every", "10", "--json"]
     assert main([*args, "--out", str(whole)]) == 0
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(spot_cli, "_Interrupt", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(spot_cli, "Interrupt", lambda: _InterruptAfter(2))
     assert main([*args, "--out", str(part)]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
