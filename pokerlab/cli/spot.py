@@ -120,7 +120,8 @@ def solve_command(
     if resume is not None:
         solver = load_range_checkpoint(resume, game=built.public, memory_limit=limit)
     else:
-        solver = RangeSolver(built.public, variant=variant, memory_limit=limit)
+        solver = RangeSolver(built.public, variant=variant, memory_limit=limit,
+                             precision=built.precision)
     checkpoint = (Path("spot.checkpoint.npz") if out is None
                   else out.with_name(out.stem + ".checkpoint.npz"))
     finished = _run(solver, goal=goal, iterations=iterations, seconds=seconds,
