@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from pokerlab.solvers.base import SOLVERS, Solver, make_solver, register_solver
 from pokerlab.solvers.cfr import CFR, CFRPlus, DiscountedCFR, LinearCFR
-from pokerlab.solvers.deep_cfr import DeepCFR, DeepPolicy, load_deep_policy
 from pokerlab.solvers.lp import LPSolution, SequenceFormLP, solve_sequence_form
 from pokerlab.solvers.mccfr import (
     ChanceSamplingMCCFR,
@@ -56,6 +55,10 @@ from pokerlab.solvers.sequence_form import (
     build_sequence_form,
     tutorial_matrices,
 )
+
+# isort: split
+# Last, so that the registry lists the tabular solvers first (torch is not imported here).
+from pokerlab.solvers.deep_cfr import DeepCFR, DeepPolicy, load_deep_policy
 
 __all__ = [
     "CFR",
