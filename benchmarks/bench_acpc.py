@@ -15,6 +15,7 @@ scheduled, four round trips per hand and seat.
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import subprocess
@@ -26,7 +27,14 @@ from pathlib import Path
 from benchmarks._harness import Row
 from pokerlab.agents.registry import make_agent
 from pokerlab.eval.matches import iter_hands
-from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
+from pokerlab.protocols.acpc_client import AcpcPlayer
+from pokerlab.protocols.acpc_dealer import (
+    AcpcTable,
+    TimeLimits,
+    accept_seats,
+    open_seats,
+    run_acpc_match,
+)
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
 
 GAMEDEF = "holdem.limit.2p.reverse_blinds"
@@ -54,6 +62,42 @@ def _loopback(hands: int, client: list[str]) -> tuple[float, float]:
             seat.close()
         for process in clients:
             process.wait(30)
+
+
+def _client_cpu(hands: int) -> tuple[float, int]:
+    """CPU microseconds the pokerlab client spends per match state (always-call agent).
+
+    The match states one seat is sent over ``hands`` hands are collected in process (an
+    :class:`AcpcTable` with a recording seat), then answered by an
+    :class:`AcpcPlayer` (no socket): the client's own cost, best of three passes.
+    """
+
+    class Recorder:
+        def __init__(self, name: str) -> None:
+            self.name = name
+            self.hand_seconds = 0.0
+            self.table: AcpcTable | None = None
+            self.lines: list[str] = []
+
+        def deliver(self, text: str) -> None:
+            self.lines.append(text)
+
+    game = load_acpc_game(GAMEDEF)
+    seats = [Recorder("a"), Recorder("b")]
+    table = AcpcTable({0: seats[0], 1: seats[1]})
+    agents = [make_agent("always-call", game), make_agent("always-call", game)]
+    for _ in iter_hands(game, agents, hands=hands, seats="rotate", duplicate=False, seed=1,
+                        listeners=[table]):  # fmt: skip
+        pass
+    lines = seats[0].lines
+    best = math.inf
+    for _ in range(3):
+        player = AcpcPlayer(game, make_agent("always-call", game))
+        cpu = time.process_time()
+        for line in lines:
+            player.answer(line)
+        best = min(best, time.process_time() - cpu)
+    return best * 1e6 / len(lines), len(lines)
 
 
 def _python_client() -> list[str]:
@@ -110,6 +154,17 @@ def run(quick: bool) -> list[Row]:
         ),
         _cpu_row("pokerlab client processes", cpu, local_cpu, hands, load),
     ]
+    before = _load()
+    per_message, messages = _client_cpu(min(hands, 2000))
+    rows.append(
+        Row(
+            name="ACPC client: CPU us per match state (AcpcPlayer, always-call)",
+            unit="us/message",
+            ours=per_message,
+            note=f"{messages} states of one seat, no socket, best of 3; load {before} to "
+            f"{_load()}",
+        )
+    )
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is not None:
         with tempfile.TemporaryDirectory() as folder:
