@@ -217,7 +217,15 @@ class AcpcTable:
             self._hole = None
             for connection in self.seats.values():
                 connection.hand_seconds = 0.0
-        elif isinstance(event, HandEnded) and self.log is not None:
+        elif isinstance(event, HandEnded):
+            # The hand's end goes now, not with the next hand's first state: a client's work
+            # on it (a showdown, the agent's result) is not charged to its next action.
+            for seat in self.seats.values():
+                flush = getattr(seat, "flush", None)
+                if flush is not None:
+                    flush()
+            if self.log is None:
+                return
             state = event.state
             assert isinstance(state, HoldemState)
             record = event.record
@@ -285,7 +293,7 @@ class AcpcSeat:
         """Queue a match state (once); it is sent, with the others queued, by :meth:`flush`.
 
         States the seat need not answer wait for the next one it must answer (or the end of
-        the match): one system call per decision instead of one per state, which on
+        the hand): one system call per decision instead of one per state, which on
         loopback is most of the dealer's time (each send wakes the client).
         """
         if text == self.sent:
