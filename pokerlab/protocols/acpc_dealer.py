@@ -149,7 +149,7 @@ class MatchStateSink(Protocol):
     table: AcpcTable | None
 
     def deliver(self, text: str) -> None:
-        """Send one match state."""
+        """Pass on one match state (a seat may queue it until it must answer)."""
         ...
 
 
@@ -217,7 +217,15 @@ class AcpcTable:
             self._hole = None
             for connection in self.seats.values():
                 connection.hand_seconds = 0.0
-        elif isinstance(event, HandEnded) and self.log is not None:
+        elif isinstance(event, HandEnded):
+            # The hand's end goes now, not with the next hand's first state: a client's work
+            # on it (a showdown, the agent's result) is not charged to its next action.
+            for seat in self.seats.values():
+                flush = getattr(seat, "flush", None)
+                if flush is not None:
+                    flush()
+            if self.log is None:
+                return
             state = event.state
             assert isinstance(state, HoldemState)
             record = event.record
@@ -279,12 +287,27 @@ class AcpcSeat:
         self.hand_seconds = 0.0
         self.match_seconds = 0.0
         self._faults: list[tuple[str, str]] = []
+        self._pending: list[str] = []
 
     def deliver(self, text: str) -> None:
-        """Send a match state (once); a dead client's sends are dropped (its acts fault)."""
+        """Queue a match state (once); it is sent, with the others queued, by :meth:`flush`.
+
+        States the seat need not answer wait for the next one it must answer (or the end of
+        the hand): one system call per decision instead of one per state, which on
+        loopback is most of the dealer's time (each send wakes the client).
+        """
         if text == self.sent:
             return
         self.sent = text
+        if not self.lines.closed:
+            self._pending.append(text)
+
+    def flush(self) -> None:
+        """Send the queued match states in one write; a dead client's are dropped."""
+        if not self._pending:
+            return
+        text = "\r\n".join(self._pending)
+        self._pending.clear()
         if not self.lines.closed:
             try:
                 self.lines.send(text)
@@ -306,6 +329,7 @@ class AcpcSeat:
         if table is None or table.state is None:
             raise AgentFault("protocol", "the seat is not at a table")
         state = table.state
+        self.flush()  # the state to answer, after those it has not been sent yet
         left = [
             x for x in (
                 self.limits.per_action,
@@ -364,7 +388,8 @@ class AcpcSeat:
         return faults
 
     def close(self) -> None:
-        """Close the socket."""
+        """Send what is queued (the last hand's end), then close the socket."""
+        self.flush()
         self.lines.close()
 
 
@@ -491,6 +516,8 @@ def run_acpc_match(
             if on_hand is not None:
                 on_hand(record)
     finally:
+        for seat in seats:
+            seat.flush()  # the last hand's end: the clients see every state of the match
         if handle is not None and tmp is not None and log_path is not None:
             handle.close()
             os.replace(tmp, log_path)

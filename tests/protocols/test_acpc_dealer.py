@@ -14,6 +14,7 @@ from pokerlab.games.holdem import CALL, FOLD, holdem
 from pokerlab.games.observation import Observation
 from pokerlab.protocols.acpc_client import AcpcPlayer, run_client
 from pokerlab.protocols.acpc_dealer import (
+    AcpcSeat,
     TimeLimits,
     accept_seats,
     open_seats,
@@ -248,3 +249,21 @@ def test_a_client_that_never_reads_is_a_fault_not_a_hang(monkeypatch) -> None:  
     assert lines.closed
     ours.close()
     theirs.close()
+
+
+def test_a_seat_sends_its_queued_states_in_one_write_when_it_must_answer() -> None:
+    ours, theirs = socket.socketpair()
+    seat = AcpcSeat(ours, "s", TimeLimits(per_action=1.0))
+    theirs.setblocking(False)
+    try:
+        for text in ("MATCHSTATE:0:0::Ah|", "MATCHSTATE:0:0:c:Ah|", "MATCHSTATE:0:0:c:Ah|"):
+            seat.deliver(text)  # the repeat is dropped
+        with pytest.raises(BlockingIOError):
+            theirs.recv(4096)  # nothing sent before the seat must answer
+        seat.flush()
+        assert theirs.recv(4096) == b"MATCHSTATE:0:0::Ah|\r\nMATCHSTATE:0:0:c:Ah|\r\n"
+        seat.deliver("MATCHSTATE:0:0:cc/:Ah|/2c3d4h")
+        seat.close()  # the end of the match: what is queued still goes
+        assert theirs.recv(4096) == b"MATCHSTATE:0:0:cc/:Ah|/2c3d4h\r\n"
+    finally:
+        theirs.close()

@@ -233,6 +233,7 @@ def test_without_namespaces_a_program_still_runs_in_its_own_limited_process() ->
         assert agent.pid != os.getpid()
         agent.deliver("MATCHSTATE:1:0::|9hQd")
         assert agent._seat is not None
+        agent._seat.flush()  # states are queued until the seat must answer
         answer = agent._seat.lines.read_line(time.monotonic() + 10)
         assert answer == "MATCHSTATE:1:0::|9hQd:c"
         pid = agent.pid
