@@ -358,15 +358,15 @@ def markdown_tables(data: dict[str, Any]) -> str:
             return "-"
         return f"{est['mean']:+.0f} [{est['low']:+.0f}, {est['high']:+.0f}]"
 
-    for key in sorted(k for k in cells if k.startswith("match/")):
-        c = cells[key]
+    matches = [c for k, c in cells.items() if k.startswith("match/")]
+    for c in sorted(matches, key=lambda c: (c["training_seconds"], c["opponent"])):
         lines.append(f"| {c['snapshot']} | {c['training_seconds']:.0f} | {c['iterations']:,} | "
                      f"{c['opponent']} | {c['hands']:,} | {fmt(c['plain'])} | "
                      f"{fmt(c.get('aivat'))} |")
     lines += ["", "| LBR against | training s | hands | LBR wins mbb/hand (95%) |",
               "|---|---|---|---|"]
-    for key in sorted(k for k in cells if k.startswith("lbr/")):
-        c = cells[key]
+    lbrs = [c for k, c in cells.items() if k.startswith("lbr/")]
+    for c in sorted(lbrs, key=lambda c: (c.get("training_seconds", -1.0), c.get("agent", ""))):
         who = c.get("snapshot") or c.get("agent")
         trained = f"{c['training_seconds']:.0f}" if "training_seconds" in c else "-"
         lines.append(f"| {who} | {trained} | {c['hands']:,} | {fmt(c)} |")
