@@ -117,7 +117,7 @@ def hard_strength_command(
             progress=progress, log=lambda line: err_console.print(line),
         )  # fmt: skip
     if plot is not None:
-        draw(data, plot, title=str(game.spec))
+        draw(data, plot, title=game_text)
         err_console.print(f"plot written to {plot}")
     if markdown:
         console.print(markdown_tables(data), markup=False)

@@ -344,25 +344,29 @@ def describe_cell(key: str, cell: dict[str, Any]) -> str:
 
 
 def markdown_tables(data: dict[str, Any]) -> str:
-    """The results as two markdown tables (matches; LBR), for docs/hard_ai_strength.md."""
+    """The results as two markdown tables (matches; LBR), for docs/hard_ai_strength.md.
+
+    The chance-luck control variate is stored when the match had one (games that compile);
+    heads-up Texas Hold'em has AIVAT instead, the column shown.
+    """
     cells: dict[str, Any] = data.get("cells", {})
-    lines = ["| snapshot | training s | opponent | hands | Hard AI mbb/hand (95%) | "
-             "chance-controlled | AIVAT |", "|---|---|---|---|---|---|---|"]
+    lines = ["| snapshot | training s | iterations | opponent | hands | "
+             "Hard AI mbb/hand (95%) | AIVAT (95%) |", "|---|---|---|---|---|---|---|"]
 
     def fmt(est: dict[str, float] | None) -> str:
         if est is None:
             return "-"
         return f"{est['mean']:+.0f} [{est['low']:+.0f}, {est['high']:+.0f}]"
 
-    for key in sorted(k for k in cells if k.startswith("match/")):
-        c = cells[key]
-        lines.append(f"| {c['snapshot']} | {c['training_seconds']:.0f} | {c['opponent']} | "
-                     f"{c['hands']:,} | {fmt(c['plain'])} | {fmt(c.get('chance_control'))} | "
+    matches = [c for k, c in cells.items() if k.startswith("match/")]
+    for c in sorted(matches, key=lambda c: (c["training_seconds"], c["opponent"])):
+        lines.append(f"| {c['snapshot']} | {c['training_seconds']:.0f} | {c['iterations']:,} | "
+                     f"{c['opponent']} | {c['hands']:,} | {fmt(c['plain'])} | "
                      f"{fmt(c.get('aivat'))} |")
     lines += ["", "| LBR against | training s | hands | LBR wins mbb/hand (95%) |",
               "|---|---|---|---|"]
-    for key in sorted(k for k in cells if k.startswith("lbr/")):
-        c = cells[key]
+    lbrs = [c for k, c in cells.items() if k.startswith("lbr/")]
+    for c in sorted(lbrs, key=lambda c: (c.get("training_seconds", -1.0), c.get("agent", ""))):
         who = c.get("snapshot") or c.get("agent")
         trained = f"{c['training_seconds']:.0f}" if "training_seconds" in c else "-"
         lines.append(f"| {who} | {trained} | {c['hands']:,} | {fmt(c)} |")
