@@ -144,9 +144,22 @@ def test_a_hostile_program_is_contained_and_the_tournament_ends(
         expected = {"garbage": {"protocol"}, "silence": {"timeout"}, "exits": {"crash"},
                     "illegal": {"illegal"}, "forks": {"timeout", "crash"}}[attack]  # fmt: skip
         assert expected & kinds
-    # nothing it started is left: no process of the program runs
-    leftover = subprocess.run(["pgrep", "-f", f"{attack}.sh"], capture_output=True, text=True)
-    assert leftover.stdout.strip() == ""
+    # nothing it started is left: no live process of the program runs (a killed one may take
+    # a moment to go, and a zombie waiting for its parent's wait holds no resource)
+    assert _live_processes(f"{attack}.sh") == []
+
+
+def _live_processes(pattern: str, *, patience: float = 5.0) -> list[str]:
+    """The non-zombie processes whose command line holds ``pattern``, once ``patience`` is up."""
+    deadline = time.monotonic() + patience
+    while True:
+        table = subprocess.run(["ps", "-eo", "pid=,stat=,args="], capture_output=True,
+                               text=True).stdout.splitlines()
+        live = [row for row in table if pattern in row and not row.split()[1].startswith("Z")
+                and "ps -eo" not in row]
+        if not live or time.monotonic() > deadline:
+            return live
+        time.sleep(0.1)
 
 
 def test_a_program_has_no_network_when_contained(tmp_path: Path) -> None:
