@@ -258,6 +258,25 @@ class _Log:
         return text
 
 
+def _end_process(process: subprocess.Popen[bytes], cap: _ProcessCap | None) -> None:
+    """Kill an entrant's process group and every process it started, then reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    if cap is not None:
+        cap.kill_all()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
+
+
+def _keep_log(log: _Log | None, why: str | None, logs: list[str]) -> None:
+    """Append what an ended process printed (and why it ended, if said) to ``logs``."""
+    if log is not None:
+        text = log.text()
+        if why:
+            text += f"\n[{why}]"
+        logs.append(text)
+
+
 def _limit_child(limits: SandboxLimits, cap: _ProcessCap | None) -> None:
     """Runs in the child between fork and exec: resource limits and a death signal."""
     if cap is not None:
@@ -393,20 +412,11 @@ class SandboxedAgent:
         process = self._process
         if process is None:
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        if self._cap is not None:
-            self._cap.kill_all()
-            self._cap = None
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=5)
+        _end_process(process, self._cap)
+        self._cap = None
         if self._channel is not None:
             self._channel.close()
-        if self._log is not None:
-            text = self._log.text()
-            if why:
-                text += f"\n[{why}]"
-            self.logs.append(text)
+        _keep_log(self._log, why, self.logs)
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
         self._process = self._channel = self._reader = self._log = None
@@ -657,18 +667,9 @@ class ProcessEntrant:
         process = self._process
         if process is None:
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        if self._cap is not None:
-            self._cap.kill_all()
-            self._cap = None
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=5)
-        if self._log is not None:
-            text = self._log.text()
-            if why:
-                text += f"\n[{why}]"
-            self.logs.append(text)
+        _end_process(process, self._cap)
+        self._cap = None
+        _keep_log(self._log, why, self.logs)
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
         self._process = self._log = None
