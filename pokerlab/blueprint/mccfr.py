@@ -52,122 +52,6 @@ PRUNE_PROBABILITY = 0.95
 """The share of traversals that prune, once pruning is on (Pluribus)."""
 
 
-@njit(cache=True, inline="always")
-def _utility(node, p, kind, contributions, active, strength):  # type: ignore[no-untyped-def]
-    pot = 0.0
-    n_players = contributions.shape[1]
-    for q in range(n_players):
-        pot += contributions[node, q]
-    mine = contributions[node, p]
-    if not active[node, p]:
-        return -mine
-    if kind[node] == FOLDED_OUT:
-        return pot - mine
-    best = -1
-    for q in range(n_players):
-        if active[node, q] and strength[q] > best:
-            best = strength[q]
-    if strength[p] < best:
-        return -mine
-    winners = 0
-    for q in range(n_players):
-        if active[node, q] and strength[q] == best:
-            winners += 1
-    return pot / winners - mine
-
-
-@njit(cache=True, inline="always")
-def _regret_matching(regrets, row, n, out):  # type: ignore[no-untyped-def]
-    total = 0.0
-    for a in range(n):
-        r = regrets[row, a]
-        out[a] = r if r > 0.0 else 0.0
-        total += out[a]
-    for a in range(n):
-        out[a] = out[a] / total if total > 0.0 else 1.0 / n
-
-
-@njit(cache=True, inline="always")
-def _descend(node, p, weight, kind, player, street, n_actions, children, row_offset,  # type: ignore[no-untyped-def]
-             decision_index, buckets, regrets, strategy_sum, sigma):
-    """Follow sampled actions of the other players until ``p`` acts or the hand ends."""
-    while kind[node] == DECISION and player[node] != p:
-        q = player[node]
-        n = n_actions[node]
-        row = row_offset[decision_index[node]] + buckets[q, street[node]]
-        _regret_matching(regrets, row, n, sigma)
-        for a in range(n):
-            strategy_sum[row, a] += weight * sigma[a]
-        u = np.random.random()  # noqa: NPY002 (numba's per-thread generator, seeded)
-        chosen = n - 1
-        for a in range(n):
-            u -= sigma[a]
-            if u < 0.0:
-                chosen = a
-                break
-        node = children[node, chosen]
-    return node
-
-
-@njit(cache=True)
-def _traverse(p, weight, cutoff, last_street, kind, player, street, n_actions, children,  # type: ignore[no-untyped-def]
-              contributions, active, row_offset, decision_index, buckets, strength, regrets,
-              strategy_sum, frame_node, frame_row, frame_next, frame_sigma, frame_values,
-              frame_done, scratch):
-    """One external-sampling traversal for player ``p``, iterative (an explicit stack).
-
-    ``cutoff`` < 0 prunes: an action of ``p`` with regret below it is skipped unless it is
-    on the last street or its child ends the hand. ``cutoff`` = -inf explores everything.
-    """
-    node = _descend(0, p, weight, kind, player, street, n_actions, children, row_offset,
-                    decision_index, buckets, regrets, strategy_sum, scratch)
-    if kind[node] != DECISION:
-        return
-    top = 0
-    frame_node[0] = node
-    frame_row[0] = row_offset[decision_index[node]] + buckets[p, street[node]]
-    frame_next[0] = 0
-    _regret_matching(regrets, frame_row[0], n_actions[node], frame_sigma[0])
-    while top >= 0:
-        here = frame_node[top]
-        n = n_actions[here]
-        a = frame_next[top]
-        if a == n:
-            row = frame_row[top]
-            value = 0.0
-            for b in range(n):
-                if frame_done[top, b]:
-                    value += frame_sigma[top, b] * frame_values[top, b]
-            for b in range(n):
-                if frame_done[top, b]:
-                    regrets[row, b] += weight * (frame_values[top, b] - value)
-            top -= 1
-            if top >= 0:
-                frame_values[top, frame_next[top]] = value
-                frame_done[top, frame_next[top]] = True
-                frame_next[top] += 1
-            continue
-        first = children[here, a]
-        if (cutoff > -np.inf and regrets[frame_row[top], a] < cutoff
-                and street[here] != last_street and kind[first] == DECISION):
-            frame_done[top, a] = False
-            frame_next[top] = a + 1
-            continue
-        child = _descend(first, p, weight, kind, player, street, n_actions,
-                         children, row_offset, decision_index, buckets, regrets,
-                         strategy_sum, scratch)
-        if kind[child] != DECISION:
-            frame_values[top, a] = _utility(child, p, kind, contributions, active, strength)
-            frame_done[top, a] = True
-            frame_next[top] = a + 1
-            continue
-        top += 1
-        frame_node[top] = child
-        frame_row[top] = row_offset[decision_index[child]] + buckets[p, street[child]]
-        frame_next[top] = 0
-        _regret_matching(regrets, frame_row[top], n_actions[child], frame_sigma[top])
-
-
 @njit(cache=True)
 def _unit(seed, t):  # type: ignore[no-untyped-def]
     """A uniform draw in [0, 1) fixed by (seed, t) (splitmix64): whether iteration t prunes.
@@ -181,23 +65,32 @@ def _unit(seed, t):  # type: ignore[no-untyped-def]
     return float(z >> np.uint64(11)) / 9007199254740992.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _run_chunk(first, seed, start, stop, step, prune_after, threshold, depth, kind, player, street,  # type: ignore[no-untyped-def]
-               n_actions, children, contributions, active, row_offset, decision_index,
-               buckets, strength, regrets, strategy_sum):
+               n_actions, children, pot, contributions, active, node_row, buckets, strength,
+               regrets, strategy_sum):
     """Walk deals ``start, start + step, ...`` below ``stop``; every player traverses each.
 
-    Deal ``i`` of the batch is iteration ``first + i + 1`` (its linear weight).
+    Deal ``i`` of the batch is iteration ``first + i + 1`` (its linear weight). One
+    external-sampling traversal per player, iterative: the other players' nodes are passed
+    through (regret matching, strategy sums, one sampled action), the traverser's push a
+    frame (``frame_*[k]``, its per-action entries at ``k * width + a``) whose actions are
+    all explored. A traversal with ``cutoff`` > -inf prunes: an action of the traverser with
+    regret below the cutoff is skipped unless it is on the last street or its child ends
+    the hand.
+
+    Written as one function over scalars and the arguments' arrays, no helper taking an
+    array in the loop: each array passed or sliced there costs an atomic reference count.
     """
     n_players = contributions.shape[1]
     width = children.shape[1]
     frame_node = np.zeros(depth, dtype=np.int64)
     frame_row = np.zeros(depth, dtype=np.int64)
     frame_next = np.zeros(depth, dtype=np.int64)
-    frame_sigma = np.zeros((depth, width))
-    frame_values = np.zeros((depth, width))
-    frame_done = np.zeros((depth, width), dtype=np.bool_)
-    scratch = np.zeros(width)
+    sigma = np.zeros((depth + 1) * width)  # frames' strategies, then the other players' scratch
+    values = np.zeros(depth * width)
+    done = np.zeros(depth * width, dtype=np.bool_)
+    scratch = depth * width
     last_street = street.max()
     for i in range(start, stop, step):
         t = first + i + 1
@@ -206,31 +99,121 @@ def _run_chunk(first, seed, start, stop, step, prune_after, threshold, depth, ki
         if threshold > 0.0 and t > prune_after and _unit(seed, t) < PRUNE_PROBABILITY:
             cutoff = -threshold * 0.5 * float(t) * float(t + 1)
         for p in range(n_players):
-            _traverse(p, weight, cutoff, last_street, kind, player, street, n_actions, children,
-                      contributions, active, row_offset, decision_index, buckets[i],
-                      strength[i], regrets, strategy_sum, frame_node, frame_row, frame_next,
-                      frame_sigma, frame_values, frame_done, scratch)
+            node = 0
+            top = -1
+            while True:
+                if kind[node] == DECISION:
+                    q = player[node]
+                    n = n_actions[node]
+                    row = node_row[node] + buckets[i, q, street[node]]
+                    at = scratch if q != p else (top + 1) * width
+                    total = 0.0  # regret matching into sigma[at:at + n]
+                    for a in range(n):
+                        r = regrets[row, a]
+                        positive = r if r > 0.0 else 0.0
+                        sigma[at + a] = positive
+                        total += positive
+                    if total > 0.0:
+                        for a in range(n):
+                            sigma[at + a] = sigma[at + a] / total
+                    else:
+                        uniform = 1.0 / n
+                        for a in range(n):
+                            sigma[at + a] = uniform
+                    if q != p:  # another player: add to its strategy sums, sample an action
+                        for a in range(n):
+                            strategy_sum[row, a] += weight * sigma[at + a]
+                        u = np.random.random()  # noqa: NPY002 (numba's per-thread generator)
+                        chosen = n - 1
+                        for a in range(n):
+                            u -= sigma[at + a]
+                            if u < 0.0:
+                                chosen = a
+                                break
+                        node = children[node, chosen]
+                        continue
+                    top += 1
+                    frame_node[top] = node
+                    frame_row[top] = row
+                    frame_next[top] = 0
+                else:  # a terminal: p's chips won
+                    mine = contributions[node, p]
+                    if not active[node, p]:
+                        value = -mine
+                    elif kind[node] == FOLDED_OUT:
+                        value = pot[node] - mine
+                    else:
+                        best = -1
+                        for q in range(n_players):
+                            if active[node, q] and strength[i, q] > best:
+                                best = strength[i, q]
+                        if strength[i, p] < best:
+                            value = -mine
+                        else:
+                            winners = 0
+                            for q in range(n_players):
+                                if active[node, q] and strength[i, q] == best:
+                                    winners += 1
+                            value = pot[node] / winners - mine
+                    if top < 0:
+                        break
+                    up = top * width + frame_next[top]
+                    values[up] = value
+                    done[up] = True
+                    frame_next[top] += 1
+                # the next action to explore, closing the frames whose actions are all done
+                while top >= 0:
+                    here = frame_node[top]
+                    n = n_actions[here]
+                    a = frame_next[top]
+                    at = top * width
+                    if a == n:
+                        row = frame_row[top]
+                        value = 0.0
+                        for b in range(n):
+                            if done[at + b]:
+                                value += sigma[at + b] * values[at + b]
+                        for b in range(n):
+                            if done[at + b]:
+                                regrets[row, b] += weight * (values[at + b] - value)
+                        top -= 1
+                        if top >= 0:
+                            up = top * width + frame_next[top]
+                            values[up] = value
+                            done[up] = True
+                            frame_next[top] += 1
+                        continue
+                    child = children[here, a]
+                    if (cutoff > -np.inf and regrets[frame_row[top], a] < cutoff
+                            and street[here] != last_street and kind[child] == DECISION):
+                        done[at + a] = False
+                        frame_next[top] = a + 1
+                        continue
+                    node = child
+                    break
+                if top < 0:
+                    break
 
 
 @njit(cache=True)
 def _run_batch(first, seed, prune_after, threshold, depth, kind, player, street, n_actions,  # type: ignore[no-untyped-def]
-               children, contributions, active, row_offset, decision_index, buckets, strength,
-               regrets, strategy_sum):
+               children, pot, contributions, active, node_row, buckets, strength, regrets,
+               strategy_sum):
     np.random.seed(seed)  # noqa: NPY002 (numba's generator: the only one a kernel can use)
     _run_chunk(first, seed, 0, buckets.shape[0], 1, prune_after, threshold, depth, kind, player,
-               street, n_actions, children, contributions, active, row_offset, decision_index,
-               buckets, strength, regrets, strategy_sum)
+               street, n_actions, children, pot, contributions, active, node_row, buckets,
+               strength, regrets, strategy_sum)
 
 
 @njit(cache=True, parallel=True)
 def _run_batch_parallel(first, seed, threads, prune_after, threshold, depth, kind, player,  # type: ignore[no-untyped-def]
-                        street, n_actions, children, contributions, active, row_offset,
-                        decision_index, buckets, strength, regrets, strategy_sum):
+                        street, n_actions, children, pot, contributions, active, node_row,
+                        buckets, strength, regrets, strategy_sum):
     for k in prange(threads):
         np.random.seed(seed + k)  # noqa: NPY002 (seeds this thread's generator)
         _run_chunk(first, seed, k, buckets.shape[0], threads, prune_after, threshold, depth, kind,
-                   player, street, n_actions, children, contributions, active, row_offset,
-                   decision_index, buckets, strength, regrets, strategy_sum)
+                   player, street, n_actions, children, pot, contributions, active, node_row,
+                   buckets, strength, regrets, strategy_sum)
 
 
 def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
@@ -315,6 +298,12 @@ class BlueprintTrainer:
         self.threads = threads
         self.rng = np.random.default_rng(seed)
         self._contributions = _settled_contributions(self.tree)
+        self._pot = np.zeros(self.tree.n_nodes)
+        for q in range(self._contributions.shape[1]):  # the kernel's order of the additions
+            self._pot += self._contributions[:, q]
+        self._node_row = np.where(
+            self.tree.kind == DECISION, self.row_offset[self.tree.decision_index], -1
+        ).astype(np.int64)
 
     @property
     def n_rows(self) -> int:
@@ -338,8 +327,8 @@ class BlueprintTrainer:
             buckets, strength = self.dealer.deal(self.rng, count)
             seed = int(self.rng.integers(2**31 - 64))
             common = (self.prune_after, self.prune_threshold, self.depth, t.kind, t.player,
-                      t.street, t.n_actions, t.children, self._contributions, t.active,
-                      self.row_offset, t.decision_index, buckets, strength, self.regrets,
+                      t.street, t.n_actions, t.children, self._pot, self._contributions,
+                      t.active, self._node_row, buckets, strength, self.regrets,
                       self.strategy_sum)
             if self.threads > 1:
                 numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
