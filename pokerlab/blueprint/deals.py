@@ -129,7 +129,7 @@ class LeducDealer:
         """See :class:`Dealer`."""
         game = self.game
         n = int(game.n_players)
-        deals = np.argsort(rng.random((count, int(game.n_cards))), axis=1)[:, : n + 1]  # type: ignore[attr-defined]
+        deals = shuffled_prefix(rng, count, int(game.n_cards), n + 1)  # type: ignore[attr-defined]
         buckets = self._cards.buckets(deals[:, :n, None], deals[:, n:])
         ranks = deals // 2
         paired = ranks[:, :n] == ranks[:, n:]
@@ -152,47 +152,131 @@ class LeducDealer:
 
 
 @njit(cache=True)
-def _small_values(hands):  # type: ignore[no-untyped-def]
-    """Values of hands of 1 to 4 cards, as ``holdem_pots.hand_values`` ranks them."""
-    out = np.zeros(hands.shape[0], dtype=np.int64)
+def _first_in_order(draws, needed):  # type: ignore[no-untyped-def]
+    """Each row's ``needed`` column indices of the smallest draws, smallest first.
+
+    ``np.argsort(draws, axis=1)[:, :needed]`` without sorting whole rows (ties, which
+    uniform float64 draws practically never make, go to the lower index): a deal is the
+    deck shuffled by its row of uniform draws, and only its first cards are dealt.
+    """
+    count, size = draws.shape
+    order = np.empty((count, needed), dtype=np.int64)
+    kept = np.empty(needed)
+    for d in range(count):
+        filled = 0
+        for j in range(size):
+            v = draws[d, j]
+            if filled == needed and v >= kept[needed - 1]:
+                continue
+            k = filled if filled < needed else needed - 1  # full: the last one drops out
+            while k > 0 and kept[k - 1] > v:
+                kept[k] = kept[k - 1]
+                order[d, k] = order[d, k - 1]
+                k -= 1
+            kept[k] = v
+            order[d, k] = j
+            if filled < needed:
+                filled += 1
+    return order
+
+
+def shuffled_prefix(
+    rng: np.random.Generator, count: int, size: int, needed: int
+) -> NDArray[np.int64]:
+    """``count`` deals of ``needed`` positions of a deck of ``size``: ``[count, needed]``.
+
+    The same deals, draw for draw, as ``np.argsort(rng.random((count, size)), axis=1)``
+    cut to ``needed`` columns (the trainer's seeds keep their deals).
+    """
+    return np.asarray(_first_in_order(rng.random((count, size)), needed))
+
+
+@njit(cache=True)
+def _small_values(hole, board):  # type: ignore[no-untyped-def]
+    """Values ``[deals, players]`` of hands of 1 to 4 cards, as ``holdem_pots.hand_values``.
+
+    A player's hand is their ``hole[deal, player]`` cards and the deal's ``board`` cards.
+    Indexed element by element: a row view in the loop would cost atomic reference counts.
+    """
+    out = np.zeros((hole.shape[0], hole.shape[1]), dtype=np.int64)
     counts = np.zeros(13, dtype=np.int64)
-    for i in range(hands.shape[0]):
-        counts[:] = 0
-        for c in hands[i]:
-            counts[c // 4] += 1
-        top, second, groups = 0, 0, 0
-        for r in range(13):
-            if counts[r] > top:
-                second = top
-                top = counts[r]
-            elif counts[r] > second:
-                second = counts[r]
-            if counts[r] > 0:
-                groups += 1
-        if top == 1:
-            kind = 0
-        elif top == 2:
-            kind = 2 if second == 2 else 1
-        elif top == 3:
-            kind = 3
-        else:
-            kind = 7
-        value = kind
-        for size in range(4, 0, -1):  # groups: larger first, then higher rank first
-            for r in range(12, -1, -1):
-                if counts[r] == size:
-                    value = value * 13 + r
-        for _ in range(4 - groups):
-            value *= 13
-        out[i] = value + 1
+    for d in range(hole.shape[0]):
+        for p in range(hole.shape[1]):
+            for r in range(13):
+                counts[r] = 0
+            for k in range(hole.shape[2]):
+                counts[hole[d, p, k] // 4] += 1
+            for k in range(board.shape[1]):
+                counts[board[d, k] // 4] += 1
+            top, second, groups = 0, 0, 0
+            for r in range(13):
+                if counts[r] > top:
+                    second = top
+                    top = counts[r]
+                elif counts[r] > second:
+                    second = counts[r]
+                if counts[r] > 0:
+                    groups += 1
+            if top == 1:
+                kind = 0
+            elif top == 2:
+                kind = 2 if second == 2 else 1
+            elif top == 3:
+                kind = 3
+            else:
+                kind = 7
+            value = kind
+            for size in range(4, 0, -1):  # groups: larger first, then higher rank first
+                for r in range(12, -1, -1):
+                    if counts[r] == size:
+                        value = value * 13 + r
+            for _ in range(4 - groups):
+                value *= 13
+            out[d, p] = value + 1
     return out
+
+
+@njit(cache=True)
+def _values_by_ranks(hole, board, table):  # type: ignore[no-untyped-def]
+    """Values ``[deals, players]`` looked up by the ranks of each hand's cards.
+
+    ``table[sum(rank_k * 13 ** k)]`` holds the value of every rank tuple (see
+    :func:`small_value_table`); the hand is its ``hole[deal, player]`` and ``board[deal]``.
+    """
+    out = np.empty((hole.shape[0], hole.shape[1]), dtype=np.int64)
+    for d in range(hole.shape[0]):
+        shared = 0
+        scale = 1
+        for k in range(board.shape[1]):
+            shared += (board[d, k] // 4) * scale
+            scale *= 13
+        for p in range(hole.shape[1]):
+            index = shared
+            place = scale
+            for k in range(hole.shape[2]):
+                index += (hole[d, p, k] // 4) * place
+                place *= 13
+            out[d, p] = table[index]
+    return out
+
+
+def small_value_table(size: int) -> NDArray[np.int64]:
+    """The value of every hand of ``size`` (1 to 4) cards by its ranks, ``[13 ** size]``.
+
+    Entry ``sum(rank_k * 13 ** k)`` is the value (higher wins) of cards of those ranks in
+    that order, the order never mattering: a lookup for dealing thousands of hands a batch.
+    """
+    ranks = np.indices((13,) * size).reshape(size, -1)[::-1].T  # row i: digits of i, base 13
+    hands = np.ascontiguousarray(ranks * 4, dtype=np.int64)[:, None, :]
+    return np.asarray(_small_values(hands, np.zeros((hands.shape[0], 0), dtype=np.int64)))[:, 0]
 
 
 def hand_strengths(hands: NDArray[np.int64]) -> NDArray[np.int64]:
     """Each hand's showdown value (higher wins), ``[n, k]`` card ids, k = 1..7 (the engine's)."""
     if hands.shape[1] >= 5:
         return evaluate_batch(hands.astype(np.uint8)).astype(np.int64)
-    return np.asarray(_small_values(np.ascontiguousarray(hands, dtype=np.int64)))
+    hole = np.ascontiguousarray(hands, dtype=np.int64)[:, None, :]
+    return np.asarray(_small_values(hole, np.zeros((hole.shape[0], 0), dtype=np.int64)))[:, 0]
 
 
 def lossless_holdem(game: Game) -> LosslessCards:
@@ -226,6 +310,8 @@ class HoldemDealer:
         self.hole_size = int(rules.hole_size)
         self.board_size = int(rules.board_sizes[-1])
         self._cards: CardAbstraction = lossless_holdem(game) if cards is None else cards
+        size = self.hole_size + self.board_size
+        self._value_table = small_value_table(size) if size < 5 else None
         visible = tuple(int(v) for v in self._cards.board_visible)
         if visible != tuple(rules.board_sizes):
             raise SpecError(
@@ -244,11 +330,13 @@ class HoldemDealer:
         """See :class:`Dealer`."""
         n, hole_size = self.n_players, self.hole_size
         needed = n * hole_size + self.board_size
-        order = np.argsort(rng.random((count, self.deck.size)), axis=1)[:, :needed]
-        cards = self.deck[order]
-        hole = cards[:, : n * hole_size].reshape(count, n, hole_size)
-        board = cards[:, n * hole_size :]
+        cards = self.deck[shuffled_prefix(rng, count, self.deck.size, needed)]
+        # contiguous copies: the compiled passes below are several times faster on them
+        hole = np.ascontiguousarray(cards[:, : n * hole_size]).reshape(count, n, hole_size)
+        board = np.ascontiguousarray(cards[:, n * hole_size :])
         buckets = self._cards.buckets(hole, board)
+        if self._value_table is not None:
+            return buckets, np.asarray(_values_by_ranks(hole, board, self._value_table))
         hands = np.concatenate(
             (hole, np.broadcast_to(board[:, None, :], (count, n, self.board_size))), axis=2
         ).reshape(count * n, hole_size + self.board_size)

@@ -57,3 +57,21 @@ def test_bad_input_is_refused_with_what_is_allowed() -> None:
         cards.buckets(np.full((1, 2, 1), 9), np.zeros((1, 1)))
     with pytest.raises(SpecError, match="clustered"):
         LosslessCards(card_class=tuple(range(52)), hole_size=2, board_cards=(0, 3, 1, 1))
+
+
+def test_buckets_are_the_mixed_radix_index_of_each_sorted_group() -> None:
+    cards = LosslessCards(card_class=tuple(c // 4 for c in range(52)), hole_size=2,
+                          board_cards=(0, 3, 1))
+    rng = np.random.default_rng(11)
+    deals = np.array([rng.permutation(52)[:8] for _ in range(200)])
+    hole, board = deals[:, :4].reshape(200, 2, 2), deals[:, 4:]
+    out = cards.buckets(hole, board)
+    for d in range(200):
+        for p in range(2):
+            code = 0
+            groups = (hole[d, p], board[d, :0], board[d, :3], board[d, 3:4])
+            for street, group in enumerate(groups):  # the hole, then each street's cards
+                for card_class in sorted(int(c) // 4 for c in group):
+                    code = code * 13 + card_class
+                if street:
+                    assert out[d, p, street - 1] == code
