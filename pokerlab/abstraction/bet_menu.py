@@ -9,7 +9,8 @@ street, a *bet menu*, written the way users of postflop solvers know:
 - ``"2.5x"``: a raise to 2.5 times the bet faced (the largest bet this street; preflop the
   big blind counts as a bet, so the first raise of the hand, the open, is to 2.5 big
   blinds). The first bet of a postflop street faces no bet: there ``"2.5x"`` offers nothing,
-  and the street's pot sizes and all-in are its bets (write ``"75%"`` to open the flop);
+  and the street's pot sizes and all-in are its bets (write ``"75%"`` to open the flop); a
+  postflop street of multiples only could never bet, and is refused;
 - ``"a"``: all-in.
 
 ``parse_bet_menu("33%,75%,a")`` uses one list on every street; ``"2.5x,a/33%,75%,a/75%,a/a"``
@@ -21,7 +22,8 @@ chips (behind plus already bet this street) into all-in, as solvers do to avoid 
 left behind.
 
 At a state, :func:`menu_actions` lists the menu's concrete actions: fold (when facing a
-bet), check/call, and for each size the raise-to amount rounded to whole chips and
+bet), check/call, and for each size the raise-to amount rounded to whole chips (Python's
+``round``: halves to even, 12.5 -> 12) and
 *clipped* to the legal ``raise_range()`` (below the minimum raise: the minimum; above all-in:
 all-in), duplicates removed, in increasing amount. Limit games have no sizes: their legal
 actions are returned as they are.
@@ -138,7 +140,7 @@ def parse_bet_menu(
 
     Raises:
         SpecError: an unreadable size, a repeated size, neither 1 nor ``n_streets`` lists,
-            or a threshold outside (0, 1].
+            a postflop street of multiples only, or a threshold outside (0, 1].
 
     Example:
         >>> str(parse_bet_menu("2.5x,a/33%,75%,a/75%,a/a"))
@@ -161,6 +163,13 @@ def parse_bet_menu(
             f"({'/'.join(names)}); got {len(parts)} in {spec!r}"
         )
     streets = tuple(_parse_street(p, name) for p, name in zip(parts, names, strict=True))
+    for sizes, name in zip(streets[1:], names[1:], strict=True):
+        if sizes and all(size.kind == "times" for size in sizes):
+            raise SpecError(
+                f"the {name} sizes {','.join(str(s) for s in sizes)!r} could never bet: a "
+                f"multiple raises the bet faced, and the {name}'s first bet faces none; add "
+                "a pot size like '75%' or 'a'"
+            )
     if all_in_threshold is not None:
         if isinstance(all_in_threshold, bool) or not isinstance(all_in_threshold, int | float):
             raise SpecError(
