@@ -53,7 +53,7 @@ def _blueprint(game_text: str, menu: str | None, cache: Path, name: str) -> Path
 def test_hard_plays_full_hands_against_easy(game_text: str, menu: str | None,
                                             cache: Path) -> None:  # fmt: skip
     game = load(game_text)
-    name = f"{game.rules.betting}-{(menu or '').replace('/', '_').replace('%', 'p')}.bp"
+    name = "".join(c if c.isalnum() else "_" for c in f"{game_text}-{menu}") + ".bp"
     path = _blueprint(game_text, menu, cache, name)
     hard = HardAI(game, blueprint=path, seed=0, cache_dir=cache)
     result = play_match(game, hard, make_agent("easy", game, seed=1), hands=100, seed=3)
@@ -85,7 +85,7 @@ def test_off_menu_bets_are_translated_to_the_raises_around_them(cache: Path) -> 
         node, _ = abstract_node(tree, game, off.history, np.random.default_rng(seed))
         reached.add(int(tree.contributions[node, 1]))
     assert reached == {6, 200}
-    observation = off.observation()  # type: ignore[attr-defined]
+    observation = off.observation()
     probs = hard.policy.action_probabilities(observation)
     assert set(probs) == set(observation.legal_actions)
     assert sum(probs.values()) == pytest.approx(1.0)
