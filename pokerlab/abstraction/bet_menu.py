@@ -7,17 +7,23 @@ street, a *bet menu*, written the way users of postflop solvers know:
   times the pot; a raise of ``p`` pot first calls, then raises by ``p`` times the pot after
   the call: raise to ``max_bet + p * (pot + to_call)`` (the pot counts this street's bets);
 - ``"2.5x"``: a raise to 2.5 times the bet faced (the largest bet this street; preflop the
-  big blind counts as a bet). With no bet to face (postflop, first in) it offers nothing;
+  big blind counts as a bet, so the first raise of the hand, the open, is to 2.5 big
+  blinds). The first bet of a postflop street faces no bet: there ``"2.5x"`` offers nothing,
+  and the street's pot sizes and all-in are its bets (write ``"75%"`` to open the flop); a
+  postflop street of multiples only could never bet, and is refused;
 - ``"a"``: all-in.
 
 ``parse_bet_menu("33%,75%,a")`` uses one list on every street; ``"2.5x,a/33%,75%,a/75%,a/a"``
-(or a list of four strings) gives preflop, flop, turn and river their own.
+(or a list of four strings) gives preflop, flop, turn and river their own. A game with fewer
+streets (``holdem(board="1")``: preflop and flop) takes one list or one per street it has
+(``n_streets=2``: ``"2.5x,a/50%,a"``).
 ``all_in_threshold=t`` turns any size that would put in at least ``t`` of the player's
 chips (behind plus already bet this street) into all-in, as solvers do to avoid tiny stacks
 left behind.
 
 At a state, :func:`menu_actions` lists the menu's concrete actions: fold (when facing a
-bet), check/call, and for each size the raise-to amount rounded to whole chips and
+bet), check/call, and for each size the raise-to amount rounded to whole chips (Python's
+``round``: halves to even, 12.5 -> 12) and
 *clipped* to the legal ``raise_range()`` (below the minimum raise: the minimum; above all-in:
 all-in), duplicates removed, in increasing amount. Limit games have no sizes: their legal
 actions are returned as they are.
@@ -74,7 +80,7 @@ class BetMenu:
     """The abstract bet sizes of each street (preflop, flop, turn, river).
 
     Attributes:
-        streets: four tuples of :class:`BetSize`.
+        streets: one tuple of :class:`BetSize` per street (four for Texas Hold'em).
         all_in_threshold: a size putting in at least this fraction of the player's chips
             becomes all-in; None: no threshold.
     """
@@ -120,13 +126,21 @@ def _parse_street(text: str, street: str) -> tuple[BetSize, ...]:
 
 
 def parse_bet_menu(
-    spec: str | Sequence[str], *, all_in_threshold: float | None = None
+    spec: str | Sequence[str],
+    *,
+    all_in_threshold: float | None = None,
+    n_streets: int = len(STREET_NAMES),
 ) -> BetMenu:
-    """Read a bet menu: one list for all streets, or four separated by ``/`` (or a list).
+    """Read a bet menu: one list for all streets, or one per street separated by ``/``.
+
+    Args:
+        spec: the menu text, or one string per street.
+        all_in_threshold: see the module docstring.
+        n_streets: the game's betting rounds (1 to 4; Texas Hold'em: 4).
 
     Raises:
-        SpecError: an unreadable size, a repeated size, not 1 or 4 streets, or a threshold
-            outside (0, 1].
+        SpecError: an unreadable size, a repeated size, neither 1 nor ``n_streets`` lists,
+            a postflop street of multiples only, or a threshold outside (0, 1].
 
     Example:
         >>> str(parse_bet_menu("2.5x,a/33%,75%,a/75%,a/a"))
@@ -138,14 +152,24 @@ def parse_bet_menu(
         parts = list(spec)
     else:
         raise SpecError(f"a bet menu is a string like '33%,75%,a' or four of them; got {spec!r}")
+    if isinstance(n_streets, bool) or n_streets not in range(1, len(STREET_NAMES) + 1):
+        raise SpecError(f"n_streets must be 1 to {len(STREET_NAMES)}; got {n_streets!r}")
+    names = STREET_NAMES[:n_streets]
     if len(parts) == 1:
-        parts = parts * len(STREET_NAMES)
-    if len(parts) != len(STREET_NAMES):
+        parts = parts * n_streets
+    if len(parts) != n_streets:
         raise SpecError(
-            f"a bet menu has 1 list of sizes (all streets) or 4 (preflop/flop/turn/river); "
-            f"got {len(parts)} in {spec!r}"
+            f"a bet menu has 1 list of sizes (all streets) or {n_streets} "
+            f"({'/'.join(names)}); got {len(parts)} in {spec!r}"
         )
-    streets = tuple(_parse_street(p, name) for p, name in zip(parts, STREET_NAMES, strict=True))
+    streets = tuple(_parse_street(p, name) for p, name in zip(parts, names, strict=True))
+    for sizes, name in zip(streets[1:], names[1:], strict=True):
+        if sizes and all(size.kind == "times" for size in sizes):
+            raise SpecError(
+                f"the {name} sizes {','.join(str(s) for s in sizes)!r} could never bet: a "
+                f"multiple raises the bet faced, and the {name}'s first bet faces none; add "
+                "a pot size like '75%' or 'a'"
+            )
     if all_in_threshold is not None:
         if isinstance(all_in_threshold, bool) or not isinstance(all_in_threshold, int | float):
             raise SpecError(
@@ -157,19 +181,56 @@ def parse_bet_menu(
     return BetMenu(streets, all_in_threshold)
 
 
-def _size_amount(state: HoldemState, size: BetSize) -> int | None:
-    """The raise-to amount of one size at ``state``, unclipped (None: not applicable)."""
-    player = state.to_act
-    max_bet = max(state.bets)
-    all_in = state.bets[player] + state.behind[player]
+def size_amount(size: BetSize, *, max_bet: int, pot: int, to_call: int, all_in: int) -> int | None:
+    """The raise-to amount of one size, unclipped (None: a ``"Nx"`` with no bet to face).
+
+    Amounts count this street's chips: ``max_bet`` is the largest bet this street (preflop
+    the big blind), ``pot`` every chip in the middle (this street's bets included),
+    ``to_call`` what the player owes, ``all_in`` the player's bet this street plus its chips
+    behind. See the module docstring for each kind.
+
+    Example:
+        >>> size_amount(BetSize("times", 2.5), max_bet=2, pot=3, to_call=1, all_in=200)
+        5
+    """
     if size.kind == "all_in":
         return all_in
     if size.kind == "times":
         if max_bet == 0:
             return None
         return round(size.value * max_bet)
-    to_call = state.to_call(player)
-    return round(max_bet + size.value * (state.pot + to_call))
+    return round(max_bet + size.value * (pot + to_call))
+
+
+def street_raises(
+    sizes: Sequence[BetSize],
+    *,
+    max_bet: int,
+    pot: int,
+    to_call: int,
+    all_in: int,
+    low: int,
+    all_in_threshold: float | None = None,
+) -> tuple[int, ...]:
+    """The raise-to amounts of a street's sizes, clipped to ``[low, all_in]``, deduplicated.
+
+    The one definition of a menu's amounts: :func:`menu_raises` applies it to an engine
+    state, the blueprint's betting tree (:mod:`pokerlab.blueprint.betting_tree`) to its
+    nodes. A size below the minimum raise ``low`` becomes the minimum raise, one above
+    all-in (or, with ``all_in_threshold``, putting in at least that fraction of
+    ``all_in``) becomes all-in. Amounts count this street's chips (see :func:`size_amount`).
+    """
+    high = all_in
+    low = min(low, high)
+    amounts: set[int] = set()
+    for size in sizes:
+        amount = size_amount(size, max_bet=max_bet, pot=pot, to_call=to_call, all_in=all_in)
+        if amount is None:
+            continue
+        if all_in_threshold is not None and amount >= all_in_threshold * all_in:
+            amount = high
+        amounts.add(min(max(amount, low), high))
+    return tuple(sorted(amounts))
 
 
 def menu_raises(menu: BetMenu, state: HoldemState) -> tuple[int, ...]:
@@ -185,17 +246,11 @@ def menu_raises(menu: BetMenu, state: HoldemState) -> tuple[int, ...]:
         return ()
     low, high = bounds
     player = state.to_act
-    chips = state.bets[player] + state.behind[player]
-    amounts: set[int] = set()
-    for size in menu.streets[state.street]:
-        amount = _size_amount(state, size)
-        if amount is None:
-            continue
-        threshold = menu.all_in_threshold
-        if threshold is not None and amount >= threshold * chips:
-            amount = high
-        amounts.add(min(max(amount, low), high))
-    return tuple(sorted(amounts))
+    return street_raises(
+        menu.streets[state.street], max_bet=max(state.bets), pot=state.pot,
+        to_call=state.to_call(player), all_in=high, low=low,
+        all_in_threshold=menu.all_in_threshold,
+    )  # fmt: skip
 
 
 def menu_actions(menu: BetMenu, state: HoldemState) -> tuple[Action, ...]:
@@ -301,6 +356,8 @@ __all__ = [
     "menu_raises",
     "parse_bet_menu",
     "raise_fraction",
+    "size_amount",
+    "street_raises",
     "translate_raise_probabilities",
     "translate_state",
 ]

@@ -44,7 +44,12 @@ def passive_probabilities(observation: Observation) -> dict[Action, float]:
 
 
 def aggressive_probabilities(observation: Observation) -> dict[Action, float]:
-    """Always-raise's policy: bet or raise, else call or check, for sure."""
+    """Always-raise's policy: bet or raise, else call or check, for sure.
+
+    In no-limit it takes the smallest size, the minimum raise ("raise to 4" facing the big
+    blind of 2, "bet 2" on an unopened flop): the legal actions list sizes in increasing
+    order and the first one named "raise ..." or "bet ..." is chosen.
+    """
     found = _named(observation, "raise", "bet", "call", "check")
     return {observation.legal_actions[0] if found is None else found: 1.0}
 
@@ -125,6 +130,10 @@ class AlwaysCall(_PolicyBacked):
 
 class AlwaysRaise(_PolicyBacked):
     """Bets or raises whenever it may; calls when raising is not allowed.
+
+    Limit games have one raise size; in no-limit it always makes the minimum raise (or
+    minimum bet), the smallest legal size, so hands between two of them escalate by the
+    smallest steps until someone is all-in.
 
     Args:
         game: the game, when known (the agent then exposes its ``policy``).

@@ -8,8 +8,15 @@ has in, and at a terminal whether it is a fold or a showdown and who is still in
 
 :class:`BettingRules` describes the betting: players, board cards per street, antes and
 blinds, stacks, and either limit bet sizes with a cap on bets per street, or no-limit with
-a bet menu (pot fractions, plus all-in). Adapters build it from pokerlab's Leduc
-(:func:`rules_from_leduc`) and limit Hold'em (:func:`rules_from_holdem`) games.
+a bet menu. The menu is the format of :mod:`pokerlab.abstraction.bet_menu` (per street pot
+percentages, raise multiples ``"2.5x"`` and all-in ``"a"``, e.g.
+``"2.5x,a/33%,75%,a/75%,a/a"``), its amounts worked out by that module's
+:func:`~pokerlab.abstraction.bet_menu.street_raises`, the same definition the engine-side
+menu and LBR use. Blueprints written before per-street menus recorded ``pot_fractions``
+instead (the same fractions on every street, all-in always offered, sizes below the
+minimum raise left out): such rules still build the tree they were trained on. Adapters
+build the rules from pokerlab's Leduc (:func:`rules_from_leduc`) and limit Hold'em
+(:func:`rules_from_holdem`) games.
 
 Semantics follow pokerlab's engines: a round ends when every player still in has called
 (checked) since the last bet, or checked when nothing was bet; a limit bet beyond a
@@ -24,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab.abstraction.bet_menu import BetMenu, parse_bet_menu, street_raises
 from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games.base import Game
 
@@ -50,9 +58,13 @@ class BettingRules:
         bet_sizes: limit: the fixed bet of each street; empty for no-limit.
         raise_caps: limit: bets and raises allowed per street (a posted blind does not
             count); None: no cap.
-        pot_fractions: no-limit: the bet menu, as fractions of the pot after calling;
-            all-in is always on the menu.
+        pot_fractions: no-limit, the format of old blueprint files: the same pot fractions
+            (of the pot after calling) on every street, all-in always offered; empty
+            when ``bet_menu`` is given.
         max_raises: no-limit: bets and raises allowed per street in the abstract tree.
+        bet_menu: no-limit: the bet menu of each street in the
+            :mod:`~pokerlab.abstraction.bet_menu` format (e.g.
+            ``"2.5x,a/33%,75%,a/75%,a/a"``); None: the old ``pot_fractions`` menu.
     """
 
     n_players: int
@@ -65,6 +77,7 @@ class BettingRules:
     raise_caps: tuple[int | None, ...] = ()
     pot_fractions: tuple[float, ...] = ()
     max_raises: int = 3
+    bet_menu: str | None = None
 
     def __post_init__(self) -> None:
         n, streets = self.n_players, len(self.board_cards)
@@ -87,6 +100,10 @@ class BettingRules:
                 f"got {self.stacks!r}"
             )
         if self.limit:
+            if self.bet_menu is not None or self.pot_fractions:
+                raise SpecError(
+                    "limit betting has fixed bet sizes; a bet menu is for no-limit rules"
+                )
             if len(self.bet_sizes) != streets or len(self.raise_caps) != streets:
                 raise SpecError(
                     f"limit betting needs a bet size and a raise cap per street ({streets}); "
@@ -101,6 +118,13 @@ class BettingRules:
                 raise SpecError("no-limit betting needs finite stacks")
             if any(f <= 0 for f in self.pot_fractions):
                 raise SpecError(f"pot fractions must be > 0; got {self.pot_fractions!r}")
+            if self.bet_menu is not None:
+                if self.pot_fractions:
+                    raise SpecError(
+                        "no-limit rules take a bet_menu or (old files) pot_fractions, not "
+                        f"both; got {self.bet_menu!r} and {self.pot_fractions!r}"
+                    )
+                parse_bet_menu(self.bet_menu, n_streets=self.n_streets)
             if self.max_raises < 1:
                 raise SpecError(f"max_raises must be >= 1; got {self.max_raises}")
 
@@ -113,6 +137,12 @@ class BettingRules:
     def n_streets(self) -> int:
         """Betting rounds."""
         return len(self.board_cards)
+
+    def menu(self) -> BetMenu | None:
+        """The parsed ``bet_menu`` (None for limit rules and old ``pot_fractions`` ones)."""
+        if self.bet_menu is None:
+            return None
+        return parse_bet_menu(self.bet_menu, n_streets=self.n_streets)
 
 
 @dataclass(frozen=True)
@@ -171,6 +201,7 @@ class _Node:
     contributions: list[int]
     folded: list[bool]
     stakes: int  # the contribution every player still in must match
+    base: int  # the stakes when this street began: street bets are measured from it
     n_raises: int
     acted: list[bool]  # acted since the last bet or raise of this street
     last_increment: int
@@ -181,8 +212,8 @@ def _total_stacks(rules: BettingRules) -> list[int] | None:
     return None if rules.stacks is None else list(rules.stacks)
 
 
-def _legal(rules: BettingRules, node: _Node) -> list[tuple[int, int]]:
-    """(kind, raise_to) of each legal action at ``node``."""
+def _legal(rules: BettingRules, menu: BetMenu | None, node: _Node) -> list[tuple[int, int]]:
+    """(kind, raise_to) of each legal action at ``node`` (``menu``: ``rules.menu()``)."""
     p = node.to_act
     mine = node.contributions[p]
     stacks = _total_stacks(rules)
@@ -212,6 +243,15 @@ def _legal(rules: BettingRules, node: _Node) -> list[tuple[int, int]]:
     pot = sum(node.contributions)
     to_call = node.stakes - mine
     minimum = node.stakes + max(node.last_increment, max(rules.blinds), 1)
+    if menu is not None:
+        base = node.base  # the menu counts this street's chips, as the engine's bets
+        amounts = street_raises(
+            menu.streets[street], max_bet=node.stakes - base, pot=pot,
+            to_call=to_call, all_in=stacks[p] - base, low=minimum - base,
+            all_in_threshold=menu.all_in_threshold,
+        )  # fmt: skip
+        actions.extend((RAISE, base + amount) for amount in amounts)
+        return actions
     targets: set[int] = set()
     for fraction in rules.pot_fractions:
         target = node.stakes + round(fraction * (pot + to_call))
@@ -240,7 +280,7 @@ def _apply(rules: BettingRules, node: _Node, kind: int, raise_to: int) -> tuple[
     n = rules.n_players
     p = node.to_act
     child = _Node(
-        node.street, list(node.contributions), list(node.folded), node.stakes,
+        node.street, list(node.contributions), list(node.folded), node.stakes, node.base,
         node.n_raises, list(node.acted), node.last_increment, -1,
     )
     stacks = _total_stacks(rules)
@@ -281,6 +321,7 @@ def _apply(rules: BettingRules, node: _Node, kind: int, raise_to: int) -> tuple[
         return SHOWDOWN, child  # nobody can bet any more: the board runs out
     child.street += 1
     child.n_raises, child.acted, child.last_increment = 0, [False] * n, 0
+    child.base = child.stakes
     child.to_act = _next_active(rules, child, rules.first_actor[child.street])
     return DECISION, child
 
@@ -294,7 +335,8 @@ def build_tree(rules: BettingRules, *, max_nodes: int = MAX_NODES) -> BettingTre
     n = rules.n_players
     contributions = [a + b for a, b in zip(rules.antes, rules.blinds, strict=True)]
     blinds = list(rules.blinds)
-    root = _Node(0, contributions, [False] * n, 0, 0, [False] * n, max(blinds), -1)
+    root = _Node(0, contributions, [False] * n, 0, max(rules.antes), 0, [False] * n,
+                 max(blinds), -1)
     root.stakes = max(a + b for a, b in zip(rules.antes, blinds, strict=True))
     root.to_act = _next_active(rules, root, rules.first_actor[0])
     kinds: list[int] = []
@@ -308,7 +350,7 @@ def build_tree(rules: BettingRules, *, max_nodes: int = MAX_NODES) -> BettingTre
     def add(kind: int, node: _Node, parent: int) -> int:
         if len(kinds) >= max_nodes:
             raise GameTooLargeError(
-                f"the betting tree has more than {max_nodes} nodes; use fewer pot fractions "
+                f"the betting tree has more than {max_nodes} nodes; use fewer bet sizes "
                 "or a lower max_raises", found=len(kinds) + 1, limit=max_nodes,
             )
         kinds.append(kind)
@@ -320,10 +362,11 @@ def build_tree(rules: BettingRules, *, max_nodes: int = MAX_NODES) -> BettingTre
         edges.append([])
         return len(kinds) - 1
 
+    menu = rules.menu()
     stack: list[tuple[int, _Node]] = [(add(DECISION, root, -1), root)]
     while stack:
         index, node = stack.pop()
-        for kind, raise_to in _legal(rules, node):
+        for kind, raise_to in _legal(rules, menu, node):
             child_kind, child = _apply(rules, node, kind, raise_to)
             child_index = add(child_kind, child, index)
             edges[index].append((kind, raise_to, child_index))

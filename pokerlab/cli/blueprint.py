@@ -62,8 +62,10 @@ def train_command(
                                  "per hand (default: the full build).")
     ] = None,
     bet_menu: Annotated[
-        str | None, typer.Option("--bet-menu", help="No-limit: the pot fractions and all-in "
-                                 "the tree offers, e.g. '50%,100%,a'.")
+        str | None, typer.Option("--bet-menu", help="No-limit: the bet sizes the tree offers, "
+                                 "one list for every street ('50%,100%,a') or one per street "
+                                 "('2.5x,a/33%,75%,a/75%,a/a'): pot percentages, raise "
+                                 "multiples of the bet faced ('2.5x'), 'a' all-in.")
     ] = None,
     iterations: Annotated[
         int | None, typer.Option("--iterations", min=1, help="Stop at this many iterations.")
@@ -247,4 +249,18 @@ def info_command(
         return
     for key in ("spec", "cards_name", "bucket_counts", "bet_menu", "iterations", "seconds",
                 "seed", "prune_after", "prune_threshold", "rows", "pokerlab_version"):
-        console.print(f"{key}: {header.get(key)}")
+        console.print(f"{key}: {header.get(key)}", highlight=False)
+    by_street = _menu_by_street(header)
+    if by_street is not None:
+        console.print(f"bet_menu_by_street: {by_street}", highlight=False)
+
+
+def _menu_by_street(header: dict[str, Any]) -> str | None:
+    """The header's no-limit menu street by street (None: limit, or unreadable rules)."""
+    from pokerlab.blueprint.nolimit import menu_text
+    from pokerlab.blueprint.store import rules_from_header
+
+    try:
+        return menu_text(rules_from_header(header))
+    except (KeyError, TypeError, SpecError):
+        return None

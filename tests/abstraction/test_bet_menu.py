@@ -54,6 +54,25 @@ def test_parse_errors_name_the_problem(text: str, needle: str) -> None:
         parse_bet_menu(text)
 
 
+def test_parse_a_game_with_fewer_streets() -> None:
+    menu = parse_bet_menu("2.5x,a/50%,a", n_streets=2)
+    assert menu.streets == ((BetSize("times", 2.5), BetSize("all_in")),
+                            (BetSize("pot", 0.5), BetSize("all_in")))
+    assert len(parse_bet_menu("a", n_streets=3).streets) == 3
+    with pytest.raises(SpecError, match=r"or 2 \(preflop/flop\); got 4"):
+        parse_bet_menu("a/a/a/a", n_streets=2)
+    with pytest.raises(SpecError, match="n_streets must be 1 to 4"):
+        parse_bet_menu("a", n_streets=5)
+
+
+def test_a_postflop_street_of_multiples_only_is_refused() -> None:
+    assert parse_bet_menu("2.5x/50%/a/a").streets[0] == (BetSize("times", 2.5),)  # preflop ok
+    with pytest.raises(SpecError, match=r"the flop sizes '2\.5x,3x' could never bet"):
+        parse_bet_menu("2.5x,a/2.5x,3x/a/a")
+    with pytest.raises(SpecError, match="the flop sizes '2x' could never bet"):
+        parse_bet_menu("2x")  # one list for every street: the flop too
+
+
 @pytest.mark.parametrize("threshold", [0, 1.5, float("nan"), True, "0.5"])
 def test_bad_threshold(threshold: object) -> None:
     with pytest.raises(SpecError, match="all_in_threshold"):

@@ -44,12 +44,17 @@ def _blueprint(game_text: str, menu: str | None, cache: Path, name: str) -> Path
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("game_text", "menu"),
-    [('holdem(betting="limit")', None), ("holdem(stack=200)", "50%,100%,a")],
+    [
+        ('holdem(betting="limit")', None),
+        ("holdem(stack=200)", "50%,100%,a"),
+        ("holdem(stack=200)", "2.5x,a/33%,75%,a/75%,a/a"),  # per street, multiples
+    ],
 )
 def test_hard_plays_full_hands_against_easy(game_text: str, menu: str | None,
                                             cache: Path) -> None:  # fmt: skip
     game = load(game_text)
-    path = _blueprint(game_text, menu, cache, f"{game.rules.betting}.bp")
+    name = "".join(c if c.isalnum() else "_" for c in f"{game_text}-{menu}") + ".bp"
+    path = _blueprint(game_text, menu, cache, name)
     hard = HardAI(game, blueprint=path, seed=0, cache_dir=cache)
     result = play_match(game, hard, make_agent("easy", game, seed=1), hands=100, seed=3)
     assert result.n_hands == 200
@@ -80,7 +85,7 @@ def test_off_menu_bets_are_translated_to_the_raises_around_them(cache: Path) -> 
         node, _ = abstract_node(tree, game, off.history, np.random.default_rng(seed))
         reached.add(int(tree.contributions[node, 1]))
     assert reached == {6, 200}
-    observation = off.observation()  # type: ignore[attr-defined]
+    observation = off.observation()
     probs = hard.policy.action_probabilities(observation)
     assert set(probs) == set(observation.legal_actions)
     assert sum(probs.values()) == pytest.approx(1.0)

@@ -78,3 +78,37 @@ def test_always_raise_raises_in_nolimit_holdem() -> None:
     observation = state.observation()
     assert observation.action_names[observation.legal_actions.index(agent.act(observation))] \
         == "raise to 4"
+
+
+def test_always_raise_min_raises_every_nolimit_decision() -> None:
+    # Its no-limit size is documented as the minimum raise (or bet): check it at every
+    # decision of hands between two of them, through act and through the policy LBR queries,
+    # and on an unopened flop, where no-limit names the action "bet 2".
+    from pokerlab.games.holdem import CALL
+    from pokerlab.games.holdem_state import HoldemState
+
+    game = holdem(players=2, stack=40)
+    agent = AlwaysRaise(game)
+    assert agent.policy is not None
+    flop = game.initial_state().apply_sequence([0, 1, 2, 3, CALL, CALL, 10, 11, 12])
+    starts = [game.initial_state().apply_sequence([0, 1, 2, 3]), flop]
+    decisions = raises = 0
+    for state in starts:
+        while not state.is_terminal:
+            assert isinstance(state, HoldemState)
+            if state.player < 0:
+                state = state.child(state.legal_actions()[0])
+                continue
+            observation = state.observation()
+            bounds = state.raise_range()
+            wanted = CALL if bounds is None else state.action_for_raise_to(bounds[0])
+            assert agent.act(observation) == wanted
+            assert agent.policy.action_probabilities(observation)[wanted] == 1.0
+            decisions += 1
+            raises += bounds is not None
+            state = state.child(wanted)
+    assert decisions >= 10
+    assert raises >= 8
+    observation = flop.observation()
+    chosen = agent.act(observation)
+    assert observation.action_names[observation.legal_actions.index(chosen)] == "bet 2"

@@ -108,7 +108,32 @@ def test_nolimit_trains_with_a_bet_menu(tmp_path: Path, capsys: pytest.CaptureFi
                  "3000", "--out", str(out), "--json"]) == 0
     header = read_header(out)
     assert header["bet_menu"] == "50%,100%,a"
-    assert header["rules"]["pot_fractions"] == [0.5, 1.0]
+    assert header["rules"]["bet_menu"] == "50%,100%,a/50%,100%,a"  # the game has 2 streets
+    assert header["rules"]["pot_fractions"] == []
     assert header["iterations"] == 3000
     assert main(["blueprint", "info", str(out)]) == 0
     assert "bet_menu: 50%,100%,a" in capsys.readouterr().out
+
+
+def test_nolimit_trains_with_a_per_street_menu(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.blueprint.store import load_blueprint
+
+    out = tmp_path / "nl.bp"
+    game = 'holdem(stack=40, ranks=4, suits=2, board="1")'
+    assert main(["blueprint", "train", game, "--bet-menu", "2.5x,a/33%,75%", "--iterations",
+                 "2000", "--out", str(out), "--json"]) == 0
+    capsys.readouterr()
+    assert main(["blueprint", "info", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "bet_menu: 2.5x,a/33%,75%" in text
+    assert "bet_menu_by_street: preflop 2.5x,a; flop 33%,75%" in text
+    trainer, _ = load_blueprint(out)
+    tree = trainer.tree
+    root = [int(tree.raise_to[0, j]) for j in range(int(tree.n_actions[0]))
+            if tree.action_kind[0, j] == 2]
+    assert root == [5, 40]  # 2.5 big blinds, all-in
+    assert main(["blueprint", "train", game, "--bet-menu", "2.5x,a/33%/a", "--iterations",
+                 "10", "--out", str(tmp_path / "bad.bp")]) != 0
+    assert "1 list of sizes (all streets) or 2 (preflop/flop)" in capsys.readouterr().err
