@@ -95,8 +95,13 @@ def aivat_holdem_command(
         table.add_column(column, justify="left" if column == "estimate" else "right")
     rows = (
         ("plain", result.plain, 1.0),
-        ("chance terms", result.chance, result.chance_reduction),
-        ("AIVAT (chance + known actions)", result.aivat, result.aivat_reduction),
+        ("chance terms, board from the 3rd flop card", result.chance_board,
+         result.chance_board_reduction),
+        ("chance terms, hole cards + flop + turn + river", result.chance,
+         result.chance_reduction),
+        ("AIVAT, board chance terms + known actions", result.aivat_board,
+         result.aivat_board_reduction),
+        ("AIVAT, all chance terms + known actions", result.aivat, result.aivat_reduction),
         ("mean correction (0 expected)", result.correction, math.nan),
     )
     for label, e, factor in rows:

@@ -6,9 +6,11 @@ heads-up limit Texas Hold'em; each hand is corrected by the terms of
 for the Easy AI's result in milli big blinds per hand (deals are the units):
 
 - the plain estimate and its 95% interval;
-- chance terms only (board cards from the third flop card on);
+- chance terms only: all of them (the hole cards and the flop each as one event, the turn,
+  the river), and, beside them, the board terms from the third flop card on only (the
+  earlier method, which needs no exact preflop equity);
 - chance terms and the action terms of every agent whose policy is exposed (easy's;
-  always-call's are 0: it never randomizes);
+  always-call's are 0: it never randomizes), with either set of chance terms;
 - the mean of the summed terms with its interval: AIVAT is unbiased exactly when this
   mean is 0 in expectation, so the interval should hold 0 (the empirical check; the exact
   zero-mean property of each term is tested by enumeration in the tests).
@@ -39,8 +41,12 @@ class HoldemAivatResult:
         opponent: the opponent's built-in name.
         hands: hands played (each deal in both seats).
         plain: the plain estimate.
-        chance: corrected by the chance terms only; ``chance_reduction`` its variance factor.
-        aivat: corrected by chance and the known agents' action terms; ``aivat_reduction``.
+        chance: corrected by every chance term; ``chance_reduction`` its variance factor.
+        chance_board: by the board terms from the third flop card on only (no hole-card
+            nor whole-flop term); ``chance_board_reduction``.
+        aivat: corrected by every chance term and the known agents' action terms;
+            ``aivat_reduction``.
+        aivat_board: the same with the board terms only; ``aivat_board_reduction``.
         correction: the mean of the summed terms (0 in expectation: the unbiasedness check).
         known: the agents whose action terms were used.
     """
@@ -52,6 +58,10 @@ class HoldemAivatResult:
     chance_reduction: float
     aivat: Estimate
     aivat_reduction: float
+    chance_board: Estimate
+    chance_board_reduction: float
+    aivat_board: Estimate
+    aivat_board_reduction: float
     correction: Estimate
     known: tuple[str, ...]
 
@@ -83,6 +93,7 @@ def holdem_aivat_study(
     total = 2 * hands
     values = np.zeros(total)
     chance_terms = np.zeros(total)
+    board_terms = np.zeros(total)
     action_terms = np.zeros(total)
     deals = np.zeros(total, dtype=np.int64)
     for i, record in enumerate(iter_hands(game, agents, hands=total, seed=seed)):
@@ -91,6 +102,9 @@ def holdem_aivat_study(
         deals[i] = record.deal
         no_policy: list[Any] = [None, None]
         chance_terms[i] = holdem_hand_corrections(game, record.history, no_policy)[easy_seat]
+        board_terms[i] = holdem_hand_corrections(
+            game, record.history, no_policy, early_chance=False
+        )[easy_seat]
         seat_policies = [policies[agent] for agent in record.seats]
         action_terms[i] = holdem_hand_corrections(
             game, record.history, seat_policies, chance=False
@@ -101,8 +115,11 @@ def holdem_aivat_study(
     x = deal_units(values, deals) * scale
     c = deal_units(chance_terms, deals) * scale
     a = deal_units(action_terms, deals) * scale
+    b = deal_units(board_terms, deals) * scale
     chance = control_variate_estimate(x, c, coefficient=1.0)
     full = control_variate_estimate(x, c + a, coefficient=1.0)
+    board = control_variate_estimate(x, b, coefficient=1.0)
+    board_full = control_variate_estimate(x, b + a, coefficient=1.0)
     return HoldemAivatResult(
         opponent=opponent,
         hands=total,
@@ -111,6 +128,10 @@ def holdem_aivat_study(
         chance_reduction=chance.variance_reduction,
         aivat=full.estimate,
         aivat_reduction=full.variance_reduction,
+        chance_board=board.estimate,
+        chance_board_reduction=board.variance_reduction,
+        aivat_board=board_full.estimate,
+        aivat_board_reduction=board_full.variance_reduction,
         correction=mean_estimate(c + a),
         known=tuple(getattr(ag, "name", "?") for ag, k in zip(agents, known, strict=True)
                     if k is not None),
