@@ -1,0 +1,116 @@
+"""AIVAT on Hold'em with 3 to 6 seats (issue 17 item 6): exact zero-mean terms, a match."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.agents import AlwaysCall, RandomAgent
+from pokerlab.eval import play_match
+from pokerlab.eval.aivat import aivat_method, match_aivat
+from pokerlab.eval.aivat_holdem import holdem_aivat_corrections, holdem_hand_corrections
+from pokerlab.games import holdem
+from pokerlab.games.holdem_state import HoldemState
+from pokerlab.strategy import Policy
+
+GAME = holdem(players=3, betting="limit")
+DEAL = (51, 22, 8, 47, 24, 13)  # seat p holds DEAL[p], DEAL[p + 3]
+BOARD = (3, 36, 16, 20, 9)
+FOLD, CALL = 0, 1
+
+
+def _walk(game: object, history: tuple[int, ...]) -> HoldemState:
+    assert hasattr(game, "initial_state")
+    state = game.initial_state()
+    for action in history:
+        state = state.child(action)
+    assert isinstance(state, HoldemState)
+    return state
+
+
+def _to_board(cards: int, *, first: tuple[int, ...] = (), game: object = GAME,
+              deal: tuple[int, ...] = DEAL) -> tuple[int, ...]:
+    """A history reaching the chance node of board card ``cards + 1``: ``first``, then calls."""
+    history = [*deal, *first]
+    state = _walk(game, tuple(history))
+    board = iter(BOARD)
+    while len(state.board) < cards or state.player != -1:
+        action = next(board) if state.player == -1 else CALL
+        history.append(action)
+        state = state.child(action)
+    return tuple(history)
+
+
+def _mean_over_next_card(history: tuple[int, ...], game: object = GAME) -> None:
+    state = _walk(game, history)
+    n = state.holdem.n_players
+    none: list[Policy | None] = [None] * n
+    before = holdem_hand_corrections(state.holdem, history, none)
+    outcomes = state.chance_outcomes()
+    terms = [holdem_hand_corrections(state.holdem, (*history, c), none) for c, _ in outcomes]
+    after = sum(p * term for (_, p), term in zip(outcomes, terms, strict=True))
+    np.testing.assert_allclose(after, before, atol=1e-9)
+    assert np.ptp([term[0] for term in terms]) > 0.1  # the card changes the estimate
+    for term in terms:
+        assert term.sum() == pytest.approx(0.0, abs=1e-9)  # zero-sum
+
+
+def test_board_terms_have_mean_zero_over_the_next_card() -> None:
+    assert aivat_method(GAME) == "equity"
+    for cards in (2, 3, 4):  # the third flop card, the turn, the river
+        _mean_over_next_card(_to_board(cards))
+    # A seat folded before the flop: its share is 0, the two others split the pot.
+    _mean_over_next_card(_to_board(3, first=(FOLD,)))
+
+
+def test_no_term_for_the_hole_cards_and_first_flop_cards() -> None:
+    none: list[Policy | None] = [None] * 3
+    for cards in (0, 1):
+        history = _to_board(cards)
+        state = _walk(GAME, history)
+        before = holdem_hand_corrections(GAME, history, none)
+        for card, _ in state.chance_outcomes()[:4]:
+            after = holdem_hand_corrections(GAME, (*history, card), none)
+            np.testing.assert_array_equal(after, before)
+    np.testing.assert_array_equal(holdem_hand_corrections(GAME, DEAL, none), 0.0)
+
+
+def test_six_seats_river_term_has_mean_zero() -> None:
+    six = holdem(players=6, betting="limit")
+    deal = (51, 22, 8, 47, 24, 13, 50, 21, 7, 46, 25, 12)
+    _mean_over_next_card(_to_board(4, game=six, deal=deal), six)
+
+
+def test_action_terms_have_mean_zero_under_the_known_policy() -> None:
+    uniform = RandomAgent(GAME).policy
+    assert uniform is not None
+    for history in (DEAL, (*_to_board(3), 9)):  # before the flop; on the turn
+        state = _walk(GAME, history)
+        assert state.player >= 0
+        policies: list[Policy | None] = [None, None, None]
+        policies[state.player] = uniform
+        probs = uniform.action_probabilities(state.observation(state.player))
+        assert len(probs) >= 2
+        before = holdem_hand_corrections(GAME, history, policies)
+        after = np.zeros(3)
+        for action, p in probs.items():
+            after += p * holdem_hand_corrections(GAME, (*history, action), policies)
+        np.testing.assert_allclose(after, before, atol=1e-9)
+
+
+@pytest.mark.slow
+def test_a_three_seat_match() -> None:
+    agents = [RandomAgent(GAME, seed=1), AlwaysCall(GAME), RandomAgent(GAME, seed=2)]
+    result = play_match(GAME, *agents, hands=12, seed=4)
+    corrections = holdem_aivat_corrections(GAME, result.hands, agents)
+    assert corrections.shape == (len(result.hands), 3)
+    np.testing.assert_allclose(corrections.sum(axis=1), 0.0, atol=1e-9)  # zero-sum
+    assert np.abs(corrections).max() > 0.0
+    estimates = match_aivat(GAME, result, agents)
+    assert estimates is not None
+    assert len(estimates) == 3
+    for k, estimate in enumerate(estimates):
+        assert estimate.estimate.low <= estimate.estimate.mean <= estimate.estimate.high
+        assert np.isfinite(estimate.variance_reduction)
+        corrected = result.estimates[k].mean - corrections[:, k].mean()
+        assert estimate.estimate.mean == pytest.approx(corrected, abs=1e-9)
