@@ -347,17 +347,19 @@ def holdem_aivat_estimates(
     chance: bool = True,
     actions: bool = True,
     coefficient: float | None = 1.0,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[ControlVariateEstimate, ...]:
-    """Each agent's AIVAT estimate of chips per hand in a heads-up Hold'em match.
+    """Each agent's AIVAT estimate of chips per hand in a Hold'em match (2 to 6 seats).
 
     Args:
-        game: the match's game (heads-up Texas Hold'em).
+        game: the match's game (Texas Hold'em, 2 to 6 seats).
         result: the match (:func:`pokerlab.eval.play_match`).
         policies: per agent, its policy, the agent itself when it exposes ``policy``, or
             None where unknown (a wrong policy biases the estimate).
         chance: include board-card terms.
         actions: include the known agents' action terms.
         coefficient: 1.0 (plain AIVAT, exactly unbiased) or None to estimate the best one.
+        progress: called with the hands done, every 100 hands and at the end.
 
     Raises:
         PokerlabError: another game, a match of another game, or a policy count that is not
@@ -371,7 +373,7 @@ def holdem_aivat_estimates(
             f"policies needs one entry per agent ({len(result.agent_names)}); got {len(policies)}"
         )
     corrections = holdem_aivat_corrections(game, result.hands, policies, chance=chance,
-                                           actions=actions)
+                                           actions=actions, progress=progress)
     values = np.asarray(result.agent_returns, dtype=np.float64)
     if result.duplicate:
         deals = np.array([r.deal for r in result.hands], dtype=np.int64)

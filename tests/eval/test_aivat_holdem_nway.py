@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from pokerlab.agents import AlwaysCall, RandomAgent
+from pokerlab.cli import main
 from pokerlab.eval import play_match
 from pokerlab.eval.aivat import aivat_method, match_aivat
 from pokerlab.eval.aivat_holdem import holdem_aivat_corrections, holdem_hand_corrections
@@ -114,3 +117,13 @@ def test_a_three_seat_match() -> None:
         assert np.isfinite(estimate.variance_reduction)
         corrected = result.estimates[k].mean - corrections[:, k].mean()
         assert estimate.estimate.mean == pytest.approx(corrected, abs=1e-9)
+
+
+@pytest.mark.slow
+def test_match_command_reports_aivat_for_three_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = 'holdem(players=3, betting="limit")'
+    assert main(["match", spec, "random", "always-call", "random", "--hands", "3", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["agents"]
+    assert [row["aivat"]["policy_known"] for row in rows] == [True, True, True]
+    assert {row["aivat"]["values"] for row in rows} == {"equity"}
+    assert sum(row["aivat"]["mean"] for row in rows) == pytest.approx(0.0, abs=1e-9)
