@@ -10,6 +10,7 @@ from pokerlab.cli import main
 from pokerlab.studies.aivat_holdem_study import holdem_aivat_study
 
 
+@pytest.mark.slow
 def test_short_study() -> None:
     seen: list[int] = []
     result = holdem_aivat_study(hands=120, seed=1, progress=lambda done, total: seen.append(done))
@@ -21,11 +22,19 @@ def test_short_study() -> None:
     assert abs(result.correction.mean) < 4 * result.correction.std_error
     assert result.aivat_reduction > 1.0
     assert result.chance_reduction > 1.0
+    assert result.chance_board_reduction > 1.0
+    assert result.aivat_board_reduction > 1.0
+    # Both sets of chance terms estimate the same mean; they differ hand by hand.
+    assert result.chance.mean != result.chance_board.mean
+    assert abs(result.chance.mean - result.chance_board.mean) < 4 * result.plain.std_error
 
 
+@pytest.mark.slow
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["study", "aivat-holdem", "--hands", "30", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["hands"] == 60
     assert data["opponent"] == "always-call"
     assert data["plain"]["low"] <= data["plain"]["mean"] <= data["plain"]["high"]
+    board = data["chance_board"]
+    assert board["low"] <= board["mean"] <= board["high"]
