@@ -132,12 +132,14 @@ def holdem_equity(first: tuple[int, ...], second: tuple[int, ...], board: tuple[
     return _showdown_share(first, second, board, deck[_combinations(len(deck), 5 - len(board))])
 
 
-def _shares(hands: Sequence[tuple[int, ...]], board: tuple[int, ...]) -> FloatArray:
+def _shares(hands: Sequence[tuple[int, ...]], board: tuple[int, ...],
+            dead: tuple[int, ...] = ()) -> FloatArray:
     """``[len(hands)]`` each hand's mean share of the pot (ties split) over every runout.
 
-    Exact on a board of 1 to 5 cards; on an empty board, the fixed preflop sample.
+    Exact on a board of 1 to 5 cards; on an empty board, the fixed preflop sample. ``dead``
+    cards (folded hands) are in no runout.
     """
-    used = [c for hand in hands for c in hand] + list(board)
+    used = [c for hand in hands for c in hand] + list(board) + list(dead)
     deck = np.array([c for c in range(52) if c not in used], dtype=np.int64)
     if board:
         runouts = deck[_combinations(len(deck), 5 - len(board))]
@@ -157,9 +159,10 @@ def _shares(hands: Sequence[tuple[int, ...]], board: tuple[int, ...]) -> FloatAr
 
 
 @lru_cache(maxsize=65536)
-def _cached_shares(hands: tuple[tuple[int, ...], ...], board: tuple[int, ...]) -> FloatArray:
+def _cached_shares(hands: tuple[tuple[int, ...], ...], board: tuple[int, ...],
+                   dead: tuple[int, ...]) -> FloatArray:
     """:func:`_shares`, cached (a hand's values are asked several times)."""
-    out = _shares(hands, board)
+    out = _shares(hands, board, dead)
     out.setflags(write=False)
     return out
 
@@ -204,7 +207,8 @@ def _value(state: HoldemState) -> FloatArray:
             e0 = float(class_pair_equity()[hand_class_id(*first), hand_class_id(*second)])
         return np.array([e0 * pot, (1.0 - e0) * pot]) - committed
     share = np.zeros(n)
-    share[live] = _cached_shares(tuple(tuple(hole[p::n]) for p in live), board)
+    dead = tuple(c for p in range(n) if folded[p] for c in hole[p::n])
+    share[live] = _cached_shares(tuple(tuple(hole[p::n]) for p in live), board, dead)
     return share * pot - committed
 
 
