@@ -10,7 +10,7 @@ import pytest
 from pokerlab.agents import AlwaysCall, RandomAgent
 from pokerlab.cli import main
 from pokerlab.eval import play_match
-from pokerlab.eval.aivat import aivat_method, match_aivat
+from pokerlab.eval.aivat import aivat_method, hand_corrections, match_aivat
 from pokerlab.eval.aivat_holdem import holdem_aivat_corrections, holdem_hand_corrections
 from pokerlab.games import holdem
 from pokerlab.games.holdem_state import HoldemState
@@ -109,6 +109,8 @@ def test_a_three_seat_match() -> None:
     assert corrections.shape == (len(result.hands), 3)
     np.testing.assert_allclose(corrections.sum(axis=1), 0.0, atol=1e-9)  # zero-sum
     assert np.abs(corrections).max() > 0.0
+    # The arena's leaderboard goes through hand_corrections: the same terms.
+    np.testing.assert_array_equal(hand_corrections(GAME, result.hands, agents), corrections)
     estimates = match_aivat(GAME, result, agents)
     assert estimates is not None
     assert len(estimates) == 3
