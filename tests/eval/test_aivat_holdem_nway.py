@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 
 import numpy as np
 import pytest
 
 from pokerlab.agents import AlwaysCall, RandomAgent
+from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.cli import main
 from pokerlab.eval import play_match
 from pokerlab.eval.aivat import aivat_method, hand_corrections, match_aivat
-from pokerlab.eval.aivat_holdem import holdem_aivat_corrections, holdem_hand_corrections
+from pokerlab.eval.aivat_holdem import (
+    _combinations,
+    holdem_aivat_corrections,
+    holdem_hand_corrections,
+    preflop_shares_exact,
+)
 from pokerlab.games import holdem
 from pokerlab.games.holdem_state import HoldemState
 from pokerlab.strategy import Policy
@@ -44,13 +52,15 @@ def _to_board(cards: int, *, first: tuple[int, ...] = (), game: object = GAME,
     return tuple(history)
 
 
-def _mean_over_next_card(history: tuple[int, ...], game: object = GAME) -> None:
+def _mean_over_next_card(history: tuple[int, ...], game: object = GAME, *,
+                         early: bool = True) -> None:
     state = _walk(game, history)
     n = state.holdem.n_players
     none: list[Policy | None] = [None] * n
-    before = holdem_hand_corrections(state.holdem, history, none)
+    before = holdem_hand_corrections(state.holdem, history, none, early_chance=early)
     outcomes = state.chance_outcomes()
-    terms = [holdem_hand_corrections(state.holdem, (*history, c), none) for c, _ in outcomes]
+    terms = [holdem_hand_corrections(state.holdem, (*history, c), none, early_chance=early)
+             for c, _ in outcomes]
     after = sum(p * term for (_, p), term in zip(outcomes, terms, strict=True))
     np.testing.assert_allclose(after, before, atol=1e-9)
     assert np.ptp([term[0] for term in terms]) > 0.1  # the card changes the estimate
@@ -60,10 +70,48 @@ def _mean_over_next_card(history: tuple[int, ...], game: object = GAME) -> None:
 
 def test_board_terms_have_mean_zero_over_the_next_card() -> None:
     assert aivat_method(GAME) == "equity"
-    for cards in (2, 3, 4):  # the third flop card, the turn, the river
+    _mean_over_next_card(_to_board(2), early=False)  # the third flop card alone
+    for cards in (3, 4):  # the turn, the river
         _mean_over_next_card(_to_board(cards))
     # A seat folded before the flop: its share is 0, the two others split the pot.
     _mean_over_next_card(_to_board(3, first=(FOLD,)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", [(), (FOLD,)])
+def test_whole_flop_term_has_mean_zero_over_every_flop(first: tuple[int, ...]) -> None:
+    history = _to_board(0, first=first)  # before the first flop card
+    state = _walk(GAME, history)
+    live = [p for p in range(3) if not state.folded[p]]
+    hands = np.array([state.hole[p::3] for p in live])
+    pot = float(sum(state.contributions()))
+    deck = np.array(sorted(c for c, _ in state.chance_outcomes()), dtype=np.int64)
+    assert len(deck) == 46  # a folded hand's cards are dead
+    boards = _combinations(46, 5)
+    cards = deck[boards]
+    values = np.stack([evaluate_batch(np.concatenate([np.tile(h, (len(cards), 1)), cards], 1))
+                       for h in hands], axis=1)
+    winners = values == values.max(axis=1, keepdims=True)
+    shares = winners / winners.sum(axis=1, keepdims=True)  # [boards, live]
+    binomial = np.array([[math.comb(n, k) for k in range(4)] for n in range(46)])
+    flop_sum = np.zeros((math.comb(46, 3), len(live)))
+    for a, b, c in itertools.combinations(range(5), 3):  # colex id of each sub-flop
+        ids = binomial[boards[:, a], 1] + binomial[boards[:, b], 2] + binomial[boards[:, c], 3]
+        for k in range(len(live)):
+            flop_sum[:, k] += np.bincount(ids, weights=shares[:, k], minlength=len(flop_sum))
+    flop_shares = flop_sum / math.comb(43, 2)
+    dead = tuple(c for p in range(3) if state.folded[p] for c in state.hole[p::3])
+    exact = preflop_shares_exact(tuple(tuple(h) for h in hands.tolist()), dead)
+    np.testing.assert_allclose(flop_shares.mean(axis=0), exact, atol=1e-12)
+    none: list[Policy | None] = [None] * 3
+    before = holdem_hand_corrections(GAME, history, none)
+    for a, b, c in ((0, 1, 2), (5, 17, 40), (30, 44, 45)):
+        flop = (int(deck[a]), int(deck[b]), int(deck[c]))
+        after = holdem_hand_corrections(GAME, (*history, *flop), none)
+        colex = binomial[a, 1] + binomial[b, 2] + binomial[c, 3]
+        np.testing.assert_allclose((after - before)[live], pot * (flop_shares[colex] - exact),
+                                   atol=1e-9)
+        assert after.sum() == pytest.approx(0.0, abs=1e-9)
 
 
 def test_no_term_for_the_hole_cards_and_first_flop_cards() -> None:
