@@ -7,6 +7,7 @@ import json
 import pytest
 
 from pokerlab.cli import main
+from pokerlab.errors import PokerlabError
 from pokerlab.studies.aivat_holdem_study import holdem_aivat_study
 
 
@@ -38,3 +39,18 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["plain"]["low"] <= data["plain"]["mean"] <= data["plain"]["high"]
     board = data["chance_board"]
     assert board["low"] <= board["mean"] <= board["high"]
+
+
+@pytest.mark.slow
+def test_three_seat_study() -> None:
+    result = holdem_aivat_study(hands=10, seed=2, players=3)
+    assert result.players == 3
+    assert result.hands == 30
+    assert result.plain.n == 10  # the deals are the units
+    assert result.known == ("easy", "always-call", "always-call")
+    assert result.aivat.mean == pytest.approx(result.plain.mean - result.correction.mean)
+
+
+def test_bad_seat_count() -> None:
+    with pytest.raises(PokerlabError, match="players must be 2 to 6"):
+        holdem_aivat_study(hands=10, players=7)
