@@ -233,6 +233,12 @@ def _value(state: HoldemState) -> FloatArray:
     return share * pot - committed
 
 
+@lru_cache(maxsize=1)
+def _table_mean() -> float:
+    """The class-pair table's exact mean over every deal (computed once per process)."""
+    return class_pair_mean(class_pair_equity())
+
+
 def _expected_next(state: HoldemState) -> FloatArray:
     """``[n]`` ``sum_b P(b) V(h b)`` over every next card ``b`` of the chance node ``state``."""
     total = np.zeros(state.holdem.n_players)
@@ -251,7 +257,7 @@ def _chance_term(state: HoldemState, child: HoldemState, *, early: bool) -> Floa
         # The whole deal as one event: the mean of V over every deal, from the table.
         committed = np.asarray(state.contributions(), dtype=np.float64)
         pot = float(committed.sum())
-        mean = class_pair_mean(class_pair_equity())
+        mean = _table_mean()
         return _value(child) - (np.array([mean * pot, (1.0 - mean) * pot]) - committed)
     if len(board) < 2:
         return None
