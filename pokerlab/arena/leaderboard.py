@@ -19,7 +19,7 @@
    hold every card), action terms for the built-in agents whose policy is exposed and fixed
    (rebuilt from their ``builtin:NAME`` source) and for those given in ``policies``
    (entrants' files run sandboxed, so no policy is read from them). Exact history values
-   on games that compile, all-in equity on heads-up Texas Hold'em; other games get no
+   on games that compile, all-in equity on Texas Hold'em with 2 to 6 seats; other games get no
    AIVAT column. The terms have mean zero, so the corrected score estimates the same
    quantity with a narrower interval; the ranking stays by the plain score.
 """

@@ -296,7 +296,7 @@ def leaderboard_command(
     json: JsonOption = False,
     aivat: Annotated[
         bool, typer.Option("--aivat", help="Add AIVAT-corrected scores with their intervals "
-                           "(games that compile, heads-up Texas Hold'em).")
+                           "(games that compile, Texas Hold'em with 2 to 6 seats).")
     ] = False,
     policy: Annotated[
         list[str] | None,

@@ -4,7 +4,7 @@ Every agent plays ``--hands`` hands in each seat on shared deals (:func:`pokerla
 The table shows each agent's plain mean with its 95% interval, the chance-only control
 variate where the game compiles, and AIVAT (:func:`pokerlab.eval.aivat.match_aivat`): chance
 terms always, action terms for the agents whose policy is exposed and fixed; exact history
-values where the game compiles, all-in equity times the pot on heads-up Texas Hold'em.
+values where the game compiles, all-in equity times the pot on Texas Hold'em (2 to 6 seats).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.progress import Progress
 from rich.table import Table
 
 from pokerlab.cli._common import console, err_console, load_game, print_json
@@ -66,7 +67,7 @@ def match_command(
     seed: Annotated[int, typer.Option("--seed", min=0, help="The match's seed.")] = 0,
     aivat: Annotated[
         bool, typer.Option("--aivat/--no-aivat", help="Report the AIVAT estimate (on games "
-                           "that compile and heads-up Texas Hold'em).")
+                           "that compile and Texas Hold'em with 2 to 6 seats).")
     ] = True,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
@@ -84,9 +85,13 @@ def match_command(
     method = aivat_method(game) if aivat else None
     estimates = None
     if method is not None:
-        with err_console.status("AIVAT") if not json else _Quiet():
+        with Progress(console=err_console, transient=True, disable=json) as bar:
+            task = bar.add_task("AIVAT", total=len(result.hands))
             try:
-                estimates = match_aivat(game, result, built)
+                estimates = match_aivat(
+                    game, result, built,
+                    progress=lambda done: bar.update(task, completed=done),
+                )
             except PokerlabError as exc:  # e.g. a fault replaced a known agent's action
                 err_console.print(f"no AIVAT: {exc}", soft_wrap=True)
                 method = None
@@ -134,8 +139,8 @@ def match_command(
         )
     console.print(table)
     if aivat and method is None:
-        err_console.print(f"no AIVAT on {game.spec}: it needs a game that compiles or heads-up "
-                          "Texas Hold'em")
+        err_console.print(f"no AIVAT on {game.spec}: it needs a game that compiles or Texas "
+                          "Hold'em with 2 to 6 seats")
 
 
 class _Quiet:

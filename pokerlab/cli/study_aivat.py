@@ -73,30 +73,41 @@ def aivat_holdem_command(
     opponent: Annotated[
         str, typer.Option("--opponent", help="The Easy AI's opponent (a Hold'em built-in).")
     ] = "always-call",
+    players: Annotated[
+        int, typer.Option("--players", min=2, max=6, help="Seats (Easy AI and copies of the "
+                          "opponent).")
+    ] = 2,
     json: Annotated[
         bool, typer.Option("--json", help="Print the result as JSON on stdout.")
     ] = False,
 ) -> None:
-    """AIVAT on heads-up limit Hold'em: Easy AI's mean, corrected; the mean correction."""
+    """AIVAT on limit Hold'em (2 to 6 seats): Easy AI's mean, corrected; the mean correction."""
     from pokerlab.studies.aivat_holdem_study import holdem_aivat_study
 
     with Progress(console=err_console, transient=True) as bar:
-        task = bar.add_task("Hold'em hands", total=2 * hands)
+        task = bar.add_task("Hold'em hands", total=players * hands)
         result = holdem_aivat_study(
-            hands=hands, seed=seed, opponent=opponent,
+            hands=hands, seed=seed, opponent=opponent, players=players,
             progress=lambda done, total: bar.update(task, completed=done),
         )
     if json:
         print_json(result.to_dict())
         return
-    table = Table(title=f"Easy AI vs {opponent}, heads-up limit Hold'em, {result.hands:,} hands "
+    seats = "heads-up" if players == 2 else f"{players}-seat"
+    table = Table(title=f"Easy AI vs {opponent}, {seats} limit Hold'em, {result.hands:,} hands "
                   "(mbb/hand, 95% intervals)")
     for column in ("estimate", "mean", "interval", "x var"):
         table.add_column(column, justify="left" if column == "estimate" else "right")
     rows = (
         ("plain", result.plain, 1.0),
-        ("chance terms", result.chance, result.chance_reduction),
-        ("AIVAT (chance + known actions)", result.aivat, result.aivat_reduction),
+        ("chance terms, board from the 3rd flop card", result.chance_board,
+         result.chance_board_reduction),
+        ("chance terms, hole cards + flop + turn + river" if players == 2
+         else "chance terms, whole flop + turn + river", result.chance,
+         result.chance_reduction),
+        ("AIVAT, board chance terms + known actions", result.aivat_board,
+         result.aivat_board_reduction),
+        ("AIVAT, all chance terms + known actions", result.aivat, result.aivat_reduction),
         ("mean correction (0 expected)", result.correction, math.nan),
     )
     for label, e, factor in rows:

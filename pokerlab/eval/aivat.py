@@ -21,7 +21,7 @@ first bullet alone.
 :func:`aivat_estimates` applies them to a played match (any :class:`MatchResult` on a game
 that compiles). :func:`match_aivat` picks the method for any match: exact values on games
 that compile, the all-in-equity value function of :mod:`pokerlab.eval.aivat_holdem` on
-heads-up Texas Hold'em. This module adds to the evaluation layer; it changes nothing in it.
+Texas Hold'em with 2 to 6 seats. This module adds to the evaluation layer; it changes nothing in it.
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ def hand_corrections(
 
     Subtract them from each agent's chips to get its AIVAT-corrected result per hand. On a
     game that compiles, ``V`` is exact (unknown seats play ``reference``, default the first
-    known policy, else uniform); on heads-up Texas Hold'em it is the all-in equity value.
+    known policy, else uniform); on Texas Hold'em (2 to 6 seats) the all-in equity value.
 
     Args:
         game: the game the hands were played on.
@@ -220,7 +220,8 @@ def hand_corrections(
         return holdem_aivat_corrections(game, hands, policies, chance=chance, actions=actions,
                                         progress=progress)
     raise PokerlabError(
-        f"no AIVAT on {game.spec}: it needs a game that compiles or heads-up Texas Hold'em"
+        f"no AIVAT on {game.spec}: it needs a game that compiles or Texas Hold'em with 2 "
+        "to 6 seats"
     )
 
 
@@ -321,8 +322,8 @@ def known_policy(game: Game, agent: object) -> object | None:
 def aivat_method(game: Game) -> str | None:
     """How AIVAT values the histories of ``game``, or None where it cannot.
 
-    ``"exact"``: the game compiles (exact history values); ``"equity"``: heads-up Texas
-    Hold'em (all-in equity times the pot); None: neither.
+    ``"exact"``: the game compiles (exact history values); ``"equity"``: Texas
+    Hold'em with 2 to 6 seats (all-in equity times the pot); None: neither.
     """
     try:
         compile(game)
@@ -342,12 +343,13 @@ def match_aivat(
     agents: Sequence[object | None],
     *,
     reference: Policy | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[ControlVariateEstimate, ...] | None:
     """AIVAT estimates of a played match, using every policy the agents truly expose.
 
     Chance terms always; action terms for the agents :func:`known_policy` accepts. On a game
     that compiles, ``V`` is exact under the known policies (the unknown seats play
-    ``reference``, default the first known policy, else uniform); on heads-up Texas Hold'em
+    ``reference``, default the first known policy, else uniform); on Texas Hold'em (2 to 6 seats)
     ``V`` is all-in equity times the pot (:mod:`pokerlab.eval.aivat_holdem`).
 
     Args:
@@ -355,6 +357,7 @@ def match_aivat(
         result: the match.
         agents: the match's agents in order (None for one whose policy must not be used).
         reference: the unknown seats' profile in ``V`` on compiled games.
+        progress: called with the hands done (Hold'em: every 100 hands and at the end).
 
     Returns:
         One estimate per agent, or None when AIVAT cannot value this game's histories.
@@ -364,9 +367,12 @@ def match_aivat(
     if method == "exact":
         if reference is None and all(k is None for k in known):
             reference = Strategy.uniform(game)
-        return aivat_estimates(game, result, known, reference=reference)
+        estimates = aivat_estimates(game, result, known, reference=reference)
+        if progress is not None:
+            progress(len(result.hands))
+        return estimates
     if method == "equity":
-        return holdem_aivat_estimates(game, result, known)
+        return holdem_aivat_estimates(game, result, known, progress=progress)
     return None
 
 

@@ -1,29 +1,46 @@
-"""AIVAT on heads-up Texas Hold'em: an all-in-equity value function, chance and action terms.
+"""AIVAT on Texas Hold'em (2 to 6 seats): equity values, chance and action terms.
 
 Hold'em is far too big for the exact history values of :mod:`pokerlab.eval.aivat`, but AIVAT
-is unbiased for *any* value function ``V``: only the variance depends on it. Here, for seat
-``p`` at a history ``h`` (every card known: AIVAT runs after the hand, with both hands shown
-by the record)::
+is unbiased for *any* value function ``V`` as long as each term's expectation is computed
+exactly for that ``V``: only the variance depends on it. Here, for seat ``p`` at a history
+``h`` (every card known: AIVAT runs after the hand, with every hand shown by the record)::
 
-    V_p(h) = E_p(h) * pot(h) - committed_p(h)        (h not terminal)
+    V_p(h) = S_p(h) * pot(h) - committed_p(h)        (h not terminal)
     V_p(h) = the chips seat p won                      (h terminal)
 
-with ``E_p`` the all-in equity of ``p``'s hole cards against the opponent's on the board
-dealt so far (ties count half).
+with ``S_p`` seat ``p``'s all-in share of the pot (win 1, ties split; 0 once folded) against
+the hands still in, on the board dealt so far:
 
-- Chance terms ``V(h a) - sum_b P(b) V(h b)``: with ``E`` exact, ``sum_b P(b) E(h b) = E(h)``
-  (equity is a martingale when the next card is uniform over the undealt ones), so the term
-  is ``pot * (E(h a) - E(h))``: exactly mean zero. It is applied where exact equity is cheap:
-  at the third flop card (15,180 runouts), the turn (990) and the river (44). Earlier board
-  cards and the hole cards get no term (leaving out a term keeps the estimate unbiased: each
-  term has mean zero on its own).
-- Action terms ``V(h a) - sum_b sigma(b | I) V(h b)`` at every decision of a seat whose
-  policy ``sigma`` is known (an agent exposing ``policy``: easy, ehs, always-call, ...).
-  Before the flop ``E`` is a fixed-sample estimate (2,000 runouts, the same ones for every
-  hand): any ``V`` keeps action terms unbiased, so it need not be exact there.
+- on a board of 1 to 5 cards, exact (every runout);
+- before the flop, heads-up: the 169 x 169 class-pair table of
+  :mod:`pokerlab.eval.preflop_equity` (a fixed function of the two hands' classes);
+  with 3 to 6 seats: a fixed sample of :data:`PREFLOP_SAMPLES` runouts (the same for every
+  hand, so ``V`` is a function of the cards).
+
+Chance terms ``V(h a) - sum_b P(b) V(h b)``, heads-up:
+
+- the hole cards, as one chance event (all four cards): ``pot * (T(deal) - mean T)``, the
+  mean over all 1,624,350 deals computed exactly from the table (it is 1/2);
+- the flop, as one chance event (three cards): ``pot * (E_flop - E_preflop)``, where the
+  mean of exact flop equity over the 17,296 flops is exact preflop equity (every 5-card
+  runout: :func:`preflop_equity_exact`, the card layer's enumeration, about 65 ms a deal);
+- the turn and the river: ``pot * (E(h a) - E(h))`` (exact equity is a martingale when
+  the next card is uniform over the undealt ones).
+
+With ``early_chance=False`` the hole cards and the first two flop cards get no term and the
+third flop card gets ``pot * (E(3 cards) - E(2 cards))`` (15,180 runouts; no exact preflop
+equity needed). With 3 to 6 seats the chance terms are the third flop card, the turn and
+the river, each expectation taken by enumerating every next card (so side pots, folds and
+all-in runouts need no special case), or, with ``early_chance``, the whole flop as one
+event (``pot * (S_flop - S_preflop)`` with the exact preflop shares of the hands still in,
+:func:`preflop_shares_exact`; no runout ends the hand before the turn, so no side pot
+enters) with the turn and the river enumerated; the hole cards get no term.
+
+Action terms ``V(h a) - sum_b sigma(b | I) V(h b)`` at every decision of a seat whose policy
+``sigma`` is known (an agent exposing ``policy``: easy, ehs, always-call, ...).
 
 The corrected result ``u - sum(terms)`` has the mean of ``u``; the terms remove the luck of
-the board and the known seats' own randomization.
+the cards and the known seats' own randomization.
 """
 
 from __future__ import annotations
@@ -35,9 +52,11 @@ from functools import lru_cache
 import numpy as np
 
 from pokerlab._types import CHANCE, FloatArray, IntArray
+from pokerlab.cards.equity import equity
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.dealer import agent_name
+from pokerlab.eval.preflop_equity import class_pair_equity, class_pair_mean, hand_class_id
 from pokerlab.eval.records import HandRecord, MatchResult
 from pokerlab.eval.sampling import deal_units
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate
@@ -47,14 +66,10 @@ from pokerlab.games.holdem_state import HoldemState
 from pokerlab.strategy import Policy
 
 PREFLOP_SAMPLES = 2000
-"""Runouts of the fixed preflop sample (the same for every hand, so ``V`` is a function)."""
+"""Runouts of the fixed preflop sample with 3 to 6 seats (the same for every hand)."""
 
-FIRST_CHANCE_BOARD = 2
-"""Chance terms apply to board cards dealt onto a board of at least this many cards.
-
-At least 1: on an empty board ``E`` is an estimate, and a term ``E(h a) - E(h)`` is only
-mean-zero when ``E(h)`` is exact. 1 would add the second flop card at 178,365 runouts a
-hand; 2 (15,180 runouts) keeps a 20,000-deal match to minutes on two cores."""
+MAX_SEATS = 6
+"""The most seats Hold'em AIVAT values (exact n-way equity stays cheap up to 6 hands)."""
 
 
 @lru_cache(maxsize=8)
@@ -67,11 +82,11 @@ def _combinations(n: int, k: int) -> IntArray:
     return flat.reshape(-1, k)
 
 
-@lru_cache(maxsize=1)
-def _preflop_sample() -> IntArray:
-    """``[PREFLOP_SAMPLES, 5]`` fixed runouts, as indices into the 48 undealt cards."""
+@lru_cache(maxsize=8)
+def _preflop_sample(n_deck: int) -> IntArray:
+    """``[PREFLOP_SAMPLES, 5]`` fixed runouts, as indices into the ``n_deck`` undealt cards."""
     rng = np.random.default_rng(0xA1BA7)
-    return np.argsort(rng.random((PREFLOP_SAMPLES, 48)), axis=1)[:, :5]
+    return np.argsort(rng.random((PREFLOP_SAMPLES, n_deck)), axis=1)[:, :5]
 
 
 def _showdown_share(first: tuple[int, ...], second: tuple[int, ...], board: tuple[int, ...],
@@ -87,12 +102,41 @@ def _showdown_share(first: tuple[int, ...], second: tuple[int, ...], board: tupl
     return float(np.mean((mine > theirs) + 0.5 * (mine == theirs)))
 
 
+@lru_cache(maxsize=4096)
+def preflop_equity_exact(first: tuple[int, ...], second: tuple[int, ...]) -> float:
+    """Seat 0's exact all-in equity before the flop (all 1,712,304 runouts; about 65 ms).
+
+    It is the exact mean over the 17,296 flops of the exact flop equity, which makes the
+    whole-flop chance term mean zero. Cached (the same deal is played in both seats).
+    """
+    result = equity([list(first), list(second)])
+    assert result.exact
+    return float(result.equity[0])
+
+
+@lru_cache(maxsize=1024)
+def preflop_shares_exact(
+    hands: tuple[tuple[int, ...], ...], dead: tuple[int, ...] = ()
+) -> FloatArray:
+    """Each hand's exact share of the pot before the flop, 2 to 6 hands, ``dead`` cards out.
+
+    Every runout, by the card layer's enumeration (0.1 to 0.5 s for 3 to 6 hands on two
+    loaded cores). The exact mean over the flops of the exact flop shares, which makes the
+    whole-flop chance term mean zero with 3 to 6 seats. Cached.
+    """
+    result = equity([list(hand) for hand in hands], dead=list(dead))
+    assert result.exact
+    out = np.array(result.equity, dtype=np.float64)
+    out.setflags(write=False)
+    return out
+
+
 @lru_cache(maxsize=65536)
 def holdem_equity(first: tuple[int, ...], second: tuple[int, ...], board: tuple[int, ...]) -> float:
-    """Seat 0's all-in equity with hole cards ``first`` against ``second`` on ``board``.
+    """Seat 0's exact all-in equity with hole cards ``first`` against ``second`` on ``board``.
 
-    Exact (every runout) on a board of 1 to 5 cards; on an empty board, the fixed
-    :data:`PREFLOP_SAMPLES`-runout estimate (deterministic: the same cards give the same value).
+    Every runout of the board (0 to 5 cards; an empty board by the card layer's exact
+    enumeration, :func:`preflop_equity_exact`).
 
     Raises:
         PokerlabError: for hands that are not two cards each or cards used twice.
@@ -103,14 +147,49 @@ def holdem_equity(first: tuple[int, ...], second: tuple[int, ...], board: tuple[
             f"equity needs two distinct hole cards per seat and up to 5 board cards, no card "
             f"twice; got {first}, {second}, board {board}"
         )
-    deck = np.array([c for c in range(52) if c not in used], dtype=np.int64)
     if not board:
-        return _showdown_share(first, second, board, deck[_preflop_sample()])
+        return preflop_equity_exact(first, second)
+    deck = np.array([c for c in range(52) if c not in used], dtype=np.int64)
     return _showdown_share(first, second, board, deck[_combinations(len(deck), 5 - len(board))])
 
 
+def _shares(hands: Sequence[tuple[int, ...]], board: tuple[int, ...],
+            dead: tuple[int, ...] = ()) -> FloatArray:
+    """``[len(hands)]`` each hand's mean share of the pot (ties split) over every runout.
+
+    Exact on a board of 1 to 5 cards; on an empty board, the fixed preflop sample. ``dead``
+    cards (folded hands) are in no runout.
+    """
+    used = [c for hand in hands for c in hand] + list(board) + list(dead)
+    deck = np.array([c for c in range(52) if c not in used], dtype=np.int64)
+    if board:
+        runouts = deck[_combinations(len(deck), 5 - len(board))]
+    else:
+        runouts = deck[_preflop_sample(len(deck))]
+    n = runouts.shape[0]
+    common = np.concatenate(
+        [np.broadcast_to(np.array(board, dtype=np.int64), (n, len(board))), runouts], axis=1
+    )
+    values = np.stack([
+        evaluate_batch(np.concatenate([np.broadcast_to(np.array(hand), (n, 2)), common], 1))
+        for hand in hands
+    ], axis=1)
+    winners = values == values.max(axis=1, keepdims=True)
+    shares: FloatArray = (winners / winners.sum(axis=1, keepdims=True)).mean(axis=0)
+    return shares
+
+
+@lru_cache(maxsize=65536)
+def _cached_shares(hands: tuple[tuple[int, ...], ...], board: tuple[int, ...],
+                   dead: tuple[int, ...]) -> FloatArray:
+    """:func:`_shares`, cached (a hand's values are asked several times)."""
+    out = _shares(hands, board, dead)
+    out.setflags(write=False)
+    return out
+
+
 def check_holdem_aivat(game: Game) -> HoldemGame:
-    """The game as heads-up Texas Hold'em, or a clear error (AIVAT's equity values need it).
+    """The game as Texas Hold'em with 2 to 6 seats, or a clear error (AIVAT's values need it).
 
     Raises:
         PokerlabError: for any other game.
@@ -118,25 +197,89 @@ def check_holdem_aivat(game: Game) -> HoldemGame:
     params = dict(game.spec.params)
     texas = all(params.get(key, default) == default for key, default in
                 (("ranks", 13), ("suits", 4), ("hole", 2), ("board", "3,1,1")))
-    if not isinstance(game, HoldemGame) or game.n_players != 2 or not texas:
+    if not isinstance(game, HoldemGame) or not 2 <= game.n_players <= MAX_SEATS or not texas:
         raise PokerlabError(
-            f"Hold'em AIVAT needs heads-up Texas Hold'em (52 cards, 2 hole cards, board 3,1,1); "
-            f"got {game.spec}"
+            f"Hold'em AIVAT needs Texas Hold'em with 2 to {MAX_SEATS} seats (52 cards, 2 hole "
+            f"cards, board 3,1,1); got {game.spec}"
         )
     return game
 
 
 def _value(state: HoldemState) -> FloatArray:
-    """``[2]`` the value function ``V`` of the module docstring at ``state``."""
+    """``[n]`` the value function ``V`` of the module docstring at ``state``."""
     if state.is_terminal:
         return np.asarray(state.returns(), dtype=np.float64)
+    n = state.holdem.n_players
     hole = state.hole
     committed = np.asarray(state.contributions(), dtype=np.float64)
     pot = float(committed.sum())
-    if len(hole) < 4:
-        return pot / 2 - committed
-    e0 = holdem_equity(tuple(hole[0::2]), tuple(hole[1::2]), tuple(state.board))
-    return np.array([e0 * pot, (1.0 - e0) * pot]) - committed
+    folded = state.folded
+    live = [p for p in range(n) if not folded[p]]
+    if len(hole) < 2 * n:
+        share = np.zeros(n)
+        share[live] = 1.0 / len(live)
+        return share * pot - committed
+    board = tuple(state.board)
+    if n == 2:
+        first, second = tuple(hole[0::2]), tuple(hole[1::2])
+        if board:
+            e0 = holdem_equity(first, second, board)
+        else:
+            e0 = float(class_pair_equity()[hand_class_id(*first), hand_class_id(*second)])
+        return np.array([e0 * pot, (1.0 - e0) * pot]) - committed
+    share = np.zeros(n)
+    dead = tuple(c for p in range(n) if folded[p] for c in hole[p::n])
+    share[live] = _cached_shares(tuple(tuple(hole[p::n]) for p in live), board, dead)
+    return share * pot - committed
+
+
+@lru_cache(maxsize=1)
+def _table_mean() -> float:
+    """The class-pair table's exact mean over every deal (computed once per process)."""
+    return class_pair_mean(class_pair_equity())
+
+
+def _expected_next(state: HoldemState) -> FloatArray:
+    """``[n]`` ``sum_b P(b) V(h b)`` over every next card ``b`` of the chance node ``state``."""
+    total = np.zeros(state.holdem.n_players)
+    for card, probability in state.chance_outcomes():
+        total += probability * _value(state.child(card))
+    return total
+
+
+def _chance_term(state: HoldemState, child: HoldemState, *, early: bool) -> FloatArray | None:
+    """The chance term of dealing ``child`` from ``state``, or None where none applies."""
+    n = state.holdem.n_players
+    hole, board = state.hole, state.board
+    if len(hole) < 2 * n:
+        if not (early and n == 2 and len(child.hole) == 4):
+            return None
+        # The whole deal as one event: the mean of V over every deal, from the table.
+        committed = np.asarray(state.contributions(), dtype=np.float64)
+        pot = float(committed.sum())
+        mean = _table_mean()
+        return _value(child) - (np.array([mean * pot, (1.0 - mean) * pot]) - committed)
+    if len(board) < 2:
+        return None
+    if n > 2:
+        if len(board) == 2 and early:
+            # The whole flop as one event: the mean of exact flop shares is the exact
+            # preflop share of the hands still in (folded hands dead).
+            committed = np.asarray(state.contributions(), dtype=np.float64)
+            folded = state.folded
+            live = [p for p in range(n) if not folded[p]]
+            dead = tuple(c for p in range(n) if folded[p] for c in hole[p::n])
+            share = np.zeros(n)
+            share[live] = preflop_shares_exact(tuple(tuple(hole[p::n]) for p in live), dead)
+            return _value(child) - (share * float(committed.sum()) - committed)
+        return _value(child) - _expected_next(state)
+    if len(board) == 2 and early:
+        # The whole flop as one event: the mean of exact flop equity is exact preflop equity.
+        committed = np.asarray(state.contributions(), dtype=np.float64)
+        pot = float(committed.sum())
+        e0 = preflop_equity_exact(tuple(hole[0::2]), tuple(hole[1::2]))
+        return _value(child) - (np.array([e0 * pot, (1.0 - e0) * pot]) - committed)
+    return _value(child) - _value(state)
 
 
 def holdem_hand_corrections(
@@ -146,15 +289,18 @@ def holdem_hand_corrections(
     *,
     chance: bool = True,
     actions: bool = True,
+    early_chance: bool = True,
 ) -> FloatArray:
-    """``[2]`` the sum of AIVAT's terms for each seat over one played hand.
+    """``[n_seats]`` the sum of AIVAT's terms for each seat over one played hand.
 
     Args:
-        game: heads-up Texas Hold'em.
+        game: Texas Hold'em with 2 to 6 seats.
         history: the hand's actions, chance outcomes included (``HandRecord.history``).
         policies: per seat, the policy that seat played, or None where unknown.
-        chance: include the board-card terms.
+        chance: include the chance terms.
         actions: include the known seats' action terms.
+        early_chance: the whole-flop term (and heads-up the hole-card term); False: board
+            terms from the third flop card on only, as before (no exact preflop equity).
 
     Raises:
         PokerlabError: for another game, a policy count that is not one per seat, or a
@@ -162,17 +308,19 @@ def holdem_hand_corrections(
             not the one played, and the estimate would be biased).
     """
     holdem = check_holdem_aivat(game)
-    if len(policies) != 2:
-        raise PokerlabError(f"policies needs one entry per seat (2); got {len(policies)}")
-    total = np.zeros(2)
+    n = holdem.n_players
+    if len(policies) != n:
+        raise PokerlabError(f"policies needs one entry per seat ({n}); got {len(policies)}")
+    total = np.zeros(n)
     state = holdem.initial_state()
     for action in history:
         if state.is_terminal:
             raise PokerlabError(f"the history {tuple(history)} goes on after the hand ended")
         child = state.child(action)
         if state.player == CHANCE:
-            if chance and len(state.hole) == 4 and len(state.board) >= FIRST_CHANCE_BOARD:
-                total += _value(child) - _value(state)
+            term = _chance_term(state, child, early=early_chance) if chance else None
+            if term is not None:
+                total += term
         elif actions and policies[state.player] is not None:
             policy = policies[state.player]
             assert policy is not None
@@ -186,7 +334,7 @@ def holdem_hand_corrections(
             expected = sum(
                 (p * (_value(child) if b == action else _value(state.child(b)))
                  for b, p in probs.items() if p > 0.0),
-                start=np.zeros(2),
+                start=np.zeros(n),
             )
             total += _value(child) - expected
         state = child
@@ -240,17 +388,19 @@ def holdem_aivat_estimates(
     chance: bool = True,
     actions: bool = True,
     coefficient: float | None = 1.0,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[ControlVariateEstimate, ...]:
-    """Each agent's AIVAT estimate of chips per hand in a heads-up Hold'em match.
+    """Each agent's AIVAT estimate of chips per hand in a Hold'em match (2 to 6 seats).
 
     Args:
-        game: the match's game (heads-up Texas Hold'em).
+        game: the match's game (Texas Hold'em, 2 to 6 seats).
         result: the match (:func:`pokerlab.eval.play_match`).
         policies: per agent, its policy, the agent itself when it exposes ``policy``, or
             None where unknown (a wrong policy biases the estimate).
         chance: include board-card terms.
         actions: include the known agents' action terms.
         coefficient: 1.0 (plain AIVAT, exactly unbiased) or None to estimate the best one.
+        progress: called with the hands done, every 100 hands and at the end.
 
     Raises:
         PokerlabError: another game, a match of another game, or a policy count that is not
@@ -264,7 +414,7 @@ def holdem_aivat_estimates(
             f"policies needs one entry per agent ({len(result.agent_names)}); got {len(policies)}"
         )
     corrections = holdem_aivat_corrections(game, result.hands, policies, chance=chance,
-                                           actions=actions)
+                                           actions=actions, progress=progress)
     values = np.asarray(result.agent_returns, dtype=np.float64)
     if result.duplicate:
         deals = np.array([r.deal for r in result.hands], dtype=np.int64)
@@ -276,11 +426,13 @@ def holdem_aivat_estimates(
 
 
 __all__ = [
-    "FIRST_CHANCE_BOARD",
+    "MAX_SEATS",
     "PREFLOP_SAMPLES",
     "check_holdem_aivat",
     "holdem_aivat_corrections",
     "holdem_aivat_estimates",
     "holdem_equity",
     "holdem_hand_corrections",
+    "preflop_equity_exact",
+    "preflop_shares_exact",
 ]

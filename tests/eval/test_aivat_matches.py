@@ -21,7 +21,8 @@ def test_the_method_follows_the_game() -> None:
     assert aivat_method(kuhn()) == "exact"
     assert aivat_method(leduc()) == "exact"
     assert aivat_method(holdem(betting="limit")) == "equity"
-    assert aivat_method(holdem(players=3)) is None
+    assert aivat_method(holdem(players=3)) == "equity"
+    assert aivat_method(holdem(players=7)) is None
 
 
 def test_known_policies() -> None:
@@ -53,9 +54,9 @@ def test_every_policy_known_gives_the_exact_value() -> None:
 
 
 def test_no_aivat_where_histories_cannot_be_valued() -> None:
-    game = holdem(players=3, betting="limit")
-    agents = [AlwaysCall(game) for _ in range(3)]
-    result = play_match(game, *agents, hands=2, seed=0)
+    game = holdem(players=7, betting="limit")
+    agents = [AlwaysCall(game) for _ in range(7)]
+    result = play_match(game, *agents, hands=1, seed=0)
     assert match_aivat(game, result, agents) is None
 
 
