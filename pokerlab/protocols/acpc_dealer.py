@@ -31,7 +31,7 @@ from typing import Protocol
 import numpy as np
 
 from pokerlab._types import TERMINAL, Action
-from pokerlab.cards.card import card_str
+from pokerlab.cards.card import N_CARDS, card_str
 from pokerlab.errors import IllegalActionError, PokerlabError, ProtocolError
 from pokerlab.eval.dealer import (
     ActionTaken,
@@ -62,6 +62,8 @@ _SEND_SECONDS = 5.0
 _RECORDED_LINES = 3
 """Lines that are not answers recorded one by one per decision (the rest are counted)."""
 _TOKEN = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
+_CARD_TEXT = tuple(card_str(c) for c in range(N_CARDS))
+"""The text of each card id (a lookup, not a checked conversion, per card sent)."""
 
 
 @dataclass(frozen=True)
@@ -156,8 +158,9 @@ class MatchStateSink(Protocol):
 class AcpcTable:
     """The dealer listener: follows the hand, sends match states, writes the ACPC log lines.
 
-    The betting tokens and card texts are kept as the hand goes (an action appends one
-    token), so a match state costs a string join, not a replay of the hand.
+    The betting text, the board text and each position's head and hole cards are kept as
+    the hand goes (an action appends one token), so a match state costs one string
+    format, not a replay of the hand.
 
     Args:
         seats: the ACPC seat of each agent (by the agent's index in the match); agents
@@ -176,9 +179,15 @@ class AcpcTable:
         self.hand = 0
         self.seating: tuple[int, ...] = ()
         self.log = log
-        self._rounds: list[list[str]] = [[]]
+        self._round = 0  # betting rounds opened before the current one
+        self._betting = ""  # the hand's betting so far, rounds joined by "/"
         self._boards = ""  # "/<cards>" per round after the first that has opened
-        self._hole: list[str] | None = None
+        self._hole: list[str] | None = None  # each position's hole cards, once all are dealt
+        self._views: list[tuple[int, str, MatchStateSink, str]] = []
+        """Per position with a seat here: the position, its ``MATCHSTATE:<position>:<hand>:``
+        head, its seat and its own hole cards (the others' hidden), built once a hand."""
+        self._orders: dict[int, list[tuple[int, str, MatchStateSink, str]]] = {}
+        """The views with the position to act first, by that position (built once a hand)."""
         for seat in self.seats.values():
             seat.table = self
 
@@ -189,32 +198,34 @@ class AcpcTable:
             assert isinstance(state, HoldemState)
             action = event.action
             if action == FOLD:
-                token = "f"
+                self._betting += "f"
             elif action == CALL:
-                token = "c"
+                self._betting += "c"
             elif state.game.no_limit:
-                token = f"r{state.committed[event.seat]}"
+                self._betting += f"r{state.committed[event.seat]}"
             else:
-                token = "r"
-            self._rounds[-1].append(token)
+                self._betting += "r"
             self._changed(state)
         elif isinstance(event, ChanceDealt):
             state = event.state
             assert isinstance(state, HoldemState)
             sizes = state.game.rules.board_sizes
-            rounds = self._rounds
-            while len(rounds) < len(sizes) and len(state.board) >= sizes[len(rounds)]:
-                r = len(rounds)
-                rounds.append([])
+            while self._round + 1 < len(sizes) and len(state.board) >= sizes[self._round + 1]:
+                self._round += 1
+                r = self._round
+                self._betting += "/"
                 self._boards += "/" + "".join(
-                    card_str(c) for c in state.board[sizes[r - 1] : sizes[r]]
+                    _CARD_TEXT[c] for c in state.board[sizes[r - 1] : sizes[r]]
                 )
             self._changed(state)
         elif isinstance(event, HandStarted):
             self.hand, self.seating = event.hand, event.seats
-            self._rounds = [[]]
+            self._round = 0
+            self._betting = ""
             self._boards = ""
             self._hole = None
+            self._views = []
+            self._orders = {}
             for connection in self.seats.values():
                 connection.hand_seconds = 0.0
         elif isinstance(event, HandEnded):
@@ -240,37 +251,47 @@ class AcpcTable:
         seat = self.seats.get(agent)
         return seat.name if seat is not None else f"agent{agent}"
 
-    def _body(self, state: HoldemState, show: Sequence[int] | range) -> str:
-        """``<betting>:<cards>`` with the hole cards of the positions in ``show``."""
+    def _holes(self, state: HoldemState) -> list[str]:
+        """Each position's hole cards as text (read once a hand, when all are dealt)."""
         if self._hole is None or len(self._hole) < state.game.n_players:
             self._hole = [
-                "".join(card_str(c) for c in state.hole_cards(p))
+                "".join(_CARD_TEXT[c] for c in state.hole_cards(p))
                 for p in range(state.game.n_players)
             ]
-        hole = "|".join(self._hole[p] if p in show else "" for p in range(len(self._hole)))
-        betting = "/".join("".join(tokens) for tokens in self._rounds)
-        return f"{betting}:{hole}{self._boards}"
+            self._views, self._orders = [], {}
+            for position, agent in enumerate(self.seating):
+                seat = self.seats.get(agent)
+                if seat is not None:
+                    own = "|".join(h if p == position else "" for p, h in enumerate(self._hole))
+                    self._views.append((position, f"{PREFIX}:{position}:{self.hand}:", seat, own))
+        return self._hole
+
+    def _body(self, state: HoldemState, show: Sequence[int] | range) -> str:
+        """``<betting>:<cards>`` with the hole cards of the positions in ``show``."""
+        holes = self._holes(state)
+        hole = "|".join(holes[p] if p in show else "" for p in range(len(holes)))
+        return f"{self._betting}:{hole}{self._boards}"
 
     def _changed(self, state: HoldemState) -> None:
         self.state = state
         player = state.player
         if player < 0 and player != TERMINAL:
             return
-        n = state.game.n_players
+        self._holes(state)
+        betting, boards = self._betting, self._boards
         if player == TERMINAL and not any(state.folded):
-            everyone = self._body(state, show=range(n))
-            for position, agent in enumerate(self.seating):
-                seat = self.seats.get(agent)
-                if seat is not None:
-                    seat.deliver(f"{PREFIX}:{position}:{self.hand}:{everyone}")
+            everyone = self._body(state, show=range(state.game.n_players))
+            for _, head, seat, _ in self._views:
+                seat.deliver(f"{head}{everyone}")
             return
         # The seat to act first: its client starts thinking before the others wake up.
-        order = [player, *(p for p in range(n) if p != player)] if player >= 0 else range(n)
-        for position in order:
-            seat = self.seats.get(self.seating[position])
-            if seat is not None:
-                body = self._body(state, show=(position,))
-                seat.deliver(f"{PREFIX}:{position}:{self.hand}:{body}")
+        views = self._views
+        if player > 0:
+            views = self._orders.get(player) or self._orders.setdefault(
+                player, sorted(views, key=lambda view: view[0] != player)
+            )
+        for _, head, seat, own in views:
+            seat.deliver(f"{head}{betting}:{own}{boards}")
 
 
 class AcpcSeat:
