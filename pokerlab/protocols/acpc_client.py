@@ -229,12 +229,16 @@ def _serve(sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None]) 
         if not chunk:
             return
         buffer += chunk
-        *lines, buffer = buffer.split(b"\n")
+        *raw_lines, buffer = buffer.split(b"\n")
+        lines = [
+            line
+            for line in (raw.decode("ascii", errors="replace").rstrip("\r") for raw in raw_lines)
+            if line and not line.startswith("#")
+        ]
+        if not player.connection.wants_updates:
+            lines = latest_states(lines)
         replies = []
-        for raw in lines:
-            line = raw.decode("ascii", errors="replace").rstrip("\r")
-            if not line or line.startswith("#"):
-                continue
+        for line in lines:
             try:
                 reply = player.answer(line)
             except ProtocolError as error:
@@ -249,4 +253,35 @@ def _serve(sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None]) 
             sock.sendall("".join(r + "\r\n" for r in replies).encode("ascii"))
 
 
-__all__ = ["AcpcPlayer", "client_agent", "run_client"]
+def latest_states(lines: list[str]) -> list[str]:
+    """``lines`` less each match state followed by a later one of the same position and hand.
+
+    A dealer sends a seat the states it need not answer together with the one it must (or
+    the hand's end): for an agent that does not observe every action, only the last state
+    of a hand in a batch matters (an earlier one cannot be waiting for an answer: the dealer
+    sends nothing more of a hand before the seat to act has answered), so the client
+    follows one state per batch and hand instead of each. Lines that are not match states
+    are kept.
+    """
+    kept: list[str] = []
+    previous = ""
+    for line in lines:
+        head = line[: _head_end(line)]
+        if head and head == previous:
+            kept[-1] = line
+        else:
+            kept.append(line)
+        previous = head
+    return kept
+
+
+def _head_end(line: str) -> int:
+    """The length of ``MATCHSTATE:<position>:<hand>:`` at the start of ``line`` (0: none)."""
+    if not line.startswith("MATCHSTATE:"):
+        return 0
+    position_end = line.find(":", 11)
+    hand_end = line.find(":", position_end + 1) if position_end > 0 else -1
+    return hand_end + 1 if hand_end > 0 else 0
+
+
+__all__ = ["AcpcPlayer", "client_agent", "latest_states", "run_client"]
