@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +41,7 @@ from pokerlab.eval.dealer import (
     mix64,
 )
 from pokerlab.games.holdem_state import HoldemGame
+from pokerlab.protocols.acpc_dealer import DEFAULT_SPIN_US, check_spin_us
 from pokerlab.protocols.acpc_matchstate import (
     VERSION_LINE,
     MatchStateTracker,
@@ -192,15 +194,19 @@ def run_client(
     *,
     seed: int = 0,
     report: Callable[[str], None] | None = None,
+    spin_us: float = DEFAULT_SPIN_US,
 ) -> int:
     """Connect to the dealer at ``host:port`` and play until it closes; return hands seen.
 
     Lines the client cannot read and the agent's faults are passed to ``report`` (default:
     standard error) and the play goes on: the dealer decides what a silent seat does.
+    ``spin_us``: microseconds the client polls for the dealer's next state before it
+    sleeps (a state that comes within it costs no wake-up; the CPU is spent).
 
     Raises:
         PokerlabError: if the dealer cannot be reached.
     """
+    check_spin_us(spin_us)
     player = AcpcPlayer(game, agent, seed=seed)
     say = report or (lambda text: print(text, file=sys.stderr))
     try:
@@ -213,7 +219,7 @@ def run_client(
     try:
         with sock:
             sock.sendall(VERSION_LINE.encode("ascii") + b"\r\n")
-            _serve(sock, player, say)
+            _serve(sock, player, say, spin_us / 1e6)
     except OSError:
         pass  # the dealer closed the connection: the match is over for us
     finally:
@@ -221,11 +227,13 @@ def run_client(
     return player.hands
 
 
-def _serve(sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None]) -> None:
+def _serve(
+    sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None], spin: float
+) -> None:
     buffer = b""
     reported = 0
     while True:
-        chunk = sock.recv(65536)
+        chunk = _receive(sock, spin)
         if not chunk:
             return
         buffer += chunk
@@ -251,6 +259,19 @@ def _serve(sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None]) 
         reported = len(player.faults)
         if replies:
             sock.sendall("".join(r + "\r\n" for r in replies).encode("ascii"))
+
+
+def _receive(sock: socket.socket, spin: float) -> bytes:
+    """The next bytes from the dealer: polled for up to ``spin`` seconds, then waited for."""
+    if spin > 0:
+        until = time.monotonic() + spin
+        while True:
+            try:
+                return sock.recv(65536, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                if time.monotonic() >= until:
+                    break
+    return sock.recv(65536)
 
 
 def latest_states(lines: list[str]) -> list[str]:

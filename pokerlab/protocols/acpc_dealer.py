@@ -62,6 +62,9 @@ _SEND_SECONDS = 5.0
 _RECORDED_LINES = 3
 """Lines that are not answers recorded one by one per decision (the rest are counted)."""
 _TOKEN = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
+DEFAULT_SPIN_US = 0.0
+"""Microseconds a seat polls for its client's answer before sleeping (``--spin-us``)."""
+_MAX_SPIN_US = 1_000_000.0
 _CARD_TEXT = tuple(card_str(c) for c in range(N_CARDS))
 """The text of each card id (a lookup, not a checked conversion, per card sent)."""
 
@@ -79,11 +82,14 @@ class _LineSocket:
     """Lines in and out of a connected socket, with deadlines; never raises past ``AgentFault``.
 
     The socket is non-blocking and waits go through ``poll`` only when the data is not
-    there yet: a send, or a read of an answer that has arrived, is one system call.
+    there yet: a send, or a read of an answer that has arrived, is one system call. With
+    ``spin`` seconds, a read first retries ``recv`` for up to that long before it sleeps
+    in ``poll`` (an answer that comes within it costs no wake-up; the CPU is spent).
     """
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, spin: float = 0.0) -> None:
         self.sock = sock
+        self.spin = spin
         self.buffer = b""
         self.closed = False
         sock.setblocking(False)
@@ -111,6 +117,7 @@ class _LineSocket:
             raise AgentFault("crash", f"the client disconnected ({error})") from error
 
     def read_line(self, deadline: float | None) -> str:
+        spin_until = None
         while b"\n" not in self.buffer:
             if self.closed:
                 raise AgentFault("crash", "the client disconnected")
@@ -120,6 +127,12 @@ class _LineSocket:
             try:
                 chunk = self.sock.recv(65536)
             except BlockingIOError:
+                if self.spin > 0:
+                    now = time.monotonic()
+                    if spin_until is None:
+                        spin_until = now + self.spin
+                    if now < spin_until and (deadline is None or now < deadline):
+                        continue
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     raise AgentFault("timeout", "no answer within the time limit") from None
@@ -299,10 +312,12 @@ class AcpcSeat:
 
     wants_updates = False
 
-    def __init__(self, sock: socket.socket, name: str, limits: TimeLimits) -> None:
+    def __init__(
+        self, sock: socket.socket, name: str, limits: TimeLimits, *, spin_us: float = 0.0
+    ) -> None:
         self.name = name
         self.limits = limits
-        self.lines = _LineSocket(sock)
+        self.lines = _LineSocket(sock, spin=spin_us / 1e6)
         self.table: AcpcTable | None = None
         self.sent = ""
         self.hand_seconds = 0.0
@@ -458,19 +473,37 @@ def open_seats(n: int, port_base: int) -> list[socket.socket]:
     return listeners
 
 
+def check_spin_us(spin_us: float) -> float:
+    """``spin_us`` if it is a number of microseconds from 0 to 1,000,000.
+
+    Raises:
+        PokerlabError: otherwise (says what is allowed).
+    """
+    if not 0.0 <= spin_us <= _MAX_SPIN_US:  # False for NaN too
+        raise PokerlabError(
+            f"spin of {spin_us!r} us; allowed: 0 (sleep at once) to {_MAX_SPIN_US:,.0f} us"
+        )
+    return spin_us
+
+
 def accept_seats(
     listeners: Sequence[socket.socket],
     names: Sequence[str],
     limits: TimeLimits,
     *,
     connect_timeout: float = 30.0,
+    spin_us: float = DEFAULT_SPIN_US,
 ) -> list[AcpcSeat]:
     """Accept one client per listener and read its ``VERSION:2.0.0`` line.
+
+    ``spin_us``: microseconds a seat waiting for its client's answer polls the socket
+    before it sleeps (see :data:`DEFAULT_SPIN_US`).
 
     Raises:
         PokerlabError: if a client does not connect within ``connect_timeout`` seconds or
             does not announce version 2.0.
     """
+    check_spin_us(spin_us)
     seats = []
     for server, name in zip(listeners, names, strict=True):
         server.settimeout(connect_timeout)
@@ -484,7 +517,7 @@ def accept_seats(
         finally:
             server.close()
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        seat = AcpcSeat(sock, name, limits)
+        seat = AcpcSeat(sock, name, limits, spin_us=spin_us)
         try:
             version = seat.lines.read_line(time.monotonic() + connect_timeout)
         except AgentFault as fault:
@@ -555,6 +588,7 @@ def run_acpc_match(
 
 
 __all__ = [
+    "DEFAULT_SPIN_US",
     "AcpcResult",
     "AcpcSeat",
     "AcpcTable",
@@ -562,6 +596,7 @@ __all__ = [
     "TimeLimits",
     "accept_seats",
     "acpc_log_line",
+    "check_spin_us",
     "open_seats",
     "run_acpc_match",
 ]
