@@ -361,6 +361,10 @@ class AcpcSeat:
 
     def act(self, observation: Observation) -> object:
         """Read this seat's answer to the state last sent; return its action id."""
+        return self.act_unobserved()
+
+    def act_unobserved(self) -> object:
+        """:meth:`act` without an observation (the client knows the hand from the table)."""
         table = self.table
         if table is None or table.state is None:
             raise AgentFault("protocol", "the seat is not at a table")
