@@ -57,8 +57,15 @@ def dealer_command(
 ) -> None:
     """Deal a match to ACPC clients on 127.0.0.1 and print chips and mbb/hand."""
     from pokerlab.games.holdem_state import HoldemGame
-    from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
+    from pokerlab.protocols.acpc_dealer import (
+        TimeLimits,
+        accept_seats,
+        check_spin_us,
+        open_seats,
+        run_acpc_match,
+    )
 
+    check_spin_us(spin_us)  # before the ports are opened and printed
     holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
     if len(names) != holdem.n_players:
@@ -103,7 +110,9 @@ def client_command(
     """Play an agent against an ACPC dealer at HOST PORT until the dealer closes."""
     from pokerlab.games.holdem_state import HoldemGame
     from pokerlab.protocols.acpc_client import client_agent, run_client
+    from pokerlab.protocols.acpc_dealer import check_spin_us
 
+    check_spin_us(spin_us)  # before an entrant's process is started
     holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
     connection = client_agent(agent, holdem, seed=seed)
