@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from pathlib import Path
 from benchmarks._harness import Row
 from pokerlab.agents.registry import make_agent
 from pokerlab.eval.matches import iter_hands
+from pokerlab.games.holdem_state import HoldemGame
 from pokerlab.protocols.acpc_client import AcpcPlayer
 from pokerlab.protocols.acpc_dealer import (
     AcpcTable,
@@ -51,20 +53,40 @@ def _process_cpu(pid: int) -> float | None:
 
 
 def _loopback(
-    hands: int, client: list[str], spin_us: float = 0.0
+    hands: int, client: list[str], spin_us: float = 0.0, *, one_core: bool = False
 ) -> tuple[float, float, float | None]:
     """Hands per second over loopback, and the dealer's and the clients' CPU ms per hand.
 
     ``spin_us`` is the dealer's ``--spin-us`` (the clients' own options are in ``client``).
-    The clients' CPU is read from /proc (None where there is none).
+    ``one_core``: the dealer and the clients run on one core (the first this process may
+    use), as ``taskset -c`` would put them. The clients' CPU is read from /proc (None
+    where there is none).
     """
     game = load_acpc_game(GAMEDEF)
     servers = open_seats(2, 0)
-    clients = [
-        subprocess.Popen([*client, "127.0.0.1", str(s.getsockname()[1])],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for s in servers
-    ]  # fmt: skip
+    allowed = os.sched_getaffinity(0) if one_core else set()
+    if one_core:
+        os.sched_setaffinity(0, {min(allowed)})  # the clients inherit it
+    try:
+        clients = [
+            subprocess.Popen([*client, "127.0.0.1", str(s.getsockname()[1])],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for s in servers
+        ]  # fmt: skip
+        return _play(game, servers, clients, hands, spin_us)
+    finally:
+        if one_core:
+            os.sched_setaffinity(0, allowed)
+
+
+def _play(
+    game: HoldemGame,
+    servers: list[socket.socket],
+    clients: list[subprocess.Popen[bytes]],
+    hands: int,
+    spin_us: float,
+) -> tuple[float, float, float | None]:
+    """Accept the clients, play the warm-up and the timed match; close the seats."""
     seats = accept_seats(servers, ["a", "b"], TimeLimits(per_action=5.0), spin_us=spin_us)
     try:
         run_acpc_match(game, seats, hands=20, seed=0)  # warm-up: the first hands compile
@@ -182,14 +204,20 @@ def run(quick: bool) -> list[Row]:
     hands = 1000 if quick else 5000
     local = _in_process(hands)
     spin = f"{SPIN_US:g}"
-    configs: list[tuple[str, list[str], float]] = [
-        ("two pokerlab client processes", _python_client(), 0.0),
+    pin = hasattr(os, "sched_setaffinity")  # Linux
+    configs: list[tuple[str, list[str], float, bool]] = [
+        ("two pokerlab client processes", _python_client(), 0.0, False),
         (
             f"two pokerlab client processes, --spin-us {spin} (dealer and clients)",
             [*_python_client(), "--spin-us", spin],
             SPIN_US,
+            False,
         ),
     ]
+    if pin:
+        configs.append(
+            ("two pokerlab client processes, all on one core", _python_client(), 0.0, True)
+        )
     rows: list[Row] = []
     before = _load()
     per_message, messages = _client_cpu(min(hands, 2000))
@@ -205,11 +233,13 @@ def run(quick: bool) -> list[Row]:
             binary = str(Path(folder) / "always_call")
             subprocess.run([compiler, "-O2", "-o", binary, str(C_CLIENT)], check=True)
             configs += [
-                ("two C client processes", [binary], 0.0),
-                (f"two C client processes, dealer --spin-us {spin}", [binary], SPIN_US),
+                ("two C client processes", [binary], 0.0, False),
+                (f"two C client processes, dealer --spin-us {spin}", [binary], SPIN_US, False),
             ]
-        for clients, command, spin_us in configs:
+            if pin:
+                configs.append(("two C client processes, all on one core", [binary], 0.0, True))
+        for clients, command, spin_us, one_core in configs:
             before = _load()
-            result = _loopback(hands, command, spin_us)
+            result = _loopback(hands, command, spin_us, one_core=one_core)
             rows += _match_rows(clients, result, local, hands, f"{before} to {_load()}")
     return [*rows, client_row]
