@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from pathlib import Path
 from benchmarks._harness import Row
 from pokerlab.agents.registry import make_agent
 from pokerlab.eval.matches import iter_hands
+from pokerlab.games.holdem_state import HoldemGame
 from pokerlab.protocols.acpc_client import AcpcPlayer
 from pokerlab.protocols.acpc_dealer import (
     AcpcTable,
@@ -41,22 +43,63 @@ GAMEDEF = "holdem.limit.2p.reverse_blinds"
 C_CLIENT = Path(__file__).parents[1] / "tests" / "protocols" / "clients" / "always_call.c"
 
 
-def _loopback(hands: int, client: list[str]) -> tuple[float, float]:
-    """Hands per second over loopback, and the dealer's CPU milliseconds per hand."""
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) process ``pid`` has used, from /proc (None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _loopback(
+    hands: int, client: list[str], spin_us: float = 0.0, *, one_core: bool = False
+) -> tuple[float, float, float | None]:
+    """Hands per second over loopback, and the dealer's and the clients' CPU ms per hand.
+
+    ``spin_us`` is the dealer's ``--spin-us`` (the clients' own options are in ``client``).
+    ``one_core``: the dealer and the clients run on one core (the first this process may
+    use), as ``taskset -c`` would put them. The clients' CPU is read from /proc (None
+    where there is none).
+    """
     game = load_acpc_game(GAMEDEF)
     servers = open_seats(2, 0)
-    clients = [
-        subprocess.Popen([*client, "127.0.0.1", str(s.getsockname()[1])],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for s in servers
-    ]  # fmt: skip
-    seats = accept_seats(servers, ["a", "b"], TimeLimits(per_action=5.0))
+    allowed = os.sched_getaffinity(0) if one_core else set()
+    if one_core:
+        os.sched_setaffinity(0, {min(allowed)})  # the clients inherit it
+    try:
+        clients = [
+            subprocess.Popen([*client, "127.0.0.1", str(s.getsockname()[1])],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for s in servers
+        ]  # fmt: skip
+        return _play(game, servers, clients, hands, spin_us)
+    finally:
+        if one_core:
+            os.sched_setaffinity(0, allowed)
+
+
+def _play(
+    game: HoldemGame,
+    servers: list[socket.socket],
+    clients: list[subprocess.Popen[bytes]],
+    hands: int,
+    spin_us: float,
+) -> tuple[float, float, float | None]:
+    """Accept the clients, play the warm-up and the timed match; close the seats."""
+    seats = accept_seats(servers, ["a", "b"], TimeLimits(per_action=5.0), spin_us=spin_us)
     try:
         run_acpc_match(game, seats, hands=20, seed=0)  # warm-up: the first hands compile
+        before = [_process_cpu(p.pid) for p in clients]
         start, cpu = time.perf_counter(), time.process_time()
         run_acpc_match(game, seats, hands=hands, seed=1)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        return hands / wall, cpu * 1000 / hands
+        after = [_process_cpu(p.pid) for p in clients]
+        spent = [
+            b - a for a, b in zip(before, after, strict=True) if a is not None and b is not None
+        ]
+        client_cpu = sum(spent) * 1000 / hands if len(spent) == len(clients) else None
+        return hands / wall, cpu * 1000 / hands, client_cpu
     finally:
         for seat in seats:
             seat.close()
@@ -122,69 +165,81 @@ def _load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def _cpu_row(clients: str, cpu: float, local_cpu: float, hands: int, load: str) -> Row:
-    return Row(
-        name=f"ACPC dealer: CPU ms per HU limit hand, two {clients}",
-        unit="ms/hand",
-        ours=cpu,
-        peer_name="in-process match",
-        peer=local_cpu,
-        higher_is_better=False,
-        note=f"{hands} hands; dealer process CPU time (sends included); load {load}",
-    )
+SPIN_US = 200.0
+"""The ``--spin-us`` of the spinning rows (dealer, and pokerlab clients)."""
+
+
+def _match_rows(
+    clients: str, result: tuple[float, float, float | None], local: tuple[float, float],
+    hands: int, load: str,
+) -> list[Row]:  # fmt: skip
+    """The hands/s row and the CPU row of one loopback configuration."""
+    rate, cpu, client_cpu = result
+    theirs = "" if client_cpu is None else f", the two clients {client_cpu:.2f}"
+    return [
+        Row(
+            name=f"ACPC dealer: HU limit hands/s, {clients}",
+            unit="hands/s",
+            ours=rate,
+            peer_name="in-process match",
+            peer=local[0],
+            higher_is_better=True,
+            target=">= 1000 hands/s",
+            note=f"{hands} hands, always-call, loopback TCP; CPU ms/hand: dealer {cpu:.2f}"
+            f"{theirs} (in process {local[1]:.2f}); load {load}",
+        ),
+        Row(
+            name=f"ACPC dealer: CPU ms per HU limit hand, {clients}",
+            unit="ms/hand",
+            ours=cpu,
+            peer_name="in-process match",
+            peer=local[1],
+            higher_is_better=False,
+            note=f"{hands} hands; dealer process CPU time (sends included){theirs}; load {load}",
+        ),
+    ]
 
 
 def run(quick: bool) -> list[Row]:
     hands = 1000 if quick else 5000
-    before = _load()
-    local, local_cpu = _in_process(hands)
-    ours, cpu = _loopback(hands, _python_client())
-    load = f"{before} to {_load()}"
-    rows = [
-        Row(
-            name="ACPC dealer: HU limit hands/s, two pokerlab client processes",
-            unit="hands/s",
-            ours=ours,
-            peer_name="in-process match",
-            peer=local,
-            higher_is_better=True,
-            target=">= 1000 hands/s",
-            note=f"{hands} hands, always-call agents, loopback TCP; dealer CPU "
-            f"{cpu:.2f} ms/hand (in process {local_cpu:.2f}); load {load}",
+    local = _in_process(hands)
+    spin = f"{SPIN_US:g}"
+    pin = hasattr(os, "sched_setaffinity")  # Linux
+    configs: list[tuple[str, list[str], float, bool]] = [
+        ("two pokerlab client processes", _python_client(), 0.0, False),
+        (
+            f"two pokerlab client processes, --spin-us {spin} (dealer and clients)",
+            [*_python_client(), "--spin-us", spin],
+            SPIN_US,
+            False,
         ),
-        _cpu_row("pokerlab client processes", cpu, local_cpu, hands, load),
     ]
+    if pin:
+        configs.append(
+            ("two pokerlab client processes, all on one core", _python_client(), 0.0, True)
+        )
+    rows: list[Row] = []
     before = _load()
     per_message, messages = _client_cpu(min(hands, 2000))
-    rows.append(
-        Row(
-            name="ACPC client: CPU us per match state (AcpcPlayer, always-call)",
-            unit="us/message",
-            ours=per_message,
-            note=f"{messages} states of one seat, no socket, best of 3; load {before} to "
-            f"{_load()}",
-        )
+    client_row = Row(
+        name="ACPC client: CPU us per match state (AcpcPlayer, always-call)",
+        unit="us/message",
+        ours=per_message,
+        note=f"{messages} states of one seat, no socket, best of 3; load {before} to {_load()}",
     )
     compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is not None:
-        with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder:
+        if compiler is not None:
             binary = str(Path(folder) / "always_call")
             subprocess.run([compiler, "-O2", "-o", binary, str(C_CLIENT)], check=True)
+            configs += [
+                ("two C client processes", [binary], 0.0, False),
+                (f"two C client processes, dealer --spin-us {spin}", [binary], SPIN_US, False),
+            ]
+            if pin:
+                configs.append(("two C client processes, all on one core", [binary], 0.0, True))
+        for clients, command, spin_us, one_core in configs:
             before = _load()
-            ours, cpu = _loopback(hands, [binary])
-            load = f"{before} to {_load()}"
-            rows.append(
-                Row(
-                    name="ACPC dealer: HU limit hands/s, two C client processes",
-                    unit="hands/s",
-                    ours=ours,
-                    peer_name="in-process match",
-                    peer=local,
-                    higher_is_better=True,
-                    target=">= 1000 hands/s",
-                    note=f"{hands} hands, always-call C clients; dealer CPU {cpu:.2f} "
-                    f"ms/hand (in process {local_cpu:.2f}); load {load}",
-                )
-            )
-            rows.append(_cpu_row("C client processes", cpu, local_cpu, hands, load))
-    return rows
+            result = _loopback(hands, command, spin_us, one_core=one_core)
+            rows += _match_rows(clients, result, local, hands, f"{before} to {_load()}")
+    return [*rows, client_row]

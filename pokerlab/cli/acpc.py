@@ -21,6 +21,11 @@ _GAMEDEF_HELP = (
     "or a Hold'em spec, e.g. holdem(betting='limit')."
 )
 
+_SPIN_HELP = (
+    "Microseconds to poll for {waits} before sleeping (0: sleep at once). Polling spends "
+    "CPU to save the wake-up; see docs/acpc.md."
+)
+
 
 def _holdem(text: str) -> object:
     from pokerlab.protocols.acpc_gamedef import load_acpc_game
@@ -46,11 +51,21 @@ def dealer_command(
     match_limit: Annotated[
         float | None, typer.Option("--match-limit", help="Seconds per match.")
     ] = None,
+    spin_us: Annotated[
+        float, typer.Option("--spin-us", help=_SPIN_HELP.format(waits="a client's answer"))
+    ] = 0.0,
 ) -> None:
     """Deal a match to ACPC clients on 127.0.0.1 and print chips and mbb/hand."""
     from pokerlab.games.holdem_state import HoldemGame
-    from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
+    from pokerlab.protocols.acpc_dealer import (
+        TimeLimits,
+        accept_seats,
+        check_spin_us,
+        open_seats,
+        run_acpc_match,
+    )
 
+    check_spin_us(spin_us)  # before the ports are opened and printed
     holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
     if len(names) != holdem.n_players:
@@ -58,7 +73,9 @@ def dealer_command(
     servers = open_seats(len(names), port_base)
     ports = " ".join(str(s.getsockname()[1]) for s in servers)
     console.print(ports)  # as ACPC's dealer does: the ports, in seat order, on one line
-    seats = accept_seats(servers, names, TimeLimits(action_limit, hand_limit, match_limit))
+    seats = accept_seats(
+        servers, names, TimeLimits(action_limit, hand_limit, match_limit), spin_us=spin_us
+    )
     try:
         result = run_acpc_match(holdem, seats, hands=hands, seed=seed, log_path=log)
     finally:
@@ -86,11 +103,16 @@ def client_command(
         ),
     ] = "always-call",
     seed: Annotated[int, typer.Option("--seed", help="Seeds the agent, hand by hand.")] = 0,
+    spin_us: Annotated[
+        float, typer.Option("--spin-us", help=_SPIN_HELP.format(waits="the dealer's next state"))
+    ] = 0.0,
 ) -> None:
     """Play an agent against an ACPC dealer at HOST PORT until the dealer closes."""
     from pokerlab.games.holdem_state import HoldemGame
     from pokerlab.protocols.acpc_client import client_agent, run_client
+    from pokerlab.protocols.acpc_dealer import check_spin_us
 
+    check_spin_us(spin_us)  # before an entrant's process is started
     holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
     connection = client_agent(agent, holdem, seed=seed)
@@ -101,6 +123,7 @@ def client_command(
         connection,
         seed=seed,
         report=lambda text: err_console.print(text, markup=False),
+        spin_us=spin_us,
     )
     err_console.print(f"played {hands} hands")
 

@@ -93,7 +93,10 @@ class AgentConnection(Protocol):
     Every call may raise :class:`AgentFault`; the dealer records it and goes on. A
     transport that learns of a fault after the call returned (a pipelined hook's error)
     may also offer ``take_faults() -> [(kind, detail)]``, which the dealer drains after
-    each decision and at the end of the hand.
+    each decision and at the end of the hand. A transport whose agent learns the hand by
+    other means (the ACPC seat: its table sends the client every match state) may offer
+    ``act_unobserved() -> object``, which the dealer calls instead of ``act`` without
+    building the observation (a cost paid at every decision).
     """
 
     name: str
@@ -510,6 +513,9 @@ def deal_hand(
     for listener in listeners:
         listener(HandStarted(hand, deal, who, tuple(c.name for c in seats), state))
     updating = [s for s, c in enumerate(seats) if c.wants_updates]
+    unobserved: list[Callable[[], object] | None] = [
+        getattr(c, "act_unobserved", None) for c in seats
+    ]
     public: list[tuple[Player, str]] = []  # the public history, kept as the hand goes
 
     def advance(action: Action) -> State:
@@ -530,13 +536,17 @@ def deal_hand(
                 listener(ChanceDealt(hand, outcome, state))
             continue
         seat = state.player
-        observation = state.observation(seat, public_history=tuple(public))
-        legal = observation.legal_actions
+        act_unobserved = unobserved[seat]
+        if act_unobserved is None:
+            observation = state.observation(seat, public_history=tuple(public))
+            legal = observation.legal_actions
+        else:
+            legal = state.legal_actions()
         tick = time.perf_counter()
         problem: tuple[str, str] | None = None
         action: Action = -1
         try:
-            answer = seats[seat].act(observation)
+            answer = seats[seat].act(observation) if act_unobserved is None else act_unobserved()
         except AgentFault as exc:
             problem = (exc.kind, exc.detail)
         else:

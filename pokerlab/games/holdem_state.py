@@ -495,16 +495,21 @@ class HoldemState(State):
 
     def action_name(self, action: Action) -> str:
         """``fold``, ``check``/``call``, ``bet``/``raise`` (limit), ``bet X``/``raise to X``."""
-        game = self.holdem
-        if self.to_act == CHANCE:
+        # Named at every decision a dealer plays (the action, the observation's legal
+        # actions, the public history): the node's fields are read once, no card is checked.
+        game = self._holdem
+        node = self._node
+        to_act = node.to_act
+        if to_act == CHANCE:
             in_deck = action in game.rules.deck
             return f"deal {cards_str((action,))}" if in_deck else f"deal {action}"
-        facing = self.to_act >= 0 and max(self.bets) > 0
         if action == FOLD:
             return "fold"
+        bets = node.bets
         if action == CALL:
-            owed = self.to_act >= 0 and self.bets[self.to_act] < max(self.bets)
+            owed = to_act >= 0 and bets[to_act] < max(bets)
             return "call" if owed else "check"
+        facing = to_act >= 0 and max(bets) > 0
         if action >= RAISE and game.no_limit:
             amount = action - RAISE
             return f"raise to {amount}" if facing else f"bet {amount}"
@@ -540,15 +545,18 @@ class HoldemState(State):
             return None
         street = sizes.index(size)
         first = sizes[street - 1] if street > 1 else 0
-        return (-1, f"{STREET_NAMES[street]} {cards_str(child.board[first:])}")
+        text = _CARD_TEXT
+        return (-1, f"{STREET_NAMES[street]} {''.join([text[c] for c in child.board[first:]])}")
 
     def private_cards(self, player: Player) -> str:
         """The player's hole cards dealt so far (``"AsKd"``)."""
-        return cards_str(self.hole_cards(player))
+        text = _CARD_TEXT
+        return "".join([text[c] for c in self._hole[player :: self._holdem.n_players]])
 
     def board_cards(self) -> str:
         """The board dealt so far (``"Qh7c2d"``)."""
-        return cards_str(self.board)
+        text = _CARD_TEXT
+        return "".join([text[c] for c in self._board])
 
     def contributions(self) -> tuple[float, ...]:
         """Chips each player has put in this hand, ante and blinds included."""

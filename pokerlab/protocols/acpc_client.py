@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +41,7 @@ from pokerlab.eval.dealer import (
     mix64,
 )
 from pokerlab.games.holdem_state import HoldemGame
+from pokerlab.protocols.acpc_dealer import DEFAULT_SPIN_US, check_spin_us
 from pokerlab.protocols.acpc_matchstate import (
     VERSION_LINE,
     MatchStateTracker,
@@ -192,15 +194,19 @@ def run_client(
     *,
     seed: int = 0,
     report: Callable[[str], None] | None = None,
+    spin_us: float = DEFAULT_SPIN_US,
 ) -> int:
     """Connect to the dealer at ``host:port`` and play until it closes; return hands seen.
 
     Lines the client cannot read and the agent's faults are passed to ``report`` (default:
     standard error) and the play goes on: the dealer decides what a silent seat does.
+    ``spin_us``: microseconds the client polls for the dealer's next state before it
+    sleeps (a state that comes within it costs no wake-up; the CPU is spent).
 
     Raises:
         PokerlabError: if the dealer cannot be reached.
     """
+    check_spin_us(spin_us)
     player = AcpcPlayer(game, agent, seed=seed)
     say = report or (lambda text: print(text, file=sys.stderr))
     try:
@@ -213,7 +219,7 @@ def run_client(
     try:
         with sock:
             sock.sendall(VERSION_LINE.encode("ascii") + b"\r\n")
-            _serve(sock, player, say)
+            _serve(sock, player, say, spin_us / 1e6)
     except OSError:
         pass  # the dealer closed the connection: the match is over for us
     finally:
@@ -221,20 +227,26 @@ def run_client(
     return player.hands
 
 
-def _serve(sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None]) -> None:
+def _serve(
+    sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None], spin: float
+) -> None:
     buffer = b""
     reported = 0
     while True:
-        chunk = sock.recv(65536)
+        chunk = _receive(sock, spin)
         if not chunk:
             return
         buffer += chunk
-        *lines, buffer = buffer.split(b"\n")
+        *raw_lines, buffer = buffer.split(b"\n")
+        lines = [
+            line
+            for line in (raw.decode("ascii", errors="replace").rstrip("\r") for raw in raw_lines)
+            if line and not line.startswith("#")
+        ]
+        if not player.connection.wants_updates:
+            lines = latest_states(lines)
         replies = []
-        for raw in lines:
-            line = raw.decode("ascii", errors="replace").rstrip("\r")
-            if not line or line.startswith("#"):
-                continue
+        for line in lines:
             try:
                 reply = player.answer(line)
             except ProtocolError as error:
@@ -249,4 +261,48 @@ def _serve(sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None]) 
             sock.sendall("".join(r + "\r\n" for r in replies).encode("ascii"))
 
 
-__all__ = ["AcpcPlayer", "client_agent", "run_client"]
+def _receive(sock: socket.socket, spin: float) -> bytes:
+    """The next bytes from the dealer: polled for up to ``spin`` seconds, then waited for."""
+    if spin > 0:
+        until = time.monotonic() + spin
+        while True:
+            try:
+                return sock.recv(65536, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                if time.monotonic() >= until:
+                    break
+    return sock.recv(65536)
+
+
+def latest_states(lines: list[str]) -> list[str]:
+    """``lines`` less each match state followed by a later one of the same position and hand.
+
+    A dealer sends a seat the states it need not answer together with the one it must (or
+    the hand's end): for an agent that does not observe every action, only the last state
+    of a hand in a batch matters (an earlier one cannot be waiting for an answer: the dealer
+    sends nothing more of a hand before the seat to act has answered), so the client
+    follows one state per batch and hand instead of each. Lines that are not match states
+    are kept.
+    """
+    kept: list[str] = []
+    previous = ""
+    for line in lines:
+        head = line[: _head_end(line)]
+        if head and head == previous:
+            kept[-1] = line
+        else:
+            kept.append(line)
+        previous = head
+    return kept
+
+
+def _head_end(line: str) -> int:
+    """The length of ``MATCHSTATE:<position>:<hand>:`` at the start of ``line`` (0: none)."""
+    if not line.startswith("MATCHSTATE:"):
+        return 0
+    position_end = line.find(":", 11)
+    hand_end = line.find(":", position_end + 1) if position_end > 0 else -1
+    return hand_end + 1 if hand_end > 0 else 0
+
+
+__all__ = ["AcpcPlayer", "client_agent", "latest_states", "run_client"]

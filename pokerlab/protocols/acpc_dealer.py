@@ -31,7 +31,7 @@ from typing import Protocol
 import numpy as np
 
 from pokerlab._types import TERMINAL, Action
-from pokerlab.cards.card import card_str
+from pokerlab.cards.card import N_CARDS, card_str
 from pokerlab.errors import IllegalActionError, PokerlabError, ProtocolError
 from pokerlab.eval.dealer import (
     ActionTaken,
@@ -62,6 +62,11 @@ _SEND_SECONDS = 5.0
 _RECORDED_LINES = 3
 """Lines that are not answers recorded one by one per decision (the rest are counted)."""
 _TOKEN = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
+DEFAULT_SPIN_US = 0.0
+"""Microseconds a seat polls for its client's answer before sleeping (``--spin-us``)."""
+_MAX_SPIN_US = 1_000_000.0
+_CARD_TEXT = tuple(card_str(c) for c in range(N_CARDS))
+"""The text of each card id (a lookup, not a checked conversion, per card sent)."""
 
 
 @dataclass(frozen=True)
@@ -77,11 +82,14 @@ class _LineSocket:
     """Lines in and out of a connected socket, with deadlines; never raises past ``AgentFault``.
 
     The socket is non-blocking and waits go through ``poll`` only when the data is not
-    there yet: a send, or a read of an answer that has arrived, is one system call.
+    there yet: a send, or a read of an answer that has arrived, is one system call. With
+    ``spin`` seconds, a read first retries ``recv`` for up to that long before it sleeps
+    in ``poll`` (an answer that comes within it costs no wake-up; the CPU is spent).
     """
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, spin: float = 0.0) -> None:
         self.sock = sock
+        self.spin = spin
         self.buffer = b""
         self.closed = False
         sock.setblocking(False)
@@ -109,6 +117,7 @@ class _LineSocket:
             raise AgentFault("crash", f"the client disconnected ({error})") from error
 
     def read_line(self, deadline: float | None) -> str:
+        spin_until = None
         while b"\n" not in self.buffer:
             if self.closed:
                 raise AgentFault("crash", "the client disconnected")
@@ -118,6 +127,12 @@ class _LineSocket:
             try:
                 chunk = self.sock.recv(65536)
             except BlockingIOError:
+                if self.spin > 0:
+                    now = time.monotonic()
+                    if spin_until is None:
+                        spin_until = now + self.spin
+                    if now < spin_until and (deadline is None or now < deadline):
+                        continue
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     raise AgentFault("timeout", "no answer within the time limit") from None
@@ -156,8 +171,9 @@ class MatchStateSink(Protocol):
 class AcpcTable:
     """The dealer listener: follows the hand, sends match states, writes the ACPC log lines.
 
-    The betting tokens and card texts are kept as the hand goes (an action appends one
-    token), so a match state costs a string join, not a replay of the hand.
+    The betting text, the board text and each position's head and hole cards are kept as
+    the hand goes (an action appends one token), so a match state costs one string
+    format, not a replay of the hand.
 
     Args:
         seats: the ACPC seat of each agent (by the agent's index in the match); agents
@@ -176,9 +192,15 @@ class AcpcTable:
         self.hand = 0
         self.seating: tuple[int, ...] = ()
         self.log = log
-        self._rounds: list[list[str]] = [[]]
+        self._round = 0  # betting rounds opened before the current one
+        self._betting = ""  # the hand's betting so far, rounds joined by "/"
         self._boards = ""  # "/<cards>" per round after the first that has opened
-        self._hole: list[str] | None = None
+        self._hole: list[str] | None = None  # each position's hole cards, once all are dealt
+        self._views: list[tuple[int, str, MatchStateSink, str]] = []
+        """Per position with a seat here: the position, its ``MATCHSTATE:<position>:<hand>:``
+        head, its seat and its own hole cards (the others' hidden), built once a hand."""
+        self._orders: dict[int, list[tuple[int, str, MatchStateSink, str]]] = {}
+        """The views with the position to act first, by that position (built once a hand)."""
         for seat in self.seats.values():
             seat.table = self
 
@@ -189,32 +211,34 @@ class AcpcTable:
             assert isinstance(state, HoldemState)
             action = event.action
             if action == FOLD:
-                token = "f"
+                self._betting += "f"
             elif action == CALL:
-                token = "c"
+                self._betting += "c"
             elif state.game.no_limit:
-                token = f"r{state.committed[event.seat]}"
+                self._betting += f"r{state.committed[event.seat]}"
             else:
-                token = "r"
-            self._rounds[-1].append(token)
+                self._betting += "r"
             self._changed(state)
         elif isinstance(event, ChanceDealt):
             state = event.state
             assert isinstance(state, HoldemState)
             sizes = state.game.rules.board_sizes
-            rounds = self._rounds
-            while len(rounds) < len(sizes) and len(state.board) >= sizes[len(rounds)]:
-                r = len(rounds)
-                rounds.append([])
+            while self._round + 1 < len(sizes) and len(state.board) >= sizes[self._round + 1]:
+                self._round += 1
+                r = self._round
+                self._betting += "/"
                 self._boards += "/" + "".join(
-                    card_str(c) for c in state.board[sizes[r - 1] : sizes[r]]
+                    _CARD_TEXT[c] for c in state.board[sizes[r - 1] : sizes[r]]
                 )
             self._changed(state)
         elif isinstance(event, HandStarted):
             self.hand, self.seating = event.hand, event.seats
-            self._rounds = [[]]
+            self._round = 0
+            self._betting = ""
             self._boards = ""
             self._hole = None
+            self._views = []
+            self._orders = {}
             for connection in self.seats.values():
                 connection.hand_seconds = 0.0
         elif isinstance(event, HandEnded):
@@ -240,37 +264,47 @@ class AcpcTable:
         seat = self.seats.get(agent)
         return seat.name if seat is not None else f"agent{agent}"
 
-    def _body(self, state: HoldemState, show: Sequence[int] | range) -> str:
-        """``<betting>:<cards>`` with the hole cards of the positions in ``show``."""
+    def _holes(self, state: HoldemState) -> list[str]:
+        """Each position's hole cards as text (read once a hand, when all are dealt)."""
         if self._hole is None or len(self._hole) < state.game.n_players:
             self._hole = [
-                "".join(card_str(c) for c in state.hole_cards(p))
+                "".join(_CARD_TEXT[c] for c in state.hole_cards(p))
                 for p in range(state.game.n_players)
             ]
-        hole = "|".join(self._hole[p] if p in show else "" for p in range(len(self._hole)))
-        betting = "/".join("".join(tokens) for tokens in self._rounds)
-        return f"{betting}:{hole}{self._boards}"
+            self._views, self._orders = [], {}
+            for position, agent in enumerate(self.seating):
+                seat = self.seats.get(agent)
+                if seat is not None:
+                    own = "|".join(h if p == position else "" for p, h in enumerate(self._hole))
+                    self._views.append((position, f"{PREFIX}:{position}:{self.hand}:", seat, own))
+        return self._hole
+
+    def _body(self, state: HoldemState, show: Sequence[int] | range) -> str:
+        """``<betting>:<cards>`` with the hole cards of the positions in ``show``."""
+        holes = self._holes(state)
+        hole = "|".join(holes[p] if p in show else "" for p in range(len(holes)))
+        return f"{self._betting}:{hole}{self._boards}"
 
     def _changed(self, state: HoldemState) -> None:
         self.state = state
         player = state.player
         if player < 0 and player != TERMINAL:
             return
-        n = state.game.n_players
+        self._holes(state)
+        betting, boards = self._betting, self._boards
         if player == TERMINAL and not any(state.folded):
-            everyone = self._body(state, show=range(n))
-            for position, agent in enumerate(self.seating):
-                seat = self.seats.get(agent)
-                if seat is not None:
-                    seat.deliver(f"{PREFIX}:{position}:{self.hand}:{everyone}")
+            everyone = self._body(state, show=range(state.game.n_players))
+            for _, head, seat, _ in self._views:
+                seat.deliver(f"{head}{everyone}")
             return
         # The seat to act first: its client starts thinking before the others wake up.
-        order = [player, *(p for p in range(n) if p != player)] if player >= 0 else range(n)
-        for position in order:
-            seat = self.seats.get(self.seating[position])
-            if seat is not None:
-                body = self._body(state, show=(position,))
-                seat.deliver(f"{PREFIX}:{position}:{self.hand}:{body}")
+        views = self._views
+        if player > 0:
+            views = self._orders.get(player) or self._orders.setdefault(
+                player, sorted(views, key=lambda view: view[0] != player)
+            )
+        for _, head, seat, own in views:
+            seat.deliver(f"{head}{betting}:{own}{boards}")
 
 
 class AcpcSeat:
@@ -278,10 +312,12 @@ class AcpcSeat:
 
     wants_updates = False
 
-    def __init__(self, sock: socket.socket, name: str, limits: TimeLimits) -> None:
+    def __init__(
+        self, sock: socket.socket, name: str, limits: TimeLimits, *, spin_us: float = 0.0
+    ) -> None:
         self.name = name
         self.limits = limits
-        self.lines = _LineSocket(sock)
+        self.lines = _LineSocket(sock, spin=spin_us / 1e6)
         self.table: AcpcTable | None = None
         self.sent = ""
         self.hand_seconds = 0.0
@@ -325,6 +361,10 @@ class AcpcSeat:
 
     def act(self, observation: Observation) -> object:
         """Read this seat's answer to the state last sent; return its action id."""
+        return self.act_unobserved()
+
+    def act_unobserved(self) -> object:
+        """:meth:`act` without an observation (the client knows the hand from the table)."""
         table = self.table
         if table is None or table.state is None:
             raise AgentFault("protocol", "the seat is not at a table")
@@ -437,19 +477,37 @@ def open_seats(n: int, port_base: int) -> list[socket.socket]:
     return listeners
 
 
+def check_spin_us(spin_us: float) -> float:
+    """``spin_us`` if it is a number of microseconds from 0 to 1,000,000.
+
+    Raises:
+        PokerlabError: otherwise (says what is allowed).
+    """
+    if not 0.0 <= spin_us <= _MAX_SPIN_US:  # False for NaN too
+        raise PokerlabError(
+            f"spin of {spin_us!r} us; allowed: 0 (sleep at once) to {_MAX_SPIN_US:,.0f} us"
+        )
+    return spin_us
+
+
 def accept_seats(
     listeners: Sequence[socket.socket],
     names: Sequence[str],
     limits: TimeLimits,
     *,
     connect_timeout: float = 30.0,
+    spin_us: float = DEFAULT_SPIN_US,
 ) -> list[AcpcSeat]:
     """Accept one client per listener and read its ``VERSION:2.0.0`` line.
+
+    ``spin_us``: microseconds a seat waiting for its client's answer polls the socket
+    before it sleeps (see :data:`DEFAULT_SPIN_US`).
 
     Raises:
         PokerlabError: if a client does not connect within ``connect_timeout`` seconds or
             does not announce version 2.0.
     """
+    check_spin_us(spin_us)
     seats = []
     for server, name in zip(listeners, names, strict=True):
         server.settimeout(connect_timeout)
@@ -463,7 +521,7 @@ def accept_seats(
         finally:
             server.close()
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        seat = AcpcSeat(sock, name, limits)
+        seat = AcpcSeat(sock, name, limits, spin_us=spin_us)
         try:
             version = seat.lines.read_line(time.monotonic() + connect_timeout)
         except AgentFault as fault:
@@ -534,6 +592,7 @@ def run_acpc_match(
 
 
 __all__ = [
+    "DEFAULT_SPIN_US",
     "AcpcResult",
     "AcpcSeat",
     "AcpcTable",
@@ -541,6 +600,7 @@ __all__ = [
     "TimeLimits",
     "accept_seats",
     "acpc_log_line",
+    "check_spin_us",
     "open_seats",
     "run_acpc_match",
 ]

@@ -215,3 +215,65 @@ def test_results_carry_the_dealers_public_history() -> None:
     assert result.public_history == state.public_history()
     assert any(player == -1 and name.startswith("board") for player, name in
                result.public_history)
+
+
+class Unobserved:
+    """A transport whose agent follows the hand elsewhere: it always passes (Kuhn's 0)."""
+
+    name = "unobserved"
+    wants_updates = False
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def reset(self) -> None:
+        """Nothing before a hand."""
+
+    def seed(self, value: int) -> None:
+        """No randomness."""
+
+    def observe(self, update: Observation | HandResult) -> None:
+        """Nothing to follow."""
+
+    def act(self, observation: Observation) -> object:
+        raise AssertionError("the dealer must call act_unobserved, not act")
+
+    def act_unobserved(self) -> object:
+        self.decisions += 1
+        return 0
+
+    def close(self) -> None:
+        """Nothing held."""
+
+
+class Passer:
+    def act(self, observation: Observation) -> int:
+        return observation.legal_actions[0]
+
+
+def test_a_transport_with_act_unobserved_plays_without_an_observation() -> None:
+    game = kuhn()
+    ours, reference, other = (
+        Unobserved(),
+        InProcessConnection(Passer()),
+        InProcessConnection(Passer()),
+    )
+    for hand in range(12):
+        record, _ = deal_hand(game, [ours, other], chance=DealStream(3, hand), hand=hand)
+        expected, _ = deal_hand(game, [reference, other], chance=DealStream(3, hand), hand=hand)
+        assert record.history == expected.history
+        assert record.returns == expected.returns
+        assert record.events == ()
+    assert ours.decisions >= 12
+
+
+def test_an_illegal_answer_from_act_unobserved_is_a_fault_and_the_default_plays() -> None:
+    class Illegal(Unobserved):
+        def act_unobserved(self) -> object:
+            return 99
+
+    record, _ = deal_hand(
+        kuhn(), [Illegal(), InProcessConnection(Passer())], chance=DealStream(1, 0)
+    )
+    assert [e.kind for e in record.events][:1] == ["illegal"]
+    assert "legal: (0, 1)" in record.events[0].detail

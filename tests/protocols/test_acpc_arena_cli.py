@@ -63,3 +63,15 @@ def test_arena_run_exec_refuses_a_game_that_is_not_holdem(
                "always-call", "--db", str(tmp_path / "arena.db")])
     assert rc != 0
     assert "Hold'em games only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["dealer", "client"])
+def test_acpc_commands_refuse_a_negative_spin_before_touching_the_network(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    where = ["a", "b", "--port-base", "0"] if command == "dealer" else ["127.0.0.1", "9"]
+    rc = main(["acpc", command, "kuhn.limit.2p", *where, "--spin-us", "-5"])
+    captured = capsys.readouterr()
+    assert rc != 0
+    assert "allowed: 0" in captured.err
+    assert captured.out.strip() == ""  # the dealer printed no ports

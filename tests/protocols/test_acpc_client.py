@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pokerlab.arena.sandbox import SandboxedAgent
 from pokerlab.errors import PokerlabError
 from pokerlab.games.observation import Observation
-from pokerlab.protocols.acpc_client import AcpcPlayer, client_agent
+from pokerlab.protocols.acpc_client import AcpcPlayer, client_agent, latest_states
 from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
 from pokerlab.protocols.acpc_matchstate import VERSION_LINE
@@ -127,6 +127,50 @@ def test_recording_a_fresh_transcript_replays_too(tmp_path: Path) -> None:
     assert replies
     assert replies == answered
     assert path.read_text() in (DATA / "dealer.limit.2p.transcript").read_text()
+
+
+def test_following_only_the_last_state_of_a_hand_in_each_batch_gives_the_same_answers() -> None:
+    # The batches a client reads: what the dealer sent between two of the seat's answers.
+    batches: list[list[str]] = [[]]
+    answered = []
+    for line in (DATA / "dealer.limit.2p.transcript").read_text().splitlines():
+        if line.startswith("S-> "):
+            batches[-1].append(line[4:])
+        elif line.startswith("<-C "):
+            answered.append(line[4:])
+            batches.append([])
+    player = AcpcPlayer(LIMIT, HashAgent(5))
+    replies = []
+    followed = 0
+    for batch in batches:
+        kept = latest_states(batch)
+        followed += len(kept)
+        replies.extend(reply for line in kept if (reply := player.answer(line)) is not None)
+    assert replies == answered
+    assert player.hands == 20
+    assert followed < sum(map(len, batches)) * 2 // 3  # most states of a batch were skipped
+
+
+def test_latest_states_keeps_the_last_state_per_position_and_hand_and_other_lines() -> None:
+    lines = [
+        "MATCHSTATE:0:7::Ad9d|",
+        "MATCHSTATE:0:7:r:Ad9d|",
+        "garbage",
+        "MATCHSTATE:0:7:rc/:Ad9d|/Ks2s9s",
+        "MATCHSTATE:0:7:rc/c:Ad9d|/Ks2s9s",
+        "MATCHSTATE:1:8::|7d9h",
+        "MATCHSTATE:1:8",
+        "MATCHSTATE:1:8:r:|7d9h",
+    ]
+    assert latest_states(lines) == [
+        "MATCHSTATE:0:7:r:Ad9d|",
+        "garbage",
+        "MATCHSTATE:0:7:rc/c:Ad9d|/Ks2s9s",
+        "MATCHSTATE:1:8::|7d9h",
+        "MATCHSTATE:1:8",
+        "MATCHSTATE:1:8:r:|7d9h",
+    ]
+    assert latest_states([]) == []
 
 
 def test_a_failing_agent_answers_the_default_action_and_the_fault_is_kept() -> None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import socket
 import threading
+import time
 import zlib
 
 import pytest
 
+from pokerlab.errors import PokerlabError
 from pokerlab.eval.matches import iter_hands
 from pokerlab.games.holdem import CALL, FOLD, holdem
 from pokerlab.games.observation import Observation
@@ -17,6 +20,7 @@ from pokerlab.protocols.acpc_dealer import (
     AcpcSeat,
     TimeLimits,
     accept_seats,
+    check_spin_us,
     open_seats,
     run_acpc_match,
 )
@@ -45,7 +49,7 @@ class HashAgent:
         return CALL
 
 
-def _serve(game, clients, *, hands, seed, limits=None, log_path=None):  # type: ignore[no-untyped-def]
+def _serve(game, clients, *, hands, seed, limits=None, log_path=None, spin_us=0.0):  # type: ignore[no-untyped-def]
     servers = open_seats(len(clients), 0)
     limits = limits or TimeLimits(per_action=5.0)
     ports = [s.getsockname()[1] for s in servers]
@@ -55,7 +59,7 @@ def _serve(game, clients, *, hands, seed, limits=None, log_path=None):  # type: 
     ]
     for t in threads:
         t.start()
-    seats = accept_seats(servers, [f"p{i}" for i in range(len(clients))], limits)
+    seats = accept_seats(servers, [f"p{i}" for i in range(len(clients))], limits, spin_us=spin_us)
     try:
         return run_acpc_match(game, seats, hands=hands, seed=seed, log_path=log_path)
     finally:
@@ -65,8 +69,8 @@ def _serve(game, clients, *, hands, seed, limits=None, log_path=None):  # type: 
             t.join(10)
 
 
-def _pokerlab_client(game, agent):  # type: ignore[no-untyped-def]
-    return lambda port: run_client(game, "127.0.0.1", port, agent)
+def _pokerlab_client(game, agent, spin_us=0.0):  # type: ignore[no-untyped-def]
+    return lambda port: run_client(game, "127.0.0.1", port, agent, spin_us=spin_us)
 
 
 @pytest.mark.slow
@@ -267,3 +271,54 @@ def test_a_seat_sends_its_queued_states_in_one_write_when_it_must_answer() -> No
         assert theirs.recv(4096) == b"MATCHSTATE:0:0:cc/:Ah|/2c3d4h\r\n"
     finally:
         theirs.close()
+
+
+def test_a_spinning_dealer_and_spinning_clients_play_the_in_process_match() -> None:
+    hands, seed = 60, 11
+    result = _serve(
+        LIMIT,
+        [
+            _pokerlab_client(LIMIT, HashAgent(1), spin_us=300),
+            _pokerlab_client(LIMIT, HashAgent(2), spin_us=300),
+        ],
+        hands=hands,
+        seed=seed,
+        spin_us=300,
+    )
+    local = list(
+        iter_hands(
+            LIMIT, [HashAgent(1), HashAgent(2)], hands=hands, seats="rotate", duplicate=False,
+            seed=seed,
+        )
+    )  # fmt: skip
+    assert result.faults == ()
+    assert [r.history for r in result.records] == [r.history for r in local]
+    assert [r.agent_returns() for r in result.records] == [r.agent_returns() for r in local]
+
+
+def test_a_spinning_seat_still_times_a_silent_client_out_at_its_limit() -> None:
+    hands = 6
+    start = time.monotonic()
+    result = _serve(
+        LIMIT,
+        [_raw_client("silence"), _pokerlab_client(LIMIT, HashAgent(3))],
+        hands=hands,
+        seed=3,
+        limits=TimeLimits(per_action=0.05),
+        spin_us=1_000_000,  # a second of polling: longer than the limit, which must win
+    )
+    elapsed = time.monotonic() - start
+    timeouts = [f for f in result.faults if f.kind == "timeout"]
+    assert result.hands == hands
+    assert len(timeouts) >= hands // 2  # the silent seat acts at least every other hand
+    assert elapsed < 0.5 * len(timeouts) + 5  # 0.05 s per timeout, not the 1 s spin
+
+
+@pytest.mark.parametrize("spin_us", [-1.0, math.nan, math.inf, 2e6])
+def test_a_spin_outside_0_to_a_second_is_refused_with_what_is_allowed(spin_us: float) -> None:
+    with pytest.raises(PokerlabError, match="allowed: 0"):
+        check_spin_us(spin_us)
+    with pytest.raises(PokerlabError, match="allowed: 0"):
+        run_client(LIMIT, "127.0.0.1", 9, HashAgent(0), spin_us=spin_us)
+    assert check_spin_us(0.0) == 0.0
+    assert check_spin_us(250.0) == 250.0
