@@ -122,7 +122,8 @@ def test_an_observe_that_loops_is_a_timeout_fault(tmp_path: Path) -> None:
     faults = [e for e in result.events if e.agent == 0]  # type: ignore[attr-defined]
     timeouts = [e for e in faults if e.kind == "timeout"]
     assert timeouts
-    assert "pending:" in timeouts[0].detail and "observe" in timeouts[0].detail
+    assert "pending:" in timeouts[0].detail
+    assert "observe" in timeouts[0].detail
     assert {e.kind for e in faults} <= {"timeout", "disqualified"}
     assert result.n_hands == 2 * HANDS  # type: ignore[attr-defined]
 
