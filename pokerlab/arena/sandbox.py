@@ -31,6 +31,14 @@ abandoned) and a fresh one is started for the next hand; a process that dies, ex
 breaks the protocol is a fault too. After :attr:`SandboxLimits.max_faults` such faults in
 a match the entrant is disqualified for the rest of it: its decisions get the default
 action, each recorded as a ``disqualified`` fault.
+
+Processes left behind: an entrant may start processes while a call runs, but none may
+outlive the call. After each decision the sandbox lists the processes of its cgroup
+(every process the entrant started, whatever session or process group it moved to);
+any beyond the entrant's own is killed and recorded as a ``stray-process`` fault (the
+entrant's process itself goes on). Where no cgroup can be made, the session and (when
+contained) the PID namespace are searched when the process ends instead; strays found
+then are killed and noted in the log, as are those started by the last hook of a match.
 """
 
 from __future__ import annotations
@@ -258,6 +266,64 @@ class _Log:
         return text
 
 
+def _parent_and_session(pid: int) -> tuple[int, int] | None:
+    """``(parent pid, session id)`` of a process, or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), int(fields[3])
+
+
+def _pid_namespace(pid: int) -> str | None:
+    with contextlib.suppress(OSError):
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    return None
+
+
+def _sandbox_processes(
+    process: subprocess.Popen[bytes], cap: _ProcessCap | None, contained: bool, *, scan: bool
+) -> set[int]:
+    """Pids of the processes of a sandbox now.
+
+    Its cgroup lists them all; without one (and only with ``scan``, which reads the whole
+    process table), those of its session and, when contained, of its PID namespace.
+    """
+    if cap is not None and cap.path is not None:
+        with contextlib.suppress(OSError, ValueError):
+            return {int(p) for p in (cap.path / "cgroup.procs").read_text().split()}
+    if not scan:
+        return set()
+    found: set[int] = set()
+    table = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
+    for pid in table:
+        info = _parent_and_session(pid)
+        if info is not None and (info[1] == process.pid or pid == process.pid):
+            found.add(pid)
+    if contained:
+        namespaces = {_pid_namespace(p) for p in found if p != process.pid} - {None}
+        found |= {p for p in table if _pid_namespace(p) in namespaces}
+    return found
+
+
+def _strays(
+    process: subprocess.Popen[bytes], cap: _ProcessCap | None, contained: bool, *, scan: bool
+) -> list[int]:
+    """Processes of the sandbox beyond the entrant's own (``unshare`` and its child)."""
+    pids = _sandbox_processes(process, cap, contained, scan=scan)
+    own = {process.pid}
+    if contained:
+        own |= {p for p in pids if (_parent_and_session(p) or (0, 0))[0] == process.pid}
+    return sorted(pids - own)
+
+
+def _kill_pids(pids: Sequence[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def _end_process(process: subprocess.Popen[bytes], cap: _ProcessCap | None) -> None:
     """Kill an entrant's process group and every process it started, then reap it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -327,6 +393,7 @@ class SandboxedAgent:
         self.faults = 0
         self.starts = 0
         self.disqualified = False
+        self.strays = 0
         self.logs: list[str] = []
         self._deferred: list[tuple[str, str]] = []
         self._queue: list[bytes] = []
@@ -412,10 +479,16 @@ class SandboxedAgent:
         process = self._process
         if process is None:
             return
+        strays = _strays(process, self._cap, self.contained, scan=True)
+        _kill_pids(strays)
         _end_process(process, self._cap)
         self._cap = None
         if self._channel is not None:
             self._channel.close()
+        if strays:
+            self.strays += len(strays)
+            note = f"killed {len(strays)} process(es) it left running"
+            why = f"{why}; {note}" if why else note
         _keep_log(self._log, why, self.logs)
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
@@ -539,9 +612,23 @@ class SandboxedAgent:
         if self.disqualified:
             raise AgentFault("disqualified", f"{self.name} is disqualified for this match")
         self._ensure_running()
-        answer = self._request({"op": "act", "observation": encode_update(observation)},
-                               self.limits.decision_seconds, "act")
+        try:
+            answer = self._request({"op": "act", "observation": encode_update(observation)},
+                                   self.limits.decision_seconds, "act")
+        finally:
+            self._catch_strays()
         return decode_answer(answer)
+
+    def _catch_strays(self) -> None:
+        """Kill the processes the entrant left running after its calls; record a fault."""
+        if self._process is None:
+            return
+        strays = _strays(self._process, self._cap, self.contained, scan=False)
+        if strays:
+            _kill_pids(strays)
+            self.strays += len(strays)
+            self._deferred.append(("stray-process", f"{len(strays)} process(es) started by "
+                                   "the entrant were still running after its call; killed"))
 
     def take_faults(self) -> list[tuple[str, str]]:
         """Faults found since the last call (a hook's exception read late, a disqualification)."""

@@ -132,3 +132,58 @@ def test_default_action_is_what_the_plain_bot_plays() -> None:
     # the comparison above is only meaningful if the plain bot plays the dealer's default
     state = kuhn().initial_state().child(0).child(1)
     assert state.action_name(default_action(state)) in ("check", "fold")
+
+
+STRAY = DEFAULT + '''import subprocess, sys
+class Agent:
+    def act(self, observation):
+        child = subprocess.Popen(["sleep", "30"], start_new_session=True)
+        print("STRAY", child.pid, flush=True)
+        return default(observation)
+'''
+
+TIDY = DEFAULT + '''import subprocess
+class Agent:
+    def act(self, observation):
+        subprocess.run(["true"], check=True)  # a process that ends within the call is fine
+        return default(observation)
+'''
+
+
+@pytest.mark.parametrize("contain", [None, False], ids=["contained", "process"])
+def test_a_process_left_behind_is_a_fault_and_is_killed(
+    contain: bool | None, tmp_path: Path
+) -> None:
+    file = tmp_path / "stray.py"
+    file.write_text(STRAY)
+    agent = SandboxedAgent(EntrantSource.read(file), kuhn(), limits=LIMITS, contain=contain)
+    try:
+        result = play_match(kuhn(), agent, AlwaysCall(), hands=2, seed=1)
+    finally:
+        agent.close()
+    log = agent.log  # kept when the process ends
+    faults = [e for e in result.events if e.agent == 0]
+    assert faults
+    assert {e.kind for e in faults} == {"stray-process"}
+    assert len(faults) == sum(r.decisions[0] for r in result.hands)
+    assert agent.strays == len(faults)
+    if contain is False:  # the pids printed are this machine's: each is gone
+        pids = [int(line.split()[1]) for line in log.splitlines() if line.startswith("STRAY")]
+        assert pids
+        assert [pid for pid in pids if _alive(pid)] == []
+
+
+def _alive(pid: int) -> bool:
+    """True if the process runs (a zombie, killed and waiting to be reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def test_a_process_that_ends_within_the_call_is_no_fault(tmp_path: Path) -> None:
+    plain, _ = _play(PLAIN, "plain", tmp_path)
+    returns, result = _play(TIDY, "tidy", tmp_path)
+    assert returns == plain
+    assert [e for e in result.events if e.agent == 0] == []  # type: ignore[attr-defined]
