@@ -394,6 +394,7 @@ class SandboxedAgent:
         self.starts = 0
         self.disqualified = False
         self.strays = 0
+        self._killed: set[int] = set()
         self.logs: list[str] = []
         self._deferred: list[tuple[str, str]] = []
         self._queue: list[bytes] = []
@@ -479,8 +480,10 @@ class SandboxedAgent:
         process = self._process
         if process is None:
             return
-        strays = _strays(process, self._cap, self.contained, scan=True)
+        strays = [p for p in _strays(process, self._cap, self.contained, scan=True)
+                  if p not in self._killed]
         _kill_pids(strays)
+        self._killed.clear()
         _end_process(process, self._cap)
         self._cap = None
         if self._channel is not None:
@@ -623,9 +626,13 @@ class SandboxedAgent:
         """Kill the processes the entrant left running after its calls; record a fault."""
         if self._process is None:
             return
-        strays = _strays(self._process, self._cap, self.contained, scan=False)
+        # A stray killed after an earlier call may not have exited yet (a loaded
+        # machine): it is not counted twice.
+        strays = [p for p in _strays(self._process, self._cap, self.contained, scan=False)
+                  if p not in self._killed]
         if strays:
             _kill_pids(strays)
+            self._killed.update(strays)
             self.strays += len(strays)
             self._deferred.append(("stray-process", f"{len(strays)} process(es) started by "
                                    "the entrant were still running after its call; killed"))
