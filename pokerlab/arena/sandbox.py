@@ -197,6 +197,7 @@ class _ProcessCap:
     def __init__(self, max_processes: int) -> None:
         root = _pids_root()
         self.path: Path | None = None
+        self._procs_fd: int | None = None
         if root is None:
             return
         path = root / f"sandbox-{os.getpid()}-{next(_SANDBOX_COUNT)}"
@@ -207,6 +208,18 @@ class _ProcessCap:
             return
         self.path = path
 
+    def procs(self) -> set[int]:
+        """The pids of the cgroup's processes now (raises OSError if it cannot be read).
+
+        Read after every decision: the file stays open and is re-read from its start
+        (a few microseconds, against about fifty to open it each time).
+        """
+        if self.path is None:
+            raise OSError("no cgroup")
+        if self._procs_fd is None:
+            self._procs_fd = os.open(self.path / "cgroup.procs", os.O_RDONLY)
+        return {int(p) for p in os.pread(self._procs_fd, 1 << 16, 0).split()}
+
     def join(self) -> None:
         """Move the calling process (a child before exec) into the cgroup."""
         if self.path is not None:
@@ -215,6 +228,9 @@ class _ProcessCap:
 
     def kill_all(self) -> None:
         """Kill every process of the cgroup, then remove it."""
+        if self._procs_fd is not None:
+            os.close(self._procs_fd)
+            self._procs_fd = None
         if self.path is None:
             return
         deadline = time.monotonic() + 5
@@ -292,7 +308,7 @@ def _sandbox_processes(
     """
     if cap is not None and cap.path is not None:
         with contextlib.suppress(OSError, ValueError):
-            return {int(p) for p in (cap.path / "cgroup.procs").read_text().split()}
+            return cap.procs()
     if not scan:
         return set()
     found: set[int] = set()
@@ -308,14 +324,25 @@ def _sandbox_processes(
 
 
 def _strays(
-    process: subprocess.Popen[bytes], cap: _ProcessCap | None, contained: bool, *, scan: bool
+    process: subprocess.Popen[bytes],
+    cap: _ProcessCap | None,
+    contained: bool,
+    *,
+    scan: bool,
+    own: set[int] | None = None,
 ) -> list[int]:
-    """Processes of the sandbox beyond the entrant's own (``unshare`` and its child)."""
+    """Processes of the sandbox beyond the entrant's own (``unshare`` and its child).
+
+    ``own``, when given, caches the entrant's own pids between calls (filled on the
+    first): the check after each decision then reads no process's ``/proc`` entry.
+    """
     pids = _sandbox_processes(process, cap, contained, scan=scan)
-    own = {process.pid}
-    if contained:
-        own |= {p for p in pids if (_parent_and_session(p) or (0, 0))[0] == process.pid}
-    return sorted(pids - own)
+    mine = own if own is not None else set()
+    if not mine:
+        mine.add(process.pid)
+        if contained:
+            mine |= {p for p in pids if (_parent_and_session(p) or (0, 0))[0] == process.pid}
+    return sorted(pids - mine)
 
 
 def _kill_pids(pids: Sequence[int]) -> None:
@@ -395,6 +422,7 @@ class SandboxedAgent:
         self.disqualified = False
         self.strays = 0
         self._killed: set[int] = set()
+        self._own: set[int] = set()  # the pids of the process and unshare's child
         self.logs: list[str] = []
         self._deferred: list[tuple[str, str]] = []
         self._queue: list[bytes] = []
@@ -480,10 +508,12 @@ class SandboxedAgent:
         process = self._process
         if process is None:
             return
-        strays = [p for p in _strays(process, self._cap, self.contained, scan=True)
+        strays = [p for p in _strays(process, self._cap, self.contained, scan=True,
+                                     own=self._own)
                   if p not in self._killed]
         _kill_pids(strays)
         self._killed.clear()
+        self._own.clear()
         _end_process(process, self._cap)
         self._cap = None
         if self._channel is not None:
@@ -628,7 +658,8 @@ class SandboxedAgent:
             return
         # A stray killed after an earlier call may not have exited yet (a loaded
         # machine): it is not counted twice.
-        strays = [p for p in _strays(self._process, self._cap, self.contained, scan=False)
+        strays = [p for p in _strays(self._process, self._cap, self.contained, scan=False,
+                                     own=self._own)
                   if p not in self._killed]
         if strays:
             _kill_pids(strays)
