@@ -36,9 +36,12 @@ Processes left behind: an entrant may start processes while a call runs, but non
 outlive the call. After each decision the sandbox lists the processes of its cgroup
 (every process the entrant started, whatever session or process group it moved to);
 any beyond the entrant's own is killed and recorded as a ``stray-process`` fault (the
-entrant's process itself goes on). Where no cgroup can be made, the session and (when
-contained) the PID namespace are searched when the process ends instead; strays found
-then are killed and noted in the log, as are those started by the last hook of a match.
+entrant's process itself goes on). The listing is skipped while the cgroup's task count
+is unchanged since the last clean check, so a stray started in the same call as another
+of the entrant's tasks ended is found only when the process ends. Where no cgroup can
+be made, the session and (when contained) the PID namespace are searched when the process
+ends instead; strays found then are killed and noted in the log, as are those started by
+the last hook of a match.
 """
 
 from __future__ import annotations
