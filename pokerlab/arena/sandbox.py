@@ -31,6 +31,17 @@ abandoned) and a fresh one is started for the next hand; a process that dies, ex
 breaks the protocol is a fault too. After :attr:`SandboxLimits.max_faults` such faults in
 a match the entrant is disqualified for the rest of it: its decisions get the default
 action, each recorded as a ``disqualified`` fault.
+
+Processes left behind: an entrant may start processes while a call runs, but none may
+outlive the call. After each decision the sandbox lists the processes of its cgroup
+(every process the entrant started, whatever session or process group it moved to);
+any beyond the entrant's own is killed and recorded as a ``stray-process`` fault (the
+entrant's process itself goes on). The listing is skipped while the cgroup's task count
+is unchanged since the last clean check, so a stray started in the same call as another
+of the entrant's tasks ended is found only when the process ends. Where no cgroup can
+be made, the session and (when contained) the PID namespace are searched when the process
+ends instead; strays found then are killed and noted in the log, as are those started by
+the last hook of a match.
 """
 
 from __future__ import annotations
@@ -189,6 +200,7 @@ class _ProcessCap:
     def __init__(self, max_processes: int) -> None:
         root = _pids_root()
         self.path: Path | None = None
+        self._count_fd: int | None = None
         if root is None:
             return
         path = root / f"sandbox-{os.getpid()}-{next(_SANDBOX_COUNT)}"
@@ -199,6 +211,32 @@ class _ProcessCap:
             return
         self.path = path
 
+    def procs(self) -> set[int]:
+        """The pids of the cgroup's processes now (raises OSError if it cannot be read).
+
+        Opened afresh each time: cgroup v1 lists the pids of an open file once and
+        re-reads of it (``pread`` at 0) show that stale list.
+        """
+        if self.path is None:
+            raise OSError("no cgroup")
+        descriptor = os.open(self.path / "cgroup.procs", os.O_RDONLY)
+        try:
+            return {int(p) for p in os.read(descriptor, 1 << 16).split()}
+        finally:
+            os.close(descriptor)
+
+    def count(self) -> int:
+        """The cgroup's task count now (``pids.current``: threads too); OSError if unreadable.
+
+        A file of one number, read fresh by ``pread`` on a descriptor kept open: a few
+        microseconds, where listing the pids costs an open each time.
+        """
+        if self.path is None:
+            raise OSError("no cgroup")
+        if self._count_fd is None:
+            self._count_fd = os.open(self.path / "pids.current", os.O_RDONLY)
+        return int(os.pread(self._count_fd, 64, 0))
+
     def join(self) -> None:
         """Move the calling process (a child before exec) into the cgroup."""
         if self.path is not None:
@@ -207,6 +245,9 @@ class _ProcessCap:
 
     def kill_all(self) -> None:
         """Kill every process of the cgroup, then remove it."""
+        if self._count_fd is not None:
+            os.close(self._count_fd)
+            self._count_fd = None
         if self.path is None:
             return
         deadline = time.monotonic() + 5
@@ -256,6 +297,75 @@ class _Log:
         if self.dropped:
             text += f"\n[... {self.dropped:,} more bytes of output dropped]"
         return text
+
+
+def _parent_and_session(pid: int) -> tuple[int, int] | None:
+    """``(parent pid, session id)`` of a process, or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), int(fields[3])
+
+
+def _pid_namespace(pid: int) -> str | None:
+    with contextlib.suppress(OSError):
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    return None
+
+
+def _sandbox_processes(
+    process: subprocess.Popen[bytes], cap: _ProcessCap | None, contained: bool, *, scan: bool
+) -> set[int]:
+    """Pids of the processes of a sandbox now.
+
+    Its cgroup lists them all; without one (and only with ``scan``, which reads the whole
+    process table), those of its session and, when contained, of its PID namespace.
+    """
+    if cap is not None and cap.path is not None:
+        with contextlib.suppress(OSError, ValueError):
+            return cap.procs()
+    if not scan:
+        return set()
+    found: set[int] = set()
+    table = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
+    for pid in table:
+        info = _parent_and_session(pid)
+        if info is not None and (info[1] == process.pid or pid == process.pid):
+            found.add(pid)
+    if contained:
+        namespaces = {_pid_namespace(p) for p in found if p != process.pid} - {None}
+        found |= {p for p in table if _pid_namespace(p) in namespaces}
+    return found
+
+
+def _strays(
+    process: subprocess.Popen[bytes],
+    cap: _ProcessCap | None,
+    contained: bool,
+    *,
+    scan: bool,
+    own: set[int] | None = None,
+) -> list[int]:
+    """Processes of the sandbox beyond the entrant's own (``unshare`` and its child).
+
+    ``own``, when given, caches the entrant's own pids between calls (filled on the
+    first): the check after each decision then reads no process's ``/proc`` entry.
+    """
+    pids = _sandbox_processes(process, cap, contained, scan=scan)
+    mine = own if own is not None else set()
+    if not mine:
+        mine.add(process.pid)
+        if contained:
+            mine |= {p for p in pids if (_parent_and_session(p) or (0, 0))[0] == process.pid}
+    return sorted(pids - mine)
+
+
+def _kill_pids(pids: Sequence[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _end_process(process: subprocess.Popen[bytes], cap: _ProcessCap | None) -> None:
@@ -327,6 +437,10 @@ class SandboxedAgent:
         self.faults = 0
         self.starts = 0
         self.disqualified = False
+        self.strays = 0
+        self._killed: set[int] = set()
+        self._own: set[int] = set()  # the pids of the process and unshare's child
+        self._quiet_count = -1  # the cgroup's task count when no stray was last found
         self.logs: list[str] = []
         self._deferred: list[tuple[str, str]] = []
         self._queue: list[bytes] = []
@@ -412,10 +526,21 @@ class SandboxedAgent:
         process = self._process
         if process is None:
             return
+        strays = [p for p in _strays(process, self._cap, self.contained, scan=True,
+                                     own=self._own)
+                  if p not in self._killed]
+        _kill_pids(strays)
+        self._killed.clear()
+        self._own.clear()
+        self._quiet_count = -1
         _end_process(process, self._cap)
         self._cap = None
         if self._channel is not None:
             self._channel.close()
+        if strays:
+            self.strays += len(strays)
+            note = f"killed {len(strays)} process(es) it left running"
+            why = f"{why}; {note}" if why else note
         _keep_log(self._log, why, self.logs)
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
@@ -539,9 +664,39 @@ class SandboxedAgent:
         if self.disqualified:
             raise AgentFault("disqualified", f"{self.name} is disqualified for this match")
         self._ensure_running()
-        answer = self._request({"op": "act", "observation": encode_update(observation)},
-                               self.limits.decision_seconds, "act")
+        try:
+            answer = self._request({"op": "act", "observation": encode_update(observation)},
+                                   self.limits.decision_seconds, "act")
+        finally:
+            self._catch_strays()
         return decode_answer(answer)
+
+    def _catch_strays(self) -> None:
+        """Kill the processes the entrant left running after its calls; record a fault."""
+        if self._process is None:
+            return
+        # Fast path: the cgroup's task count has not changed since the last check found
+        # no stray. (A stray started in the same call as another of the entrant's tasks
+        # ends is then seen only when the process ends: killed and noted in the log.)
+        count = -1
+        if self._cap is not None:
+            with contextlib.suppress(OSError, ValueError):
+                count = self._cap.count()
+        if count >= 0 and count == self._quiet_count:
+            return
+        # A stray killed after an earlier call may not have exited yet (a loaded
+        # machine): it is not counted twice.
+        strays = [p for p in _strays(self._process, self._cap, self.contained, scan=False,
+                                     own=self._own)
+                  if p not in self._killed]
+        if not strays:
+            self._quiet_count = count
+        if strays:
+            _kill_pids(strays)
+            self._killed.update(strays)
+            self.strays += len(strays)
+            self._deferred.append(("stray-process", f"{len(strays)} process(es) started by "
+                                   "the entrant were still running after its call; killed"))
 
     def take_faults(self) -> list[tuple[str, str]]:
         """Faults found since the last call (a hook's exception read late, a disqualification)."""

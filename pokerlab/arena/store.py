@@ -109,6 +109,21 @@ CREATE TABLE log (
 """
 
 
+def _readonly_uri(path: Path) -> str:
+    """The URI that reads ``path`` without writing anything beside it.
+
+    ``mode=ro`` alone still creates ``-wal`` and ``-shm`` files beside a WAL database
+    (and can, where the folder is writable). A database at rest (no ``-wal`` file: every
+    writer closed and checkpointed) is opened ``immutable``, which creates nothing; while a
+    writer has it open (a ``-wal`` file exists, so its companions already do) it is opened
+    ``mode=ro``, which honours the writer's locks.
+    """
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    if not Path(f"{path}-wal").exists():
+        uri += "&immutable=1"
+    return uri
+
+
 @dataclass(frozen=True)
 class RunRow:
     """A tournament run as stored."""
@@ -174,9 +189,8 @@ class ArenaStore:
             raise PokerlabError(f"arena database {shown!r} does not exist")
         try:
             if readonly:
-                self._db = sqlite3.connect(
-                    f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
-                )
+                self._db = sqlite3.connect(_readonly_uri(self.path), uri=True,
+                                           isolation_level=None)
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)

@@ -14,11 +14,13 @@ from pokerlab.eval.statistics import ControlVariateEstimate, Estimate
 
 FAULT_KINDS = (
     "exception", "illegal", "timeout", "policy", "crash", "protocol", "disqualified",
+    "stray-process",
 )
 """The kinds of :class:`FaultEvent`: an exception in the agent's code, an answer that is not
 a legal action id, no answer within the time limit, a policy whose probabilities are not a
 distribution over the legal actions; for agents in their own processes also a process that
-died or exited (``crash``), broke the protocol, or was disqualified after too many faults."""
+died or exited (``crash``), broke the protocol, was disqualified after too many faults, or
+left a process of its own running after a call (``stray-process``: it is killed)."""
 
 
 @dataclass(frozen=True)

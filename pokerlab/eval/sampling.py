@@ -284,12 +284,30 @@ def _terminal_of(sampler: _Sampler, history: Sequence[Action]) -> int:
     return node
 
 
+def _deal_groups(deals: IntArray) -> tuple[IntArray, IntArray]:
+    """``(group of each hand, hands per group)`` of the distinct deals, in deal order.
+
+    Matches schedule a deal's hands next to each other, so ``deals`` is usually sorted:
+    then the groups are found in one pass instead of by sorting (``np.unique``).
+    """
+    deals = np.asarray(deals)
+    if deals.size and bool(np.all(deals[1:] >= deals[:-1])):
+        starts = np.empty(deals.size, dtype=bool)
+        starts[0] = True
+        np.not_equal(deals[1:], deals[:-1], out=starts[1:])
+        inverse = np.cumsum(starts) - 1
+        counts = np.diff(np.append(np.flatnonzero(starts), deals.size))
+        return inverse, counts
+    _, inverse, counts = np.unique(deals, return_inverse=True, return_counts=True)
+    return inverse, counts
+
+
 def deal_units(values: FloatArray, deals: IntArray) -> FloatArray:
     """Means over the hands sharing a deal (the independent units of a rotated match).
 
     ``values`` is ``[hands]`` or ``[hands, k]``; the result has one row per distinct deal.
     """
-    _, inverse, counts = np.unique(deals, return_inverse=True, return_counts=True)
+    inverse, counts = _deal_groups(deals)
     if values.ndim == 1:
         return np.bincount(inverse, weights=values) / counts
     return np.stack(

@@ -56,12 +56,17 @@ DEFAULT_MEMORY_LIMIT = _limit_from_environment()
 
 BYTES_PER_HISTORY = 100
 """Size of one history in the compiled tree: its arrays and its share of the infoset keys
-(measured 94-104 bytes on Kuhn and Leduc)."""
+(measured 94-114 bytes on Kuhn and Leduc: ``tree.nbytes`` and the allocations traced
+after compiling, tests/tree/test_memory_estimate.py)."""
 
-PEAK_BYTES_PER_HISTORY = 300
-"""Memory one history costs while the tree is walked (state objects waiting, lists, keys):
-measured 250-330 bytes on Kuhn and two-player Leduc, more with three players; the walk also
-reads its real memory use as it goes (:class:`_MemoryWatch`)."""
+PEAK_BYTES_PER_HISTORY = 520
+"""Memory one history costs the process while the tree is walked (state objects waiting,
+lists, keys, and what the allocator keeps of them): the resident memory grew by 330-510
+bytes per history at its peak on Kuhn, Leduc and their 3- and 5-player forms
+(tests/tree/test_memory_estimate.py), about 300 of them traced allocations. The process
+keeps most of that peak after the walk (the allocator does not return it), so this is
+also about what it holds once compiled. The walk also reads its real memory use as it
+goes (:class:`_MemoryWatch`)."""
 
 _CACHE: SpecCache[CompiledTree] = SpecCache("tree.compile", maxsize=16)
 """Compiled trees by spec; the 16 used last are kept (``pokerlab._cache.clear_caches``)."""
@@ -255,14 +260,44 @@ def _check_size(game: Game, histories: int, limit: int, *, exact: bool) -> None:
         which = "" if exact else "at least "
         raise GameTooLargeError(
             f"{game.spec} has {which}{histories:,} histories: compiling them needs about "
-            f"{size / 1e6:,.0f} MB at its peak ({histories * BYTES_PER_HISTORY / 1e6:,.0f} MB "
-            f"kept), over the memory limit of {limit / 1e6:,.0f} MB; raise it with "
-            f"{MEMORY_LIMIT_ENV}={_suggested(size)} (memory_limit= in Python), or use a "
-            "sampling solver (pokerlab solve GAME --algorithm es-mccfr) or an abstraction "
-            "(pokerlab abstract)",
+            f"{_megabytes(size)} at its peak ({_megabytes(histories * BYTES_PER_HISTORY)} "
+            f"kept), over the memory limit of {_megabytes(limit)}; {_advice(game, size)}",
             found=size,
             limit=limit,
         )
+
+
+def _megabytes(size: int) -> str:
+    """A size in MB, or in powers of ten of MB once it is too long to read."""
+    megabytes = size / 1e6
+    return f"{megabytes:,.0f} MB" if megabytes < 1e9 else f"{megabytes:.1e} MB"
+
+
+def _machine_memory() -> int | None:
+    """This machine's physical memory in bytes, if the system says."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _advice(game: Game, size: int) -> str:
+    """What to do about a game that needs ``size`` bytes to compile, as a CLI user types it.
+
+    A larger limit is suggested only when this machine has the memory for it; beyond
+    that, the ways that need no compiled tree: a sampling solver that walks states, a
+    smaller game, an abstraction.
+    """
+    spec = f"'{game.spec}'"
+    walk = (f"a sampling solver that walks states without compiling (pokerlab solve {spec} "
+            "--algorithm es-mccfr)")
+    machine = _machine_memory()
+    if machine is None or size <= machine:
+        return (f"raise the limit with {MEMORY_LIMIT_ENV}={_suggested(size)} (memory_limit= "
+                f"in Python), or use {walk} or an abstraction (pokerlab abstract)")
+    return (f"that is more than this machine's {machine / 1e9:,.0f} GB of memory, so no "
+            f"memory limit will do: use {walk}, a smaller game (fewer players, cards or "
+            "ranks, a lower stack or raise cap), or an abstraction (pokerlab abstract)")
 
 
 def _suggested(size: int) -> str:

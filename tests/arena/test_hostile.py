@@ -93,7 +93,7 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
             Agent.spawned = True
             subprocess.Popen([sys.executable, "-c", DETACHED], start_new_session=True,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-''', set()),
+''', {"stray-process"}),
     "reader": ('''
         import os
         seen = b""
@@ -143,7 +143,7 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
             if os.fork() == 0:
                 time.sleep(60)
                 os._exit(0)
-''', {"exception"}),
+''', {"exception", "stray-process"}),
 }
 
 

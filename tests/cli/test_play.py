@@ -197,3 +197,23 @@ def test_play_kuhn_defaults_to_the_strongest_solver_bot(
     monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 10))
     assert main(["play", "kuhn", "--hands", "1", "--seed", "0"]) == 0
     assert names == ["solver"]
+
+
+def test_play_leduc_defaults_to_the_strongest_solver_bot(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.cli import play
+
+    names: list[str] = []
+    real = play.make_agent
+
+    def spy(name: str, game: object, **options: object) -> object:
+        names.append(name)
+        # the solver bot solves Leduc (CFR+ 10,000) when not cached: a quick stand-in plays
+        return real("always-call", game, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(play, "make_agent", spy)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 10))
+    assert main(["play", "leduc", "--hands", "1", "--seed", "0"]) == 0
+    assert "After 1 hand you are" in capsys.readouterr().out
+    assert names == ["solver"]

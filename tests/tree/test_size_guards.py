@@ -27,8 +27,8 @@ def test_big_games_are_refused_at_once(spec: str, message: str) -> None:
     with pytest.raises(GameTooLargeError, match=message) as error:
         compile(load(spec))
     assert time.monotonic() - start < 60  # counting, not walking (RecursionError before)
-    assert "POKERLAB_MEMORY_LIMIT=" in str(error.value)
-    assert "pokerlab solve GAME --algorithm es-mccfr" in str(error.value)
+    # each needs far more than any machine has: the advice is what works without a tree
+    assert f"pokerlab solve '{spec}' --algorithm es-mccfr" in str(error.value)
 
 
 def test_counts_match_the_compiled_trees() -> None:
