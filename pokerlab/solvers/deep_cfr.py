@@ -11,7 +11,8 @@ Each iteration ``t`` does, for each player ``p`` in turn (the paper's algorithm 
    at ``p``'s infosets, one sampled at the others' and at chance). At ``p``'s infosets the
    sampled regrets are added to ``p``'s advantage memory; at the others' the strategy
    played is added to the strategy memory; each row records ``t``.
-2. ``p``'s advantage network is trained from scratch on its memory, each row weighted by
+2. ``p``'s advantage network is trained on its memory (by default continuing from its
+   last weights, each step on the whole memory: ``full_batch``), each row weighted by
    its ``t`` (Linear CFR's weighting): it learns the average regret, whose regret
    matching is the next strategy.
 
@@ -19,6 +20,8 @@ The memories are reservoir samples (uniform over every row ever offered), so the
 fair sample of all iterations in bounded memory. The average strategy, the one that
 converges, is a strategy network trained (again weighted by ``t``) on the strategy memory;
 it is trained when the average strategy is asked for, and cached until the next iteration.
+A second average, :meth:`DeepCFR.played_average_strategy`, is exact: each iteration's
+strategy tabulated at every infoset and averaged (Single Deep CFR's idea).
 
 The infoset a network sees is encoded from the player's :class:`Observation` (the State
 API, nothing game-specific: see :class:`InfosetEncoder`), and the learned strategy is a
@@ -633,19 +636,21 @@ class DeepCFR(Solver):
         traversals: external-sampling traversals per player per iteration.
         advantage_layers: hidden-layer widths of the advantage networks.
         policy_layers: hidden-layer widths of the strategy network.
-        advantage_steps: minibatch steps to train an advantage network (from scratch).
-        policy_steps: minibatch steps to train the strategy network (from scratch).
-        batch_size: rows per minibatch.
+        advantage_steps: training steps per advantage network per iteration.
+        policy_steps: training steps of the strategy network (from scratch).
+        batch_size: rows per minibatch (used when ``full_batch`` is False).
         learning_rate: Adam's step size.
         memory_capacity: rows each reservoir memory holds (one per player, one strategy).
         reinitialize: True trains each advantage network from scratch every iteration
             (the paper); False (default) continues from the last iteration's weights
             (OpenSpiel's option), so that fewer steps per iteration keep the fit.
-        full_batch: True makes every training step the exact gradient of the loss over
+        full_batch: True (default) makes every training step the exact gradient of the loss over
             the whole memory (rows of one infoset, which share their input, grouped into
             their weighted mean: the same loss up to a constant) instead of a minibatch of
             ``batch_size`` rows; on a game that compiles this removes the minibatch noise
-            that otherwise dominates the fit once the memory is large.
+            that otherwise dominates the fit once the memory is large. False: minibatches
+            of ``batch_size`` rows (the paper's, and the only option where inputs rarely
+            repeat).
         threads: torch threads while training.
         seed: the seed (an integer or a numpy Generator).
 
@@ -668,16 +673,16 @@ class DeepCFR(Solver):
         self,
         game: Game,
         *,
-        traversals: int = 400,
+        traversals: int = 1000,
         advantage_layers: Sequence[int] = (64, 64),
         policy_layers: Sequence[int] = (64, 64),
-        advantage_steps: int = 200,
+        advantage_steps: int = 30,
         policy_steps: int = 2000,
         batch_size: int = 512,
         learning_rate: float = 3e-3,
         memory_capacity: int = 1_000_000,
         reinitialize: bool = False,
-        full_batch: bool = False,
+        full_batch: bool = True,
         threads: int = 1,
         seed: Seed = None,
     ) -> None:
