@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,7 +33,9 @@ from pokerlab.solvers.deep_cfr import (
 from pokerlab.strategy import FunctionPolicy, Strategy, tabulate
 from pokerlab.tree import compile
 
-TINY = {"traversals": 40, "advantage_steps": 20, "policy_steps": 40, "batch_size": 64}
+TINY: dict[str, Any] = {
+    "traversals": 40, "advantage_steps": 20, "policy_steps": 40, "batch_size": 64
+}
 """A configuration that runs an iteration of Kuhn in a fraction of a second."""
 
 
@@ -240,15 +243,18 @@ def test_policy_file_errors(tmp_path: Path) -> None:
         solver.policy().save(tmp_path)
 
 
-def test_checkpoint_resumes_the_same_run(tmp_path: Path) -> None:
-    whole = DeepCFR(kuhn(), seed=5, **TINY)
+@pytest.mark.parametrize("full_batch", [True, False])
+def test_checkpoint_resumes_the_same_run(tmp_path: Path, full_batch: bool) -> None:
+    # Both trainings: full batch (the default) and minibatches of batch_size rows.
+    whole = DeepCFR(kuhn(), seed=5, full_batch=full_batch, **TINY)
     whole.run(iterations=3, check_every=3)
-    part = DeepCFR(kuhn(), seed=5, **TINY)
+    part = DeepCFR(kuhn(), seed=5, full_batch=full_batch, **TINY)
     part.run(iterations=2, check_every=1)  # measuring (training the policy) changes nothing
     path = part.save_checkpoint(tmp_path / "deep.checkpoint.npz")
     resumed = Solver.load_checkpoint(path)
     assert isinstance(resumed, DeepCFR)
     assert resumed.iterations == 2
+    assert resumed.full_batch is full_batch
     resumed.run(iterations=1, check_every=1)
     assert np.array_equal(resumed.current_strategy().probs, whole.current_strategy().probs)
     assert np.array_equal(resumed.average_strategy().probs, whole.average_strategy().probs)
