@@ -874,7 +874,7 @@ class DeepCFR(Solver):
         ``loss="advantage"``: squared error on the legal slots (it learns the weighted
         mean of the sampled regrets). ``loss="policy"``: cross-entropy of the softmax over
         legal slots against the stored strategies (it learns their weighted mean, the
-        average strategy).
+        average strategy), the learning rate falling linearly to 0 over the steps.
         """
         torch = self._torch
         rng = self._rng if rng is None else rng
@@ -886,6 +886,10 @@ class DeepCFR(Solver):
             return weights
         net = _network(torch, weights)
         optimizer = torch.optim.Adam(net.parameters(), lr=self.learning_rate, foreach=True)
+        # The strategy network, trained from scratch, ends with a learning rate falling
+        # linearly to 0, so that it settles in a minimum (a constant rate sometimes left
+        # it 0.04 to 0.08 chips worse than its target, the memory average).
+        decay = loss == "policy"
         features = torch.from_numpy(self._features)
         legal = torch.from_numpy(self._legal)
         if self.full_batch:
@@ -920,6 +924,9 @@ class DeepCFR(Solver):
                 value = (w * per_row).sum() / w.sum()
                 optimizer.zero_grad()
                 value.backward()
+                if decay:  # the learning rate falls linearly to 0 over the steps
+                    for group in optimizer.param_groups:
+                        group["lr"] = self.learning_rate * (1.0 - step / steps)
                 optimizer.step()
         return _weights_of(net)
 
