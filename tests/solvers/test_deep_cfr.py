@@ -195,9 +195,9 @@ def test_strategies_are_distributions_over_legal_actions() -> None:
 
 @pytest.mark.slow
 def test_kuhn_reaches_a_small_exploitability_in_bounded_time() -> None:
-    # Measured after 30 iterations (seeds 0, 1, 2), full-batch training: 0.023, 0.022,
-    # 0.011 chips, in 40-70 s of solving at a load of 22 on 2 cores (8.5 s at a load of
-    # 14); uniform play: 0.458.
+    # Measured after 30 iterations (seeds 0, 1, 2), full-batch training: 0.023, 0.020,
+    # 0.011 chips, in 28-37 s of solving at a load of 9 on 2 cores (8.5 s in one test
+    # run); uniform play: 0.458.
     game = kuhn()
     solver = DeepCFR(game, seed=0, traversals=100, advantage_steps=100, policy_steps=400)
     solver.run(iterations=30, check_every=30)
