@@ -36,11 +36,12 @@ from pokerlab.solvers import CFRPlus, DeepCFR, ExternalSamplingMCCFR
 Point = dict[str, float]
 
 DEEP_SETTINGS: dict[str, Any] = {
-    "traversals": 400,
-    "advantage_steps": 200,
+    "traversals": 1000,
+    "advantage_steps": 30,
     "policy_steps": 2000,
     "learning_rate": 3e-3,
     "reinitialize": False,
+    "full_batch": True,
 }
 """pokerlab's Deep CFR hyper-parameters for the study (the solver's defaults)."""
 
@@ -56,7 +57,9 @@ OPENSPIEL_SETTINGS: dict[str, Any] = {
     "advantage_network_train_steps": 200,
     "reinitialize_advantage_networks": False,
 }
-"""OpenSpiel's DeepCFRSolver arguments: the same sizes and budgets as pokerlab's run."""
+"""OpenSpiel's DeepCFRSolver arguments: the same network sizes as pokerlab's; its own
+minibatch training (it has no full-batch option), with the traversals and steps of
+pokerlab's earlier defaults (400, 200)."""
 
 
 def run_deep(seed: int, seconds: float, step: float, tick: Callable[[float], None]) -> list[Point]:
@@ -76,6 +79,9 @@ def run_deep(seed: int, seconds: float, step: float, tick: Callable[[float], Non
             "exploitability": float(row.exploitability or 0.0),
             "memory_average_exploitability": exploitability(
                 game, solver.memory_average_strategy()
+            ),
+            "played_average_exploitability": exploitability(
+                game, solver.played_average_strategy()
             ),
         })
         tick(solver.seconds)
@@ -202,6 +208,14 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
                       marker=".", label=label, alpha=0.8)
         right.plot([p["seconds_with_policy"] for p in points], values, color=colours[name],
                    marker=".", label=label, alpha=0.8)
+        if "played_average_exploitability" in points[0]:  # Deep CFR's second policy
+            played = [max(p["played_average_exploitability"], 1e-6) for p in points]
+            label = None if "played" in labelled else f"{name} (played average)"
+            labelled.add("played")
+            left.plot([p["traversals"] for p in points], played, color=colours[name],
+                      linestyle="--", label=label, alpha=0.6)
+            right.plot([p["seconds"] for p in points], played, color=colours[name],
+                       linestyle="--", label=label, alpha=0.6)
     for axes, xlabel in ((left, "traversals"), (right, "seconds (solving + strategy network)")):
         axes.set_xscale("log")
         axes.set_yscale("log")
@@ -221,18 +235,25 @@ def summary(runs: list[dict[str, Any]]) -> str:
     """A markdown table: per algorithm, the last point of each seed and when 0.1 was reached."""
     lines = [
         "| algorithm | seed | iterations | traversals | seconds | exploitability | "
-        "first below 0.1 chips |",
-        "|---|---|---|---|---|---|---|",
+        "first below 0.1 chips | played average | its first below 0.1 |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for run in runs:
         last = run["points"][-1]
         below = next((p for p in run["points"] if p["exploitability"] < 0.1), None)
         when = "not reached" if below is None else f"{below['seconds_with_policy']:.1f} s"
         traversals = last.get("traversals")
+        played, played_when = "-", "-"
+        if "played_average_exploitability" in last:
+            played = f"{last['played_average_exploitability']:.4f}"
+            hit = next((p for p in run["points"] if p["played_average_exploitability"] < 0.1),
+                       None)
+            played_when = "not reached" if hit is None else f"{hit['seconds']:.1f} s"
         lines.append(
             f"| {run['algorithm']} | {run['seed']} | {last['iteration']:,} | "
             f"{'-' if traversals is None else format(int(traversals), ',')} | "
-            f"{last['seconds_with_policy']:.0f} | {last['exploitability']:.4f} | {when} |"
+            f"{last['seconds_with_policy']:.0f} | {last['exploitability']:.4f} | {when} | "
+            f"{played} | {played_when} |"
         )
     return "\n".join(lines)
 
@@ -250,11 +271,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openspiel-seeds", type=int, nargs="+", default=None,
                         help="seeds of OpenSpiel's Deep CFR (default: --seeds)")
     parser.add_argument("--out", type=Path, default=Path("docs/deep_cfr"))
+    parser.add_argument("--merge", type=Path, nargs="+", default=[],
+                        help="results.json files of other study processes (run in parallel, "
+                        "each with its own --out) whose runs are added to --out's; "
+                        "then only the figure and table are made")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch threads of this process (1 when processes run in parallel)")
     args = parser.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(args.threads)
     results_path = args.out / "results.json"
     results: dict[str, Any] = (
         json.loads(results_path.read_text()) if results_path.exists() else {"runs": []}
     )
+    for other in args.merge:
+        have = {(r["algorithm"], r["seed"]) for r in results["runs"]}
+        merged = json.loads(other.read_text())
+        results["runs"] += [
+            r for r in merged["runs"] if (r["algorithm"], r["seed"]) not in have
+        ]
+        results.setdefault("settings", merged.get("settings"))
+    if args.merge:
+        write_atomic(results_path, json.dumps(results, indent=1))
+        plot(results["runs"], args.out / "deep_cfr_leduc.png")
+        print(summary(results["runs"]))
+        return 0
     done = {(r["algorithm"], r["seed"]) for r in results["runs"]}
     plan = []
     for name in args.algorithms:
