@@ -50,7 +50,6 @@ import contextlib
 import ctypes
 import functools
 import hashlib
-import itertools
 import os
 import resource
 import select
@@ -60,13 +59,21 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pokerlab.arena.containment import (
+    EntrantLog,
+    ProcessCap,
+    containment_available,
+    end_process,
+    find_strays,
+    keep_log,
+    kill_pids,
+)
 from pokerlab.arena.entrant_protocol import (
     ProtocolError,
     Reader,
@@ -148,246 +155,7 @@ class EntrantSource:
         return cls(file.stem, str(file), text, hashlib.sha256(data).hexdigest())
 
 
-@functools.lru_cache(maxsize=1)
-def containment_available() -> bool:
-    """True when entrants can be contained: root, and mount/PID/network namespaces work."""
-    if os.geteuid() != 0 or shutil.which("unshare") is None:
-        return False
-    try:
-        done = subprocess.run(
-            ["unshare", "--mount", "--pid", "--net", "--fork", "--kill-child", "--", "true"],
-            capture_output=True, timeout=10, check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
-
-
-_PIDS_CGROUP = Path("/sys/fs/cgroup/pids")
-_SANDBOX_COUNT = itertools.count()
-
-
-@functools.lru_cache(maxsize=1)
-def _pids_root() -> Path | None:
-    """Where sandboxes get their process-count cgroup (cgroup v1 ``pids``), if we may."""
-    if not (_PIDS_CGROUP / "cgroup.procs").exists():
-        return None
-    root = _PIDS_CGROUP / "pokerlab"
-    try:
-        root.mkdir(exist_ok=True)
-        probe = root / f"probe-{os.getpid()}"
-        probe.mkdir(exist_ok=True)
-        probe.rmdir()
-    except OSError:
-        return None
-    # Cgroups left by arenas that were killed (their pid, in the name, is gone): remove
-    # the empty ones.
-    for stale in root.glob("sandbox-*"):
-        owner = stale.name.split("-")[1]
-        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
-            with contextlib.suppress(OSError):
-                stale.rmdir()
-    return root
-
-
-class _ProcessCap:
-    """A ``pids`` cgroup holding a sandbox's processes.
-
-    It caps their number, and lists every one of them to kill: none escapes it by changing
-    its session or process group.
-    """
-
-    def __init__(self, max_processes: int) -> None:
-        root = _pids_root()
-        self.path: Path | None = None
-        self._count_fd: int | None = None
-        if root is None:
-            return
-        path = root / f"sandbox-{os.getpid()}-{next(_SANDBOX_COUNT)}"
-        try:
-            path.mkdir()
-            (path / "pids.max").write_text(str(max_processes))
-        except OSError:
-            return
-        self.path = path
-
-    def procs(self) -> set[int]:
-        """The pids of the cgroup's processes now (raises OSError if it cannot be read).
-
-        Opened afresh each time: cgroup v1 lists the pids of an open file once and
-        re-reads of it (``pread`` at 0) show that stale list.
-        """
-        if self.path is None:
-            raise OSError("no cgroup")
-        descriptor = os.open(self.path / "cgroup.procs", os.O_RDONLY)
-        try:
-            return {int(p) for p in os.read(descriptor, 1 << 16).split()}
-        finally:
-            os.close(descriptor)
-
-    def count(self) -> int:
-        """The cgroup's task count now (``pids.current``: threads too); OSError if unreadable.
-
-        A file of one number, read fresh by ``pread`` on a descriptor kept open: a few
-        microseconds, where listing the pids costs an open each time.
-        """
-        if self.path is None:
-            raise OSError("no cgroup")
-        if self._count_fd is None:
-            self._count_fd = os.open(self.path / "pids.current", os.O_RDONLY)
-        return int(os.pread(self._count_fd, 64, 0))
-
-    def join(self) -> None:
-        """Move the calling process (a child before exec) into the cgroup."""
-        if self.path is not None:
-            with open(self.path / "cgroup.procs", "w") as procs:
-                procs.write(str(os.getpid()))
-
-    def kill_all(self) -> None:
-        """Kill every process of the cgroup, then remove it."""
-        if self._count_fd is not None:
-            os.close(self._count_fd)
-            self._count_fd = None
-        if self.path is None:
-            return
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            try:
-                pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
-            except OSError:
-                break
-            if not pids:
-                break
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-            time.sleep(0.01)
-        with contextlib.suppress(OSError):
-            self.path.rmdir()
-        self.path = None
-
-
-class _Log:
-    """Reads a process's output in a thread; keeps the first ``limit`` bytes."""
-
-    def __init__(self, descriptor: int, limit: int) -> None:
-        self.limit = limit
-        self.data = bytearray()
-        self.dropped = 0
-        self._thread = threading.Thread(target=self._read, args=(descriptor,), daemon=True,
-                                        name="pokerlab-entrant-log")
-        self._thread.start()
-
-    def _read(self, descriptor: int) -> None:
-        with contextlib.suppress(OSError):
-            while True:
-                chunk = os.read(descriptor, 1 << 16)
-                if not chunk:
-                    break
-                room = self.limit - len(self.data)
-                if room > 0:
-                    self.data += chunk[:room]
-                self.dropped += max(0, len(chunk) - max(room, 0))
-        os.close(descriptor)
-
-    def text(self, wait: float = 1.0) -> str:
-        """What was kept, with a note of what was dropped."""
-        self._thread.join(wait)
-        text = self.data.decode(errors="replace")
-        if self.dropped:
-            text += f"\n[... {self.dropped:,} more bytes of output dropped]"
-        return text
-
-
-def _parent_and_session(pid: int) -> tuple[int, int] | None:
-    """``(parent pid, session id)`` of a process, or None if it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return int(fields[1]), int(fields[3])
-
-
-def _pid_namespace(pid: int) -> str | None:
-    with contextlib.suppress(OSError):
-        return os.readlink(f"/proc/{pid}/ns/pid")
-    return None
-
-
-def _sandbox_processes(
-    process: subprocess.Popen[bytes], cap: _ProcessCap | None, contained: bool, *, scan: bool
-) -> set[int]:
-    """Pids of the processes of a sandbox now.
-
-    Its cgroup lists them all; without one (and only with ``scan``, which reads the whole
-    process table), those of its session and, when contained, of its PID namespace.
-    """
-    if cap is not None and cap.path is not None:
-        with contextlib.suppress(OSError, ValueError):
-            return cap.procs()
-    if not scan:
-        return set()
-    found: set[int] = set()
-    table = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
-    for pid in table:
-        info = _parent_and_session(pid)
-        if info is not None and (info[1] == process.pid or pid == process.pid):
-            found.add(pid)
-    if contained:
-        namespaces = {_pid_namespace(p) for p in found if p != process.pid} - {None}
-        found |= {p for p in table if _pid_namespace(p) in namespaces}
-    return found
-
-
-def _strays(
-    process: subprocess.Popen[bytes],
-    cap: _ProcessCap | None,
-    contained: bool,
-    *,
-    scan: bool,
-    own: set[int] | None = None,
-) -> list[int]:
-    """Processes of the sandbox beyond the entrant's own (``unshare`` and its child).
-
-    ``own``, when given, caches the entrant's own pids between calls (filled on the
-    first): the check after each decision then reads no process's ``/proc`` entry.
-    """
-    pids = _sandbox_processes(process, cap, contained, scan=scan)
-    mine = own if own is not None else set()
-    if not mine:
-        mine.add(process.pid)
-        if contained:
-            mine |= {p for p in pids if (_parent_and_session(p) or (0, 0))[0] == process.pid}
-    return sorted(pids - mine)
-
-
-def _kill_pids(pids: Sequence[int]) -> None:
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-
-
-def _end_process(process: subprocess.Popen[bytes], cap: _ProcessCap | None) -> None:
-    """Kill an entrant's process group and every process it started, then reap it."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    if cap is not None:
-        cap.kill_all()
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)
-
-
-def _keep_log(log: _Log | None, why: str | None, logs: list[str]) -> None:
-    """Append what an ended process printed (and why it ended, if said) to ``logs``."""
-    if log is not None:
-        text = log.text()
-        if why:
-            text += f"\n[{why}]"
-        logs.append(text)
-
-
-def _limit_child(limits: SandboxLimits, cap: _ProcessCap | None) -> None:
+def _limit_child(limits: SandboxLimits, cap: ProcessCap | None) -> None:
     """Runs in the child between fork and exec: resource limits and a death signal."""
     if cap is not None:
         cap.join()
@@ -449,9 +217,9 @@ class SandboxedAgent:
         self._process: subprocess.Popen[bytes] | None = None
         self._channel: socket.socket | None = None
         self._reader: Reader | None = None
-        self._log: _Log | None = None
+        self._log: EntrantLog | None = None
         self._workdir: str | None = None
-        self._cap: _ProcessCap | None = None
+        self._cap: ProcessCap | None = None
 
     # -- the process ---------------------------------------------------------------------
     @property
@@ -495,7 +263,7 @@ class SandboxedAgent:
         log_read, log_write = os.pipe()
         self._workdir = tempfile.mkdtemp(prefix="pokerlab-entrant-")
         # unshare and the interpreter, then what the entrant may start itself
-        self._cap = _ProcessCap(self.limits.max_processes + 2)
+        self._cap = ProcessCap(self.limits.max_processes + 2)
         command = [sys.executable, "-I", "-m", "pokerlab.arena.entrant_process",
                    str(child.fileno()), self._workdir]
         if self.contained:
@@ -517,7 +285,7 @@ class SandboxedAgent:
             os.close(log_write)
         self._channel = parent
         self._reader = Reader(parent)
-        self._log = _Log(log_read, self.limits.log_bytes)
+        self._log = EntrantLog(log_read, self.limits.log_bytes)
         self._pending.clear()
         self._queue.clear()
 
@@ -526,14 +294,14 @@ class SandboxedAgent:
         process = self._process
         if process is None:
             return
-        strays = [p for p in _strays(process, self._cap, self.contained, scan=True,
+        strays = [p for p in find_strays(process, self._cap, self.contained, scan=True,
                                      own=self._own)
                   if p not in self._killed]
-        _kill_pids(strays)
+        kill_pids(strays)
         self._killed.clear()
         self._own.clear()
         self._quiet_count = -1
-        _end_process(process, self._cap)
+        end_process(process, self._cap)
         self._cap = None
         if self._channel is not None:
             self._channel.close()
@@ -541,7 +309,7 @@ class SandboxedAgent:
             self.strays += len(strays)
             note = f"killed {len(strays)} process(es) it left running"
             why = f"{why}; {note}" if why else note
-        _keep_log(self._log, why, self.logs)
+        keep_log(self._log, why, self.logs)
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
         self._process = self._channel = self._reader = self._log = None
@@ -686,13 +454,13 @@ class SandboxedAgent:
             return
         # A stray killed after an earlier call may not have exited yet (a loaded
         # machine): it is not counted twice.
-        strays = [p for p in _strays(self._process, self._cap, self.contained, scan=False,
+        strays = [p for p in find_strays(self._process, self._cap, self.contained, scan=False,
                                      own=self._own)
                   if p not in self._killed]
         if not strays:
             self._quiet_count = count
         if strays:
-            _kill_pids(strays)
+            kill_pids(strays)
             self._killed.update(strays)
             self.strays += len(strays)
             self._deferred.append(("stray-process", f"{len(strays)} process(es) started by "
@@ -767,9 +535,9 @@ class ProcessEntrant:
         self.starts = 0
         self.logs: list[str] = []
         self._process: subprocess.Popen[bytes] | None = None
-        self._log: _Log | None = None
+        self._log: EntrantLog | None = None
         self._workdir: str | None = None
-        self._cap: _ProcessCap | None = None
+        self._cap: ProcessCap | None = None
 
     @property
     def pid(self) -> int | None:
@@ -786,7 +554,7 @@ class ProcessEntrant:
         program = Path(self._workdir) / "program"
         program.write_bytes(self.program)
         program_fd = os.open(program, os.O_RDONLY)
-        self._cap = _ProcessCap(self.limits.max_processes + 2)
+        self._cap = ProcessCap(self.limits.max_processes + 2)
         # The launcher by its path: the one beside this module, whichever pokerlab the
         # interpreter would import by name.
         launcher = str(Path(__file__).with_name("entrant_process.py"))
@@ -809,7 +577,7 @@ class ProcessEntrant:
             child.close()
             os.close(log_write)
             os.close(program_fd)
-        self._log = _Log(log_read, self.limits.log_bytes)
+        self._log = EntrantLog(log_read, self.limits.log_bytes)
         return parent
 
     @property
@@ -822,9 +590,9 @@ class ProcessEntrant:
         process = self._process
         if process is None:
             return
-        _end_process(process, self._cap)
+        end_process(process, self._cap)
         self._cap = None
-        _keep_log(self._log, why, self.logs)
+        keep_log(self._log, why, self.logs)
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
         self._process = self._log = None
@@ -875,5 +643,4 @@ __all__ = [
     "SandboxLimits",
     "SandboxedAgent",
     "check_loads",
-    "containment_available",
 ]

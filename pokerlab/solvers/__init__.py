@@ -58,7 +58,8 @@ from pokerlab.solvers.sequence_form import (
 
 # isort: split
 # Last, so that the registry lists the tabular solvers first (torch is not imported here).
-from pokerlab.solvers.deep_cfr import DeepCFR, DeepPolicy, load_deep_policy
+from pokerlab.solvers.deep_cfr import DeepCFR
+from pokerlab.solvers.deep_policy import DeepPolicy, load_deep_policy
 
 __all__ = [
     "CFR",

@@ -41,30 +41,20 @@ state) resumes the same run.
 
 from __future__ import annotations
 
-import itertools
 import math
-import os
-import tempfile
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from types import ModuleType
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab._types import Action, FloatArray
+from pokerlab._types import FloatArray
 from pokerlab.errors import (
-    FileFormatError,
     GameTooLargeError,
-    PokerlabError,
     SolverError,
-    StrategyMismatchError,
 )
-from pokerlab.games import Game, GameSpec, load
-from pokerlab.games.observation import Observation
+from pokerlab.games import Game
 from pokerlab.solvers.base import (
     Seed,
     Solver,
@@ -74,546 +64,27 @@ from pokerlab.solvers.base import (
     seed_value,
     strategy_metadata,
 )
+from pokerlab.solvers.deep_networks import (
+    InfosetEncoder,
+    ReservoirMemory,
+    TorchThreads,
+    Weights,
+    advantage_strategy,
+    build_network,
+    check_layers,
+    initial_weights,
+    require_torch,
+    tree_observations,
+    weights_of,
+)
+from pokerlab.solvers.deep_policy import (
+    DeepPolicy,
+    strategy_from_logits,
+)
 from pokerlab.solvers.mccfr import kernel_tree
 from pokerlab.strategy import Strategy
 from pokerlab.strategy.io import keys_fingerprint
 from pokerlab.tree import CompiledTree, compile
-
-EXTRA = "pokerlab[deep]"
-"""The optional extra that installs PyTorch."""
-
-POLICY_FORMAT = "pokerlab-deep-policy"
-"""The ``format`` field of a saved :class:`DeepPolicy` (a ``.pt`` file)."""
-
-POLICY_FORMAT_VERSION = 1
-
-
-class MissingExtraError(SolverError, ImportError):
-    """An optional dependency is not installed; the message names the extra to install."""
-
-
-def require_torch() -> ModuleType:
-    """Import and return torch.
-
-    Raises:
-        MissingExtraError: if torch is not installed (the message names the extra).
-    """
-    try:
-        import torch
-    except ImportError:
-        raise MissingExtraError(
-            f"Deep CFR needs PyTorch, which is not installed; install the extra: "
-            f"pip install '{EXTRA}'"
-        ) from None
-    return torch
-
-
-# -- the encoding of an infoset -----------------------------------------------------------
-@dataclass(frozen=True)
-class InfosetEncoder:
-    """Turns what a player observes into the fixed-size vector a network reads.
-
-    The vector is, in order: the seat (one-hot), the player's private cards (one-hot over
-    the card strings met), the board (one-hot), one block per position of the public
-    history (one-hot over the ``"seat:event"`` strings met; all zero past its end), and
-    the chips each player has put in divided by ``chip_scale``. Everything comes from the
-    :class:`Observation`, so any game of the State API is encoded; the vocabularies are
-    read from the compiled tree by :meth:`from_tree`. A card string or event never met
-    encodes as zeros.
-
-    Attributes:
-        n_players: seats in the game.
-        private_vocabulary: private-card strings, in order.
-        board_vocabulary: board strings, in order.
-        event_vocabulary: public events as ``"seat:name"``, in order.
-        history_length: the longest public history.
-        chip_scale: what the chips put in are divided by (the largest total met).
-    """
-
-    n_players: int
-    private_vocabulary: tuple[str, ...]
-    board_vocabulary: tuple[str, ...]
-    event_vocabulary: tuple[str, ...]
-    history_length: int
-    chip_scale: float
-    _private_index: dict[str, int] = field(init=False, repr=False, compare=False)
-    _board_index: dict[str, int] = field(init=False, repr=False, compare=False)
-    _event_index: dict[str, int] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "_private_index", {s: i for i, s in enumerate(self.private_vocabulary)}
-        )
-        object.__setattr__(
-            self, "_board_index", {s: i for i, s in enumerate(self.board_vocabulary)}
-        )
-        object.__setattr__(
-            self, "_event_index", {s: i for i, s in enumerate(self.event_vocabulary)}
-        )
-
-    @property
-    def size(self) -> int:
-        """The length of an encoded vector."""
-        return (
-            self.n_players
-            + len(self.private_vocabulary)
-            + len(self.board_vocabulary)
-            + self.history_length * len(self.event_vocabulary)
-            + self.n_players
-        )
-
-    @classmethod
-    def from_tree(cls, tree: CompiledTree) -> InfosetEncoder:
-        """The encoder whose vocabularies are those of ``tree``'s infosets."""
-        private: dict[str, None] = {}
-        board: dict[str, None] = {}
-        events: dict[str, None] = {}
-        longest = 0
-        chips = 1.0
-        for observation in _tree_observations(tree):
-            private.setdefault(observation.private_cards)
-            board.setdefault(observation.board)
-            for seat, name in observation.public_history:
-                events.setdefault(f"{seat}:{name}")
-            longest = max(longest, len(observation.public_history))
-            chips = max(chips, float(sum(observation.committed)))
-        return cls(
-            n_players=tree.n_players,
-            private_vocabulary=tuple(private),
-            board_vocabulary=tuple(board),
-            event_vocabulary=tuple(events),
-            history_length=longest,
-            chip_scale=chips,
-        )
-
-    def encode(self, observation: Observation) -> NDArray[np.float32]:
-        """The vector of ``observation`` (float32, length :attr:`size`)."""
-        out = np.zeros(self.size, dtype=np.float32)
-        offset = 0
-        if 0 <= observation.seat < self.n_players:
-            out[observation.seat] = 1.0
-        offset += self.n_players
-        index = self._private_index.get(observation.private_cards)
-        if index is not None:
-            out[offset + index] = 1.0
-        offset += len(self.private_vocabulary)
-        index = self._board_index.get(observation.board)
-        if index is not None:
-            out[offset + index] = 1.0
-        offset += len(self.board_vocabulary)
-        width = len(self.event_vocabulary)
-        for position, (seat, name) in enumerate(observation.public_history[: self.history_length]):
-            index = self._event_index.get(f"{seat}:{name}")
-            if index is not None:
-                out[offset + position * width + index] = 1.0
-        offset += self.history_length * width
-        for seat, chips in enumerate(observation.committed[: self.n_players]):
-            out[offset + seat] = float(chips) / self.chip_scale
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready fields (saved with a policy)."""
-        return {
-            "n_players": self.n_players,
-            "private_vocabulary": list(self.private_vocabulary),
-            "board_vocabulary": list(self.board_vocabulary),
-            "event_vocabulary": list(self.event_vocabulary),
-            "history_length": self.history_length,
-            "chip_scale": self.chip_scale,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> InfosetEncoder:
-        """Rebuild an encoder from :meth:`to_dict`.
-
-        Raises:
-            FileFormatError: if a field is missing or of the wrong type.
-        """
-        try:
-            return cls(
-                n_players=int(data["n_players"]),
-                private_vocabulary=tuple(str(s) for s in data["private_vocabulary"]),
-                board_vocabulary=tuple(str(s) for s in data["board_vocabulary"]),
-                event_vocabulary=tuple(str(s) for s in data["event_vocabulary"]),
-                history_length=int(data["history_length"]),
-                chip_scale=float(data["chip_scale"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise FileFormatError(f"the infoset encoder's fields are not valid: {exc!r}") from None
-
-
-def _tree_observations(tree: CompiledTree) -> list[Observation]:
-    """The observation of the player to act at each infoset's first history, in id order."""
-    out = []
-    for i in range(tree.n_infosets):
-        state = tree.history_state(int(tree.infoset_history[i]))
-        out.append(state.observation(state.player))
-    return out
-
-
-# -- networks ------------------------------------------------------------------------------
-Weights = dict[str, NDArray[np.float32]]
-"""A network's parameters by name, as numpy arrays (what checkpoints and files hold)."""
-
-
-def _check_layers(name: str, layers: object) -> tuple[int, ...]:
-    if (
-        not isinstance(layers, Sequence)
-        or isinstance(layers, str)
-        or not all(
-            isinstance(n, int | np.integer) and not isinstance(n, bool) and n >= 1
-            for n in layers
-        )
-    ):
-        raise SolverError(
-            f"{name} must be a sequence of hidden-layer widths (integers >= 1), e.g. (64, 64); "
-            f"got {layers!r}"
-        )
-    return tuple(int(n) for n in layers)
-
-
-def _initial_weights(
-    rng: np.random.Generator, n_in: int, hidden: tuple[int, ...], n_out: int
-) -> Weights:
-    """Fresh parameters of an MLP, uniform in +-1/sqrt(fan-in) (PyTorch's default), from rng."""
-    weights: Weights = {}
-    widths = (n_in, *hidden, n_out)
-    for layer, (fan_in, fan_out) in enumerate(itertools.pairwise(widths)):
-        bound = 1.0 / math.sqrt(fan_in)
-        weights[f"{2 * layer}.weight"] = rng.uniform(-bound, bound, (fan_out, fan_in)).astype(
-            np.float32
-        )
-        weights[f"{2 * layer}.bias"] = rng.uniform(-bound, bound, fan_out).astype(np.float32)
-    return weights
-
-
-def _network(torch: ModuleType, weights: Weights) -> Any:
-    """The MLP (linear layers with ReLU between) holding ``weights``."""
-    count = len(weights) // 2
-    modules: list[Any] = []
-    for layer in range(count):
-        w = weights[f"{2 * layer}.weight"]
-        linear = torch.nn.Linear(w.shape[1], w.shape[0])
-        modules.append(linear)
-        if layer < count - 1:
-            modules.append(torch.nn.ReLU())
-    net = torch.nn.Sequential(*modules)
-    net.load_state_dict({name: torch.from_numpy(np.array(w)) for name, w in weights.items()})
-    return net
-
-
-def _weights_of(net: Any) -> Weights:
-    return {name: t.detach().cpu().numpy().copy() for name, t in net.state_dict().items()}
-
-
-def _advantage_strategy(advantages: FloatArray, legal: NDArray[np.bool_]) -> FloatArray:
-    """Regret matching on predicted advantages; where none is positive, the best action.
-
-    The paper's rule (Brown et al. 2019, section 4): with no positive advantage, the
-    action of highest advantage is played with probability 1.
-    """
-    positive = np.where(legal, np.maximum(advantages, 0.0), 0.0)
-    sums = positive.sum(axis=1, keepdims=True)
-    best = np.argmax(np.where(legal, advantages, -np.inf), axis=1)
-    fallback = np.zeros_like(positive)
-    fallback[np.arange(len(best)), best] = 1.0
-    return np.where(sums > 0, positive / np.where(sums > 0, sums, 1.0), fallback)
-
-
-class _Threads:
-    """Sets torch's intra-op threads for a block and restores them."""
-
-    def __init__(self, torch: ModuleType, threads: int) -> None:
-        self._torch = torch
-        self._threads = threads
-        self._before = 0
-
-    def __enter__(self) -> None:
-        self._before = self._torch.get_num_threads()
-        self._torch.set_num_threads(self._threads)
-
-    def __exit__(self, *exc: object) -> None:
-        self._torch.set_num_threads(self._before)
-
-
-# -- memories ------------------------------------------------------------------------------
-class ReservoirMemory:
-    """A uniform sample of at most ``capacity`` of all rows ever offered (Vitter's algorithm R).
-
-    A row is an infoset id, the iteration that made it, and a vector (regrets or a
-    strategy) over the action slots.
-    """
-
-    def __init__(self, capacity: int, width: int) -> None:
-        self.capacity = capacity
-        self.ids = np.zeros(capacity, dtype=np.int32)
-        self.iterations = np.zeros(capacity, dtype=np.int32)
-        self.rows = np.zeros((capacity, width), dtype=np.float32)
-        self.size = 0
-        self.seen = 0
-
-    def add(
-        self,
-        ids: NDArray[np.int32],
-        iteration: int,
-        rows: NDArray[np.float32],
-        rng: np.random.Generator,
-    ) -> None:
-        """Offer ``len(ids)`` rows made at ``iteration``."""
-        count = len(ids)
-        if count == 0:
-            return
-        room = min(self.capacity - self.size, count)
-        if room > 0:
-            self.ids[self.size : self.size + room] = ids[:room]
-            self.iterations[self.size : self.size + room] = iteration
-            self.rows[self.size : self.size + room] = rows[:room]
-            self.size += room
-        rest = count - room
-        if rest > 0:
-            # Row k (0-based among all ever offered) replaces a uniform slot with
-            # probability capacity / (k + 1); later rows overwrite earlier ones.
-            numbers = self.seen + room + np.arange(rest, dtype=np.int64)
-            slots = (rng.random(rest) * (numbers + 1)).astype(np.int64)
-            keep = slots < self.capacity
-            chosen = slots[keep]
-            self.ids[chosen] = ids[room:][keep]
-            self.iterations[chosen] = iteration
-            self.rows[chosen] = rows[room:][keep]
-        self.seen += count
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes held by the arrays."""
-        return int(self.ids.nbytes + self.iterations.nbytes + self.rows.nbytes)
-
-    def state(self, prefix: str) -> dict[str, Any]:
-        """The rows held, and the counts, for a checkpoint."""
-        return {
-            f"{prefix}_ids": self.ids[: self.size].copy(),
-            f"{prefix}_iterations": self.iterations[: self.size].copy(),
-            f"{prefix}_rows": self.rows[: self.size].copy(),
-            f"{prefix}_seen": self.seen,
-        }
-
-    def restore(self, state: Mapping[str, Any], prefix: str) -> None:
-        """Put back what :meth:`state` saved.
-
-        Raises:
-            SolverError: if the saved rows do not fit this memory.
-        """
-        try:
-            ids = np.asarray(state[f"{prefix}_ids"], dtype=np.int32)
-            iterations = np.asarray(state[f"{prefix}_iterations"], dtype=np.int32)
-            rows = np.asarray(state[f"{prefix}_rows"], dtype=np.float32)
-            seen = int(state[f"{prefix}_seen"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SolverError(
-                f"checkpoint memory {prefix!r} is missing or damaged: {exc!r}"
-            ) from None
-        size = len(ids)
-        if (
-            size > self.capacity
-            or len(iterations) != size
-            or rows.shape != (size, self.rows.shape[1])
-            or seen < size
-        ):
-            raise SolverError(
-                f"checkpoint memory {prefix!r} holds {size} rows of shape {rows.shape[1:]} "
-                f"(seen {seen}); this solver's memory holds {self.capacity} rows of "
-                f"{self.rows.shape[1]} slots"
-            )
-        self.ids[:size] = ids
-        self.iterations[:size] = iterations
-        self.rows[:size] = rows
-        self.size = size
-        self.seen = seen
-
-
-# -- the learned policy ---------------------------------------------------------------------
-class DeepPolicy:
-    """A strategy network as a pokerlab policy: encoded observation in, probabilities out.
-
-    The network's outputs are logits over the action slots (slot ``k`` is the ``k``-th
-    legal action); the probabilities are their softmax over the legal slots. Save to a
-    ``.pt`` file with :meth:`save` and read it back with :meth:`load`.
-
-    Args:
-        game: the game it plays.
-        encoder: how observations become the network's input.
-        weights: the network's parameters (see :data:`Weights`).
-        metadata: what made it (algorithm, iterations, hyper-parameters...), JSON-ready.
-    """
-
-    def __init__(
-        self,
-        game: Game,
-        encoder: InfosetEncoder,
-        weights: Weights,
-        metadata: Mapping[str, Any] | None = None,
-    ) -> None:
-        self._game = game
-        self.encoder = encoder
-        self.weights = {name: np.asarray(w, dtype=np.float32) for name, w in weights.items()}
-        self.metadata: dict[str, Any] = dict(metadata or {})
-        self._torch = require_torch()
-        self._net = _network(self._torch, self.weights)
-        self._net.eval()
-
-    @property
-    def game(self) -> Game:
-        """The game it plays."""
-        return self._game
-
-    def logits(self, features: NDArray[np.float32]) -> FloatArray:
-        """The network's outputs for a batch of encoded observations ``[n, size]``."""
-        torch = self._torch
-        with torch.no_grad():
-            out = self._net(torch.from_numpy(np.ascontiguousarray(features, dtype=np.float32)))
-        return np.asarray(out.numpy(), dtype=np.float64)
-
-    def action_probabilities(self, observation: Observation) -> dict[Action, float]:
-        """``{action: probability}`` over the legal actions of ``observation``.
-
-        Raises:
-            PolicyError: if nobody is to act in ``observation`` (no legal actions).
-        """
-        from pokerlab.errors import PolicyError
-
-        legal = observation.legal_actions
-        if not legal:
-            raise PolicyError(
-                f"{self!r} was asked to act at {observation.infoset_key!r}, where the observer "
-                "has no legal action"
-            )
-        logits = self.logits(self.encoder.encode(observation)[None, :])[0]
-        mask = np.zeros(len(logits), dtype=bool)
-        mask[: len(legal)] = True
-        probs = _masked_softmax(logits[None, :], mask[None, :])[0]
-        return {int(a): float(probs[k]) for k, a in enumerate(legal)}
-
-    def to_strategy(self) -> Strategy:
-        """The policy at every infoset of the compiled game, in one batch (exact evaluators).
-
-        Raises:
-            GameTooLargeError: if the game is too big to compile.
-        """
-        tree = compile(self.game)
-        features = np.stack([self.encoder.encode(o) for o in _tree_observations(tree)])
-        return _strategy_from_logits(self.game, tree, self.logits(features), self.metadata)
-
-    def save(self, path: str | Path) -> Path:
-        """Write the policy to ``path`` (a ``.pt`` file read by :meth:`load`), atomically."""
-        torch = self._torch
-        target = Path(path)
-        if target.is_dir():
-            raise FileFormatError(f"{str(target)!r} is a folder; give the name of a file to write")
-        from pokerlab import __version__
-
-        payload = {
-            "format": POLICY_FORMAT,
-            "format_version": POLICY_FORMAT_VERSION,
-            "pokerlab_version": __version__,
-            "game": self.game.spec.to_dict(),
-            "game_string": str(self.game.spec),
-            "encoder": self.encoder.to_dict(),
-            "metadata": _json_ready(self.metadata),
-            "weights": {name: torch.from_numpy(w.copy()) for name, w in self.weights.items()},
-        }
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".tmp", dir=target.parent)
-        try:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-            with os.fdopen(fd, "wb") as handle:
-                torch.save(payload, handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return target
-
-    @classmethod
-    def load(cls, path: str | Path, *, game: Game | None = None) -> DeepPolicy:
-        """Read a policy written by :meth:`save` (tensors and plain values only, no pickle).
-
-        Args:
-            path: the ``.pt`` file.
-            game: if given, the file must be for this game (and this object is used).
-
-        Raises:
-            FileFormatError: missing, damaged, or not a Deep CFR policy file.
-            StrategyMismatchError: the file was made for another game than ``game``.
-            MissingExtraError: torch is not installed.
-        """
-        torch = require_torch()
-        where = repr(str(path))
-        if not Path(path).is_file():
-            raise FileFormatError(f"{where} does not exist or is not a file")
-        try:
-            payload = torch.load(path, map_location="cpu", weights_only=True)
-        except Exception as exc:  # torch raises many kinds on a damaged file
-            raise FileFormatError(
-                f"{where} is not a readable Deep CFR policy (.pt) file: {exc}"
-            ) from None
-        if not isinstance(payload, dict) or payload.get("format") != POLICY_FORMAT:
-            raise FileFormatError(f"{where} is a .pt file but not a {POLICY_FORMAT} file")
-        try:
-            spec = GameSpec.from_dict(payload["game"])
-        except (KeyError, PokerlabError) as exc:
-            raise FileFormatError(f"{where} names no valid game: {exc}") from None
-        if game is not None and game.spec != spec:
-            raise StrategyMismatchError(f"{where} is a policy for {spec}, not for {game.spec}")
-        found = game if game is not None else load(spec)
-        encoder = InfosetEncoder.from_dict(payload.get("encoder", {}))
-        raw = payload.get("weights")
-        if not isinstance(raw, dict) or not raw:
-            raise FileFormatError(f"{where} holds no network weights")
-        weights = {str(k): np.asarray(v.numpy(), dtype=np.float32) for k, v in raw.items()}
-        metadata = payload.get("metadata", {})
-        try:
-            return cls(found, encoder, weights, metadata if isinstance(metadata, dict) else {})
-        except (RuntimeError, KeyError, IndexError) as exc:
-            raise FileFormatError(f"{where} holds weights that make no network: {exc}") from None
-
-    def __repr__(self) -> str:
-        return f"<DeepPolicy {self.game.spec} by {self.metadata.get('algorithm', '?')}>"
-
-
-def _masked_softmax(logits: FloatArray, legal: NDArray[np.bool_]) -> FloatArray:
-    shifted = np.where(legal, logits, -np.inf)
-    shifted = shifted - shifted.max(axis=1, keepdims=True)
-    exp = np.where(legal, np.exp(shifted), 0.0)
-    return np.asarray(exp / exp.sum(axis=1, keepdims=True), dtype=np.float64)
-
-
-def _strategy_from_logits(
-    game: Game, tree: CompiledTree, logits: FloatArray, metadata: Mapping[str, Any]
-) -> Strategy:
-    return Strategy.from_array(
-        game, _masked_softmax(logits, tree.legal_mask), metadata=dict(metadata)
-    )
-
-
-def _json_ready(value: Any) -> Any:
-    """Plain Python values only (what ``torch.load(weights_only=True)`` accepts)."""
-    if isinstance(value, Mapping):
-        return {str(k): _json_ready(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_ready(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)
-
-
-def load_deep_policy(path: str | Path, *, game: Game | None = None) -> DeepPolicy:
-    """Read a Deep CFR policy file (``.pt``); see :meth:`DeepPolicy.load`."""
-    return DeepPolicy.load(path, game=game)
 
 
 # -- the solver ------------------------------------------------------------------------------
@@ -688,8 +159,8 @@ class DeepCFR(Solver):
     ) -> None:
         super().__init__(game)
         self.traversals = _positive_int("traversals", traversals)
-        self.advantage_layers = _check_layers("advantage_layers", advantage_layers)
-        self.policy_layers = _check_layers("policy_layers", policy_layers)
+        self.advantage_layers = check_layers("advantage_layers", advantage_layers)
+        self.policy_layers = check_layers("policy_layers", policy_layers)
         self.advantage_steps = _positive_int("advantage_steps", advantage_steps)
         self.policy_steps = _positive_int("policy_steps", policy_steps)
         self.batch_size = _positive_int("batch_size", batch_size)
@@ -723,7 +194,7 @@ class DeepCFR(Solver):
         tree = self._tree
         self._kernel = kernel_tree(tree)
         self.encoder = InfosetEncoder.from_tree(tree)
-        self._features = np.stack([self.encoder.encode(o) for o in _tree_observations(tree)])
+        self._features = np.stack([self.encoder.encode(o) for o in tree_observations(tree)])
         self._legal = tree.legal_mask.astype(bool)
         n_players = game.n_players
         width = tree.max_actions
@@ -791,13 +262,13 @@ class DeepCFR(Solver):
                 continue  # untrained: uniform
             rows = np.flatnonzero(tree.infoset_player == player)
             advantages = self._predict(weights, rows)
-            sigma[rows] = _advantage_strategy(advantages, self._legal[rows])
+            sigma[rows] = advantage_strategy(advantages, self._legal[rows])
         return np.ascontiguousarray(sigma)
 
     def _predict(self, weights: Weights, rows: NDArray[np.intp]) -> FloatArray:
         torch = self._torch
-        net = _network(torch, weights)
-        with torch.no_grad(), _Threads(torch, self.threads):
+        net = build_network(torch, weights)
+        with torch.no_grad(), TorchThreads(torch, self.threads):
             out = net(torch.from_numpy(self._features[rows]))
         return np.asarray(out.numpy(), dtype=np.float64)
 
@@ -879,12 +350,12 @@ class DeepCFR(Solver):
         torch = self._torch
         rng = self._rng if rng is None else rng
         width = self._tree.max_actions
-        weights = start if start is not None else _initial_weights(
+        weights = start if start is not None else initial_weights(
             rng, self._features.shape[1], hidden, width
         )
         if memory.size == 0:
             return weights
-        net = _network(torch, weights)
+        net = build_network(torch, weights)
         optimizer = torch.optim.Adam(net.parameters(), lr=self.learning_rate, foreach=True)
         # The strategy network, trained from scratch, ends with a learning rate falling
         # linearly to 0, so that it settles in a minimum (a constant rate sometimes left
@@ -908,7 +379,7 @@ class DeepCFR(Solver):
             weight_np = memory.iterations[: memory.size].astype(np.float32)
             weight = torch.from_numpy(weight_np / weight_np.mean())
             picks = torch.from_numpy(rng.integers(0, memory.size, (steps, self.batch_size)))
-        with _Threads(torch, self.threads):
+        with TorchThreads(torch, self.threads):
             for step in range(steps):
                 pick = picks[step]
                 infosets = ids[pick]
@@ -928,7 +399,7 @@ class DeepCFR(Solver):
                     for group in optimizer.param_groups:
                         group["lr"] = self.learning_rate * (1.0 - step / steps)
                 optimizer.step()
-        return _weights_of(net)
+        return weights_of(net)
 
     # -- strategies --------------------------------------------------------------------
     def policy(self) -> DeepPolicy:
@@ -955,7 +426,7 @@ class DeepCFR(Solver):
         """The strategy network's strategy at every infoset (the one that converges)."""
         policy = self.policy()
         logits = policy.logits(self._features)
-        return _strategy_from_logits(self.game, self._tree, logits, policy.metadata)
+        return strategy_from_logits(self.game, self._tree, logits, policy.metadata)
 
     def current_strategy(self) -> Strategy:
         """The strategy the next iteration plays (regret matching on the advantages)."""
@@ -1036,7 +507,7 @@ class DeepCFR(Solver):
                 for k, v in state.items()
                 if k.startswith(prefix)
             }
-            expected = _initial_weights(
+            expected = initial_weights(
                 np.random.default_rng(0), self._features.shape[1], self.advantage_layers,
                 self._tree.max_actions,
             )
@@ -1115,14 +586,4 @@ def _row_bounds(tree: CompiledTree) -> tuple[NDArray[np.int64], NDArray[np.int64
     return advantage[:, 0], strategy[:, 0]
 
 
-__all__ = [
-    "EXTRA",
-    "POLICY_FORMAT",
-    "DeepCFR",
-    "DeepPolicy",
-    "InfosetEncoder",
-    "MissingExtraError",
-    "ReservoirMemory",
-    "load_deep_policy",
-    "require_torch",
-]
+__all__ = ["DeepCFR"]

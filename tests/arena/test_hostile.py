@@ -18,12 +18,12 @@ import pytest
 
 from pokerlab.agents import AlwaysCall
 from pokerlab.arena import ArenaStore, builtin_entrants, leaderboard, run_tournament
+from pokerlab.arena.containment import containment_available
 from pokerlab.arena.sandbox import (
     EntrantSource,
     SandboxedAgent,
     SandboxLimits,
     check_loads,
-    containment_available,
 )
 from pokerlab.arena.tournament import file_entrant
 from pokerlab.eval.dealer import AgentFault

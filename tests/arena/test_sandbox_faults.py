@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from pokerlab.agents import AlwaysCall
-from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent, containment_available
+from pokerlab.arena.containment import containment_available
+from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent
 from pokerlab.eval.dealer import default_action
 from pokerlab.eval.matches import play_match
 from pokerlab.games import kuhn

@@ -13,7 +13,8 @@ import pytest
 
 from pokerlab.agents.registry import make_agent
 from pokerlab.arena import ArenaStore, builtin_entrants, run_tournament
-from pokerlab.arena.sandbox import SandboxLimits, containment_available
+from pokerlab.arena.containment import containment_available
+from pokerlab.arena.sandbox import SandboxLimits
 from pokerlab.eval.matches import iter_hands
 from pokerlab.protocols.acpc_dealer import (
     TimeLimits,

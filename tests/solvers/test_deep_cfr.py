@@ -22,13 +22,12 @@ from pokerlab.errors import (
 from pokerlab.eval import exploitability
 from pokerlab.games import kuhn, leduc, load
 from pokerlab.solvers import SOLVERS, DeepCFR, DeepPolicy, Solver, make_solver
-from pokerlab.solvers.deep_cfr import (
+from pokerlab.solvers.deep_cfr import _grouped, _row_bounds
+from pokerlab.solvers.deep_networks import (
     EXTRA,
     InfosetEncoder,
     MissingExtraError,
     ReservoirMemory,
-    _grouped,
-    _row_bounds,
 )
 from pokerlab.strategy import FunctionPolicy, Strategy, tabulate
 from pokerlab.tree import compile
