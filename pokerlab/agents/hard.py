@@ -5,15 +5,17 @@ train``; without a file it plays the game's *default blueprint*, trained on firs
 cached (never committed) under the bot cache folder (``cache_dir``, else ``$POKERLAB_CACHE``,
 else ``~/.cache/pokerlab/bots``). The default recipe (:func:`default_recipe`):
 
-- Texas Hold'em cards (52, two hole cards, boards 0/3/4/5): 169 preflop classes and 8
-  buckets per later street from a small build of the equity tables (8 histogram bins, 5,000
-  sampled hands, 3 boards; about a minute once), no-limit with the bet menu ``50%,100%,a``;
-  1,000,000 iterations with pruning after 200,000. The command that trains the same file is
-  :func:`default_command`, e.g. for heads-up limit::
+- Texas Hold'em cards (52, two hole cards, boards 0/3/4/5): the full card abstraction, 169
+  preflop classes and 50 buckets per later street over every canonical board (the tables
+  ``pokerlab abstract 'holdem(betting="limit")' --cards 169,50,50,50`` builds: about 80 s and
+  2.5 GB once, then read from the shared cache), no-limit with the bet menu ``50%,100%,a``;
+  :data:`DEFAULT_ITERATIONS` iterations with pruning after a fifth of them (a few minutes
+  once). The command that trains the same file is :func:`default_command`, e.g. for heads-up
+  limit::
 
-      pokerlab blueprint train 'holdem(betting="limit")' --buckets 169,8,8,8 --bins 8 \
-          --sample 5000 --boards 3 --iterations 1000000 --prune-after 200000 \
-          --prune-threshold 0.05 --out hard-limit.bp
+      pokerlab blueprint train 'holdem(betting="limit")' --buckets 169,50,50,50 \
+          --iterations 2000000 --seed 0 --prune-after 400000 --prune-threshold 0.05 \
+          --out hard-limit.bp
 
 - small decks whose lossless buckets stay under :data:`LOSSLESS_LIMIT` per street: lossless
   cards, 300,000 iterations.
@@ -36,7 +38,7 @@ import numpy as np
 
 from pokerlab._types import Action
 from pokerlab.agents.solver_bots import cache_folder
-from pokerlab.blueprint.cards import cards_from_spec
+from pokerlab.blueprint.cards import DEFAULT_COUNTS, FULL_BUILD, cards_from_spec, parse_buckets
 from pokerlab.blueprint.deals import lossless_holdem
 from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.blueprint.nolimit import DEFAULT_MENU, rules_for
@@ -47,6 +49,8 @@ from pokerlab.eval.dealer import reseed
 from pokerlab.games.base import Game
 from pokerlab.games.observation import Observation
 
+DEFAULT_ITERATIONS = 2_000_000
+"""Training iterations of the default Texas Hold'em blueprint (single-threaded)."""
 LOSSLESS_LIMIT = 100_000
 """The most lossless buckets per street a default blueprint trains on."""
 CHUNK = 4096
@@ -93,9 +97,9 @@ def default_recipe(game: Game) -> Recipe:
             "Hold'em (or a blueprint you train for a smaller game)"
         )
     if rules.deck_size == 52 and rules.hole_size == 2 and tuple(rules.board_sizes) == (0, 3, 4, 5):
-        cards = {"kind": "holdem", "bucket_counts": [169, 8, 8, 8], "seed": 0, "n_bins": 8,
-                 "sample": 5000, "boards": 3}
-        return Recipe(cards, menu, 1_000_000, prune_after=200_000, prune_threshold=0.05)
+        cards = parse_buckets(",".join(str(c) for c in DEFAULT_COUNTS))
+        return Recipe(cards, menu, DEFAULT_ITERATIONS, prune_after=DEFAULT_ITERATIONS // 5,
+                      prune_threshold=0.05)
     if lossless_holdem(game).bucket_counts[-1] <= LOSSLESS_LIMIT:
         return Recipe({"kind": "lossless"}, menu, 300_000)
     raise SpecError(
@@ -112,9 +116,16 @@ def default_command(game: Game, out: str | Path) -> str:
     if cards["kind"] == "lossless":
         words += ["--buckets", "lossless"]
     else:
-        words += ["--buckets", ",".join(str(c) for c in cards["bucket_counts"]),
-                  "--bins", str(cards["n_bins"]), "--sample", str(cards["sample"]),
-                  "--boards", str(cards["boards"])]
+        if cards.get("boards") is not None:
+            raise SpecError(
+                f"the recipe's cards {cards} use the test-only board subset, which "
+                "pokerlab blueprint train does not offer"
+            )
+        words += ["--buckets", ",".join(str(c) for c in cards["bucket_counts"])]
+        if cards["n_bins"] != FULL_BUILD["n_bins"]:
+            words += ["--bins", str(cards["n_bins"])]
+        if cards["sample"] != FULL_BUILD["sample"]:
+            words += ["--sample", str(cards["sample"])]
     if recipe.bet_menu is not None:
         words += ["--bet-menu", recipe.bet_menu]
     words += ["--iterations", str(recipe.iterations), "--seed", str(recipe.seed)]
@@ -235,6 +246,7 @@ class HardAI:
 
 __all__ = [
     "CHUNK",
+    "DEFAULT_ITERATIONS",
     "LOSSLESS_LIMIT",
     "HardAI",
     "Recipe",

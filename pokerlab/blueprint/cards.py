@@ -3,11 +3,14 @@
 A blueprint file records how its buckets were made (``{"kind": "lossless"}`` or ``{"kind":
 "holdem", "bucket_counts": [169, 50, 50, 50], "seed": 0, "n_bins": 50, "sample": 200000,
 "boards": None}``) rather than the tables themselves: the tables are rebuilt, or read from
-the cache, when the file is loaded. The full tables come from
-:func:`pokerlab.abstraction.holdem_cards.load_or_build` (its cache); smaller builds (fewer
-histogram bins, fewer sampled boards, for tests and the small default blueprint) are cached
-here, under ``<cache_dir>/blueprint-cards`` (default ``$POKERLAB_CACHE/blueprint-cards``, else
-``~/.cache/pokerlab/blueprint-cards``).
+the cache, when the file is loaded. Tables over every canonical board (``"boards": None``,
+what ``pokerlab blueprint train`` and the default ``hard`` blueprint use) come from
+:func:`pokerlab.abstraction.holdem_cards.load_or_build`: the cache ``pokerlab abstract``
+fills, shared. ``"boards": N`` is **for tests only**: the first N canonical boards of each
+street are computed and every hand on any other board gets bucket 0, so a blueprint on it
+plays card-blind after the flop on almost every board; the command line does not offer it.
+Those test builds are cached under ``<cache_dir>/blueprint-cards`` (default
+``$POKERLAB_CACHE/blueprint-cards``, else ``~/.cache/pokerlab/blueprint-cards``).
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ def cards_from_spec(
     game: Game, spec: dict[str, Any], *, cache_dir: str | Path | None = None
 ) -> CardAbstraction:
     """The card abstraction ``spec`` names, for ``game`` (built and cached when missing).
+
+    ``spec["boards"]`` other than None builds the test-only, card-blind-elsewhere tables
+    (see the module docstring).
 
     Raises:
         SpecError: an unknown kind, or clustered buckets for a game that is not Texas

@@ -57,10 +57,6 @@ def train_command(
         int, typer.Option("--sample", min=100, help="Clustered buckets: hands sampled to "
                           "cluster the flop and turn.")
     ] = 200_000,
-    boards: Annotated[
-        int | None, typer.Option("--boards", min=1, help="Clustered buckets: sampled boards "
-                                 "per hand (default: the full build).")
-    ] = None,
     bet_menu: Annotated[
         str | None, typer.Option("--bet-menu", help="No-limit: the bet sizes the tree offers, "
                                  "one list for every street ('50%,100%,a') or one per street "
@@ -129,7 +125,9 @@ def train_command(
     game = load_game(game_text)
     cards_spec = parse_buckets(buckets)
     if cards_spec["kind"] == "holdem":
-        cards_spec.update(n_bins=bins, sample=sample, boards=boards)
+        # every canonical board of every street (boards=None): a build on fewer boards is
+        # card-blind elsewhere and is offered to tests only (pokerlab.blueprint.cards)
+        cards_spec.update(n_bins=bins, sample=sample, boards=None)
     if check_backend(backend, address, workers, threads):
         if not train_on_ray(game, game_text, out, cards_spec, bet_menu, iterations=iterations,
                             seconds=seconds, resume=resume, seed=seed, prune_after=prune_after,
@@ -142,6 +140,12 @@ def train_command(
         if not out.exists():
             raise FileFormatError(f"--resume: {out} does not exist; train without --resume")
         trainer, header = load_blueprint(out, game=game, threads=threads)
+        if header["cards"].get("boards") is not None:
+            raise SpecError(
+                f"{out} was trained on the test-only tables of {header['cards']['boards']} "
+                "boards a street (card-blind on every other board); train a new blueprint "
+                "on the full tables instead of resuming it"
+            )
         if header["cards"]["kind"] != cards_spec["kind"] or (
             cards_spec["kind"] == "holdem"
             and header["cards"] != cards_spec
@@ -188,7 +192,6 @@ def train_command(
             f"interrupted; resume with: pokerlab blueprint train '{game_text}' --out "
             f"{path_text(out)} --buckets {buckets} --resume"
             + (f" --bins {bins} --sample {sample}" if cards_spec["kind"] == "holdem" else "")
-            + (f" --boards {boards}" if boards is not None else "")
             + (f" --iterations {iterations}" if iterations else "")
             + (f" --seconds {seconds}" if seconds is not None else "")
         )

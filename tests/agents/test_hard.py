@@ -7,7 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pokerlab.agents.hard import HardAI, default_blueprint_path, default_command, default_recipe
+from pokerlab.agents.hard import (
+    DEFAULT_ITERATIONS,
+    HardAI,
+    default_blueprint_path,
+    default_command,
+    default_recipe,
+)
 from pokerlab.agents.registry import agent_names, make_agent
 from pokerlab.blueprint.betting_tree import RAISE
 from pokerlab.blueprint.cards import cards_from_spec
@@ -130,9 +136,33 @@ def test_hard_is_registered_and_refuses_other_games(tmp_path: Path) -> None:
 
 def test_default_command_names_the_recipe() -> None:
     command = default_command(load('holdem(betting="limit")'), "hard.bp")
-    assert "--buckets 169,8,8,8 --bins 8 --sample 5000 --boards 3" in command
-    assert "--iterations 1000000" in command
+    assert f"--buckets 169,50,50,50 --iterations {DEFAULT_ITERATIONS} " in command
+    assert "--boards" not in command
+    assert "--bins" not in command  # the full build's defaults
     assert "--bet-menu" in default_command(load("holdem(stack=200)"), "nl.bp")
+
+
+@pytest.mark.parametrize("game_text", ['holdem(betting="limit")', "holdem(stack=200)"])
+def test_the_default_recipe_sees_every_board(game_text: str) -> None:
+    # Not a card-blind test build: every canonical board of every street, the full tables
+    # that `pokerlab abstract --cards 169,50,50,50` caches (built here by no test).
+    recipe = default_recipe(load(game_text))
+    assert recipe.cards["boards"] is None
+    assert recipe.cards["bucket_counts"] == [169, 50, 50, 50]
+    assert (recipe.cards["n_bins"], recipe.cards["sample"]) == (50, 200_000)
+    assert recipe.iterations == DEFAULT_ITERATIONS
+    assert 0 < recipe.prune_after < recipe.iterations
+
+
+def test_the_default_command_refuses_the_test_only_board_subset(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pokerlab.agents.hard as hard_module
+
+    monkeypatch.setattr(hard_module, "default_recipe",
+                        lambda g: hard_module.Recipe(TINY_CARDS, None, 10))
+    with pytest.raises(SpecError, match="test-only"):
+        default_command(load('holdem(betting="limit")'), "hard.bp")
 
 
 @pytest.mark.slow

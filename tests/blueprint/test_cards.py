@@ -38,3 +38,27 @@ def test_small_clustered_tables_are_cached_inside_the_cache_dir(tmp_path: Path) 
     assert time.perf_counter() - start < 10  # read back, not built again
     assert again.bucket_counts == first.bucket_counts == (10, 4, 4, 2)
     assert list((tmp_path / "blueprint-cards").iterdir()) == files
+
+
+def test_full_board_specs_read_the_tables_pokerlab_abstract_caches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `--buckets 169,50,50,50` (no test-only board subset) must load the very cache file that
+    # `pokerlab abstract 'holdem(betting="limit")' --cards 169,50,50,50` writes.
+    import pokerlab.blueprint.cards as cards_module
+    from pokerlab.abstraction.holdem_cards import cache_path
+
+    calls: list[tuple[object, ...]] = []
+
+    def spy(counts: object, seed: object, **options: object) -> tuple[str, None, bool]:
+        calls.append((counts, seed, options))
+        return "tables", None, False
+
+    monkeypatch.setattr(cards_module, "load_or_build", spy)
+    spec = parse_buckets("169,50,50,50")
+    assert cards_from_spec(load('holdem(betting="limit")'), spec) == "tables"  # type: ignore[comparison-overlap]
+    ((counts, seed, options),) = calls
+    assert (counts, seed) == ((169, 50, 50, 50), 0)
+    assert options == {"n_bins": 50, "sample": 200_000, "cache_dir": None}
+    path = cache_path((169, 50, 50, 50), 0, n_bins=50, sample=200_000)
+    assert path.name == "holdem-emd-169-50-50-50-bins50-sample200000-seed0-v1.npz"

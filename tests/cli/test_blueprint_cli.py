@@ -78,6 +78,19 @@ def test_bad_options_are_refused_before_training(
     assert not out.exists()
 
 
+def test_the_card_blind_board_subset_is_not_offered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--boards N` built tables for N canonical boards a street and bucket 0 on all others:
+    # a blueprint blind to its cards after the flop. Users no longer get it.
+    out = tmp_path / "x.bp"
+    args = ["blueprint", "train", 'holdem(betting="limit")', "--out", str(out),
+            "--buckets", "169,50,50,25", "--boards", "300", "--iterations", "10"]
+    assert main(args) != 0
+    assert "--boards" in capsys.readouterr().err
+    assert not out.exists()
+
+
 @pytest.mark.slow
 def test_sigint_saves_and_a_resume_finishes(tmp_path: Path) -> None:
     out = tmp_path / "s.bp"
