@@ -444,12 +444,15 @@ class DeepCFR(Solver):
         sums = np.zeros(self._legal.shape)
         weight = memory.iterations[: memory.size].astype(np.float64)
         np.add.at(sums, memory.ids[: memory.size], memory.rows[: memory.size] * weight[:, None])
+        return self._normalized(sums, "memory average")
+
+    def _normalized(self, sums: FloatArray, name: str) -> Strategy:
+        """``sums`` per infoset made probabilities (uniform over legal actions where all 0)."""
         totals = sums.sum(axis=1, keepdims=True)
         uniform = self._legal / self._legal.sum(axis=1, keepdims=True)
         probs = np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), uniform)
         probs = np.where(self._legal, probs, 0.0)
-        metadata = strategy_metadata(self, "memory average")
-        return Strategy.from_array(self.game, probs, metadata=metadata)
+        return Strategy.from_array(self.game, probs, metadata=strategy_metadata(self, name))
 
     def played_average_strategy(self) -> Strategy:
         """The exact average of the strategies played, weighted by iteration and own reach.
@@ -460,13 +463,7 @@ class DeepCFR(Solver):
         reaching the infoset. The strategy memory and the strategy network estimate this
         same average from samples; this policy has neither's error.
         """
-        sums = self._played_sums
-        totals = sums.sum(axis=1, keepdims=True)
-        uniform = self._legal / self._legal.sum(axis=1, keepdims=True)
-        probs = np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), uniform)
-        probs = np.where(self._legal, probs, 0.0)
-        metadata = strategy_metadata(self, "played average")
-        return Strategy.from_array(self.game, probs, metadata=metadata)
+        return self._normalized(self._played_sums, "played average")
 
     # -- checkpoints -------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from pokerlab.solvers.deep_networks import (
     tree_observations,
 )
 from pokerlab.strategy import Strategy
+from pokerlab.strategy.io import write_file_atomic
 from pokerlab.tree import CompiledTree, compile
 
 POLICY_FORMAT = "pokerlab-deep-policy"
@@ -111,8 +110,6 @@ class DeepPolicy:
         """Write the policy to ``path`` (a ``.pt`` file read by :meth:`load`), atomically."""
         torch = self._torch
         target = Path(path)
-        if target.is_dir():
-            raise FileFormatError(f"{str(target)!r} is a folder; give the name of a file to write")
         from pokerlab import __version__
 
         payload = {
@@ -125,20 +122,7 @@ class DeepPolicy:
             "metadata": _json_ready(self.metadata),
             "weights": {name: torch.from_numpy(w.copy()) for name, w in self.weights.items()},
         }
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".tmp", dir=target.parent)
-        try:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-            with os.fdopen(fd, "wb") as handle:
-                torch.save(payload, handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_file_atomic(target, lambda handle: torch.save(payload, handle))
         return target
 
     @classmethod

@@ -12,7 +12,9 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -28,8 +30,11 @@ def keys_fingerprint(tree: CompiledTree) -> str:
     return digest.hexdigest()[:16]
 
 
-def write_npz_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write ``arrays`` to ``path`` through a temporary file and a rename.
+def write_file_atomic(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write a file through ``write(handle)`` into a temporary file, then rename it to ``path``.
+
+    A reader sees the old file or the whole new one, never a part; the file gets the
+    permissions of an ordinary file (not mkstemp's 0600).
 
     Raises:
         FileFormatError: if ``path`` is an existing folder.
@@ -39,18 +44,26 @@ def write_npz_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
-        # mkstemp makes the file private (0600); give it the permissions of an ordinary file.
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, "wb") as handle:
-            np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_npz_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write ``arrays`` to ``path`` as a compressed ``.npz``, atomically (see write_file_atomic).
+
+    Raises:
+        FileFormatError: if ``path`` is an existing folder.
+    """
+    write_file_atomic(path, lambda handle: np.savez_compressed(handle, **arrays))  # type: ignore[arg-type]
 
 
 def json_default(value: object) -> object:
