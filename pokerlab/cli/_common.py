@@ -13,13 +13,17 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 
 from pokerlab.errors import FileFormatError, SpecError
 from pokerlab.games import Game, load, matrix_from_file
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+"""The ``--json`` flag of the commands that can print their result as JSON."""
 
 
 def _width(stream: object) -> int | None:

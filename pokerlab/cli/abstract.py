@@ -22,6 +22,7 @@ from typing import Annotated
 import typer
 
 from pokerlab.cli._common import (
+    JsonOption,
     check_output_path,
     console,
     err_console,
@@ -81,7 +82,6 @@ SeedOption = Annotated[
     int | None,
     typer.Option("--seed", min=0, help="Seed of sampling solvers (Hold'em: of the clustering)."),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 
 
 def register(app: typer.Typer) -> None:

@@ -40,11 +40,18 @@ from pokerlab.arena import (
     leaderboard,
     run_tournament,
 )
-from pokerlab.cli._common import console, err_console, load_game, path_text, plural, print_json
+from pokerlab.cli._common import (
+    JsonOption,
+    console,
+    err_console,
+    load_game,
+    path_text,
+    plural,
+    print_json,
+)
 from pokerlab.errors import PokerlabError
 
 DbOption = Annotated[Path, typer.Option("--db", help="The SQLite database of the arena.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 TimeLimitOption = Annotated[
     float,
     typer.Option(

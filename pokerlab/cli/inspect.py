@@ -16,14 +16,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pokerlab.cli._common import check_input_file, console, print_json
+from pokerlab.cli._common import JsonOption, check_input_file, console, print_json
 from pokerlab.errors import SpecError
 
 if TYPE_CHECKING:  # the evaluators load numba: imported when a command runs, not for --help
     from pokerlab.strategy import Strategy, StrategyRow
 
 FileArgument = Annotated[Path, typer.Argument(help="A strategy file written by `pokerlab solve`.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 
 
 def register(app: typer.Typer) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pokerlab.cli._common import console, load_game, plural, print_json
+from pokerlab.cli._common import JsonOption, console, load_game, plural, print_json
 
 if TYPE_CHECKING:  # the solvers load scipy: imported when the command runs, not for --help
     from rich.table import Table
@@ -30,7 +30,6 @@ MAX_PRINTED_INFOSETS = 400
 GameArgument = Annotated[
     str, typer.Argument(help="A two-player zero-sum game: 'kuhn', 'leduc', 'kuhn(cards=100)'.")
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 MatricesOption = Annotated[
     bool,
     typer.Option(

@@ -18,7 +18,7 @@ import typer
 from rich.table import Table
 
 from pokerlab._types import FloatArray
-from pokerlab.cli._common import console, load_game, plural, print_json
+from pokerlab.cli._common import JsonOption, console, load_game, plural, print_json
 from pokerlab.errors import SolverError, StrategyError
 from pokerlab.games.matrix import MatrixGame
 
@@ -31,7 +31,6 @@ GameArgument = Annotated[
         help="A preset (rps, dominance, battle_of_sexes), a matrix(...) spec, or a .csv/.json file."
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 
 
 def register(app: typer.Typer) -> None:

@@ -14,7 +14,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from pokerlab.cli._common import console, err_console, print_json
+from pokerlab.cli._common import JsonOption, console, err_console, print_json
 
 
 def aivat_command(
@@ -22,9 +22,7 @@ def aivat_command(
         int, typer.Option("--hands", min=2, help="Hands per seat of each match.")
     ] = 5000,
     seed: Annotated[int, typer.Option("--seed", min=0, help="The matches' seed.")] = 0,
-    json: Annotated[
-        bool, typer.Option("--json", help="Print the result as JSON on stdout.")
-    ] = False,
+    json: JsonOption = False,
 ) -> None:
     """AIVAT in matches: unbiasedness (exact) and variance reduction, Kuhn and Leduc."""
     from pokerlab.studies.aivat_study import OPPONENTS, aivat_study
@@ -77,9 +75,7 @@ def aivat_holdem_command(
         int, typer.Option("--players", min=2, max=6, help="Seats (Easy AI and copies of the "
                           "opponent).")
     ] = 2,
-    json: Annotated[
-        bool, typer.Option("--json", help="Print the result as JSON on stdout.")
-    ] = False,
+    json: JsonOption = False,
 ) -> None:
     """AIVAT on limit Hold'em (2 to 6 seats): Easy AI's mean, corrected; the mean correction."""
     from pokerlab.studies.aivat_holdem_study import holdem_aivat_study

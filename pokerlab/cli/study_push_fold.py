@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pokerlab.cli._common import console, print_json
+from pokerlab.cli._common import JsonOption, console, print_json
 
 
 def push_fold_command(
@@ -20,9 +20,7 @@ def push_fold_command(
         float, typer.Option("--stack", min=1.0, help="Each player's chips (blinds 0.5/1).")
     ] = 10.0,
     iterations: Annotated[int, typer.Option("--iterations", min=1, help="CFR+ iterations.")] = 2000,
-    json: Annotated[
-        bool, typer.Option("--json", help="Print the result as JSON on stdout.")
-    ] = False,
+    json: JsonOption = False,
 ) -> None:
     """Solve the push/fold all-in game by CFR+ and show each card's strategy."""
     from pokerlab.studies.push_fold import solve_push_fold

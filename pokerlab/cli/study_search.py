@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pokerlab.cli._common import console, print_json
+from pokerlab.cli._common import JsonOption, console, print_json
 
 
 def search_command(
@@ -27,9 +27,7 @@ def search_command(
         int, typer.Option("--cfr-iterations", min=1, help="CFR+ iterations to compare with.")
     ] = 200,
     seed: Annotated[int, typer.Option("--seed", min=0, help="The MCTS seed.")] = 0,
-    json: Annotated[
-        bool, typer.Option("--json", help="Print the result as JSON on stdout.")
-    ] = False,
+    json: JsonOption = False,
 ) -> None:
     """Solve tic-tac-toe by search, then show determinized search failing on poker."""
     from pokerlab.games import kuhn, leduc
@@ -78,9 +76,7 @@ def determinized_mcts_command(
         int, typer.Option("--cfr-iterations", min=1, help="CFR+ iterations to compare with.")
     ] = 200,
     seed: Annotated[int, typer.Option("--seed", min=0, help="The sampling seed.")] = 0,
-    json: Annotated[
-        bool, typer.Option("--json", help="Print the result as JSON on stdout.")
-    ] = False,
+    json: JsonOption = False,
 ) -> None:
     """Sampled determinized MCTS on Kuhn: exploitable at every budget, beside PIMC and CFR+."""
     from pokerlab.games import kuhn

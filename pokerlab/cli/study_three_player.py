@@ -14,7 +14,7 @@ import typer
 from rich.status import Status
 from rich.table import Table
 
-from pokerlab.cli._common import check_output_path, console, err_console, print_json
+from pokerlab.cli._common import JsonOption, check_output_path, console, err_console, print_json
 
 
 def three_player_command(
@@ -29,9 +29,7 @@ def three_player_command(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the NashConv figure here.")
     ] = None,
-    json: Annotated[
-        bool, typer.Option("--json", help="Print the result as JSON on stdout.")
-    ] = False,
+    json: JsonOption = False,
 ) -> None:
     """NashConv of CFR, CFR+ and ES-MCCFR on 3-player Kuhn and Leduc; head-to-head results."""
     from pokerlab.errors import PokerlabError

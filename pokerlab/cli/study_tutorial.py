@@ -23,9 +23,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from pokerlab.cli._common import check_output_path, console, err_console, print_json
-
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+from pokerlab.cli._common import JsonOption, check_output_path, console, err_console, print_json
 
 
 def _progress() -> Progress:
