@@ -7,7 +7,8 @@ pair's weight is multiplied by the policy's probability of ``a`` with that pair 
 policy is asked once per live pair per opponent action, with the observation's private cards
 swapped, so the range is exact for the policy; a policy with
 ``action_probabilities_batch(observations) -> [{action: p}, ...]`` is asked once per action for
-all the pairs (the fast path for blueprints).
+all the pairs, and one with ``pair_probabilities(observation, pairs) -> [pairs, legal]`` (a
+blueprint) answers for the pairs' card ids as one array, with no observation built per pair.
 
 At its own decision, with ``WP`` its equity against the range (exact on the river, ``rollouts``
 sampled board completions before), ``pot`` the chips in, ``asked`` the chips to call, it
@@ -99,6 +100,10 @@ def _opponent_probabilities(
         raise SpecError(f"cannot swap the cards of the infoset key {base.infoset_key!r}")
     table = np.zeros((len(PAIRS), len(legal)))
     live = np.flatnonzero(weights > 0)
+    pair_probabilities = getattr(policy, "pair_probabilities", None)
+    if pair_probabilities is not None:
+        table[live] = pair_probabilities(base, PAIRS[live])
+        return legal, table
     observations = [
         Observation(
             base.game, seat, _PAIR_TEXT[i] + rest, legal, base.action_names,
@@ -144,24 +149,21 @@ def win_probability(
     if live.sum() <= 0:
         return 0.5
     index = np.flatnonzero(live > 0)
-    boards = (
-        np.array([board], dtype=np.int64).reshape(1, 5)
-        if missing == 0
-        else np.array(
-            [np.concatenate([board, rng.choice(deck, missing, replace=False)])
-             for _ in range(rollouts)], dtype=np.int64,
-        )
+    boards = np.array(board, dtype=np.int64).reshape(1, len(board))
+    if missing:  # each runout: ``missing`` distinct cards of the deck, uniformly
+        drawn = deck[np.argsort(rng.random((rollouts, len(deck))), axis=1)[:, :missing]]
+        boards = np.concatenate([np.repeat(boards, rollouts, axis=0), drawn], axis=1)
+    # Every runout at once: LBR's rank on each, then the rank of each live pair that
+    # holds no card of that runout (one evaluator call for all of them).
+    mine = evaluate_batch(
+        np.concatenate([np.broadcast_to(hole, (len(boards), 2)), boards], axis=1)
     )
-    total = 0.0
-    mass = 0.0
-    for runout in boards:
-        mine = evaluate_batch(np.concatenate([hole, runout]).reshape(1, 7))[0]
-        rows = index[~_HAS_CARD[runout[len(board):]][:, index].any(axis=0)]
-        w = live[rows]
-        hands = np.concatenate([PAIRS[rows], np.broadcast_to(runout, (len(rows), 5))], axis=1)
-        theirs = evaluate_batch(hands)
-        total += float(w @ ((mine > theirs) + 0.5 * (mine == theirs)))
-        mass += float(w.sum())
+    clear = ~_HAS_CARD[boards[:, len(board):]][:, :, index].any(axis=1)  # [runouts, pairs]
+    run, pair = np.nonzero(clear)
+    theirs = evaluate_batch(np.concatenate([PAIRS[index[pair]], boards[run]], axis=1))
+    w = live[index[pair]]
+    total = float(w @ ((mine[run] > theirs) + 0.5 * (mine[run] == theirs)))
+    mass = float(w.sum())
     return total / mass if mass > 0 else 0.5
 
 

@@ -147,6 +147,67 @@ class BlueprintPolicy:
                 answers[i] = answer
         return answers
 
+    def pair_probabilities(
+        self, observation: Observation, pairs: NDArray[np.int64]
+    ) -> NDArray[np.float64]:
+        """The probabilities at ``observation`` for each hole-card pair of ``pairs`` in its place.
+
+        ``[len(pairs), len(legal)]``, columns in the order of ``observation.legal_actions``:
+        what :meth:`action_probabilities_batch` answers for the observations with the private
+        cards swapped, in one tree walk, one bucket call and array arithmetic (LBR asks this
+        for every pair the opponent may hold, after every action).
+
+        Args:
+            observation: the observation of the player to act (its own cards are ignored).
+            pairs: ``[n, hole size]`` card ids, none on the board.
+        """
+        legal = observation.legal_actions
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, self.dealer.hole_size)
+        table = np.zeros((len(pairs), len(legal)))
+        node, state = self._node(observation)
+        tree = self.trainer.tree
+        if tree.kind[node] != DECISION or tree.player[node] != observation.seat:
+            if CALL_ACTION in legal:
+                table[:, legal.index(CALL_ACTION)] = 1.0
+            else:
+                table[:] = 1.0 / len(legal)
+            return table
+        if not len(pairs):
+            return table
+        street = int(tree.street[node])
+        n = int(tree.n_actions[node])
+        buckets = self._pair_buckets(observation, pairs)[:, street]
+        rows = self.trainer.row_of(node, 0) + buckets
+        sums = self.trainer.strategy_sum[rows, :n]
+        totals = sums.sum(axis=1, keepdims=True)
+        probs = np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), 1.0 / n)
+        targets = self._real_actions(node, state, observation, self.game_of(observation))
+        for j, target in enumerate(targets):
+            table[:, legal.index(target)] += probs[:, j]
+        return table
+
+    def _pair_buckets(
+        self, observation: Observation, pairs: NDArray[np.int64]
+    ) -> NDArray[np.int32]:
+        """``[len(pairs), streets]`` buckets of each pair on the observation's board."""
+        from pokerlab.cards import parse_cards
+
+        board = [int(c) for c in parse_cards(observation.board)]
+        missing = self.dealer.board_size - len(board)
+        # The padding (streets not dealt yet; their buckets are never read): the lowest
+        # cards of the deck that are neither on the board nor in the pair, as pad_board.
+        candidates = np.array(
+            [c for c in self.dealer.deck.tolist() if c not in board][: missing + pairs.shape[1]],
+            dtype=np.int64,
+        )
+        held = (candidates[None, :, None] == pairs[:, None, :]).any(axis=2)
+        pick = np.argsort(held, axis=1, kind="stable")[:, :missing]
+        boards = np.concatenate(
+            [np.broadcast_to(np.array(board, dtype=np.int64), (len(pairs), len(board))),
+             candidates[pick]], axis=1,
+        )  # fmt: skip
+        return self.trainer.cards.buckets(pairs[:, None, :], boards)[:, 0, :]
+
     def _real_actions(
         self, node: int, state: State, observation: Observation, game: Game
     ) -> list[Action]:
