@@ -117,7 +117,8 @@ def _opponent_probabilities(
     )
     for index, answer in zip(live, answers, strict=True):
         for action, p in answer.items():
-            table[index, column[action]] = p
+            if p:  # no-limit: most of the ~200 legal raises get 0
+                table[index, column[action]] = p
     return legal, table
 
 

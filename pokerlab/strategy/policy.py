@@ -82,7 +82,10 @@ def check_distribution(
         pokerlab.errors.PolicyError: the policy gives probability to 2, which is not legal; ...
     """
     legal_list = [int(a) for a in legal]
-    legal_text = ", ".join(str(a) for a in legal_list)
+
+    def legal_text() -> str:  # only for a message: a no-limit menu holds ~200 actions
+        return ", ".join(str(a) for a in legal_list)
+
     if isinstance(raw, Mapping):
         pairs = list(raw.items())
     elif isinstance(raw, Sequence | np.ndarray) and not isinstance(raw, str | bytes):
@@ -90,7 +93,7 @@ def check_distribution(
         if len(values) != len(legal_list):
             raise PolicyError(
                 f"{where} gives {len(values)} probabilities for {len(legal_list)} legal "
-                f"actions ({legal_text})"
+                f"actions ({legal_text()})"
             )
         pairs = list(zip(legal_list, values, strict=True))
     else:
@@ -100,12 +103,14 @@ def check_distribution(
         )
     out = dict.fromkeys(legal_list, 0.0)
     for action, prob in pairs:
+        if prob.__class__ is float and action.__class__ is int and prob == 0.0 and action in out:
+            continue  # the common zero of a no-limit answer over ~200 legal raises: nothing to add
         if isinstance(action, bool) or not isinstance(action, int | np.integer) or (
             int(action) not in out
         ):
             raise PolicyError(
                 f"{where} gives probability to {action!r}, which is not legal; legal: "
-                f"{legal_text}"
+                f"{legal_text()}"
             )
         if isinstance(prob, bool) or not isinstance(prob, int | float | np.integer | np.floating):
             raise PolicyError(
@@ -121,8 +126,10 @@ def check_distribution(
     total = sum(out.values())
     if abs(total - 1.0) > DISTRIBUTION_TOLERANCE:
         raise PolicyError(
-            f"{where}'s probabilities sum to {total:.9g}, not 1 (legal: {legal_text})"
+            f"{where}'s probabilities sum to {total:.9g}, not 1 (legal: {legal_text()})"
         )
+    if total == 1.0:
+        return out
     return {a: p / total for a, p in out.items()}
 
 

@@ -154,3 +154,18 @@ def test_strategy_is_looked_up_by_observation() -> None:
     strategy = kuhn_equilibrium(0.6)
     state = kuhn().initial_state().child(2).child(0)  # P1 holds the A
     assert strategy.action_probabilities(state.observation()) == pytest.approx({0: 0.4, 1: 0.6})
+
+
+@pytest.mark.parametrize("raw", [{0: 1.0, 5: 0.0}, {True: 0.0, 0: 1.0}, {0: 1.0, 1: -0.0 - 1e-3}])
+def test_a_zero_for_an_illegal_or_bool_action_is_still_refused(raw: dict) -> None:
+    # the fast skip of exact zeros applies to legal int actions only
+    with pytest.raises(PolicyError):
+        check_distribution(raw, (0, 1))
+
+
+def test_zeros_over_a_long_no_limit_menu_are_accepted() -> None:
+    legal = tuple(range(200))
+    answer = check_distribution({a: (1.0 if a == 7 else 0.0) for a in legal}, legal)
+    assert answer[7] == 1.0
+    assert sum(answer.values()) == 1.0
+    assert len(answer) == 200
