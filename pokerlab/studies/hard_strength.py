@@ -373,6 +373,14 @@ def markdown_tables(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _time_axis(axes: Any, seconds: list[float]) -> None:
+    """Training time in seconds; a log scale when the snapshots span more than 30x."""
+    axes.set_xlabel("training time (seconds)")
+    if seconds and min(seconds) > 0 and max(seconds) > 30 * min(seconds):
+        axes.set_xscale("log")
+        axes.set_xlabel("training time (seconds, log scale)")
+
+
 def plot(data: dict[str, Any], path: str | Path, *, title: str = "") -> Path:
     """LBR value and head-to-head win rate (mbb/hand) against training time, as a png.
 
@@ -391,7 +399,7 @@ def plot(data: dict[str, Any], path: str | Path, *, title: str = "") -> Path:
     snaps = sorted((c for c in cells.values() if c["kind"] == "lbr" and "snapshot" in c),
                    key=lambda c: c["training_seconds"])
     if snaps:
-        xs = [c["training_seconds"] / 60 for c in snaps]
+        xs = [c["training_seconds"] for c in snaps]
         ys = [c["mean"] for c in snaps]
         err = [c["high"] - c["mean"] for c in snaps]
         left.errorbar(xs, ys, yerr=err, marker="o", color="black", capsize=3,
@@ -399,7 +407,7 @@ def plot(data: dict[str, Any], path: str | Path, *, title: str = "") -> Path:
     for k, c in enumerate(c for c in cells.values() if c["kind"] == "lbr" and "agent" in c):
         left.axhline(c["mean"], linestyle="--", color=f"C{k}",
                      label=f"{c['agent']} ({c['mean']:.0f})")
-    left.set_xlabel("training time (minutes)")
+    _time_axis(left, [c["training_seconds"] for c in snaps])
     left.set_ylabel("LBR winnings (mbb/hand)")
     left.set_title("local best response (lower is stronger)")
     left.legend(fontsize=7)
@@ -409,12 +417,12 @@ def plot(data: dict[str, Any], path: str | Path, *, title: str = "") -> Path:
                        if c["kind"] == "match" and c["opponent"] == opp),
                       key=lambda c: c["training_seconds"])
         est = [c.get("aivat") or c["plain"] for c in rows]
-        right.errorbar([c["training_seconds"] / 60 for c in rows], [e["mean"] for e in est],
+        right.errorbar([c["training_seconds"] for c in rows], [e["mean"] for e in est],
                        yerr=[[e["mean"] - e["low"] for e in est],
                              [e["high"] - e["mean"] for e in est]],
                        marker="o", capsize=3, color=f"C{k}", label=opp)
     right.axhline(0, color="grey", linewidth=0.8)
-    right.set_xlabel("training time (minutes)")
+    _time_axis(right, [c["training_seconds"] for c in cells.values() if c["kind"] == "match"])
     right.set_ylabel("Hard AI winnings (mbb/hand)")
     right.set_title("head to head (duplicate, 95% intervals)")
     if opponents:
