@@ -370,7 +370,53 @@ def markdown_tables(data: dict[str, Any]) -> str:
         who = c.get("snapshot") or c.get("agent")
         trained = f"{c['training_seconds']:.0f}" if "training_seconds" in c else "-"
         lines.append(f"| {who} | {trained} | {c['hands']:,} | {fmt(c)} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _trend_lines(data)) + "\n"
+
+
+def lbr_trend(data: dict[str, Any]) -> dict[str, Any] | None:
+    """Does LBR's value fall as training goes on, and does it stay below every bot's?
+
+    Over the snapshots' LBR cells in training order: Spearman's rank correlation of LBR's
+    winnings with training time (-1: every later snapshot is less exploitable), the change
+    from the first snapshot to the last with its 95% interval (independent runs: the
+    half-widths add in quadrature), and the largest snapshot upper bound against the
+    smallest lower bound among the bots' LBR cells. None with fewer than two snapshots.
+    """
+    from scipy.stats import spearmanr
+
+    cells: dict[str, Any] = data.get("cells", {})
+    snaps = sorted((c for c in cells.values() if c["kind"] == "lbr" and "snapshot" in c),
+                   key=lambda c: c["training_seconds"])
+    if len(snaps) < 2:
+        return None
+    first, last = snaps[0], snaps[-1]
+    change = last["mean"] - first["mean"]
+    half = ((first["high"] - first["mean"]) ** 2 + (last["high"] - last["mean"]) ** 2) ** 0.5
+    rho = spearmanr([c["training_seconds"] for c in snaps], [c["mean"] for c in snaps])
+    bots = [c for c in cells.values() if c["kind"] == "lbr" and "agent" in c]
+    return {
+        "snapshots": len(snaps), "spearman": float(rho.statistic),
+        "first": first["snapshot"], "last": last["snapshot"],
+        "change": {"mean": change, "low": change - half, "high": change + half},
+        "highest_snapshot": max(c["high"] for c in snaps),
+        "lowest_bot": min((c["low"] for c in bots), default=None),
+    }  # fmt: skip
+
+
+def _trend_lines(data: dict[str, Any]) -> list[str]:
+    trend = lbr_trend(data)
+    if trend is None:
+        return []
+    change = trend["change"]
+    lines = ["", f"LBR over the {trend['snapshots']} snapshots: Spearman rank correlation with "
+             f"training time {trend['spearman']:+.2f}; {trend['last']} minus {trend['first']}: "
+             f"{change['mean']:+.0f} [{change['low']:+.0f}, {change['high']:+.0f}] mbb/hand."]
+    if trend["lowest_bot"] is not None:
+        below = trend["highest_snapshot"] < trend["lowest_bot"]
+        lines.append(f"Highest snapshot upper bound {trend['highest_snapshot']:+.0f}, lowest bot "
+                     f"lower bound {trend['lowest_bot']:+.0f}: every snapshot "
+                     f"{'below' if below else 'NOT below'} every bot.")
+    return lines
 
 
 def _time_axis(axes: Any, seconds: list[float]) -> None:
@@ -439,6 +485,7 @@ __all__ = [
     "Snapshot",
     "describe_cell",
     "lbr_cell",
+    "lbr_trend",
     "load_results",
     "markdown_tables",
     "match_cell",

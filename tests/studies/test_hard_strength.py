@@ -16,6 +16,7 @@ from pokerlab.games import load
 from pokerlab.studies.hard_strength import (
     Plan,
     Snapshot,
+    lbr_trend,
     load_results,
     markdown_tables,
     merge_results,
@@ -106,3 +107,28 @@ def test_merge_keeps_the_larger_cell_and_refuses_other_games() -> None:
     assert set(merged["snapshots"]) == {"s", "t"}
     with pytest.raises(PokerlabError, match="different games"):
         merge_results([a, {"game": "h", "cells": {}}])
+
+
+def _lbr(label: str, seconds: float, mean: float, half: float) -> dict[str, object]:
+    return {"kind": "lbr", "snapshot": label, "training_seconds": seconds, "hands": 100,
+            "mean": mean, "low": mean - half, "high": mean + half}
+
+
+def test_lbr_trend_measures_the_fall_and_the_gap_to_the_bots() -> None:
+    cells = {f"lbr/s{t}": _lbr(f"s{t}", t, m, 30.0)
+             for t, m in ((1.0, 900.0), (10.0, 400.0), (100.0, 300.0), (1000.0, 100.0))}
+    cells["lbr/agent/always-call"] = {"kind": "lbr", "agent": "always-call", "hands": 100,
+                                      "mean": 1100.0, "low": 1000.0, "high": 1200.0}
+    trend = lbr_trend({"cells": cells})
+    assert trend is not None
+    assert trend["spearman"] == pytest.approx(-1.0)
+    assert trend["change"]["mean"] == -800.0
+    assert trend["change"]["high"] == pytest.approx(-800.0 + 30.0 * 2**0.5)
+    assert trend["highest_snapshot"] == 930.0
+    assert trend["lowest_bot"] == 1000.0
+    text = markdown_tables({"cells": cells})
+    assert "Spearman rank correlation with training time -1.00" in text
+    assert "every snapshot below every bot" in text
+    cells["lbr/s1.0"] = _lbr("s1.0", 1.0, 990.0, 30.0)  # now above the bot's lower bound
+    assert "NOT below" in markdown_tables({"cells": cells})
+    assert lbr_trend({"cells": {"lbr/s1": _lbr("s1", 1.0, 5.0, 1.0)}}) is None
