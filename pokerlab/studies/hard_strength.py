@@ -379,8 +379,9 @@ def lbr_trend(data: dict[str, Any]) -> dict[str, Any] | None:
     Over the snapshots' LBR cells in training order: Spearman's rank correlation of LBR's
     winnings with training time (-1: every later snapshot is less exploitable), the change
     from the first snapshot to the last with its 95% interval (independent runs: the
-    half-widths add in quadrature), and the largest snapshot upper bound against the
-    smallest lower bound among the bots' LBR cells. None with fewer than two snapshots.
+    half-widths add in quadrature), the last snapshot's upper bound against the smallest
+    lower bound among the bots' LBR cells, and the snapshots whose whole interval lies below
+    every bot's. None with fewer than two snapshots.
     """
     from scipy.stats import spearmanr
 
@@ -394,12 +395,14 @@ def lbr_trend(data: dict[str, Any]) -> dict[str, Any] | None:
     half = ((first["high"] - first["mean"]) ** 2 + (last["high"] - last["mean"]) ** 2) ** 0.5
     rho = spearmanr([c["training_seconds"] for c in snaps], [c["mean"] for c in snaps])
     bots = [c for c in cells.values() if c["kind"] == "lbr" and "agent" in c]
+    lowest_bot = min((c["low"] for c in bots), default=None)
     return {
         "snapshots": len(snaps), "spearman": float(rho.statistic),
         "first": first["snapshot"], "last": last["snapshot"],
         "change": {"mean": change, "low": change - half, "high": change + half},
-        "highest_snapshot": max(c["high"] for c in snaps),
-        "lowest_bot": min((c["low"] for c in bots), default=None),
+        "last_high": last["high"], "lowest_bot": lowest_bot,
+        "below_bots": None if lowest_bot is None else [
+            c["snapshot"] for c in snaps if c["high"] < lowest_bot],
     }  # fmt: skip
 
 
@@ -412,10 +415,12 @@ def _trend_lines(data: dict[str, Any]) -> list[str]:
              f"training time {trend['spearman']:+.2f}; {trend['last']} minus {trend['first']}: "
              f"{change['mean']:+.0f} [{change['low']:+.0f}, {change['high']:+.0f}] mbb/hand."]
     if trend["lowest_bot"] is not None:
-        below = trend["highest_snapshot"] < trend["lowest_bot"]
-        lines.append(f"Highest snapshot upper bound {trend['highest_snapshot']:+.0f}, lowest bot "
-                     f"lower bound {trend['lowest_bot']:+.0f}: every snapshot "
-                     f"{'below' if below else 'NOT below'} every bot.")
+        below = trend["last_high"] < trend["lowest_bot"]
+        lines.append(f"{trend['last']}'s upper bound {trend['last_high']:+.0f}, the bots' lowest "
+                     f"lower bound {trend['lowest_bot']:+.0f}: {trend['last']} "
+                     f"{'below' if below else 'NOT below'} every bot; snapshots whose interval "
+                     f"lies below every bot's: {len(trend['below_bots'])} of "
+                     f"{trend['snapshots']} ({', '.join(trend['below_bots']) or 'none'}).")
     return lines
 
 

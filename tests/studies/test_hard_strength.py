@@ -124,11 +124,18 @@ def test_lbr_trend_measures_the_fall_and_the_gap_to_the_bots() -> None:
     assert trend["spearman"] == pytest.approx(-1.0)
     assert trend["change"]["mean"] == -800.0
     assert trend["change"]["high"] == pytest.approx(-800.0 + 30.0 * 2**0.5)
-    assert trend["highest_snapshot"] == 930.0
+    assert trend["last_high"] == 130.0
     assert trend["lowest_bot"] == 1000.0
+    assert trend["below_bots"] == ["s1.0", "s10.0", "s100.0", "s1000.0"]
     text = markdown_tables({"cells": cells})
     assert "Spearman rank correlation with training time -1.00" in text
-    assert "every snapshot below every bot" in text
+    assert "s1000.0 below every bot; snapshots whose interval lies below every bot's: 4 of 4" in (
+        text
+    )
     cells["lbr/s1.0"] = _lbr("s1.0", 1.0, 990.0, 30.0)  # now above the bot's lower bound
-    assert "NOT below" in markdown_tables({"cells": cells})
+    again = lbr_trend({"cells": cells})
+    assert again is not None
+    assert again["below_bots"] == ["s10.0", "s100.0", "s1000.0"]
+    cells["lbr/s1000.0"] = _lbr("s1000.0", 1000.0, 990.0, 30.0)
+    assert "s1000.0 NOT below every bot" in markdown_tables({"cells": cells})
     assert lbr_trend({"cells": {"lbr/s1": _lbr("s1", 1.0, 5.0, 1.0)}}) is None
