@@ -218,6 +218,13 @@ def _run(command: LazyGroup, argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except SystemError as exc:
+        # Ctrl-C or SIGTERM landing inside a compiled (numba) call surfaces as a SystemError
+        # caused by the KeyboardInterrupt: the same interruption.
+        if not isinstance(exc.__cause__, KeyboardInterrupt):
+            raise
+        print("interrupted", file=sys.stderr)
+        return 130
     except typer.Exit as exc:
         return int(exc.exit_code or 0)
     except typer.Abort:

@@ -170,3 +170,29 @@ def test_sigterm_stops_any_command_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []  # nothing half written
+
+
+class _InterruptedInCompiledCode:
+    """A command whose Ctrl-C landed inside a numba call: a SystemError from the interrupt."""
+
+    def main(self, **kwargs: object) -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("CPUDispatcher returned a result with an exception set") from exc
+
+
+class _BrokenCompiledCode:
+    def main(self, **kwargs: object) -> None:
+        raise SystemError("a real internal error")
+
+
+def test_an_interrupt_inside_compiled_code_is_an_interruption(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from pokerlab.cli import _run
+
+    assert _run(_InterruptedInCompiledCode(), []) == 130  # type: ignore[arg-type]
+    assert capsys.readouterr().err == "interrupted\n"
+    with pytest.raises(SystemError, match="a real internal error"):
+        _run(_BrokenCompiledCode(), [])  # type: ignore[arg-type]
