@@ -343,6 +343,11 @@ def describe_cell(key: str, cell: dict[str, Any]) -> str:
     return text + f" ({cell['wall_seconds']:.0f} s)"
 
 
+def _seconds(value: float) -> str:
+    """Training seconds for a table: a decimal below 10 s (the early snapshots), else whole."""
+    return f"{value:.1f}" if value < 10 else f"{value:,.0f}"
+
+
 def markdown_tables(data: dict[str, Any]) -> str:
     """The results as two markdown tables (matches; LBR), for docs/hard_ai_strength.md.
 
@@ -360,15 +365,15 @@ def markdown_tables(data: dict[str, Any]) -> str:
 
     matches = [c for k, c in cells.items() if k.startswith("match/")]
     for c in sorted(matches, key=lambda c: (c["training_seconds"], c["opponent"])):
-        lines.append(f"| {c['snapshot']} | {c['training_seconds']:.0f} | {c['iterations']:,} | "
-                     f"{c['opponent']} | {c['hands']:,} | {fmt(c['plain'])} | "
-                     f"{fmt(c.get('aivat'))} |")
+        lines.append(f"| {c['snapshot']} | {_seconds(c['training_seconds'])} | "
+                     f"{c['iterations']:,} | {c['opponent']} | {c['hands']:,} | "
+                     f"{fmt(c['plain'])} | {fmt(c.get('aivat'))} |")
     lines += ["", "| LBR against | training s | hands | LBR wins mbb/hand (95%) |",
               "|---|---|---|---|"]
     lbrs = [c for k, c in cells.items() if k.startswith("lbr/")]
     for c in sorted(lbrs, key=lambda c: (c.get("training_seconds", -1.0), c.get("agent", ""))):
         who = c.get("snapshot") or c.get("agent")
-        trained = f"{c['training_seconds']:.0f}" if "training_seconds" in c else "-"
+        trained = _seconds(c["training_seconds"]) if "training_seconds" in c else "-"
         lines.append(f"| {who} | {trained} | {c['hands']:,} | {fmt(c)} |")
     return "\n".join(lines + _trend_lines(data)) + "\n"
 
