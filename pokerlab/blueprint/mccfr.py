@@ -345,9 +345,20 @@ class BlueprintTrainer:
 
     def average_probabilities(self, row: int, n: int) -> NDArray[np.float64]:
         """The average strategy at ``row`` over its ``n`` actions (uniform if never reached)."""
-        sums = self.strategy_sum[row, :n]
-        total = float(sums.sum())
-        return sums / total if total > 0 else np.full(n, 1.0 / n)
+        probs: NDArray[np.float64] = self.average_rows(np.array([row]), n)[0]
+        return probs
+
+    def average_rows(self, rows: NDArray[np.integer], n: int) -> NDArray[np.float64]:
+        """The average strategy at each of ``rows`` of one node: ``[len(rows), n]``.
+
+        Uniform where a row was never reached; LBR's policy queries ask it for every
+        hole-card pair at once.
+        """
+        sums = self.strategy_sum[rows, :n]
+        totals = sums.sum(axis=1, keepdims=True)
+        out: NDArray[np.float64] = np.full(sums.shape, 1.0 / n)
+        np.divide(sums, totals, out=out, where=totals > 0)
+        return out
 
     def average_strategy(self) -> Strategy:
         """The average strategy as a Strategy on the game's compiled tree (exact evaluators).

@@ -177,10 +177,7 @@ class BlueprintPolicy:
         street = int(tree.street[node])
         n = int(tree.n_actions[node])
         buckets = self._pair_buckets(observation, pairs)[:, street]
-        rows = self.trainer.row_of(node, 0) + buckets
-        sums = self.trainer.strategy_sum[rows, :n]
-        totals = sums.sum(axis=1, keepdims=True)
-        probs = np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), 1.0 / n)
+        probs = self.trainer.average_rows(self.trainer.row_of(node, 0) + buckets, n)
         targets = self._real_actions(node, state, observation, self.game_of(observation))
         for j, target in enumerate(targets):
             table[:, legal.index(target)] += probs[:, j]
