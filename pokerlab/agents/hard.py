@@ -45,9 +45,9 @@ from pokerlab.blueprint.nolimit import DEFAULT_MENU, rules_for
 from pokerlab.blueprint.policy import BlueprintPolicy, check_similar
 from pokerlab.blueprint.store import load_blueprint, save_blueprint
 from pokerlab.errors import FileFormatError, SpecError
-from pokerlab.eval.dealer import reseed
 from pokerlab.games.base import Game
 from pokerlab.games.observation import Observation
+from pokerlab.play.dealer import reseed
 
 DEFAULT_ITERATIONS = 2_000_000
 """Training iterations of the default Texas Hold'em blueprint (single-threaded)."""

@@ -37,16 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.agents.registry import check_builtin, expand_name, make_agent
-from pokerlab.arena.sandbox import (
-    EntrantSource,
-    ProcessEntrant,
-    SandboxedAgent,
-    SandboxLimits,
-    check_loads,
-)
 from pokerlab.arena.store import ArenaStore, MatchRow
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import AgentConnection, connect
 from pokerlab.eval.matches import (
     HandRecord,
     agent_policy,
@@ -57,6 +49,14 @@ from pokerlab.eval.matches import (
 )
 from pokerlab.eval.sampling import _LazyRecords, _sampler, sample_match
 from pokerlab.games import Game
+from pokerlab.play.dealer import AgentConnection, connect
+from pokerlab.play.sandbox import (
+    EntrantSource,
+    ProcessEntrant,
+    SandboxedAgent,
+    SandboxLimits,
+    check_loads,
+)
 from pokerlab.strategy import Strategy
 
 AgentFactory = Callable[[Game], object]

@@ -145,7 +145,7 @@ def run_command(
     Ctrl-C or SIGTERM stops the run between two stored batches and prints the command
     that resumes it; a killed run resumes the same way.
     """
-    from pokerlab.arena.sandbox import SandboxLimits
+    from pokerlab.play.sandbox import SandboxLimits
 
     runner = _runner(backend, address, workers)
     the_game = load_game(game)

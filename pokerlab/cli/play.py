@@ -21,7 +21,10 @@ from pokerlab.agents.human import HumanAgent, HumanQuitError
 from pokerlab.agents.registry import agent_names, check_builtin, make_agent
 from pokerlab.cards import cards_pretty, describe
 from pokerlab.errors import PokerlabError, SpecError
-from pokerlab.eval.dealer import (
+from pokerlab.games import Game, load
+from pokerlab.games.holdem import STREET_NAMES, HoldemState
+from pokerlab.games.holdem_session import HandSetup, HoldemSession
+from pokerlab.play.dealer import (
     ActionTaken,
     ChanceDealt,
     DealerEvent,
@@ -31,11 +34,8 @@ from pokerlab.eval.dealer import (
     connect,
     deal_hand,
 )
-from pokerlab.eval.records import FaultEvent
-from pokerlab.eval.session import play_session_hand
-from pokerlab.games import Game, load
-from pokerlab.games.holdem import STREET_NAMES, HoldemState
-from pokerlab.games.holdem_session import HandSetup, HoldemSession
+from pokerlab.play.records import FaultEvent
+from pokerlab.play.session import play_session_hand
 
 SeedOption = Annotated[
     int | None, typer.Option("--seed", min=0, help="Seed of the deal and the AIs.")

@@ -6,13 +6,13 @@ which replays only what is new in each message), and when that seat is to act as
 agent for an action on the seat's :class:`~pokerlab.games.Observation` and answers
 ``<match state>:<action>``.
 
-The agent is reached through a transport (:class:`~pokerlab.eval.dealer.AgentConnection`),
+The agent is reached through a transport (:class:`~pokerlab.play.dealer.AgentConnection`),
 as the library dealer reaches it, and gets the same calls: ``reset`` and ``seed`` when a
 hand starts, ``observe`` after every state it does not act in and with the hand's result,
 ``act`` when it must act. :func:`client_agent` builds it from a command line's
 ``--agent``: a built-in agent's name, a strategy file (``.npz``, from ``pokerlab solve``)
 or an entrant's Python file, which runs in a sandboxed process of its own
-(:class:`~pokerlab.arena.sandbox.SandboxedAgent`), never imported by the client.
+(:class:`~pokerlab.play.sandbox.SandboxedAgent`), never imported by the client.
 
 An agent that fails (an exception, a timeout, an illegal answer) does not stop the
 client: it answers the seat's default action (check, else fold) and records the fault.
@@ -32,7 +32,8 @@ import numpy as np
 
 from pokerlab._types import TERMINAL
 from pokerlab.errors import PokerlabError, ProtocolError
-from pokerlab.eval.dealer import (
+from pokerlab.games.holdem_state import HoldemGame
+from pokerlab.play.dealer import (
     AgentConnection,
     AgentFault,
     connect,
@@ -40,7 +41,6 @@ from pokerlab.eval.dealer import (
     hand_results,
     mix64,
 )
-from pokerlab.games.holdem_state import HoldemGame
 from pokerlab.protocols.acpc_dealer import DEFAULT_SPIN_US, check_spin_us
 from pokerlab.protocols.acpc_matchstate import (
     VERSION_LINE,
@@ -49,7 +49,7 @@ from pokerlab.protocols.acpc_matchstate import (
 )
 
 if TYPE_CHECKING:
-    from pokerlab.arena.sandbox import SandboxLimits
+    from pokerlab.play.sandbox import SandboxLimits
 
 
 def client_agent(
@@ -71,7 +71,7 @@ def client_agent(
             entrant that does not load (the message says why).
     """
     if text.endswith(".py"):
-        from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent
+        from pokerlab.play.sandbox import EntrantSource, SandboxedAgent
 
         source = EntrantSource.read(text)
         sandboxed = SandboxedAgent(source, game, limits=limits)

@@ -4,7 +4,7 @@ Each seat listens on ``port_base + i`` (127.0.0.1); a client connects, sends
 ``VERSION:2.0.0`` and then answers the match states the dealer sends it. The hands are
 played by :func:`~pokerlab.eval.matches.iter_hands` (the library dealer): this module only
 adds :class:`AcpcSeat`, a socket transport implementing
-:class:`~pokerlab.eval.dealer.AgentConnection`, and :class:`AcpcTable`, the listener that
+:class:`~pokerlab.play.dealer.AgentConnection`, and :class:`AcpcTable`, the listener that
 sends every seat its match state whenever a seat must act or the hand ends, and writes the
 ACPC log. Entrant ``i`` sits in seat ``(i + hand) % n`` (seats rotate every hand, as
 ACPC's dealer does).
@@ -33,7 +33,12 @@ import numpy as np
 from pokerlab._types import TERMINAL, Action
 from pokerlab.cards.card import N_CARDS, card_str
 from pokerlab.errors import IllegalActionError, PokerlabError, ProtocolError
-from pokerlab.eval.dealer import (
+from pokerlab.eval.matches import iter_hands
+from pokerlab.eval.statistics import Estimate, mean_estimate
+from pokerlab.games.holdem_rules import CALL, FOLD
+from pokerlab.games.holdem_state import HoldemGame, HoldemState
+from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.dealer import (
     ActionTaken,
     AgentFault,
     ChanceDealt,
@@ -41,12 +46,7 @@ from pokerlab.eval.dealer import (
     HandEnded,
     HandStarted,
 )
-from pokerlab.eval.matches import iter_hands
-from pokerlab.eval.records import FaultEvent, HandRecord
-from pokerlab.eval.statistics import Estimate, mean_estimate
-from pokerlab.games.holdem_rules import CALL, FOLD
-from pokerlab.games.holdem_state import HoldemGame, HoldemState
-from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.records import FaultEvent, HandRecord
 from pokerlab.protocols.acpc_matchstate import (
     PREFIX,
     VERSION_LINE,

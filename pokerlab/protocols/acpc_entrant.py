@@ -4,7 +4,7 @@ An executable entrant is a program (a binary, or a script starting with ``#!``) 
 plays the ACPC match-state protocol (version 2.0) on its standard streams: it writes
 ``VERSION:2.0.0``, then reads one match state per line on stdin and, when its seat is to
 act, writes ``<match state>:<action>`` on stdout; stderr is its log. The arena starts it
-as it starts Python entrants (:class:`~pokerlab.arena.sandbox.ProcessEntrant`: a copy of
+as it starts Python entrants (:class:`~pokerlab.play.sandbox.ProcessEntrant`: a copy of
 the program in a working directory of its own, the same :class:`SandboxLimits`, and
 where the machine allows, namespaces with no network at all: the dealer's connection is
 its only channel), and the library dealer reaches it through an :class:`AcpcSeat` over
@@ -23,12 +23,12 @@ import hashlib
 import time
 from pathlib import Path
 
-from pokerlab.arena.sandbox import ProcessEntrant, SandboxLimits
 from pokerlab.arena.tournament import Entrant
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import AgentFault
 from pokerlab.games.base import Game
 from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.dealer import AgentFault
+from pokerlab.play.sandbox import ProcessEntrant, SandboxLimits
 from pokerlab.protocols.acpc_dealer import AcpcSeat, AcpcTable, TimeLimits
 from pokerlab.protocols.acpc_matchstate import VERSION_LINE
 

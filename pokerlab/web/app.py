@@ -47,10 +47,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from pokerlab.agents.policy_agent import PolicyAgent
 from pokerlab.agents.registry import agent_names, check_builtin, expand_name, make_agent
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import DealStream, connect, deal_hand
 from pokerlab.games.base import Game
 from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
+from pokerlab.play.dealer import DealStream, connect, deal_hand
 from pokerlab.web import arena_view, explorer, spot_view
 from pokerlab.web.holdem_table import HoldemTable
 from pokerlab.web.small_table import SmallGameTable

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerlab.arena.sandbox import SandboxedAgent
 from pokerlab.errors import PokerlabError
 from pokerlab.games.observation import Observation
+from pokerlab.play.sandbox import SandboxedAgent
 from pokerlab.protocols.acpc_client import AcpcPlayer, client_agent, latest_states
 from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
 from pokerlab.protocols.acpc_gamedef import load_acpc_game

@@ -207,7 +207,7 @@ class _Capture:
     ids=["limit", "no-limit", "limit-3p", "no-limit-short"],
 )
 def test_the_tables_incremental_match_states_equal_a_replay_of_the_hand(game) -> None:  # type: ignore[no-untyped-def]
-    from pokerlab.eval.dealer import ActionTaken, ChanceDealt
+    from pokerlab.play.dealer import ActionTaken, ChanceDealt
     from pokerlab.protocols.acpc_dealer import AcpcTable
     from pokerlab.protocols.acpc_matchstate import format_matchstate, matchstate_from_state
 
@@ -239,7 +239,7 @@ def test_the_tables_incremental_match_states_equal_a_replay_of_the_hand(game) ->
 
 
 def test_a_client_that_never_reads_is_a_fault_not_a_hang(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from pokerlab.eval.dealer import AgentFault
+    from pokerlab.play.dealer import AgentFault
     from pokerlab.protocols import acpc_dealer
 
     monkeypatch.setattr(acpc_dealer, "_SEND_SECONDS", 0.1)

@@ -13,9 +13,9 @@ import pytest
 
 from pokerlab.agents.registry import make_agent
 from pokerlab.arena import ArenaStore, builtin_entrants, run_tournament
-from pokerlab.arena.containment import containment_available
-from pokerlab.arena.sandbox import SandboxLimits
 from pokerlab.eval.matches import iter_hands
+from pokerlab.play.containment import containment_available
+from pokerlab.play.sandbox import SandboxLimits
 from pokerlab.protocols.acpc_dealer import (
     TimeLimits,
     accept_seats,

@@ -15,7 +15,7 @@ their hands through :func:`deal_hand`, for 2 to 9 seats:
 4. At a decision the seat's agent gets ``state.observation(seat)`` and must answer a legal
    action id (an ``int``, not ``True``, ``"1"`` or ``1.5``). An exception, an answer that
    is not a legal id, a policy whose probabilities are not a distribution, or no answer
-   within the time limit is a :class:`~pokerlab.eval.records.FaultEvent`; the default
+   within the time limit is a :class:`~pokerlab.play.records.FaultEvent`; the default
    action (check if legal, else fold, else the first legal action) is played instead and
    the hand goes on.
 5. After every action, agents that define ``observe`` get their new observation; at the
@@ -40,9 +40,9 @@ import numpy as np
 
 from pokerlab._types import CHANCE, TERMINAL, Action, FloatArray, IntArray, Player
 from pokerlab.errors import PokerlabError, PolicyError
-from pokerlab.eval.records import FaultEvent, HandRecord
 from pokerlab.games.base import Game, State
 from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.records import FaultEvent, HandRecord
 
 # -- the Agent protocol --------------------------------------------------------------------
 

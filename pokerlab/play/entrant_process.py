@@ -1,7 +1,7 @@
-"""The entrant's side of the sandbox: ``python -m pokerlab.arena.entrant_process FD DIR ...``.
+"""The entrant's side of the sandbox: ``python -m pokerlab.play.entrant_process FD DIR ...``.
 
 The arena starts this module in a process of its own, with the socket of the protocol
-(:mod:`pokerlab.arena.entrant_protocol`) as file descriptor ``FD``, a closed stdin, its
+(:mod:`pokerlab.play.entrant_protocol`) as file descriptor ``FD``, a closed stdin, its
 output going to a bounded log, resource limits already set, and (``--contain``) inside
 new mount, PID and network namespaces. Before any entrant code runs it:
 
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pokerlab.arena.entrant_protocol import (
+from pokerlab.play.entrant_protocol import (
     ProtocolError,
     Reader,
     decode_update,
@@ -173,8 +173,8 @@ class _Entrant:
     """The entrant's agent and the calls into it."""
 
     def __init__(self, game: str, file: str, source: str, workdir: str) -> None:
-        from pokerlab.agents.loader import load_agent
         from pokerlab.games import load
+        from pokerlab.play.entrant_loader import load_agent
 
         folder = Path(workdir)
         folder.mkdir(parents=True, exist_ok=True)

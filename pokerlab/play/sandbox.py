@@ -1,9 +1,9 @@
 """Entrants in their own processes: the dealer's second transport, every fault contained.
 
 An entrant's file never runs in the arena's process. :class:`SandboxedAgent` is an
-:class:`~pokerlab.eval.dealer.AgentConnection` to a process of its own
-(:mod:`pokerlab.arena.entrant_process`) that speaks the small protocol of
-:mod:`pokerlab.arena.entrant_protocol` over a socket pair. Only the entrant's own
+:class:`~pokerlab.play.dealer.AgentConnection` to a process of its own
+(:mod:`pokerlab.play.entrant_process`) that speaks the small protocol of
+:mod:`pokerlab.play.entrant_protocol` over a socket pair. Only the entrant's own
 observations cross; the process gets:
 
 - a copy of the entrant's source only (read once by :meth:`EntrantSource.read`, so
@@ -65,7 +65,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pokerlab.arena.containment import (
+from pokerlab.errors import PokerlabError
+from pokerlab.games.base import Game
+from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.containment import (
     EntrantLog,
     ProcessCap,
     containment_available,
@@ -74,17 +77,14 @@ from pokerlab.arena.containment import (
     keep_log,
     kill_pids,
 )
-from pokerlab.arena.entrant_protocol import (
+from pokerlab.play.dealer import AgentFault
+from pokerlab.play.entrant_protocol import (
     ProtocolError,
     Reader,
     decode_answer,
     encode_update,
     frame,
 )
-from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import AgentFault
-from pokerlab.games.base import Game
-from pokerlab.games.observation import HandResult, Observation
 
 MAX_SOURCE_BYTES = 512 * 1024
 """Entrant files larger than this are refused."""
@@ -264,7 +264,7 @@ class SandboxedAgent:
         self._workdir = tempfile.mkdtemp(prefix="pokerlab-entrant-")
         # unshare and the interpreter, then what the entrant may start itself
         self._cap = ProcessCap(self.limits.max_processes + 2)
-        command = [sys.executable, "-I", "-m", "pokerlab.arena.entrant_process",
+        command = [sys.executable, "-I", "-m", "pokerlab.play.entrant_process",
                    str(child.fileno()), self._workdir]
         if self.contained:
             command = ["unshare", "--mount", "--pid", "--net", "--fork", "--kill-child", "--",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.session import play_session, play_session_hand
 from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.observation import Observation
+from pokerlab.play.session import play_session, play_session_hand
 
 
 class Caller:

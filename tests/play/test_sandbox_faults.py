@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from pokerlab.agents import AlwaysCall
-from pokerlab.arena.containment import containment_available
-from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent
-from pokerlab.eval.dealer import default_action
 from pokerlab.eval.matches import play_match
 from pokerlab.games import kuhn
+from pokerlab.play.containment import containment_available
+from pokerlab.play.dealer import default_action
+from pokerlab.play.sandbox import EntrantSource, SandboxedAgent
 from tests.arena.test_hostile import DEFAULT, LIMITS, PLAIN
 
 pytestmark = pytest.mark.slow

@@ -1,6 +1,6 @@
 """Process containment for entrants: namespaces, a pids cgroup, bounded logs, stray processes.
 
-The mechanics under :mod:`pokerlab.arena.sandbox`: whether this machine can contain a process
+The mechanics under :mod:`pokerlab.play.sandbox`: whether this machine can contain a process
 (:func:`containment_available`), a cgroup that caps and lists an entrant's processes
 (:class:`ProcessCap`), the bounded capture of its output (:class:`EntrantLog`), how processes
 an entrant left behind are found (:func:`find_strays`) and killed, and how an entrant's

@@ -2,7 +2,7 @@
 
 :class:`~pokerlab.games.holdem_session.HoldemSession` keeps the table's books (who plays,
 the stacks, the button); :func:`play_session_hand` plays its next hand through the dealer
-(:func:`pokerlab.eval.dealer.deal_hand`), so a terminal session, a web table and a match
+(:func:`pokerlab.play.dealer.deal_hand`), so a terminal session, a web table and a match
 deal, ask agents, contain faults and notify renderers the same way. Agents are given by
 table seat; their ``agent`` index in records and faults is their seat number.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import DealStream, Listener, connect, deal_hand
-from pokerlab.eval.records import HandRecord
 from pokerlab.games.holdem import HoldemState
 from pokerlab.games.holdem_session import HandOutcome, HoldemSession
+from pokerlab.play.dealer import DealStream, Listener, connect, deal_hand
+from pokerlab.play.records import HandRecord
 
 
 def play_session_hand(

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from pokerlab.agents import AlwaysCall, PolicyAgent, RandomAgent
-from pokerlab.eval.dealer import (
+from pokerlab.eval.matches import play_match
+from pokerlab.games import HandResult, Observation, kuhn, leduc
+from pokerlab.play.dealer import (
     ActionTaken,
     ChanceDealt,
     DealerStop,
@@ -19,8 +21,6 @@ from pokerlab.eval.dealer import (
     chance_uniforms,
     deal_hand,
 )
-from pokerlab.eval.matches import play_match
-from pokerlab.games import HandResult, Observation, kuhn, leduc
 from pokerlab.strategy import FunctionPolicy, Strategy
 
 
@@ -170,7 +170,7 @@ def test_chance_uniforms_match_the_deal_stream() -> None:
 
 
 def test_reseed_depends_only_on_the_value() -> None:
-    from pokerlab.eval.dealer import reseed
+    from pokerlab.play.dealer import reseed
 
     one = reseed(np.random.default_rng(1), 77).random(5)
     two = reseed(np.random.default_rng(2), 77).random(5)
