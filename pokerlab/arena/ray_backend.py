@@ -28,9 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pokerlab.agents.resolve import AgentFactory
 from pokerlab.arena.store import MatchRow
 from pokerlab.arena.tournament import (
-    AgentFactory,
     MatchBatch,
     MatchPlan,
     MatchPlayer,

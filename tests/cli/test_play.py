@@ -165,7 +165,7 @@ def test_the_exploitative_opponent_learns_from_every_hand(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from pokerlab.agents import ExploitativeAgent
-    from pokerlab.cli import play
+    from pokerlab.agents import resolve as play
 
     built: list[ExploitativeAgent] = []
     real = play.make_agent
@@ -188,7 +188,7 @@ def test_the_exploitative_opponent_learns_from_every_hand(
 def test_play_kuhn_defaults_to_the_strongest_solver_bot(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pokerlab.cli import play
+    from pokerlab.agents import resolve as play
 
     names: list[str] = []
     real = play.make_agent
@@ -196,13 +196,13 @@ def test_play_kuhn_defaults_to_the_strongest_solver_bot(
                         or real(name, game, **o))
     monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 10))
     assert main(["play", "kuhn", "--hands", "1", "--seed", "0"]) == 0
-    assert names == ["solver"]
+    assert names == ["cfr+10000"]  # `solver`: the strongest solver bot
 
 
 def test_play_leduc_defaults_to_the_strongest_solver_bot(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pokerlab.cli import play
+    from pokerlab.agents import resolve as play
 
     names: list[str] = []
     real = play.make_agent
@@ -216,4 +216,4 @@ def test_play_leduc_defaults_to_the_strongest_solver_bot(
     monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 10))
     assert main(["play", "leduc", "--hands", "1", "--seed", "0"]) == 0
     assert "After 1 hand you are" in capsys.readouterr().out
-    assert names == ["solver"]
+    assert names == ["cfr+10000"]  # `solver`: the strongest solver bot

@@ -23,14 +23,13 @@ import hashlib
 import time
 from pathlib import Path
 
-from pokerlab.arena.tournament import Entrant
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import Game
 from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.acpc_matchstate import VERSION_LINE
+from pokerlab.play.acpc_seat import AcpcSeat, AcpcTable, TimeLimits
 from pokerlab.play.dealer import AgentFault
 from pokerlab.play.sandbox import ProcessEntrant, SandboxLimits
-from pokerlab.protocols.acpc_dealer import AcpcSeat, AcpcTable, TimeLimits
-from pokerlab.protocols.acpc_matchstate import VERSION_LINE
 
 MAX_PROGRAM_BYTES = 64 * 1024 * 1024
 """Executables larger than this are refused."""
@@ -186,31 +185,4 @@ class ExecutableAgent(ProcessEntrant):
         self.kill()
 
 
-def executable_entrant(
-    path: str | Path, game: Game, *, limits: SandboxLimits | None = None
-) -> Entrant:
-    """The arena entrant of an ACPC program, checked once: it must start and announce 2.0.
-
-    A program that does not becomes an entrant with its ``error`` set (reported, and
-    left out of play), as a Python file that does not load.
-    """
-    name = Path(path).name
-    try:
-        program = read_program(path)
-    except PokerlabError as error:
-        return Entrant(name, str(path), None, str(error))
-    probe = ExecutableAgent(name, program, game, limits=limits)
-    try:
-        probe.start()
-    except AgentFault as fault:
-        return Entrant(name, str(path), None, f"cannot start {str(path)!r}: {fault.detail}")
-    finally:
-        probe.close()
-
-    def factory(game: Game) -> object:
-        return ExecutableAgent(name, program, game, limits=limits)
-
-    return Entrant(name, str(path), factory)
-
-
-__all__ = ["MAX_PROGRAM_BYTES", "ExecutableAgent", "executable_entrant", "read_program"]
+__all__ = ["MAX_PROGRAM_BYTES", "ExecutableAgent", "read_program"]
