@@ -182,7 +182,7 @@ def test_opponents_from_files_and_objects(tmp_path: Path) -> None:
     path = strategy.save(tmp_path / "leduc.npz")
     environment = gym_env(game, str(path))
     assert environment.opponents[0].name == "leduc"  # type: ignore[attr-defined]
-    environment.reset(seed=0)
+    assert [m for m in _checked(environment) if NO_SPEC not in m] == []
     three = gym_env("kuhn(players=3)", [RandomAgent(seed=0), AlwaysCall()])
     three.reset(seed=0)
     with pytest.raises(SpecError, match="give one agent object per seat"):
