@@ -14,7 +14,7 @@ Example:
     >>> from pokerlab.envs import env
     >>> game = env("kuhn")
     >>> game.reset(seed=0)
-    >>> game.agent_selection, list(game.observe("player_0")["action_mask"])
+    >>> game.agent_selection, game.observe("player_0")["action_mask"].tolist()
     ('player_0', [1, 1])
 """
 
@@ -41,7 +41,7 @@ except ImportError:
 RENDER_MODES = ("human", "ansi")
 """The render modes: print the table, or return it as text."""
 
-Observation = dict[str, NDArray[Any]]
+ObservationDict = dict[str, NDArray[Any]]
 """``{"observation": float32 vector, "action_mask": int8 vector}``."""
 
 
@@ -145,7 +145,7 @@ class PokerEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def observe(self, agent: str) -> Observation:
+    def observe(self, agent: str) -> ObservationDict:
         """``agent``'s observation vector and action mask now.
 
         Raises:

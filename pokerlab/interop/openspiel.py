@@ -34,7 +34,7 @@ Example:
     >>> from pokerlab.strategy import Strategy
     >>> from open_spiel.python.algorithms.exploitability import exploitability
     >>> policy = to_tabular_policy(Strategy.uniform(kuhn()))
-    >>> round(exploitability(openspiel_game(kuhn()), policy), 6)  # 11/24
+    >>> round(float(exploitability(openspiel_game(kuhn()), policy)), 6)  # 11/24
     0.458333
 """
 
