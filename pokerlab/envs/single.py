@@ -140,6 +140,9 @@ class PokerGymEnv(gymnasium.Env[dict[str, Any], Any]):
             given = list(opponents)
         if len(given) != others:
             raise SpecError(f"{game.spec} needs {others} opponents; got {len(given)}")
+        objects = [id(o) for o in given if not isinstance(o, str | Path)]
+        if len(set(objects)) != len(objects):
+            raise SpecError("one agent object sits in two seats; give each seat its own")
         return [opponent_agent(o, game, seed=k, cache_dir=cache_dir) for k, o in enumerate(given)]
 
     # -- the episode -------------------------------------------------------------------------

@@ -187,6 +187,9 @@ def test_opponents_from_files_and_objects(tmp_path: Path) -> None:
     three.reset(seed=0)
     with pytest.raises(SpecError, match="give one agent object per seat"):
         gym_env("kuhn(players=3)", AlwaysCall())
+    caller = AlwaysCall()
+    with pytest.raises(SpecError, match="one agent object sits in two seats"):
+        gym_env("kuhn(players=3)", [caller, caller])
     with pytest.raises(SpecError, match="needs 2 opponents; got 1"):
         gym_env("kuhn(players=3)", ["random"])
     with pytest.raises(SpecError, match="the file does not exist"):
