@@ -1,15 +1,16 @@
-"""Walk a pokerlab game and the same OpenSpiel game in lockstep.
+"""Walk a pokerlab game and the same OpenSpiel game in lockstep; random strategies.
 
 pokerlab's Kuhn and Leduc use OpenSpiel's action ids (chance outcomes are card ids), so
 the two trees can be walked together. The walk checks that both agree on who acts, the
 legal actions, the chance probabilities and the returns, and records how OpenSpiel's
 information-state strings map onto pokerlab's infoset keys (many to one for Leduc,
-whose OpenSpiel strings name suits while pokerlab keys name ranks).
+whose OpenSpiel strings name suits while pokerlab keys name ranks): the independent
+check of :func:`pokerlab.interop.openspiel.infostate_map`, which converts strategies
+(this walk visits every history; the map does not).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,18 +18,9 @@ import pyspiel
 
 from pokerlab._types import CHANCE, TERMINAL
 from pokerlab.games import Game, State
+from pokerlab.interop.openspiel import openspiel_game
 from pokerlab.strategy import Strategy
 from pokerlab.tree import compile
-
-OPENSPIEL_NAMES = {
-    "kuhn": lambda spec: f"kuhn_poker(players={spec.get('players')})",
-    "leduc": lambda spec: f"leduc_poker(players={spec.get('players')})",
-}
-
-
-def openspiel_game(game: Game) -> pyspiel.Game:
-    """The OpenSpiel game with the same rules as ``game`` (default parameters only)."""
-    return pyspiel.load_game(OPENSPIEL_NAMES[game.spec.name](game.spec))
 
 
 @dataclass
@@ -71,40 +63,6 @@ def walk(game: Game, os_game: pyspiel.Game | None = None) -> Correspondence:
 
     visit(game.initial_state(), os_game.new_initial_state())
     return result
-
-
-def to_openspiel_policy(
-    strategy: Strategy, os_game: pyspiel.Game, correspondence: Correspondence
-) -> pyspiel.TabularPolicy:
-    """Our strategy as an OpenSpiel tabular policy (python TabularPolicy -> pyspiel)."""
-    from open_spiel.python import policy as os_policy
-
-    tabular = os_policy.TabularPolicy(os_game)
-    tree = strategy.tree
-    for theirs, row in tabular.state_lookup.items():
-        i = tree.infoset_id(correspondence.to_ours[theirs])
-        n = int(tree.infoset_n_actions[i])
-        legal = tree.infoset_actions[i, :n]
-        tabular.action_probability_array[row, :] = 0.0
-        tabular.action_probability_array[row, legal] = strategy.probs[i, :n]
-    return tabular
-
-
-def from_openspiel_policy(
-    game: Game,
-    probability: Callable[[str], dict[int, float]],
-    correspondence: Correspondence,
-) -> Strategy:
-    """A pokerlab strategy from OpenSpiel's per-info-state action probabilities."""
-    tree = compile(game)
-    probs = np.zeros((tree.n_infosets, tree.max_actions))
-    for theirs, ours in correspondence.to_ours.items():
-        i = tree.infoset_id(ours)
-        n = int(tree.infoset_n_actions[i])
-        legal = [int(a) for a in tree.infoset_actions[i, :n]]
-        table = probability(theirs)
-        probs[i, :n] = [table.get(a, 0.0) for a in legal]
-    return Strategy.from_array(game, probs, normalize=True)
 
 
 def random_strategy(game: Game, rng: np.random.Generator) -> Strategy:
