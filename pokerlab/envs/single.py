@@ -38,8 +38,8 @@ from pokerlab.envs.opponents import Opponent, opponent_agent
 from pokerlab.envs.spaces import action_space, observation_space
 from pokerlab.envs.table import PokerTable
 from pokerlab.errors import IllegalActionError, PokerlabError, SpecError
-from pokerlab.eval.dealer import AgentConnection, AgentFault, connect, default_action, hand_results
 from pokerlab.games import Game
+from pokerlab.play.dealer import AgentConnection, AgentFault, connect, default_action, hand_results
 
 try:
     import gymnasium

@@ -194,8 +194,12 @@ def test_opponents_from_files_and_objects(tmp_path: Path) -> None:
         gym_env("kuhn(players=3)", ["random"])
     with pytest.raises(SpecError, match="the file does not exist"):
         gym_env(game, str(tmp_path / "missing.npz"))
-    with pytest.raises(SpecError, match="runs sandboxed"):
-        gym_env(game, "bot.py")
+    bot = tmp_path / "bot.py"
+    bot.write_text("class Agent:\n    def act(self, observation):\n"
+                   "        return observation.legal_actions[0]\n")
+    sandboxed = gym_env(game, str(bot))  # an entrant file: resolved and sandboxed
+    sandboxed.reset(seed=0)
+    sandboxed.close()
     with pytest.raises(PokerlabError, match="unknown built-in agent 'nobody'"):
         gym_env(game, "nobody")
     with pytest.raises(SpecError, match="an opponent must be an agent"):
