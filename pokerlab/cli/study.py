@@ -14,6 +14,8 @@ from pokerlab.cli import (
     study_challenge,
     study_exploitation,
     study_hard_strength,
+    study_kuhn,
+    study_learning,
     study_push_fold,
     study_search,
     study_three_player,
@@ -27,7 +29,8 @@ def register(app: typer.Typer) -> None:
         name="study",
         help=(
             "Studies: the challenge, (safe) exploitation, tree search, push/fold, the tutorial's "
-            "aids, three players, AIVAT."
+            "aids, three players, AIVAT, Kuhn's parameters and deviations, learning (bandits, "
+            "regret bounds, Q-learning)."
         ),
         no_args_is_help=True,
     )
@@ -39,4 +42,6 @@ def register(app: typer.Typer) -> None:
     study_three_player.add_command(study_app)
     study_aivat.add_command(study_app)
     study_hard_strength.add_command(study_app)
+    study_kuhn.add_command(study_app)
+    study_learning.add_command(study_app)
     app.add_typer(study_app, name="study")
