@@ -29,8 +29,7 @@ def register(app: typer.Typer) -> None:
         name="study",
         help=(
             "Studies: the challenge, (safe) exploitation, tree search, push/fold, the tutorial's "
-            "aids, three players, AIVAT, Kuhn's parameters and deviations, learning (bandits, "
-            "regret bounds, Q-learning)."
+            "aids, three players, AIVAT."
         ),
         no_args_is_help=True,
     )
