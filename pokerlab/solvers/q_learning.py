@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerlab._types import CHANCE, Action, FloatArray, IntArray
+from pokerlab._types import CHANCE, TERMINAL, Action, FloatArray, IntArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game, State
 from pokerlab.solvers.base import (
@@ -55,6 +55,37 @@ from pokerlab.solvers.base import (
     strategy_metadata,
 )
 from pokerlab.strategy import InfosetTable
+
+NODE_CACHE_LIMIT = 500_000
+"""The most game states a learner remembers (what the State API answered at each)."""
+
+
+class _Node:
+    """A state met during play, with the State API's answers kept (a lazily grown tree).
+
+    Hands revisit the same states over and over (Kuhn has 58, Leduc 9,457); remembering
+    who acts, the infoset key, the legal actions, chance's outcomes, the returns and the
+    children already built saves asking the State API again. Past
+    :data:`NODE_CACHE_LIMIT` states (large games), new states are not remembered.
+    """
+
+    __slots__ = ("children", "key", "legal", "outcomes", "player", "returns", "state")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.player = state.player
+        self.children: dict[Action, _Node] = {}
+        self.key = ""
+        self.legal: tuple[Action, ...] = ()
+        self.outcomes: tuple[tuple[Action, float], ...] = ()
+        self.returns: tuple[float, ...] = ()
+        if state.is_terminal:
+            self.returns = tuple(state.returns())
+        elif state.is_chance:
+            self.outcomes = tuple(state.chance_outcomes())
+        else:
+            self.key = state.infoset_key(self.player)
+            self.legal = tuple(state.legal_actions())
 
 
 @register_solver
@@ -117,6 +148,8 @@ class QLearning(Solver):
         self._can_measure: bool | None = None
         self.states_visited = 0
         """States of the game the hands have passed through so far (chance and terminal too)."""
+        self._root: _Node | None = None
+        self._cached = 0
 
     def hyperparameters(self) -> dict[str, Any]:
         """The hyper-parameters, JSON-ready (the integer seed; None for a Generator)."""
@@ -153,19 +186,30 @@ class QLearning(Solver):
         return values, actions, sizes
 
     # -- one hand ---------------------------------------------------------------------------
+    def _child(self, node: _Node, action: Action) -> _Node:
+        child = node.children.get(action)
+        if child is None:
+            child = _Node(node.state.child(action))
+            if self._cached < NODE_CACHE_LIMIT:
+                node.children[action] = child
+                self._cached += 1
+        return child
+
     def _iterate(self) -> None:
         # Rows are Python lists while a hand is played (small rows: faster than numpy).
         alpha, epsilon = self.learning_rate, self.epsilon
         rng = self._generator
         q_rows, count_rows = self._q_rows, self._count_rows
         pending: dict[int, tuple[list[float], int]] = {}
-        state: State = self.game.initial_state()
+        if self._root is None:
+            self._root = _Node(self.game.initial_state())
+        node = self._root
         visited = 1
-        while not state.is_terminal:
+        while node.player != TERMINAL:
             visited += 1
-            player = state.player
+            player = node.player
             if player == CHANCE:
-                outcomes = state.chance_outcomes()
+                outcomes = node.outcomes
                 draw = rng.random()
                 chosen = outcomes[-1][0]
                 for action, probability in outcomes:
@@ -173,12 +217,11 @@ class QLearning(Solver):
                     if draw < 0.0:
                         chosen = action
                         break
-                state = state.child(chosen)
+                node = self._child(node, chosen)
                 continue
-            key = state.infoset_key(player)
-            row = self._rows.get(key)
+            row = self._rows.get(node.key)
             if row is None:
-                row = self._row(key, state.legal_actions())
+                row = self._row(node.key, node.legal)
             values = q_rows[row]
             best = max(values)
             previous = pending.get(player)
@@ -193,9 +236,9 @@ class QLearning(Solver):
                 slot = top[0] if len(top) == 1 else top[int(rng.integers(len(top)))]
             count_rows[row][slot] += 1.0
             pending[player] = (values, slot)
-            state = state.child(self._legal[row][slot])
+            node = self._child(node, self._legal[row][slot])
         self.states_visited += visited
-        returns = state.returns()
+        returns = node.returns
         for player, (values, slot) in pending.items():
             values[slot] += alpha * (returns[player] - values[slot])
 
