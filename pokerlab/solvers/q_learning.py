@@ -56,7 +56,7 @@ from pokerlab.solvers.base import (
 )
 from pokerlab.strategy import InfosetTable
 
-NODE_CACHE_LIMIT = 500_000
+NODE_CACHE_LIMIT = 50_000
 """The most game states a learner remembers (what the State API answered at each)."""
 
 
