@@ -183,6 +183,11 @@ def kuhn_deviations_command(
         for y_row, gains in zip(t.ys, t.gains, strict=True):
             grid.add_row(_fraction(float(y_row)), *(f"{_zero(18 * g):.3g}" for g in gains))
         console.print(grid)
+    console.print(
+        "Against the equilibrium each deviation costs nothing (it changes an action the "
+        "equilibrium made indifferent); against a best response it costs what the best "
+        "response gains."
+    )
     if figure is not None:
         console.print(f"wrote {figure}")
 
