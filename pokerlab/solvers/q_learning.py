@@ -24,9 +24,9 @@ target, and a pure policy cannot play the mixed strategies poker's equilibria ne
 Three strategies come out: :meth:`QLearning.current_strategy` (the epsilon-greedy policy
 it plays), :meth:`QLearning.greedy_strategy` (the argmax of ``Q``, its learned policy)
 and :meth:`QLearning.average_strategy` (the frequencies of the actions it played at each
-infoset, over the whole run: a fictitious-play-like average). All three are
-:class:`~pokerlab.strategy.InfosetTable` objects over the keys met (uniform elsewhere),
-so the exact evaluators measure them on any game that compiles.
+infoset, over the whole run: a fictitious-play-like average). Each is a
+:class:`~pokerlab.strategy.Strategy` (uniform at infosets never met) where the game
+compiles, and an :class:`~pokerlab.strategy.InfosetTable` over the keys met otherwise.
 
 References:
     C. Watkins and P. Dayan, "Q-learning", Machine Learning 8, 1992. J. Heinrich and
@@ -54,7 +54,7 @@ from pokerlab.solvers.base import (
     seed_value,
     strategy_metadata,
 )
-from pokerlab.strategy import InfosetTable
+from pokerlab.strategy import InfosetTable, Strategy, tabulate
 
 NODE_CACHE_LIMIT = 50_000
 """The most game states a learner remembers (what the State API answered at each)."""
@@ -111,7 +111,7 @@ class QLearning(Solver):
     Example:
         >>> from pokerlab.games import kuhn
         >>> solver = QLearning(kuhn(), seed=0).run(iterations=2000, check_every=2000)
-        >>> solver.iterations, len(solver.greedy_strategy().keys)
+        >>> solver.iterations, solver.infosets_touched()
         (2000, 12)
     """
 
@@ -243,12 +243,16 @@ class QLearning(Solver):
             values[slot] += alpha * (returns[player] - values[slot])
 
     # -- strategies -------------------------------------------------------------------------
-    def _table(self, weights: FloatArray, kind: str) -> InfosetTable:
-        """Wrap ``[rows, max_actions]`` weights (normalised per row) as an InfosetTable."""
+    def _table(self, weights: FloatArray, kind: str) -> Strategy | InfosetTable:
+        """Rows from ``[rows, max_actions]`` weights (normalised per row).
+
+        A :class:`Strategy` (uniform at infosets never met) where the game compiles, so
+        every evaluator and ``pokerlab exploit`` take it; an InfosetTable otherwise.
+        """
         _, actions, sizes = self._arrays(self._q_rows)
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         mask = np.arange(self._width)[None, :] < sizes[:, None]
-        return InfosetTable.from_arrays(
+        table = InfosetTable.from_arrays(
             self.game,
             self._keys,
             offsets,
@@ -257,6 +261,7 @@ class QLearning(Solver):
             normalize=True,
             metadata=strategy_metadata(self, kind),
         )
+        return tabulate(table, self.game) if self.can_measure else table
 
     def _greedy_rows(self) -> tuple[FloatArray, FloatArray]:
         """Rows with 1 on each maximum of Q (0 elsewhere), and the legal mask."""
@@ -266,11 +271,11 @@ class QLearning(Solver):
         top = legal & (masked >= masked.max(axis=1, keepdims=True))
         return top.astype(np.float64), legal.astype(np.float64)
 
-    def greedy_strategy(self) -> InfosetTable:
+    def greedy_strategy(self) -> Strategy | InfosetTable:
         """The argmax of ``Q`` at every infoset met (ties split evenly): the learned policy."""
         return self._table(self._greedy_rows()[0], "greedy")
 
-    def current_strategy(self) -> InfosetTable:
+    def current_strategy(self) -> Strategy | InfosetTable:
         """The epsilon-greedy policy the next hand will play (a copy)."""
         greedy, legal = self._greedy_rows()
         greedy /= np.maximum(greedy.sum(axis=1, keepdims=True), 1.0)
@@ -278,7 +283,7 @@ class QLearning(Solver):
         rows = legal * ((1.0 - self.epsilon) * greedy + self.epsilon / sizes)
         return self._table(rows, "current")
 
-    def average_strategy(self) -> InfosetTable:
+    def average_strategy(self) -> Strategy | InfosetTable:
         """The frequencies of the actions played at each infoset so far (uniform if never)."""
         return self._table(self._arrays(self._count_rows)[0], "average")
 

@@ -36,7 +36,6 @@ from pokerlab.errors import PokerlabError
 from pokerlab.eval import exploitability
 from pokerlab.games import Game
 from pokerlab.solvers import CFR, QLearning, induced_normal_form
-from pokerlab.strategy import InfosetTable
 from pokerlab.studies.regret_bound import checkpoints
 from pokerlab.tree import compile
 
@@ -82,12 +81,11 @@ class CFRCurve:
     current: FloatArray
 
 
-def _greedy_actions(table: InfosetTable) -> dict[str, int]:
-    """Each infoset's greedy action (the first of the largest probabilities)."""
+def _greedy_actions(solver: QLearning) -> dict[str, int]:
+    """Each infoset met's greedy action (the first of the largest Q values)."""
     out = {}
-    for key in table.keys:
-        probs = table.probabilities(key)
-        out[key] = max(probs, key=lambda a: (probs[a], -a))
+    for key, values in solver.q_values().items():
+        out[key] = max(values, key=lambda a: (values[a], -a))
     return out
 
 
@@ -155,7 +153,7 @@ def run_q_learning(
             average[s, k] = (exploitability(game, solver.average_strategy()) if measured is None
                              else measured)
             states[s, k] = solver.states_visited
-            actions = _greedy_actions(table)
+            actions = _greedy_actions(solver)
             churn[s, k] = sum(1 for key, a in actions.items() if key in previous
                               and previous[key] != a)
             previous = actions

@@ -11,7 +11,7 @@ from pokerlab.errors import SolverError
 from pokerlab.eval import exploitability, nash_conv
 from pokerlab.games import kuhn, leduc, load
 from pokerlab.solvers import SOLVERS, QLearning, Solver, make_solver
-from pokerlab.strategy import InfosetTable
+from pokerlab.strategy import InfosetTable, Strategy
 
 
 def test_registered_and_built_by_name() -> None:
@@ -78,15 +78,15 @@ def test_it_finds_a_pure_equilibrium_where_one_exists() -> None:
     assert nash_conv(game, greedy) == 0.0
 
 
-def test_strategies_are_tables_the_evaluators_measure() -> None:
+def test_strategies_are_strategies_where_the_game_compiles() -> None:
     solver = QLearning(kuhn(), epsilon=0.2, seed=0).run(iterations=1000, check_every=500)
     assert len(solver.history) == 2
     greedy, current, average = (solver.greedy_strategy(), solver.current_strategy(),
                                 solver.average_strategy())
     for table in (greedy, current, average):
-        assert isinstance(table, InfosetTable)
-        assert len(table.keys) == 12
-    for key in greedy.keys:
+        assert isinstance(table, Strategy)
+    assert solver.infosets_touched() == 12
+    for key in solver.q_values():
         g, c = greedy.probabilities(key), current.probabilities(key)
         best = max(g, key=lambda a: g[a])
         if g[best] == 1.0:
@@ -94,6 +94,18 @@ def test_strategies_are_tables_the_evaluators_measure() -> None:
     assert solver.history[-1].exploitability == pytest.approx(exploitability(kuhn(), average))
     assert average.metadata["algorithm"] == "q-learning"
     assert average.metadata["strategy"] == "average"
+
+
+@pytest.mark.slow
+def test_on_holdem_it_walks_states_and_keeps_a_table() -> None:
+    # Too big to compile: the strategies are tables over the keys met, nothing is measured.
+    game = load('holdem(betting="limit")')
+    solver = QLearning(game, seed=0).run(iterations=30, check_every=30)
+    assert not solver.can_measure
+    assert solver.history[-1].exploitability is None
+    table = solver.average_strategy()
+    assert isinstance(table, InfosetTable)
+    assert len(table.keys) == solver.infosets_touched() > 30
 
 
 @pytest.mark.parametrize(("name", "value"), [("learning_rate", 0.0), ("learning_rate", 1.5),

@@ -31,7 +31,7 @@ def test_greedy_q_learning_never_beats_the_floor() -> None:
     for _ in range(30):
         solver.run(iterations=100, check_every=100)
         greedy = solver.greedy_strategy()
-        rows = [greedy.probabilities(key) for key in greedy.keys]
+        rows = [greedy.probabilities(key) for key in solver.q_values()]
         if len(rows) == 12 and all(max(r.values()) == 1.0 for r in rows):
             pure += 1
             assert exploitability(game, greedy) >= 1 / 6 - 1e-12
