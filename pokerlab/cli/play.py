@@ -61,6 +61,13 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="play")
 
 
+EASY_AI_NOTE = (
+    "The Easy AI's odds: four rows are the tutorial slides' (pairs of 2s and of aces, hand "
+    "strengths 12 and 13); every other row is pokerlab's own (docs/easy_ai.md)."
+)
+"""Said whenever the Easy AI is seated: only four of its odds rows come from the slides."""
+
+
 def _out() -> TextIO:
     return sys.stdout
 
@@ -112,6 +119,8 @@ def holdem_command(
         f"You are seat 0; seats 1-{players - 1} are {label}s. Type q to quit.",
         file=out,
     )
+    if opponents == "easy":
+        print(EASY_AI_NOTE, file=out)
     connections = [InProcessConnection(agent) for agent in agents]
     try:
         while not session.is_over and session.stacks[0] > 0:

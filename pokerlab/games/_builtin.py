@@ -25,10 +25,13 @@ def register_all() -> None:
     register(
         GameEntry(
             "kuhn",
-            "Kuhn poker: one card each, ante 1, one bet of 1, highest card wins",
+            "Kuhn poker: one card each, an ante and one bet size (1 and 1 by default), "
+            "highest card wins",
             (
                 Parameter("cards", _players_plus_one, "deck size, at least players + 1 (default)"),
                 Parameter("players", 2, "number of players, at least 2"),
+                Parameter("ante", 1, "chips each player antes, at least 1"),
+                Parameter("bet", 1, "the one bet size (a call matches it), at least 1"),
             ),
             KuhnGame,
         )
