@@ -27,9 +27,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import math
 import os
 import tempfile
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +39,10 @@ from pokerlab._version import __version__
 from pokerlab.abstraction.card_abstraction import CardAbstraction
 from pokerlab.blueprint.betting_tree import BettingRules
 from pokerlab.blueprint.mccfr import BlueprintTrainer
-from pokerlab.errors import FileFormatError, SpecError
+from pokerlab.errors import FileFormatError, PokerlabError, SpecError
 from pokerlab.games import Game, load
 from pokerlab.games.spec import GameSpec
+from pokerlab.strategy.archive import NpzArchive, parse_json
 
 MAGIC = "pokerlab-blueprint"
 """The first word of every blueprint file."""
@@ -114,17 +115,52 @@ def save_blueprint(
     return path
 
 
+MAX_HEADER_BYTES = 1024**2
+"""The longest JSON header line a blueprint file may have."""
+
+_INT = (int,)
+_NUMBER = (int, float)
+HEADER_FIELDS: dict[str, tuple[type, ...]] = {
+    "spec": (str,),
+    "spec_dict": (dict,),
+    "cards": (dict,),
+    "bucket_counts": (list,),
+    "rules": (dict,),
+    "iterations": _INT,
+    "seed": _INT,
+    "rng": (dict,),
+    "prune_after": _INT,
+    "prune_threshold": _NUMBER,
+}
+"""The header fields a loader needs, with their JSON types (see the module docstring)."""
+OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
+    "seconds": _NUMBER,
+    "bet_menu": (str, type(None)),
+    "cards_name": (str,),
+    "rows": _INT,
+    "max_actions": _INT,
+    "rounds": (dict, type(None)),
+    "pokerlab_version": (str,),
+}
+"""Header fields that may be missing (older files), with their JSON types when present."""
+LARGEST_COUNT = 2**62
+"""The largest integer a counter field (iterations, seeds, rows...) may hold."""
+
+
 def read_header(path: str | Path) -> dict[str, Any]:
-    """The header of a blueprint file, checked for format and version.
+    """The header of a blueprint file, checked for format, version and field types.
+
+    Only the two header lines are read (the JSON line at most :data:`MAX_HEADER_BYTES`).
 
     Raises:
-        FileFormatError: if the file is missing, not a blueprint or of another version.
+        FileFormatError: if the file is missing, not a blueprint, of another version, or
+            its header is malformed (a one-line message naming the field).
     """
     path = Path(path)
     try:
         with path.open("rb") as stream:
             first = stream.readline(200)
-            second = stream.readline()
+            second = stream.readline(MAX_HEADER_BYTES + 1)
     except OSError as error:
         raise FileFormatError(f"cannot read blueprint {path}: {error.strerror}") from None
     return _parse_header(path, first, second)
@@ -136,13 +172,87 @@ def _parse_header(path: Path, first: bytes, second: bytes) -> dict[str, Any]:
         raise FileFormatError(f"{path} is not a pokerlab blueprint file (no '{MAGIC}' line)")
     if words[1] != str(VERSION):
         raise FileFormatError(
-            f"{path} is a blueprint of format version {words[1]}; this pokerlab reads {VERSION}"
+            f"{path} is a blueprint of format version {words[1][:20]!r}; this pokerlab reads "
+            f"{VERSION}"
         )
-    try:
-        header: dict[str, Any] = json.loads(second)
-    except ValueError:
-        raise FileFormatError(f"{path}: the blueprint header is not valid JSON") from None
-    return header
+    if not second.endswith(b"\n"):
+        raise FileFormatError(
+            f"{path}: the blueprint header is cut short or over {MAX_HEADER_BYTES} bytes "
+            "(truncated or corrupted?)"
+        )
+    parsed = parse_json(second, where=f"{path}: the blueprint", max_bytes=MAX_HEADER_BYTES)
+    if not isinstance(parsed, dict):
+        raise FileFormatError(f"{path}: the blueprint header is not a JSON object")
+    check_header(parsed, path)
+    return parsed
+
+
+def check_header(header: dict[str, Any], path: Path) -> None:
+    """Check the types and ranges of a blueprint header's fields.
+
+    Raises:
+        FileFormatError: naming the first field missing or of the wrong kind.
+    """
+    fields = {**HEADER_FIELDS, **{k: v for k, v in OPTIONAL_FIELDS.items() if k in header}}
+    for name, kinds in fields.items():
+        if name not in header:
+            raise FileFormatError(f"{path}: the blueprint header has no {name!r} field")
+        value = header[name]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            allowed = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+            raise FileFormatError(
+                f"{path}: the blueprint header's {name!r} is {_shown(value)}, not {allowed}"
+            )
+        if isinstance(value, int | float) and not _counter_ok(value, name):
+            raise FileFormatError(
+                f"{path}: the blueprint header's {name!r} is {_shown(value)}; it must be a "
+                f"finite number from 0 to {LARGEST_COUNT}"
+            )
+    counts = header["bucket_counts"]
+    if not counts or not all(
+        isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= LARGEST_COUNT
+        for c in counts
+    ):
+        raise FileFormatError(
+            f"{path}: the blueprint header's 'bucket_counts' is {_shown(counts)}, not a list "
+            "of positive integers"
+        )
+    cards = header["cards"]
+    if cards.get("kind") not in ("lossless", "holdem"):
+        raise FileFormatError(
+            f"{path}: the blueprint header's card abstraction kind is "
+            f"{_shown(cards.get('kind'))}; 'lossless' or 'holdem'"
+        )
+    if cards["kind"] == "holdem":
+        for name in ("seed", "n_bins", "sample"):
+            value = cards.get(name)
+            if not isinstance(value, int) or isinstance(value, bool) or not _counter_ok(
+                value, name
+            ):
+                raise FileFormatError(
+                    f"{path}: the blueprint header's cards {name!r} is {_shown(value)}, not a "
+                    f"count from 0 to {LARGEST_COUNT}"
+                )
+        boards = cards.get("boards")
+        if boards is not None and (
+            not isinstance(boards, int) or isinstance(boards, bool) or boards < 1
+        ):
+            raise FileFormatError(
+                f"{path}: the blueprint header's cards 'boards' is {_shown(boards)}, not null "
+                "or a positive count"
+            )
+
+
+def _counter_ok(value: float, name: str) -> bool:
+    if name == "seed":
+        return -LARGEST_COUNT <= value <= LARGEST_COUNT
+    return math.isfinite(value) and 0 <= value <= LARGEST_COUNT
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value) if isinstance(value, str | int | float | bool | None) else (
+        type(value).__name__)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check_game(header: dict[str, Any], game: Game, path: Path) -> None:
@@ -159,12 +269,28 @@ def check_game(header: dict[str, Any], game: Game, path: Path) -> None:
 
 
 def rules_from_header(header: dict[str, Any]) -> BettingRules:
-    """The betting rules a header records."""
-    fields = dict(header["rules"])
+    """The betting rules a header records.
+
+    Raises:
+        FileFormatError: the header's ``rules`` are not betting rules.
+        SpecError: rules that :class:`BettingRules` refuses (naming what is allowed).
+    """
+    rules = header.get("rules")
+    if not isinstance(rules, dict):
+        raise FileFormatError(f"the blueprint header's 'rules' is {_shown(rules)}, not an object")
+    fields = dict(rules)
     for name, value in fields.items():
         if isinstance(value, list):
             fields[name] = tuple(value)
-    return BettingRules(**fields)
+    try:
+        return BettingRules(**fields)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:
+        if isinstance(error, PokerlabError):
+            raise
+        raise FileFormatError(
+            f"the blueprint header's 'rules' are not betting rules ({type(error).__name__}: "
+            f"{str(error)[:120]})"
+        ) from None
 
 
 def load_blueprint(
@@ -194,39 +320,67 @@ def load_blueprint(
     path = Path(path)
     header = read_header(path)
     if game is None:
-        game = load(GameSpec.from_dict(header["spec_dict"]))
+        game = _header_game(header, path)
     check_game(header, game, path)
-    if cards is None:
-        cards = cards_from_spec(game, header["cards"], cache_dir=cache_dir)
-    if list(cards.bucket_counts) != list(header["bucket_counts"]):
-        raise SpecError(
-            f"{path} was trained with buckets {header['bucket_counts']}; the card abstraction "
-            f"given has {list(cards.bucket_counts)}"
-        )
-    trainer = BlueprintTrainer(
-        game, cards, rules_from_header(header), seed=int(header["seed"]),
-        prune_after=int(header["prune_after"]), prune_threshold=float(header["prune_threshold"]),
-        threads=threads,
-    )  # fmt: skip
-    data = path.read_bytes()
-    start = data.index(b"\n", data.index(b"\n") + 1) + 1
     try:
-        with np.load(io.BytesIO(data[start:])) as arrays:
-            regrets = np.array(arrays["regrets"], dtype=np.float64)
-            strategy_sum = np.array(arrays["strategy_sum"], dtype=np.float64)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
-        raise FileFormatError(f"{path}: the blueprint tables are damaged ({error})") from None
-    if regrets.shape != trainer.regrets.shape or strategy_sum.shape != regrets.shape:
+        if cards is None:
+            cards = cards_from_spec(game, header["cards"], cache_dir=cache_dir)
+        if list(cards.bucket_counts) != list(header["bucket_counts"]):
+            raise SpecError(
+                f"{path} was trained with buckets {header['bucket_counts']}; the card "
+                f"abstraction given has {list(cards.bucket_counts)}"
+            )
+        trainer = BlueprintTrainer(
+            game, cards, rules_from_header(header), seed=header["seed"],
+            prune_after=header["prune_after"], prune_threshold=float(header["prune_threshold"]),
+            threads=threads,
+        )  # fmt: skip
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, PokerlabError):
+            raise
         raise FileFormatError(
-            f"{path}: tables of shape {regrets.shape}, the abstract game needs "
-            f"{trainer.regrets.shape}"
-        )
-    trainer.regrets[:] = regrets
-    trainer.strategy_sum[:] = strategy_sum
-    trainer.iterations = int(header["iterations"])
+            f"{path}: the blueprint header describes no trainer ({type(error).__name__}: "
+            f"{str(error)[:120]})"
+        ) from None
+    _read_tables(path, trainer)
+    trainer.iterations = header["iterations"]
     trainer.seconds = float(header.get("seconds", 0.0))
-    trainer.rng.bit_generator.state = header["rng"]
+    try:
+        trainer.rng.bit_generator.state = header["rng"]
+    except (KeyError, TypeError, ValueError, OverflowError):
+        kind = type(trainer.rng.bit_generator).__name__
+        raise FileFormatError(
+            f"{path}: the blueprint header's 'rng' is not a {kind} generator state"
+        ) from None
     return trainer, header
+
+
+def _header_game(header: dict[str, Any], path: Path) -> Game:
+    try:
+        return load(GameSpec.from_dict(header["spec_dict"]))
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        reason = str(error) if isinstance(error, PokerlabError) else type(error).__name__
+        raise FileFormatError(
+            f"{path}: the blueprint header's 'spec_dict' names no valid game ({reason[:160]})"
+        ) from None
+
+
+def _read_tables(path: Path, trainer: BlueprintTrainer) -> None:
+    """Read the file's tables into ``trainer`` after checking their declared shapes."""
+    where = str(path)
+    with NpzArchive(path, where=where, contents="the blueprint tables") as archive:
+        expected = trainer.regrets.shape
+        for name in ("regrets", "strategy_sum"):
+            info = archive.arrays.get(name)
+            if info is None:
+                raise FileFormatError(f"{where}: the blueprint tables are damaged (no {name!r})")
+            if info.shape != expected or info.dtype.kind != "f":
+                raise FileFormatError(
+                    f"{where}: tables of shape {info.shape} ({info.dtype}), the abstract game "
+                    f"needs {expected} floats"
+                )
+        trainer.regrets[:] = archive.read("regrets")
+        trainer.strategy_sum[:] = archive.read("strategy_sum")
 
 
 __all__ = [
@@ -236,6 +390,7 @@ __all__ = [
     "CardsSpec",
     "atomic_write",
     "check_game",
+    "check_header",
     "header_of",
     "load_blueprint",
     "read_header",

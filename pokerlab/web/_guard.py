@@ -218,18 +218,13 @@ def listed_files(root: Path | None, formats: tuple[str, ...]) -> list[dict[str, 
 
 
 def npz_format(path: Path) -> str | None:
-    """The ``format`` field of a pokerlab ``.npz`` file's header, or None."""
-    import numpy as np
+    """The ``format`` field of a pokerlab ``.npz`` file's header, or None.
 
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            if "header" not in data.files:
-                return None
-            header = json.loads(data["header"].tobytes().decode())
-    except Exception:  # any unreadable file is simply not listed
-        return None
-    value = header.get("format") if isinstance(header, dict) else None
-    return value if isinstance(value, str) else None
+    Only the archive's directory and its bounded header are read, never the arrays.
+    """
+    from pokerlab.strategy.io import read_npz_format
+
+    return read_npz_format(path)
 
 
 def relative_message(message: str, target: Path, relative: str) -> str:
