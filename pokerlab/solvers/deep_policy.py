@@ -146,7 +146,9 @@ class DeepPolicy:
             raise FileFormatError(f"{where} does not exist or is not a file")
         kind = describe_file(Path(path))
         if kind != "a zip archive (.npz)":
-            raise FileFormatError(f"{where} is {kind}, not a Deep CFR policy (.pt) file")
+            raise FileFormatError(
+                f"{where} is {kind}, not a readable Deep CFR policy (.pt) file"
+            )
         check_zip_sizes(Path(path), where=where, limit=DEFAULT_MEMORY_LIMIT)
         try:
             payload = torch.load(path, map_location="cpu", weights_only=True)
