@@ -100,6 +100,7 @@ def solve_command(
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Solve a Hold'em spot range vs range; print the summary; save it to --out."""
+    from pokerlab.cards.ranges import check_ranges_meet
     from pokerlab.subgame.checkpoint import load_range_checkpoint
     from pokerlab.subgame.range_solver import RangeSolver
     from pokerlab.subgame.result import SpotSolution
@@ -112,6 +113,7 @@ def solve_command(
                           "--iterations or --seconds")
     spot = Spot(board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
                 allin_threshold=allin_threshold, raise_cap=raise_cap, isomorphism=isomorphism)
+    check_ranges_meet(oop, ip, spot.board_cards)  # else no deal exists to solve
     goal = None if target is None else parse_target(target, pot)
     limit = memory_limit * 10**6
     size = spot.size()

@@ -55,8 +55,9 @@ def guarded(handler: Handler) -> Handler:
             return await handler(request)
         except RequestError as refused:
             return error_response(refused.message, refused.status)
-        except PokerlabError as error:
-            return error_response(str(error), 400)
+        except PokerlabError as error:  # 400, or its own status (429 when busy)
+            status = getattr(error, "status", 400)
+            return error_response(str(error), status if isinstance(status, int) else 400)
 
     return wrapper
 
@@ -151,7 +152,7 @@ async def read_json_object(request: Request) -> dict[str, object]:
             raise RequestError(f"the body is over {MAX_BODY} bytes", 413)
     try:
         body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested deep
         raise RequestError("the body must be a JSON object") from None
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object")
