@@ -45,7 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from pokerlab.agents.registry import SOLVER_PREFIX, agent_names, check_builtin, expand_name
 from pokerlab.agents.resolve import build_agent
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games.base import Game
 from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
@@ -363,8 +363,9 @@ def check_prepared(name: str, game: Game) -> None:
     """Refuse a bot that would train inside the request: the Hard AI before its blueprint.
 
     Training takes many minutes; a request must never do it (nor start several). The Hard
-    AI needs its default blueprint for ``game`` and the card tables the blueprint's recipe
-    names; either missing is refused with the command that prepares it, once.
+    AI needs its default blueprint for ``game`` and the card tables that blueprint was
+    trained with; either missing (or a blueprint that does not read) is refused with the
+    command that prepares it, once.
 
     Raises:
         WebRequestError: 409 naming the command to run.
@@ -372,18 +373,24 @@ def check_prepared(name: str, game: Game) -> None:
     if name != "hard":
         return
     from pokerlab.abstraction.holdem_cards import cache_path as tables_path
-    from pokerlab.agents.hard import default_blueprint_path, default_command, default_recipe
+    from pokerlab.agents.hard import default_blueprint_path, default_command
+    from pokerlab.blueprint.store import read_header
 
     try:
-        recipe = default_recipe(game)
-    except PokerlabError as exc:
+        path = default_blueprint_path(game)
+        command = default_command(game, path)
+    except PokerlabError as exc:  # no default recipe for this game
         raise WebRequestError(400, str(exc)) from None
-    path = default_blueprint_path(game)
     if not path.exists():
         raise WebRequestError(
             409, f"the Hard AI has no blueprint for {game.spec} yet (training it takes many "
-            f"minutes, once): run {default_command(game, path)} and start the table again")
-    cards = recipe.cards
+            f"minutes, once): run {command} and start the table again")
+    try:
+        cards = read_header(path)["cards"]
+    except FileFormatError as exc:
+        raise WebRequestError(
+            409, f"the Hard AI's blueprint for {game.spec} does not read ({exc}): run "
+            f"{command} to train it again and start the table again") from None
     if cards["kind"] == "holdem" and cards.get("boards") is None:
         counts = cards["bucket_counts"]
         tables = tables_path(counts, cards["seed"], n_bins=cards["n_bins"],

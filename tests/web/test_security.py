@@ -489,6 +489,27 @@ def test_the_hard_ai_is_never_trained_inside_a_request(
     assert client.app.state.busy.running == 0  # type: ignore[attr-defined]
 
 
+def test_a_damaged_hard_ai_blueprint_is_refused_with_the_command_not_read(
+    client: TestClient, empty_cache: Path
+) -> None:
+    from pokerlab.agents.hard import default_blueprint_path
+    from pokerlab.games.holdem_session import HoldemSession
+
+    game = HoldemSession(2, blinds=(1, 2), stack=200).start_hand().game
+    path = default_blueprint_path(game)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"pokerlab-blueprint 1\n{\"cards\": [[[[[[\n")
+    answer = client.post("/api/tables", json={"game": "holdem", "seats": 2,
+                                              "opponents": "hard"})
+    assert answer.status_code == 409, answer.text
+    error = answer.json()["error"]
+    assert "does not read" in error
+    assert "pokerlab blueprint train" in error
+    assert "\n" not in error
+    assert "Traceback" not in error
+    assert client.app.state.busy.running == 0  # type: ignore[attr-defined]
+
+
 def test_a_bot_that_solves_on_first_use_passes_the_busy_check(
     client: TestClient, empty_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
