@@ -62,6 +62,7 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
         "blueprint": "Train Hold'em blueprints (ES-MCCFR on an abstraction) and describe them."
     },
     "lbr": {"lbr": "Play local best response against AGENT; print its winnings in mbb/hand."},
+    "bots": {"bots": "The built-in agents (bots): list them."},
     "acpc": {"acpc": "Play Hold'em over the ACPC protocol: a dealer on loopback, a client."},
     "serve": {
         "serve": "Serve the browser app: tables against the AIs, strategy explorer, arena, "
