@@ -110,9 +110,7 @@ def _resolve(dotted: str) -> bool:
             if not hasattr(value, attribute):
                 annotations = getattr(value, "__annotations__", {})
                 fields = getattr(value, "__dataclass_fields__", {})
-                if attribute in annotations or attribute in fields:
-                    return True
-                return False
+                return attribute in annotations or attribute in fields
             value = getattr(value, attribute)
         return True
     return False
