@@ -116,6 +116,33 @@ def first_paragraph(text: str) -> str:
     return " ".join(cleandoc(text).split("\n\n")[0].split())
 
 
+def _print_version(value: bool) -> None:
+    """``pokerlab --version``: print the version and stop."""
+    if value:
+        from pokerlab._version import __version__
+
+        print(f"pokerlab {__version__}")
+        raise typer.Exit(0)
+
+
+def _version_options() -> list[click.core.Parameter]:
+    """The ``--version`` option, as typer builds it (eager: it acts before any command)."""
+    app = typer.Typer(add_completion=False)
+
+    @app.callback()
+    def version(
+        show: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                  help="Show pokerlab's version and exit."),
+    ) -> None:
+        """Unused: only its option is taken."""
+
+    @app.command()
+    def unused() -> None:
+        """Unused."""
+
+    return list(typer.main.get_group(app).params)
+
+
 class LazyGroup(TyperGroup):
     """The top-level ``pokerlab`` group: knows the commands from :data:`COMMAND_MODULES`.
 
@@ -124,7 +151,8 @@ class LazyGroup(TyperGroup):
     """
 
     def __init__(self, table: dict[str, dict[str, str]]) -> None:
-        super().__init__(name="pokerlab", help=HELP, no_args_is_help=True, rich_markup_mode=None)
+        super().__init__(name="pokerlab", help=HELP, no_args_is_help=True, rich_markup_mode=None,
+                         params=_version_options())
         self._module_of = {name: module for module, names in table.items() for name in names}
         self._summary = {name: text for names in table.values() for name, text in names.items()}
         self._listing = False
