@@ -84,7 +84,7 @@ def export_command(
     """Write the hands of an arena run or an ACPC log as PHH files, one file per match.
 
     Every file is written whole (atomically); the files are read by pokerkit
-    (HandHistory.load_all) and by ``pokerlab hands import``.
+    (HandHistory.load_all) and by pokerlab hands import.
     """
     from pokerlab.interop.phh_sources import acpc_log_batch, arena_batches, write_batches
 
