@@ -51,6 +51,9 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
         "match": "Play a duplicate match; print each agent's mean, its interval and its AIVAT "
         "estimate."
     },
+    "hands": {
+        "hands": "Hand histories: export arena runs and ACPC logs to PHH, import PHH, AIVAT."
+    },
     "arena": {"arena": "Round-robin tournaments stored in SQLite, and their leaderboard."},
     "study": {
         "study": "Studies: the challenge, (safe) exploitation, tree search, push/fold, the "
