@@ -31,6 +31,7 @@ from pokerlab.errors import SolverError
 if TYPE_CHECKING:
     from pokerlab.games.rhode_island import RhodeIslandGame
     from pokerlab.subgame.range_solver import RangeSolver
+    from pokerlab.subgame.rhode_island import RhodeIslandPublic
 
 ALGORITHM = "public-tree"
 """The algorithm name ``pokerlab solve`` takes for games solved on their public tree."""
@@ -106,7 +107,7 @@ def solve_rhode_island(
         raise typer.Exit(130)
     if saved or (resume is not None and resume.resolve() == checkpoint.resolve()):
         checkpoint.unlink(missing_ok=True)  # it belonged to this run, which is finished
-    _report(game, solver, out=out, json=json, build_seconds=build_seconds)
+    _report(built, solver, out=out, json=json, build_seconds=build_seconds)
 
 
 def _run(solver: RangeSolver, *, iterations: int | None, target: float | None,
@@ -151,11 +152,15 @@ def _run(solver: RangeSolver, *, iterations: int | None, target: float | None,
                 saved, saved_at = True, time.monotonic()
 
 
-def _report(game: RhodeIslandGame, solver: RangeSolver, *, out: Path | None, json: bool,
+def _report(built: RhodeIslandPublic, solver: RangeSolver, *, out: Path | None, json: bool,
             build_seconds: float) -> None:
     from pokerlab.subgame.checkpoint import save_range_checkpoint
+    from pokerlab.subgame.rhode_island import symmetric_arrays
 
-    evaluation = solver.evaluate()
+    game = built.game
+    # The average strategy made exactly suit-symmetric (it is, up to rounding): the tree's
+    # values are then the full game's, exactly.
+    evaluation = solver.evaluate(symmetric_arrays(built, solver.average_arrays()))
     low, high = evaluation.value_bounds
     path = None if out is None else save_range_checkpoint(solver, out)
     tree = solver.game.tree
@@ -167,6 +172,7 @@ def _report(game: RhodeIslandGame, solver: RangeSolver, *, out: Path | None, jso
         "seconds": solver.seconds,
         "build_seconds": build_seconds,
         "exploitability": evaluation.exploitability,
+        "last_check": solver.last_exploitability if solver.history else None,
         "value": evaluation.values[0],
         "values": list(evaluation.values),
         "value_bounds": [low, high],
@@ -190,7 +196,7 @@ def _report(game: RhodeIslandGame, solver: RangeSolver, *, out: Path | None, jso
     line(f"game value (P1): {evaluation.values[0]:+.6f} chips per hand (exactly between "
          f"{low:+.6f} and {high:+.6f}); P2 advantage {-evaluation.values[0]:+.6f}")
     line(f"exploitability: {evaluation.exploitability:.3e} chips per hand (exact best "
-         "responses on the public tree)")
+         "responses to the average strategy, made exactly suit-symmetric)")
     line(f"public tree: {tree.n_nodes:,} nodes; solver arrays "
          f"{format_bytes(data['memory_bytes'])}, process peak "
          f"{format_bytes(data['peak_memory_bytes'])}")

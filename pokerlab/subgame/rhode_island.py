@@ -53,6 +53,7 @@ from pokerlab.games.observation import Observation
 from pokerlab.games.rhode_island import RhodeIslandGame, RhodeIslandState
 from pokerlab.strategy.io import read_npz
 from pokerlab.strategy.policy import Policy
+from pokerlab.strategy.strategy import Strategy
 from pokerlab.subgame.checkpoint import FORMAT as CHECKPOINT_FORMAT
 from pokerlab.subgame.checkpoint import load_range_checkpoint
 from pokerlab.subgame.holdem_hands import TRANSPOSITIONS, swap_card
@@ -204,6 +205,51 @@ class RhodeIslandPublic:
         mapped = card - card % 4 + perm[card % 4]
         return self.node_of_key[self.public_key(state.rounds, state.board)], \
             self.hand_index[mapped]
+
+
+def symmetric_arrays(built: RhodeIslandPublic, probs: tuple[FloatArray, FloatArray]
+                     ) -> tuple[FloatArray, FloatArray]:
+    """``probs`` made exactly suit-symmetric (interchangeable cards get their mean row).
+
+    Cards of one rank whose suits the board does not tell apart are interchangeable. The
+    tree's values are the full game's exactly for suit-symmetric profiles (module
+    docstring). The solver's own strategies are symmetric up to rounding (its updates are);
+    this removes the rounding, so that an exploitability measured on the tree is exact for
+    a well-defined strategy of the full game. Before the flop every suit is free; on a
+    first-suit flop the other suits are; on the turn, the suits that are neither the flop's
+    nor the turn's. Without isomorphism the arrays are returned as they are (copied).
+    """
+    out = (probs[0].copy(), probs[1].copy())
+    if not built.isomorphism:
+        return out
+    game = built.game
+    tree = built.public.tree
+    ranks = sorted({card >> 2 for card in game.deck})
+    groups: dict[tuple[int, ...], list[int]] = {}  # fixed suits -> rows of every node
+    rows_of: tuple[dict[tuple[int, ...], list[int]], ...] = ({}, {})
+    for p in (0, 1):
+        for node in tree.decision_nodes(p):
+            board = [parse_card(text) for text in tree.keys[int(node)].split("|")[1::2]]
+            fixed = tuple(sorted({card % 4 for card in board}))
+            row = tree.row(int(node))
+            rows_of[p].setdefault(fixed, []).extend(
+                range(row, row + len(tree.children(int(node)))))
+            groups.setdefault(fixed, [])
+    index = built.hand_index
+    for fixed in groups:
+        free = [suit for suit in range(game.suits) if suit not in fixed]
+        if len(free) < 2:
+            continue
+        classes = [[index[rank * 4 + suit] for suit in free] for rank in ranks]
+        for p in (0, 1):
+            rows = np.asarray(rows_of[p].get(fixed, []), dtype=np.int64)
+            if rows.size == 0:
+                continue
+            block = out[p][rows]
+            for hands in classes:
+                block[:, hands] = block[:, hands].mean(axis=1, keepdims=True)
+            out[p][rows] = block
+    return out
 
 
 # -- building -------------------------------------------------------------------------------
@@ -492,10 +538,19 @@ def policy_arrays(built: RhodeIslandPublic, policy: Policy) -> tuple[FloatArray,
                 key = "|".join([card_str(card), *(["".join(parts[1::2])] if board else []),
                                 *parts[0::2]])
                 state = state_of_key(game, key, p)
-                answer = policy.action_probabilities(state.observation(p))
+                answer = _answer(policy, state)
                 probs[row : row + width, h] = [answer.get(a, 0.0) for a in state.legal_actions()]
         out.append(probs)
     return out[0], out[1]
+
+
+def _answer(policy: Policy, state: RhodeIslandState) -> Mapping[Action, float]:
+    """The policy's distribution at ``state`` (tables are read by key, without replaying)."""
+    if isinstance(policy, RhodeIslandStrategy):
+        return policy.probabilities(state)
+    if isinstance(policy, Strategy):
+        return policy.probabilities(state.infoset_key(state.to_act))
+    return policy.action_probabilities(state.observation(state.to_act))
 
 
 def state_of_key(game: RhodeIslandGame, key: str, seat: int) -> RhodeIslandState:
@@ -555,4 +610,5 @@ __all__ = [
     "public_size",
     "rhode_island_public_game",
     "state_of_key",
+    "symmetric_arrays",
 ]

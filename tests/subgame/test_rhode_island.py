@@ -16,13 +16,14 @@ from pokerlab.eval import expected_value, exploitability
 from pokerlab.games import RhodeIslandGame, RhodeIslandState, rhode_island
 from pokerlab.strategy import Strategy, tabulate
 from pokerlab.subgame.checkpoint import save_range_checkpoint
-from pokerlab.subgame.range_solver import RangeSolver, evaluate_profile
+from pokerlab.subgame.range_solver import RangeSolver, evaluate_profile, uniform_arrays
 from pokerlab.subgame.rhode_island import (
     RhodeIslandStrategy,
     load_rhode_island,
     policy_arrays,
     public_size,
     rhode_island_public_game,
+    symmetric_arrays,
 )
 from pokerlab.tree import compile
 
@@ -74,6 +75,39 @@ def test_the_isomorphic_solution_is_exact_on_the_whole_tree(game: RhodeIslandGam
     assert spelled.exploitability == pytest.approx(ours.exploitability, abs=1e-9)
     assert spelled.values[0] == pytest.approx(ours.values[0], abs=1e-9)
     assert spelled.best_response_values == pytest.approx(ours.best_response_values, abs=1e-9)
+
+
+@pytest.mark.parametrize("game", [rhode_island(ranks=3, suits=3, raises=0),
+                                  pytest.param(rhode_island(ranks=3, suits=4, raises=0),
+                                               marks=pytest.mark.slow)], ids=_ids)
+def test_any_symmetrized_profile_is_evaluated_exactly(game: RhodeIslandGame) -> None:
+    # Random (asymmetric) rows, made suit-symmetric: the isomorphic tree's values are then
+    # exactly those of the profile spelled out deal by deal.
+    built = rhode_island_public_game(game)
+    plain = rhode_island_public_game(game, isomorphism=False)
+    rng = np.random.default_rng(4)
+    raw = []
+    for p, uniform in enumerate(uniform_arrays(built.public)):
+        rows = rng.random(uniform.shape) ** 3 * (uniform > 0)
+        tree = built.public.tree
+        for node in tree.decision_nodes(p):
+            row, width = tree.row(int(node)), len(tree.children(int(node)))
+            rows[row : row + width] /= rows[row : row + width].sum(axis=0)
+        raw.append(rows)
+    profile = symmetric_arrays(built, (raw[0], raw[1]))
+    assert not np.allclose(profile[0], raw[0])  # the random rows were not symmetric
+    again = symmetric_arrays(built, profile)
+    assert all(np.allclose(a, b) for a, b in zip(again, profile, strict=True))
+    ours = evaluate_profile(built.public, profile)
+    spelled = evaluate_profile(plain.public,
+                               policy_arrays(plain, RhodeIslandStrategy(built, profile)))
+    assert spelled.values[0] == pytest.approx(ours.values[0], abs=1e-9)
+    assert spelled.best_response_values == pytest.approx(ours.best_response_values, abs=1e-9)
+    # The symmetry is needed: the raw rows, spelled out, are another profile.
+    lifted = RhodeIslandStrategy(built, (raw[0], raw[1]))
+    raw_spelled = evaluate_profile(plain.public, policy_arrays(plain, lifted))
+    raw_ours = evaluate_profile(built.public, (raw[0], raw[1]))
+    assert abs(raw_spelled.exploitability - raw_ours.exploitability) > 1e-6
 
 
 @pytest.mark.slow
