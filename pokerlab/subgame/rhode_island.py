@@ -20,8 +20,9 @@ the suits (nothing in the rules names a suit; a flush only asks that three suits
 
 That cuts the public tree from 5.8 million nodes to 713,961 (the full game's 14.2e9
 histories become 714k public nodes x 52 cards). Values computed this way are the full
-game's exactly for strategies that treat isomorphic deals alike: the solver's do (every
-update is suit-symmetric), and a strategy of the full game maps onto the tree through
+game's exactly for strategies that treat isomorphic deals alike: the solver's do up to
+rounding (every update is suit-symmetric), and :func:`symmetric_arrays` removes the
+rounding. A state of the full game maps onto the tree through
 :meth:`RhodeIslandPublic.canonical` (what :class:`RhodeIslandStrategy` does when it plays).
 
 Exploitability is exact: each player's best response to the other's average strategy,
@@ -278,9 +279,11 @@ def rhode_island_public_game(game: RhodeIslandGame, *, isomorphism: bool = True
 
     Example:
         >>> from pokerlab.games import rhode_island
-        >>> built = rhode_island_public_game(rhode_island())
+        >>> built = rhode_island_public_game(rhode_island(ranks=4, suits=2))
         >>> built.public.tree.n_nodes, built.public.n_hands
-        (713961, (52, 52))
+        (62235, (8, 8))
+        >>> public_size(rhode_island()).n_nodes   # the full game's, without building it
+        713961
     """
     skeleton = _skeleton(game)
     deck_size = len(game.deck)
