@@ -180,7 +180,8 @@ def solve_command(
     cs-mccfr, es-mccfr, os-mccfr (Monte Carlo CFR);
     deep-cfr (Deep CFR, needs pokerlab[deep]; --out X.pt saves its network);
     regret-matching (matrix games); public-tree (Rhode Island Hold'em: the
-    range solver on its public tree, the default for rhode_island).
+    range solver on its public tree, the default for rhode_island);
+    q-learning (tabular self-play Q-learning, not an equilibrium solver).
     """
     from pokerlab.games import RhodeIslandGame
     from pokerlab.solvers import SOLVERS
