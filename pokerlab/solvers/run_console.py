@@ -71,6 +71,17 @@ class Budget:
         if self.target is not None and not self.target > 0:
             raise SolverError(f"the target must be > 0 (chips per hand); got {self.target!r}")
 
+    def describe(self) -> str:
+        """The budget in words: ``"to 1,000 iterations, 60 s, or 0.001 chips"``."""
+        parts = []
+        if self.iterations is not None:
+            parts.append(f"{self.iterations:,} iterations")
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g} s")
+        if self.target is not None:
+            parts.append(f"exploitability {self.target:g}")
+        return "until " + " or ".join(parts)
+
     def spent(self, loop: RunLoop) -> bool:
         """Whether ``loop`` has already reached this budget."""
         if self.iterations is not None and loop.iterations >= self.iterations:
@@ -318,6 +329,9 @@ def run_to_budget(
                 last_save = time.monotonic()
             return False
 
+        if not out.is_terminal:  # no live bar there: one line says what runs
+            say(f"{description}: running ({budget.describe()}; Ctrl-C or SIGTERM saves a "
+                "checkpoint)")
         loop.run(iterations, target_exploitability=budget.target, seconds=seconds,
                  check_every=check_every, callback=bar, interrupt=poll, measure=measure)
         bar.tick()
