@@ -287,7 +287,7 @@ class Solver(RunLoop):
             SolverError: the algorithm is unknown or is not ``cls``, or the solver
                 rejects the saved state.
         """
-        header, arrays = read_checkpoint(path)
+        header, arrays = read_checkpoint(path, kind="solver")
         where = repr(str(path))
         file_game = _checkpoint_game(header, where, game)
         name = header.get("algorithm")
