@@ -360,12 +360,12 @@ class RunLoop(ABC):
                     break
             end = self._slice_end(quantum, stop_at, next_check, per_iteration,
                                   None if left is None else left - check_cost)
-            count = end - self.iterations
+            before = self.iterations
             tick, compiled = time.perf_counter(), self._compile.now()
-            self._advance(count)
+            self._advance(end - before)
             elapsed = time.perf_counter() - tick - (self._compile.now() - compiled)
             self._seconds += elapsed
-            per_iteration = max(elapsed, 1e-9) / count
+            per_iteration = max(elapsed, 1e-9) / max(1, self.iterations - before)
             sync_wall()
             done = stop_at is not None and self.iterations >= stop_at
             if self.iterations >= next_check or done:
