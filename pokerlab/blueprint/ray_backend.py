@@ -426,7 +426,7 @@ class RoundTrainer(RunLoop):
         self.messages = 0
 
     # -- the run loop -------------------------------------------------------------------
-    def run(self, iterations: int | None = None, **options: Any) -> RoundTrainer:  # type: ignore[override]
+    def run(self, iterations: int | None = None, **options: Any) -> RoundTrainer:
         """The run loop's ``run`` (every option of it), rounds sized by ``iterations``."""
         self._run_total = 2**62 if iterations is None else self.iterations + iterations
         super().run(iterations, **options)

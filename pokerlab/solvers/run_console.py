@@ -241,7 +241,7 @@ def compile_notice(say: Callable[[str], None]) -> Iterator[None]:
         return
     said: list[bool] = []
 
-    class _Listener(event.Listener):  # type: ignore[misc]
+    class _Listener(event.Listener):
         def on_start(self, _event: object) -> None:
             if not said:
                 said.append(True)

@@ -164,7 +164,7 @@ class CompileClock:
             return
         clock = self
 
-        class _Listener(event.Listener):  # type: ignore[misc]
+        class _Listener(event.Listener):
             def on_start(self, _event: object) -> None:
                 if clock._depth == 0:
                     clock._began = time.perf_counter()

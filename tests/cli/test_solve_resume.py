@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from pokerlab.cli import main
-from pokerlab.solvers import run_console
-from pokerlab.solvers import SOLVERS
+from pokerlab.solvers import SOLVERS, run_console
 from pokerlab.strategy import InfosetTable, Strategy, load_policy
 
 

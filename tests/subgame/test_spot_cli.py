@@ -10,8 +10,8 @@ import pytest
 
 from pokerlab.cards import equity
 from pokerlab.cli import main
-from pokerlab.solvers import run_console
 from pokerlab.eval import exploitability
+from pokerlab.solvers import run_console
 from pokerlab.strategy import tabulate
 from pokerlab.subgame import RangeSolver, Spot
 from pokerlab.subgame.checkpoint import load_range_checkpoint, save_range_checkpoint

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from pokerlab.blueprint.mccfr import BlueprintTrainer
@@ -101,11 +102,11 @@ def test_a_one_step_solver_keeps_its_checkpoint_promise() -> None:
 
 def test_a_broken_promise_is_named() -> None:
     class Forgetful(RegretMatching):
-        """Forgets its regrets at every checkpoint: resuming cannot equal a whole run."""
+        """Forgets its random stream at every checkpoint: a resumed run samples anew."""
 
-        def _state(self) -> dict[str, Any]:
-            state = super()._state()
-            return {k: (v * 0 if hasattr(v, "shape") else v) for k, v in state.items()}
+        def _restore(self, state: dict[str, Any]) -> None:
+            super()._restore(state)
+            self._generator = np.random.default_rng(99)
 
     from pokerlab.solvers import base
 
