@@ -1,8 +1,13 @@
 """Blueprint files (``.bp``): a trainer's tables with a JSON header, written atomically.
 
-Layout: the line ``pokerlab-blueprint <version>``, one line of JSON (the header), then the
-tables as a numpy ``.npz`` archive (``regrets``, ``strategy_sum``, float64 ``[rows,
-actions]``). The header says what the tables mean and how to go on training them:
+A blueprint file is a checkpoint of kind ``"blueprint"`` of the one checkpoint family
+(:mod:`pokerlab.solvers.checkpoint`): an ``.npz`` archive, stored uncompressed (the
+tables are large), with the JSON header and the tables ``regrets`` and ``strategy_sum``
+(float64 ``[rows, actions]``); the same file is the product (played by the Hard AI,
+measured by LBR) and the checkpoint (``pokerlab blueprint train --resume``). Files of
+the former container (the line ``pokerlab-blueprint 1``, one line of JSON, then an
+``.npz`` archive of the tables) load as before. The header says what the tables mean
+and how to go on training them:
 
 - ``spec``: the game (``str(spec)``), and ``spec_dict`` to rebuild it;
 - ``cards``: how to rebuild the card abstraction (``{"kind": "lossless"}`` or ``{"kind":
@@ -10,9 +15,10 @@ actions]``). The header says what the tables mean and how to go on training them
   ``bucket_counts``;
 - ``bet_menu``: the no-limit bet menu the betting tree was built from (None for limit), and
   ``rules``: the betting rules themselves;
-- ``iterations``, ``seconds`` (training time so far), ``seed``, ``rng`` (the generator's
-  state, so a resumed run draws what an uninterrupted one would), ``prune_after``,
-  ``prune_threshold``, ``rows``, ``max_actions``, ``pokerlab_version``;
+- ``iterations``, ``seconds`` (training time so far), ``wall_seconds`` and ``history``
+  (the run loop's clock), ``seed``, ``rng`` (the generator's state, so a resumed run
+  draws what an uninterrupted one would), ``batch`` (deals per kernel call),
+  ``prune_after``, ``prune_threshold``, ``rows``, ``max_actions``, ``pokerlab_version``;
 - ``rounds`` (only in files written by rounds of sampled iterations, e.g. on Ray:
   :mod:`pokerlab.blueprint.ray_backend`): ``{"iterations", "clock", "rounds"}``, the sampled
   iterations spent, the trainer's clock (equal to ``iterations`` above) and the rounds done.
@@ -25,29 +31,28 @@ damaged file or another format is a clear error.
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from pokerlab._version import __version__
 from pokerlab.abstraction.card_abstraction import CardAbstraction
 from pokerlab.blueprint.betting_tree import BettingRules
-from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.blueprint.mccfr import DEFAULT_BATCH, BlueprintTrainer
 from pokerlab.errors import FileFormatError, PokerlabError, SpecError
 from pokerlab.games import Game, load
 from pokerlab.games.spec import GameSpec
+from pokerlab.solvers.checkpoint import FORMAT as CHECKPOINT_FORMAT
+from pokerlab.solvers.checkpoint import FORMAT_VERSION as CHECKPOINT_VERSION
+from pokerlab.solvers.checkpoint import write_checkpoint
 from pokerlab.strategy.archive import NpzArchive, parse_json
+from pokerlab.strategy.io import read_npz_header
 
 MAGIC = "pokerlab-blueprint"
-"""The first word of every blueprint file."""
+"""The first word of a blueprint file of the former container (still read)."""
 VERSION = 1
-"""The file format's version."""
+"""The former container's version."""
 SUFFIX = ".bp"
 """The usual file suffix."""
 
@@ -55,24 +60,9 @@ CardsSpec = dict[str, Any]
 """How to rebuild a card abstraction (see the module docstring)."""
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file renamed over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def header_of(trainer: BlueprintTrainer, cards: CardsSpec, bet_menu: str | None) -> dict[str, Any]:
     """The JSON header of ``trainer``'s file (see the module docstring)."""
     return {
-        "format": MAGIC,
-        "version": VERSION,
         "spec": str(trainer.game.spec),
         "spec_dict": trainer.game.spec.to_dict(),
         "cards": cards,
@@ -80,10 +70,10 @@ def header_of(trainer: BlueprintTrainer, cards: CardsSpec, bet_menu: str | None)
         "bucket_counts": list(trainer.cards.bucket_counts),
         "bet_menu": bet_menu,
         "rules": dataclasses.asdict(trainer.rules),
-        "iterations": trainer.iterations,
-        "seconds": trainer.seconds,
+        **trainer.clock_header(),
         "seed": trainer.seed,
         "rng": trainer.rng.bit_generator.state,
+        "batch": trainer.batch,
         "prune_after": trainer.prune_after,
         "prune_threshold": trainer.prune_threshold,
         "rows": trainer.n_rows,
@@ -108,11 +98,8 @@ def save_blueprint(
     header = header_of(trainer, cards, bet_menu)
     if rounds is not None:
         header["rounds"] = dict(rounds)
-    body = io.BytesIO()
-    np.savez(body, regrets=trainer.regrets, strategy_sum=trainer.strategy_sum)
-    head = f"{MAGIC} {VERSION}\n{json.dumps(header)}\n".encode()
-    atomic_write(path, head + body.getvalue())
-    return path
+    tables = {"regrets": trainer.regrets, "strategy_sum": trainer.strategy_sum}
+    return write_checkpoint(path, header, tables, kind="blueprint", compress=False)
 
 
 MAX_HEADER_BYTES = 1024**2
@@ -141,16 +128,24 @@ OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "max_actions": _INT,
     "rounds": (dict, type(None)),
     "pokerlab_version": (str,),
+    "wall_seconds": _NUMBER,
+    "history": (list,),
+    "batch": _INT,
+    "format_version": _INT,
 }
 """Header fields that may be missing (older files), with their JSON types when present."""
 LARGEST_COUNT = 2**62
 """The largest integer a counter field (iterations, seeds, rows...) may hold."""
+LARGEST_BATCH = 2**24
+"""The most deals per kernel call a header may ask for (the default is 4096)."""
 
 
 def read_header(path: str | Path) -> dict[str, Any]:
-    """The header of a blueprint file, checked for format, version and field types.
+    """The header of a blueprint file (either container), checked field by field.
 
-    Only the two header lines are read (the JSON line at most :data:`MAX_HEADER_BYTES`).
+    Reads only the header, however large the tables: the former container's JSON line at
+    most :data:`MAX_HEADER_BYTES`; a checkpoint's zip directory, ``.npy`` headers and its
+    ``header`` array (declared at most :data:`MAX_HEADER_BYTES`), nothing inflated first.
 
     Raises:
         FileFormatError: if the file is missing, not a blueprint, of another version, or
@@ -160,13 +155,45 @@ def read_header(path: str | Path) -> dict[str, Any]:
     try:
         with path.open("rb") as stream:
             first = stream.readline(200)
-            second = stream.readline(MAX_HEADER_BYTES + 1)
+            second = b"" if first.startswith(b"PK") else stream.readline(MAX_HEADER_BYTES + 1)
     except OSError as error:
         raise FileFormatError(f"cannot read blueprint {path}: {error.strerror}") from None
-    return _parse_header(path, first, second)
+    header = _checkpoint_header(path) if first.startswith(b"PK") else _parse_header(
+        path, first, second)
+    check_header(header, path)
+    return header
+
+
+def _checkpoint_header(path: Path) -> dict[str, Any]:
+    """The header of a blueprint stored as a checkpoint (the tables are not read)."""
+    try:
+        with NpzArchive(path, where="its archive") as archive:
+            info = archive.arrays.get("header")
+            if info is not None and info.nbytes > MAX_HEADER_BYTES:
+                raise FileFormatError(
+                    f"its header declares {info.nbytes} bytes, over the {MAX_HEADER_BYTES} "
+                    "allowed"
+                )
+            header = read_npz_header(archive, "pokerlab blueprint")
+    except FileFormatError as error:
+        raise FileFormatError(
+            f"{path} is damaged or not a pokerlab blueprint file: {error}"
+        ) from None
+    if header.get("format") != CHECKPOINT_FORMAT or header.get("kind") != "blueprint":
+        found = (f"a {_shown(header.get('kind', 'solver'))} checkpoint"
+                 if header.get("format") == CHECKPOINT_FORMAT else "another .npz file")
+        raise FileFormatError(f"{path} is not a pokerlab blueprint file ({found})")
+    version = header.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or not (
+        1 <= version <= CHECKPOINT_VERSION
+    ):
+        raise FileFormatError(f"{path} is a blueprint of checkpoint format {_shown(version)}; "
+                              f"this pokerlab reads versions 1 to {CHECKPOINT_VERSION}")
+    return header
 
 
 def _parse_header(path: Path, first: bytes, second: bytes) -> dict[str, Any]:
+    """The header of a file of the former container (its first two lines)."""
     words = first.decode("latin-1").split()
     if len(words) != 2 or words[0] != MAGIC:
         raise FileFormatError(f"{path} is not a pokerlab blueprint file (no '{MAGIC}' line)")
@@ -183,7 +210,6 @@ def _parse_header(path: Path, first: bytes, second: bytes) -> dict[str, Any]:
     parsed = parse_json(second, where=f"{path}: the blueprint", max_bytes=MAX_HEADER_BYTES)
     if not isinstance(parsed, dict):
         raise FileFormatError(f"{path}: the blueprint header is not a JSON object")
-    check_header(parsed, path)
     return parsed
 
 
@@ -208,6 +234,12 @@ def check_header(header: dict[str, Any], path: Path) -> None:
                 f"{path}: the blueprint header's {name!r} is {_shown(value)}; it must be a "
                 f"finite number from 0 to {LARGEST_COUNT}"
             )
+    batch = header.get("batch", 1)
+    if not 1 <= batch <= LARGEST_BATCH:
+        raise FileFormatError(
+            f"{path}: the blueprint header's 'batch' is {_shown(batch)}; deals per kernel "
+            f"call go from 1 to {LARGEST_BATCH}"
+        )
     counts = header["bucket_counts"]
     if not counts or not all(
         isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= LARGEST_COUNT
@@ -300,6 +332,7 @@ def load_blueprint(
     cards: CardAbstraction | None = None,
     cache_dir: str | Path | None = None,
     threads: int = 1,
+    batch: int | None = None,
 ) -> tuple[BlueprintTrainer, dict[str, Any]]:
     """A trainer with a blueprint file's tables and state, and the file's header.
 
@@ -310,6 +343,8 @@ def load_blueprint(
             (:func:`pokerlab.blueprint.cards.cards_from_spec`, cached on disk).
         cache_dir: where cached bucket tables live.
         threads: kernel threads of the returned trainer.
+        batch: deals per kernel call of the returned trainer (default: the file's, or
+            :data:`~pokerlab.blueprint.mccfr.DEFAULT_BATCH` for files that do not say).
 
     Raises:
         FileFormatError: a missing, damaged or foreign file.
@@ -333,7 +368,7 @@ def load_blueprint(
         trainer = BlueprintTrainer(
             game, cards, rules_from_header(header), seed=header["seed"],
             prune_after=header["prune_after"], prune_threshold=float(header["prune_threshold"]),
-            threads=threads,
+            threads=threads, batch=batch or header.get("batch", DEFAULT_BATCH),
         )  # fmt: skip
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, PokerlabError):
@@ -342,9 +377,8 @@ def load_blueprint(
             f"{path}: the blueprint header describes no trainer ({type(error).__name__}: "
             f"{str(error)[:120]})"
         ) from None
-    _read_tables(path, trainer)
-    trainer.iterations = header["iterations"]
-    trainer.seconds = float(header.get("seconds", 0.0))
+    _read_tables(path, trainer, "state." if "format_version" in header else "")
+    trainer.restore_clock(header, repr(str(path)))
     try:
         trainer.rng.bit_generator.state = header["rng"]
     except (KeyError, TypeError, ValueError, OverflowError):
@@ -365,13 +399,16 @@ def _header_game(header: dict[str, Any], path: Path) -> Game:
         ) from None
 
 
-def _read_tables(path: Path, trainer: BlueprintTrainer) -> None:
-    """Read the file's tables into ``trainer`` after checking their declared shapes."""
+def _read_tables(path: Path, trainer: BlueprintTrainer, prefix: str) -> None:
+    """Read the file's tables (either container) into ``trainer``, declared shapes first.
+
+    ``prefix``: the tables' names' prefix (``"state."`` in a checkpoint).
+    """
     where = str(path)
     with NpzArchive(path, where=where, contents="the blueprint tables") as archive:
         expected = trainer.regrets.shape
         for name in ("regrets", "strategy_sum"):
-            info = archive.arrays.get(name)
+            info = archive.arrays.get(prefix + name)
             if info is None:
                 raise FileFormatError(f"{where}: the blueprint tables are damaged (no {name!r})")
             if info.shape != expected or info.dtype.kind != "f":
@@ -379,8 +416,8 @@ def _read_tables(path: Path, trainer: BlueprintTrainer) -> None:
                     f"{where}: tables of shape {info.shape} ({info.dtype}), the abstract game "
                     f"needs {expected} floats"
                 )
-        trainer.regrets[:] = archive.read("regrets")
-        trainer.strategy_sum[:] = archive.read("strategy_sum")
+        trainer.regrets[:] = archive.read(prefix + "regrets")
+        trainer.strategy_sum[:] = archive.read(prefix + "strategy_sum")
 
 
 __all__ = [
@@ -388,7 +425,6 @@ __all__ = [
     "SUFFIX",
     "VERSION",
     "CardsSpec",
-    "atomic_write",
     "check_game",
     "check_header",
     "header_of",
