@@ -386,11 +386,14 @@ def check_prepared(name: str, game: Game) -> None:
             409, f"the Hard AI has no blueprint for {game.spec} yet (training it takes many "
             f"minutes, once): run {command} and start the table again")
     try:
-        cards = read_header(path)["cards"]
+        header = read_header(path)
+        if header["spec"] != str(game.spec):  # HardAI would train it again
+            raise FileFormatError(f"{path} is a blueprint for {header['spec']}")
     except FileFormatError as exc:
         raise WebRequestError(
             409, f"the Hard AI's blueprint for {game.spec} does not read ({exc}): run "
             f"{command} to train it again and start the table again") from None
+    cards = header["cards"]
     if cards["kind"] == "holdem" and cards.get("boards") is None:
         counts = cards["bucket_counts"]
         tables = tables_path(counts, cards["seed"], n_bins=cards["n_bins"],

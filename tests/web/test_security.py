@@ -507,6 +507,18 @@ def test_a_damaged_hard_ai_blueprint_is_refused_with_the_command_not_read(
     assert "pokerlab blueprint train" in error
     assert "\n" not in error
     assert "Traceback" not in error
+    # A readable blueprint of another game there (HardAI would train over it): refused too.
+    from pokerlab.blueprint.mccfr import BlueprintTrainer
+    from pokerlab.blueprint.store import save_blueprint
+    from pokerlab.games import load
+
+    other = load('holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", '
+                 'seat_blinds=(1, 1), raises="2,4", caps="2,2", first="0,0", stack=100)')
+    save_blueprint(BlueprintTrainer(other, seed=0), path, cards={"kind": "lossless"})
+    answer = client.post("/api/tables", json={"game": "holdem", "seats": 2,
+                                              "opponents": "hard"})
+    assert answer.status_code == 409, answer.text
+    assert "is a blueprint for holdem(" in answer.json()["error"]
     assert client.app.state.busy.running == 0  # type: ignore[attr-defined]
 
 
