@@ -139,7 +139,12 @@ class BusyGate:
             give_back()
 
 
-async def in_daemon_thread(work: Callable[[], T], *, name: str = "pokerlab-web-work") -> T:
+WORK_THREAD = "pokerlab-web-work"
+"""How the names of the daemon threads that run long work begin (:func:`in_daemon_thread`,
+the explorer's solves): ``pokerlab serve`` ends at once when one still runs after a stop."""
+
+
+async def in_daemon_thread(work: Callable[[], T], *, name: str = WORK_THREAD) -> T:
     """Run ``work`` in a daemon thread and wait for its result (or its exception).
 
     Unlike the server's thread pool, a daemon thread does not keep the process alive:
@@ -174,6 +179,7 @@ __all__ = [
     "MAX_BUSY",
     "REFUSED_ORIGIN",
     "SAFE_METHODS",
+    "WORK_THREAD",
     "BusyError",
     "BusyGate",
     "OriginGuard",

@@ -58,7 +58,7 @@ from pokerlab.web._guard import (
     static_page,
     static_script,
 )
-from pokerlab.web._security import BusyGate
+from pokerlab.web._security import WORK_THREAD, BusyGate
 
 MAX_ROWS = 3000
 """A view lists at most this many infosets (narrow it with ``prefix=``)."""
@@ -341,7 +341,8 @@ class Explorer:
                 if not self.jobs[oldest].done.is_set():
                     break
                 del self.jobs[oldest]
-        threading.Thread(target=job.run, name=f"explorer-solve-{job.id[:8]}", daemon=True).start()
+        threading.Thread(target=job.run, name=f"{WORK_THREAD}-explorer-{job.id[:8]}",
+                         daemon=True).start()
         return JSONResponse({"job": job.id, "game": game, "algorithm": algorithm,
                              "iterations": iterations}, status_code=202)
 

@@ -84,7 +84,7 @@ def test_sigterm_stops_the_server_within_seconds_even_mid_solve(
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=30)
     seconds = time.monotonic() - stopped
-    assert seconds < 10, f"took {seconds:.1f} s to stop"
+    assert seconds < 8, f"took {seconds:.1f} s to stop"  # 2 s of grace, then it ends
     asking.join(30)
     assert answers  # the request ended (refused or cut), it did not hang
     assert not list(cache.rglob("*cfrplus-10000.npz"))  # the solve was still running
