@@ -1,0 +1,263 @@
+"""Compiled sums behind weighted hand strength and potential (numba, cached on disk).
+
+One call values every hand of a board against an opponent's weighted range at once, with
+card removal, in ``O(next cards x hands x log values)``, never hand against hand:
+
+- *now*: the hands sorted by value; running totals of weight, overall and per card, give
+  for each hand the weight of the compatible opposing hands below it and level with it
+  (the hand itself, holding both of its cards, is taken out of the per-card totals twice
+  and added back once);
+- *later* (each next card): the same running totals over the hands' values with that card
+  give the weight below and level after it;
+- *positive potential*: the opposing hands at or above ours now and below us after the
+  card, and those strictly above now and at or below after (Billings' BA + BT/2 + TA/2 is
+  half their sum): a Fenwick tree over the later values, filled in descending order of
+  the present values, answers both for every hand; the few opposing hands that share a
+  card with ours are then taken out one by one (about 48 per card of ours).
+
+Hands are rows of the caller's arrays; a later value of -1 marks a hand holding that next
+card (it neither plays nor counts as an opponent for that card).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+Floats = NDArray[np.float64]
+Ints = NDArray[np.int64]
+
+N_SUMS = 5
+"""Columns of :func:`strength_sums`' result."""
+TOTAL, BELOW, LEVEL, LATER, PPOT_SUM = range(N_SUMS)
+_N_VALUES = 7463  # hand values are 1..7462
+DIRECT_ROWS = 16
+"""Up to this many rows are valued directly, hand against hand; more, by sorting."""
+
+
+@numba.njit(cache=True, nogil=True)
+def _bit_add(tree: Floats, value: int, weight: float) -> None:
+    i = value
+    while i < tree.shape[0]:
+        tree[i] += weight
+        i += i & -i
+
+
+@numba.njit(cache=True, nogil=True)
+def _bit_prefix(tree: Floats, value: int) -> float:
+    """Total weight at values 1..value."""
+    total = 0.0
+    i = value
+    while i > 0:
+        total += tree[i]
+        i -= i & -i
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def _below_and_level(cards: Ints, values: Ints, weights: Floats, order: Ints,
+                     out_below: Floats, out_level: Floats) -> None:
+    """Per hand in ``order`` (ascending values, -1 skipped): compatible weight below, level."""
+    below = 0.0
+    below_card = np.zeros(52)
+    group_card = np.zeros(52)
+    n = order.shape[0]
+    start = 0
+    while start < n:
+        value = values[order[start]]
+        end = start
+        group = 0.0
+        while end < n and values[order[end]] == value:
+            h = order[end]
+            group += weights[h]
+            group_card[cards[h, 0]] += weights[h]
+            group_card[cards[h, 1]] += weights[h]
+            end += 1
+        if value >= 0:
+            for k in range(start, end):
+                h = order[k]
+                a, b = cards[h, 0], cards[h, 1]
+                out_below[h] = below - below_card[a] - below_card[b]
+                out_level[h] = group - group_card[a] - group_card[b] + weights[h]
+        for k in range(start, end):
+            h = order[k]
+            below += weights[h]
+            below_card[cards[h, 0]] += weights[h]
+            below_card[cards[h, 1]] += weights[h]
+            group_card[cards[h, 0]] = 0.0
+            group_card[cards[h, 1]] = 0.0
+        start = end
+
+
+@numba.njit(cache=True, nogil=True)
+def _rows_directly(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: Ints,
+                   out: Floats) -> None:
+    """The look-ahead sums of a few rows, each against every opposing hand (no sorting)."""
+    n = now.shape[0]
+    m = later.shape[0]
+    for h in rows:
+        a, b = cards[h, 0], cards[h, 1]
+        later_sum = 0.0
+        ppot_sum = 0.0
+        for o in range(n):
+            if weights[o] == 0.0:
+                continue
+            c0, c1 = cards[o, 0], cards[o, 1]
+            if c0 in (a, b) or c1 in (a, b):
+                continue
+            above_now = now[o] > now[h]
+            level_now = now[o] == now[h]
+            for j in range(m):
+                ours = later[j, h]
+                theirs = later[j, o]
+                if ours < 0 or theirs < 0:
+                    continue
+                if theirs < ours:
+                    later_sum += weights[o]
+                    if above_now or level_now:
+                        ppot_sum += 0.5 * weights[o]
+                    if above_now:
+                        ppot_sum += 0.5 * weights[o]
+                elif theirs == ours:
+                    later_sum += 0.5 * weights[o]
+                    if above_now:
+                        ppot_sum += 0.5 * weights[o]
+        out[h, LATER] = later_sum
+        out[h, PPOT_SUM] = ppot_sum
+
+
+@numba.njit(cache=True, nogil=True)
+def _take_out_shared(cards: Ints, now: Ints, values: Ints, live: Floats, wanted: NDArray[np.bool_],
+                     card_offsets: Ints, card_hands: Ints, skip: int,
+                     d_at_or_above: Floats, d_above: Floats) -> None:
+    """Remove from both counts the opposing hands sharing one card with ours, card by card.
+
+    Two hands sharing a card share exactly one (else they are the same hand), so each
+    such pair is met once, in its card's group; the group is copied into small contiguous
+    arrays first.
+    """
+    size = 0
+    for card in range(52):
+        size = max(size, card_offsets[card + 1] - card_offsets[card])
+    members = np.empty(size, dtype=np.int64)
+    group_now = np.empty(size, dtype=np.int64)
+    group_later = np.empty(size, dtype=np.int64)
+    group_weight = np.empty(size)
+    for card in range(52):
+        if card == skip:
+            continue
+        count = 0
+        for e in range(card_offsets[card], card_offsets[card + 1]):
+            o = card_hands[e]
+            if values[o] >= 0:
+                members[count] = o
+                group_now[count] = now[o]
+                group_later[count] = values[o]
+                group_weight[count] = live[o]
+                count += 1
+        for i in range(count):
+            h = members[i]
+            if not wanted[h]:
+                continue
+            mine_now = group_now[i]
+            mine_later = group_later[i]
+            at_or_above = 0.0
+            above = 0.0
+            for k in range(count):
+                if k == i:
+                    continue
+                if group_now[k] >= mine_now and group_later[k] < mine_later:
+                    at_or_above += group_weight[k]
+                if group_now[k] > mine_now and group_later[k] <= mine_later:
+                    above += group_weight[k]
+            d_at_or_above[h] -= at_or_above
+            d_above[h] -= above
+
+
+@numba.njit(cache=True, nogil=True)
+def strength_sums(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: Ints,
+                  next_cards: Ints, card_offsets: Ints, card_hands: Ints) -> Floats:
+    """Weighted sums of every hand's strength now and after each next card.
+
+    Args:
+        cards: ``[n, 2]`` the hands' cards (none on the board).
+        now: ``[n]`` their values on the board.
+        later: ``[m, n]`` their values with each next card, -1 for a hand holding it.
+        weights: ``[n]`` the opponent's weight of each hand.
+        rows: the hands whose look-ahead sums are wanted (the costly part): a few are
+            valued directly against every opposing hand, many by sorting.
+        next_cards: ``[m]`` the next card of each row of ``later``.
+        card_offsets: ``[53]`` where each card's hands start in ``card_hands``.
+        card_hands: the hands holding each card, card by card.
+
+    Returns:
+        ``[n, 5]``: per hand, the compatible opposing weight in all (``TOTAL``), below it
+        now (``BELOW``), level now (``LEVEL``); for ``rows``, summed over the next cards,
+        the weight below it plus half the weight level after the card (``LATER``), and
+        Billings' positive potential count BA + BT/2 + TA/2 (``PPOT_SUM``).
+    """
+    n = now.shape[0]
+    m = later.shape[0]
+    out = np.zeros((n, N_SUMS))
+    total = weights.sum()
+    card_total = np.zeros(52)
+    for h in range(n):
+        card_total[cards[h, 0]] += weights[h]
+        card_total[cards[h, 1]] += weights[h]
+    for h in range(n):
+        out[h, TOTAL] = total - card_total[cards[h, 0]] - card_total[cards[h, 1]] + weights[h]
+    order_now = np.argsort(now, kind="mergesort")
+    below = np.zeros(n)
+    level = np.zeros(n)
+    _below_and_level(cards, now, weights, order_now, below, level)
+    out[:, BELOW] = below
+    out[:, LEVEL] = level
+    if rows.shape[0] <= DIRECT_ROWS:
+        _rows_directly(cards, now, later, weights, rows, out)
+        return out
+    wanted = np.zeros(n, dtype=np.bool_)
+    for h in rows:
+        wanted[h] = True
+    tree = np.zeros(_N_VALUES)
+    live = np.zeros(n)
+    d_at_or_above = np.zeros(n)  # now at or above us, later below us
+    d_above = np.zeros(n)  # now above us, later at or below us
+    for j in range(m):
+        values = later[j]
+        for h in range(n):
+            live[h] = weights[h] if values[h] >= 0 else 0.0
+        order = np.argsort(values, kind="mergesort")
+        _below_and_level(cards, values, live, order, below, level)
+        for h in range(n):
+            if values[h] >= 0 and wanted[h]:
+                out[h, LATER] += below[h] + 0.5 * level[h]
+        # Descending present values, one group of equal values at a time.
+        tree[:] = 0.0
+        end = n
+        while end > 0:
+            start = end - 1
+            while start > 0 and now[order_now[start - 1]] == now[order_now[end - 1]]:
+                start -= 1
+            for k in range(start, end):
+                h = order_now[k]
+                if wanted[h] and values[h] >= 0:
+                    d_above[h] = _bit_prefix(tree, values[h])
+            for k in range(start, end):
+                h = order_now[k]
+                if values[h] >= 0:
+                    _bit_add(tree, values[h], live[h])
+            for k in range(start, end):
+                h = order_now[k]
+                if wanted[h] and values[h] >= 0:
+                    d_at_or_above[h] = _bit_prefix(tree, values[h] - 1)
+            end = start
+        _take_out_shared(cards, now, values, live, wanted, card_offsets, card_hands,
+                         next_cards[j], d_at_or_above, d_above)
+        for h in rows:
+            if values[h] >= 0:
+                out[h, PPOT_SUM] += 0.5 * (d_at_or_above[h] + d_above[h])
+    return out
+
+
+__all__ = ["BELOW", "DIRECT_ROWS", "LATER", "LEVEL", "N_SUMS", "PPOT_SUM", "TOTAL", "strength_sums"]
