@@ -260,4 +260,34 @@ def strength_sums(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: In
     return out
 
 
-__all__ = ["BELOW", "DIRECT_ROWS", "LATER", "LEVEL", "N_SUMS", "PPOT_SUM", "TOTAL", "strength_sums"]
+@numba.njit(cache=True, nogil=True)
+def preflop_deals(hero: Ints, combos: Ints, cumulative: Floats, samples: int,
+                  rng: np.random.Generator) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """``samples`` deals of an opposing hand (by weight) and a board, as two 7-card rows each.
+
+    ``cumulative`` is the running share of the weight of ``combos`` (none holding a card of
+    ``hero``), ending at 1; each board takes five cards off ``hero`` and the drawn hand,
+    uniformly; the draws come from ``rng``.
+    """
+    ours = np.empty((samples, 7), dtype=np.uint8)
+    theirs = np.empty((samples, 7), dtype=np.uint8)
+    for k in range(samples):
+        i = min(np.searchsorted(cumulative, rng.random(), side="right"),
+                combos.shape[0] - 1)
+        used = (1 << hero[0]) | (1 << hero[1]) | (1 << combos[i, 0]) | (1 << combos[i, 1])
+        ours[k, 0], ours[k, 1] = hero[0], hero[1]
+        theirs[k, 0], theirs[k, 1] = combos[i, 0], combos[i, 1]
+        drawn = 0
+        while drawn < 5:
+            card = rng.integers(0, 52)
+            if (used >> card) & 1:
+                continue
+            used |= 1 << card
+            ours[k, 2 + drawn] = card
+            theirs[k, 2 + drawn] = card
+            drawn += 1
+    return ours, theirs
+
+
+__all__ = ["BELOW", "DIRECT_ROWS", "LATER", "LEVEL", "N_SUMS", "PPOT_SUM", "TOTAL", "preflop_deals",
+           "strength_sums"]

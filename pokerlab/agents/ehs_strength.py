@@ -28,7 +28,7 @@ batch evaluator once per board (:func:`board_table`, cached), then running total
 value give HS and the look-ahead, and a Fenwick tree gives PPOT. Preflop, strength is the
 all-in equity: of each hand class against one random hand (:func:`preflop_strength`,
 sampled once per process), or of a hand against a weighted range
-(:func:`preflop_equity`, sampled by :func:`pokerlab.cards.equity`).
+(:func:`preflop_equity`, sampled by a compiled loop).
 """
 
 from __future__ import annotations
@@ -41,15 +41,27 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab.agents._ehs_kernels import BELOW, LATER, LEVEL, PPOT_SUM, TOTAL, strength_sums
-from pokerlab.cards import N_COMBOS, HandRange, equity, evaluate_batch, hand_class
+from pokerlab.agents._ehs_kernels import (
+    BELOW,
+    LATER,
+    LEVEL,
+    PPOT_SUM,
+    TOTAL,
+    preflop_deals,
+    strength_sums,
+)
+from pokerlab.cards import N_COMBOS, equity, evaluate_batch, hand_class
 from pokerlab.errors import SpecError
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
 
 PREFLOP_SAMPLES = 20_000
-"""Deals sampled for a preflop equity (95% half-width about 0.007)."""
+"""Deals sampled for each hand class's equity against a random hand (95% half-width about
+0.007; once per process)."""
+PREFLOP_DEALS = 6_000
+"""Deals sampled for a hand's equity against a weighted range (95% half-width about 0.012),
+at each preflop decision facing a modelled opponent."""
 _BOARD_CACHE = 32  # boards whose tables are kept (two per street of a hand at most)
 
 
@@ -241,7 +253,7 @@ def range_strengths(board: Sequence[int], weights: Floats | None = None,
             ppot_alive[wanted] = np.where(total[wanted] > 0, 0.0, np.nan)
             npot_alive[wanted] = ppot_alive[wanted]
     hs, ppot, npot = (np.full(N_COMBOS, np.nan) for _ in range(3))
-    hs[table.alive] = hs_alive
+    hs[table.alive] = np.clip(hs_alive, 0.0, 1.0)
     ppot[table.alive] = np.clip(ppot_alive, 0.0, 1.0)
     npot[table.alive] = np.clip(npot_alive, 0.0, 1.0)
     return RangeStrengths(hs, ppot, npot)
@@ -307,30 +319,32 @@ def preflop_strength(hole: tuple[int, int]) -> float:
     return float(_preflop_table()[combo_of(hole)])
 
 
-def preflop_equity(hole: Sequence[int], weights: Floats, *, dead: Sequence[int] = ()) -> float:
+def preflop_equity(hole: Sequence[int], weights: Floats) -> float:
     """All-in equity of ``hole`` against the weighted range ``weights``, preflop (sampled).
 
-    The draws are seeded by the hole cards, so the same question gets the same answer.
+    :data:`PREFLOP_DEALS` deals of an opposing hand drawn by weight (those holding one of
+    our cards left out) and a board drawn uniformly, valued by the batch evaluator; the
+    draws are seeded by the hole cards, so the same question gets the same answer.
 
     Raises:
         SpecError: for a bad hand or weight table, or a range with no compatible hand.
     """
     combo = combo_of(hole)
     table = _check_weights(weights)
-    blocked = set(hole) | set(dead)
-    keep = np.flatnonzero((table > 0) & ~np.isin(COMBO_CARDS, list(blocked)).any(axis=1))
+    keep = np.flatnonzero((table > 0) & ~np.isin(COMBO_CARDS, list(hole)).any(axis=1))
     if not len(keep):
         raise SpecError("the opponent's range holds no hand compatible with ours")
-    top = float(table[keep].max())
-    combos = tuple((int(COMBO_CARDS[c, 0]), int(COMBO_CARDS[c, 1])) for c in keep)
-    villain = HandRange(combos=combos, weights=tuple((table[keep] / top).tolist()))
-    result = equity([list(hole), villain], dead=list(dead), samples=PREFLOP_SAMPLES,
-                    seed=combo)
-    return float(result.equity[0])
+    cumulative = np.cumsum(table[keep])
+    cumulative /= cumulative[-1]
+    ours, theirs = preflop_deals(np.array(hole, dtype=np.int64), COMBO_CARDS[keep], cumulative,
+                                 PREFLOP_DEALS, np.random.default_rng(combo))
+    mine, other = evaluate_batch(ours), evaluate_batch(theirs)
+    return float(np.mean((mine > other) + 0.5 * (mine == other)))
 
 
 __all__ = [
     "COMBO_CARDS",
+    "PREFLOP_DEALS",
     "PREFLOP_SAMPLES",
     "BoardTable",
     "HandPotential",

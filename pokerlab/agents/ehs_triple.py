@@ -59,6 +59,7 @@ PREFLOP_RAISE = 0.65
 """Preflop: raise at or above this equity."""
 STREETS = 4
 """Preflop, flop, turn, river."""
+_ROUNDING = 1e-9  # sums of weights may pass 1 by this much
 
 
 @dataclass(frozen=True)
@@ -155,8 +156,10 @@ def probability_triple(
     strength = np.asarray(ehs, dtype=np.float64)
     chance = np.broadcast_to(np.asarray(draw, dtype=np.float64), strength.shape)
     for name, values in (("EHS", strength), ("drawing chance", chance)):
-        if values.size and not (np.all(values >= 0.0) and np.all(values <= 1.0)):
+        if values.size and not (np.all(values >= -_ROUNDING) and np.all(values <= 1 + _ROUNDING)):
             raise SpecError(f"every {name} must be a number in [0, 1]")
+    strength = np.clip(strength, 0.0, 1.0)  # rounding only, as checked above
+    chance = np.clip(chance, 0.0, 1.0)
     levels = default_thresholds(situation) if thresholds is None else thresholds
     triple = np.zeros((*strength.shape, 3))
     if not situation.facing:
