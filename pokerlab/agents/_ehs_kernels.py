@@ -1,7 +1,7 @@
 """Compiled sums behind weighted hand strength and potential (numba, cached on disk).
 
 One call values every hand of a board against an opponent's weighted range at once, with
-card removal, in ``O(next cards x hands x log values)``, never hand against hand:
+card removal, in ``O(next cards x hands x log hands)``, never hand against hand:
 
 - *now*: the hands sorted by value; running totals of weight, overall and per card, give
   for each hand the weight of the compatible opposing hands below it and level with it
@@ -11,9 +11,14 @@ card removal, in ``O(next cards x hands x log values)``, never hand against hand
   give the weight below and level after it;
 - *positive potential*: the opposing hands at or above ours now and below us after the
   card, and those strictly above now and at or below after (Billings' BA + BT/2 + TA/2 is
-  half their sum): a Fenwick tree over the later values, filled in descending order of
-  the present values, answers both for every hand; the few opposing hands that share a
-  card with ours are then taken out one by one (about 48 per card of ours).
+  half their sum): Fenwick trees over the ranks of the later values, filled in descending
+  order of the present values, answer both for every hand; one tree holds every hand and
+  one per card the hands holding it, so the whole tree less our two cards' trees counts
+  the compatible hands only (a hand sharing both cards is ours, never counted: the counts
+  are strict on one side).
+
+A few rows (:data:`DIRECT_ROWS` or fewer, the bot's own hand) are summed directly against
+every opposing hand and next card instead, which is cheaper than sorting for one hand.
 
 Hands are rows of the caller's arrays; a later value of -1 marks a hand holding that next
 card (it neither plays nor counts as an opponent for that card).
@@ -31,7 +36,6 @@ Ints = NDArray[np.int64]
 N_SUMS = 5
 """Columns of :func:`strength_sums`' result."""
 TOTAL, BELOW, LEVEL, LATER, PPOT_SUM = range(N_SUMS)
-_N_VALUES = 7463  # hand values are 1..7462
 DIRECT_ROWS = 16
 """Up to this many rows are valued directly, hand against hand; more, by sorting."""
 
@@ -128,56 +132,14 @@ def _rows_directly(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: I
 
 
 @numba.njit(cache=True, nogil=True)
-def _take_out_shared(cards: Ints, now: Ints, values: Ints, live: Floats, wanted: NDArray[np.bool_],
-                     card_offsets: Ints, card_hands: Ints, skip: int,
-                     d_at_or_above: Floats, d_above: Floats) -> None:
-    """Remove from both counts the opposing hands sharing one card with ours, card by card.
-
-    Two hands sharing a card share exactly one (else they are the same hand), so each
-    such pair is met once, in its card's group; the group is copied into small contiguous
-    arrays first.
-    """
-    size = 0
-    for card in range(52):
-        size = max(size, card_offsets[card + 1] - card_offsets[card])
-    members = np.empty(size, dtype=np.int64)
-    group_now = np.empty(size, dtype=np.int64)
-    group_later = np.empty(size, dtype=np.int64)
-    group_weight = np.empty(size)
-    for card in range(52):
-        if card == skip:
-            continue
-        count = 0
-        for e in range(card_offsets[card], card_offsets[card + 1]):
-            o = card_hands[e]
-            if values[o] >= 0:
-                members[count] = o
-                group_now[count] = now[o]
-                group_later[count] = values[o]
-                group_weight[count] = live[o]
-                count += 1
-        for i in range(count):
-            h = members[i]
-            if not wanted[h]:
-                continue
-            mine_now = group_now[i]
-            mine_later = group_later[i]
-            at_or_above = 0.0
-            above = 0.0
-            for k in range(count):
-                if k == i:
-                    continue
-                if group_now[k] >= mine_now and group_later[k] < mine_later:
-                    at_or_above += group_weight[k]
-                if group_now[k] > mine_now and group_later[k] <= mine_later:
-                    above += group_weight[k]
-            d_at_or_above[h] -= at_or_above
-            d_above[h] -= above
+def _compatible_prefix(trees: Floats, rank: int, first: int, second: int) -> float:
+    """Weight at ranks 1..rank of the hands holding neither ``first`` nor ``second``."""
+    return (_bit_prefix(trees[52], rank) - _bit_prefix(trees[first], rank)
+            - _bit_prefix(trees[second], rank))
 
 
 @numba.njit(cache=True, nogil=True)
-def strength_sums(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: Ints,
-                  next_cards: Ints, card_offsets: Ints, card_hands: Ints) -> Floats:
+def strength_sums(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: Ints) -> Floats:
     """Weighted sums of every hand's strength now and after each next card.
 
     Args:
@@ -187,9 +149,6 @@ def strength_sums(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: In
         weights: ``[n]`` the opponent's weight of each hand.
         rows: the hands whose look-ahead sums are wanted (the costly part): a few are
             valued directly against every opposing hand, many by sorting.
-        next_cards: ``[m]`` the next card of each row of ``later``.
-        card_offsets: ``[53]`` where each card's hands start in ``card_hands``.
-        card_hands: the hands holding each card, card by card.
 
     Returns:
         ``[n, 5]``: per hand, the compatible opposing weight in all (``TOTAL``), below it
@@ -219,10 +178,11 @@ def strength_sums(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: In
     wanted = np.zeros(n, dtype=np.bool_)
     for h in rows:
         wanted[h] = True
-    tree = np.zeros(_N_VALUES)
+    # Fenwick trees over the later values' ranks: all hands (row 52) and those holding
+    # each card (rows 0..51); all minus our two cards' trees is the compatible weight.
+    trees = np.zeros((53, n + 1))
+    rank = np.zeros(n, dtype=np.int64)
     live = np.zeros(n)
-    d_at_or_above = np.zeros(n)  # now at or above us, later below us
-    d_above = np.zeros(n)  # now above us, later at or below us
     for j in range(m):
         values = later[j]
         for h in range(n):
@@ -232,8 +192,19 @@ def strength_sums(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: In
         for h in range(n):
             if values[h] >= 0 and wanted[h]:
                 out[h, LATER] += below[h] + 0.5 * level[h]
-        # Descending present values, one group of equal values at a time.
-        tree[:] = 0.0
+        top = 0
+        previous = -1
+        for k in range(n):
+            h = order[k]
+            if values[h] < 0:
+                continue
+            if values[h] != previous:
+                top += 1
+                previous = values[h]
+            rank[h] = top
+        trees[:, :top + 1] = 0.0
+        # Descending present values, one group of equal values at a time: first the
+        # hands strictly above us now, then those at or above.
         end = n
         while end > 0:
             start = end - 1
@@ -241,22 +212,21 @@ def strength_sums(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: In
                 start -= 1
             for k in range(start, end):
                 h = order_now[k]
-                if wanted[h] and values[h] >= 0:
-                    d_above[h] = _bit_prefix(tree, values[h])
+                if wanted[h] and values[h] >= 0:  # above now, at or below later
+                    out[h, PPOT_SUM] += 0.5 * _compatible_prefix(
+                        trees, rank[h], cards[h, 0], cards[h, 1])
             for k in range(start, end):
                 h = order_now[k]
-                if values[h] >= 0:
-                    _bit_add(tree, values[h], live[h])
+                if values[h] >= 0 and live[h] != 0.0:
+                    _bit_add(trees[52], rank[h], live[h])
+                    _bit_add(trees[cards[h, 0]], rank[h], live[h])
+                    _bit_add(trees[cards[h, 1]], rank[h], live[h])
             for k in range(start, end):
                 h = order_now[k]
-                if wanted[h] and values[h] >= 0:
-                    d_at_or_above[h] = _bit_prefix(tree, values[h] - 1)
+                if wanted[h] and values[h] >= 0:  # at or above now, below later
+                    out[h, PPOT_SUM] += 0.5 * _compatible_prefix(
+                        trees, rank[h] - 1, cards[h, 0], cards[h, 1])
             end = start
-        _take_out_shared(cards, now, values, live, wanted, card_offsets, card_hands,
-                         next_cards[j], d_at_or_above, d_above)
-        for h in rows:
-            if values[h] >= 0:
-                out[h, PPOT_SUM] += 0.5 * (d_at_or_above[h] + d_above[h])
     return out
 
 

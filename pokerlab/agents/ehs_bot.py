@@ -29,7 +29,12 @@ import functools
 import numpy as np
 
 from pokerlab._types import Action
-from pokerlab.agents.ehs_strength import hand_potential, preflop_equity, preflop_strength
+from pokerlab.agents.ehs_strength import (
+    combo_of,
+    hand_potential,
+    preflop_equity,
+    preflop_strength,
+)
 from pokerlab.agents.ehs_threshold import check_texas
 from pokerlab.agents.ehs_triple import (
     CALL_ACTION,
@@ -94,6 +99,9 @@ class EHSBot:
         if game is not None:
             self.check_game(game)
         self.model = OpponentModel(modelling)
+        self.learns = modelling == "specific"
+        """True when its policy changes over a match (the specific model learns): AIVAT
+        then treats it as unknown."""
         self.rng = np.random.default_rng(seed)
         self.policy: FunctionPolicy | None = (
             None if game is None else FunctionPolicy(game, self.probabilities, name=self.name)
@@ -208,9 +216,15 @@ class EHSBot:
         if hand is None or hand.seat != result.seat or history[:len(hand.history)] != hand.history:
             board = "".join(name.split(" ", 1)[1] for p, name in history if p < 0)
             hand = HandModel(game, result.seat, stand_in_cards(board, 2), self.model)
-        hand.follow(result_observation(game, result, hand.private_cards), reweight=False)
+        shown = any(cards and seat != result.seat for seat, cards in enumerate(result.showdown))
+        hand.follow(result_observation(game, result, hand.private_cards), reweight=shown)
         for offset, situation, kind in hand.actions:
             self.model.record(offset, situation, kind)
+        for player, offset, done in hand.scored:
+            cards = parse_cards(result.showdown[player]) if result.showdown[player] else ()
+            if done.likelihood is not None and len(cards) == 2:
+                self.model.score_showdown(offset, float(done.likelihood[combo_of(cards)]),
+                                          done.marginal)
         self._hand = None
 
 

@@ -112,8 +112,6 @@ class BoardTable:
         now: ``[n]`` their values on the board.
         next_cards: ``[m]`` the cards that may come next (none on the river).
         later: ``[m, n]`` values with each next card, -1 for a hand holding it.
-        card_offsets: ``[53]`` where each card's hands start in ``card_hands``.
-        card_hands: the rows holding each card, card by card.
     """
 
     board: tuple[int, ...]
@@ -122,8 +120,6 @@ class BoardTable:
     now: Ints
     next_cards: Ints
     later: Ints
-    card_offsets: Ints
-    card_hands: Ints
 
     @property
     def lookahead(self) -> int:
@@ -146,13 +142,7 @@ def _board_table(board: tuple[int, ...]) -> BoardTable:
         rows, cols = np.nonzero((cards[None, :, :] != coming).all(axis=2))
         hands = np.hstack([cards[cols], np.tile(board_row, (len(rows), 1)), next_cards[rows, None]])
         later[rows, cols] = evaluate_batch(hands)
-    holders = np.concatenate([cards[:, 0], cards[:, 1]])
-    rows_of = np.concatenate([np.arange(len(alive)), np.arange(len(alive))])
-    order = np.argsort(holders, kind="stable")
-    offsets = np.zeros(53, dtype=np.int64)
-    offsets[1:] = np.cumsum(np.bincount(holders, minlength=52))
-    return BoardTable(board, alive, cards, now, next_cards, later, offsets,
-                      rows_of[order].astype(np.int64))
+    return BoardTable(board, alive, cards, now, next_cards, later)
 
 
 def board_table(board: Sequence[int]) -> BoardTable:
@@ -228,8 +218,7 @@ def range_strengths(board: Sequence[int], weights: Floats | None = None,
             raise SpecError(f"rows are combo indices 0..{N_COMBOS - 1}; got {list(rows)}")
         wanted = position[asked]
         wanted = wanted[wanted >= 0]
-    sums = strength_sums(table.cards, table.now, table.later, full[table.alive], wanted,
-                         table.next_cards, table.card_offsets, table.card_hands)
+    sums = strength_sums(table.cards, table.now, table.later, full[table.alive], wanted)
     total, below, level = sums[:, TOTAL], sums[:, BELOW], sums[:, LEVEL]
     with np.errstate(invalid="ignore", divide="ignore"):
         hs_alive = np.where(total > 0, (below + 0.5 * level) / total, np.nan)
