@@ -231,33 +231,78 @@ def strength_sums(cards: Ints, now: Ints, later: Ints, weights: Floats, rows: In
 
 
 @numba.njit(cache=True, nogil=True)
-def preflop_deals(hero: Ints, combos: Ints, cumulative: Floats, samples: int,
-                  rng: np.random.Generator) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
-    """``samples`` deals of an opposing hand (by weight) and a board, as two 7-card rows each.
+def _swap(deck: Ints, where: Ints, i: int, j: int) -> None:
+    a, b = deck[i], deck[j]
+    deck[i], deck[j] = b, a
+    where[b], where[a] = i, j
+
+
+@numba.njit(cache=True, nogil=True)
+def preflop_deals(hero: Ints, combos: Ints, cumulative: Floats,
+                  uniforms: Floats) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """Deals of an opposing hand (by weight) and a board, as two 7-card rows each.
 
     ``cumulative`` is the running share of the weight of ``combos`` (none holding a card of
-    ``hero``), ending at 1; each board takes five cards off ``hero`` and the drawn hand,
-    uniformly; the draws come from ``rng``.
+    ``hero``), ending at 1. Each deal reads six uniforms in [0, 1) from its row of
+    ``uniforms``: the first picks the hand, the others a board of five of the 48 cards left
+    (a partial Fisher-Yates shuffle, after the hand's two cards are moved out of reach), so
+    every board is equally likely.
     """
+    samples = uniforms.shape[0]
     ours = np.empty((samples, 7), dtype=np.uint8)
     theirs = np.empty((samples, 7), dtype=np.uint8)
+    deck = np.empty(50, dtype=np.int64)
+    where = np.full(52, -1, dtype=np.int64)
+    size = 0
+    for card in range(52):
+        if card != hero[0] and card != hero[1]:
+            deck[size] = card
+            where[card] = size
+            size += 1
     for k in range(samples):
-        i = min(np.searchsorted(cumulative, rng.random(), side="right"),
-                combos.shape[0] - 1)
-        used = (1 << hero[0]) | (1 << hero[1]) | (1 << combos[i, 0]) | (1 << combos[i, 1])
+        i = min(np.searchsorted(cumulative, uniforms[k, 0], side="right"), combos.shape[0] - 1)
+        _swap(deck, where, where[combos[i, 0]], 49)
+        _swap(deck, where, where[combos[i, 1]], 48)
         ours[k, 0], ours[k, 1] = hero[0], hero[1]
         theirs[k, 0], theirs[k, 1] = combos[i, 0], combos[i, 1]
-        drawn = 0
-        while drawn < 5:
-            card = rng.integers(0, 52)
-            if (used >> card) & 1:
-                continue
-            used |= 1 << card
-            ours[k, 2 + drawn] = card
-            theirs[k, 2 + drawn] = card
-            drawn += 1
+        for d in range(5):
+            _swap(deck, where, d, d + int(uniforms[k, 1 + d] * (48 - d)))
+            ours[k, 2 + d] = deck[d]
+            theirs[k, 2 + d] = deck[d]
     return ours, theirs
 
 
-__all__ = ["BELOW", "DIRECT_ROWS", "LATER", "LEVEL", "N_SUMS", "PPOT_SUM", "TOTAL", "preflop_deals",
-           "strength_sums"]
+@numba.njit(cache=True, nogil=True)
+def board_rows(cards: Ints, board: Ints, next_cards: Ints) -> tuple[
+        NDArray[np.uint8], NDArray[np.uint8], Ints]:
+    """The hands to value on a board: each hand now, and with each next card it lacks.
+
+    Returns the rows ``[n, board + 2]`` of every hand with the board, the rows of every
+    (next card, hand) pair whose hand does not hold the card, and for each such row its
+    flat index ``j * n + h`` in a ``[m, n]`` table.
+    """
+    n = cards.shape[0]
+    k = board.shape[0]
+    m = next_cards.shape[0]
+    now = np.empty((n, k + 2), dtype=np.uint8)
+    for h in range(n):
+        now[h, 0], now[h, 1] = cards[h, 0], cards[h, 1]
+        for b in range(k):
+            now[h, 2 + b] = board[b]
+    later = np.empty((m * n, k + 3), dtype=np.uint8)
+    index = np.empty(m * n, dtype=np.int64)
+    rows = 0
+    for j in range(m):
+        card = next_cards[j]
+        for h in range(n):
+            if cards[h, 0] == card or cards[h, 1] == card:
+                continue
+            later[rows, :k + 2] = now[h]
+            later[rows, k + 2] = card
+            index[rows] = j * n + h
+            rows += 1
+    return now, later[:rows], index[:rows]
+
+
+__all__ = ["BELOW", "DIRECT_ROWS", "LATER", "LEVEL", "N_SUMS", "PPOT_SUM", "TOTAL", "board_rows",
+           "preflop_deals", "strength_sums"]

@@ -216,12 +216,17 @@ class EHSBot:
         if hand is None or hand.seat != result.seat or history[:len(hand.history)] != hand.history:
             board = "".join(name.split(" ", 1)[1] for p, name in history if p < 0)
             hand = HandModel(game, result.seat, stand_in_cards(board, 2), self.model)
-        shown = any(cards and seat != result.seat for seat, cards in enumerate(result.showdown))
+        # Showdowns are scored only in hands the bot played to the end (heads-up: every
+        # showdown), whose boards it has mostly valued already.
+        shown: set[int] = set()
+        if self.model.modelling == "specific" and result.showdown[result.seat]:
+            shown = {seat for seat, cards in enumerate(result.showdown)
+                     if cards and seat != result.seat}
         hand.follow(result_observation(game, result, hand.private_cards), reweight=shown)
         for offset, situation, kind in hand.actions:
             self.model.record(offset, situation, kind)
         for player, offset, done in hand.scored:
-            cards = parse_cards(result.showdown[player]) if result.showdown[player] else ()
+            cards = parse_cards(result.showdown[player]) if player in shown else ()
             if done.likelihood is not None and len(cards) == 2:
                 self.model.score_showdown(offset, float(done.likelihood[combo_of(cards)]),
                                           done.marginal)

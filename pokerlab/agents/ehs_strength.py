@@ -47,6 +47,7 @@ from pokerlab.agents._ehs_kernels import (
     LEVEL,
     PPOT_SUM,
     TOTAL,
+    board_rows,
     preflop_deals,
     strength_sums,
 )
@@ -133,15 +134,12 @@ def _board_table(board: tuple[int, ...]) -> BoardTable:
     used[list(board)] = True
     alive = np.flatnonzero(~used[COMBO_CARDS].any(axis=1))
     cards = COMBO_CARDS[alive]
-    board_row = np.array(board, dtype=np.int64)
-    now = evaluate_batch(np.hstack([cards, np.tile(board_row, (len(alive), 1))])).astype(np.int64)
     next_cards = (np.flatnonzero(~used) if len(board) < 5 else np.zeros(0)).astype(np.int64)
+    now_rows, later_rows, index = board_rows(cards, np.array(board, dtype=np.int64), next_cards)
+    now = evaluate_batch(now_rows).astype(np.int64)
     later = np.full((len(next_cards), len(alive)), -1, dtype=np.int64)
-    if len(next_cards):
-        coming = next_cards[:, None, None]
-        rows, cols = np.nonzero((cards[None, :, :] != coming).all(axis=2))
-        hands = np.hstack([cards[cols], np.tile(board_row, (len(rows), 1)), next_cards[rows, None]])
-        later[rows, cols] = evaluate_batch(hands)
+    if len(index):
+        later.flat[index] = evaluate_batch(later_rows)
     return BoardTable(board, alive, cards, now, next_cards, later)
 
 
@@ -313,20 +311,28 @@ def preflop_equity(hole: Sequence[int], weights: Floats) -> float:
 
     :data:`PREFLOP_DEALS` deals of an opposing hand drawn by weight (those holding one of
     our cards left out) and a board drawn uniformly, valued by the batch evaluator; the
-    draws are seeded by the hole cards, so the same question gets the same answer.
+    draws are seeded by the hole cards, so the same question gets the same answer (and
+    recent answers are kept: an opponent who has not acted since keeps his table).
 
     Raises:
         SpecError: for a bad hand or weight table, or a range with no compatible hand.
     """
     combo = combo_of(hole)
-    table = _check_weights(weights)
+    return _preflop_equity(combo, _check_weights(weights).tobytes())
+
+
+@functools.lru_cache(maxsize=256)
+def _preflop_equity(combo: int, weights: bytes) -> float:
+    hole = tuple(int(card) for card in COMBO_CARDS[combo])
+    table = np.frombuffer(weights, dtype=np.float64)
     keep = np.flatnonzero((table > 0) & ~np.isin(COMBO_CARDS, list(hole)).any(axis=1))
     if not len(keep):
         raise SpecError("the opponent's range holds no hand compatible with ours")
     cumulative = np.cumsum(table[keep])
     cumulative /= cumulative[-1]
+    uniforms = np.random.default_rng(combo).random((PREFLOP_DEALS, 6))
     ours, theirs = preflop_deals(np.array(hole, dtype=np.int64), COMBO_CARDS[keep], cumulative,
-                                 PREFLOP_DEALS, np.random.default_rng(combo))
+                                 uniforms)
     mine, other = evaluate_batch(ours), evaluate_batch(theirs)
     return float(np.mean((mine > other) + 0.5 * (mine == other)))
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -125,18 +126,25 @@ def opponent_view(board: tuple[int, ...]) -> tuple[Floats, Floats, NDArray[np.bo
     return _opponent_view(tuple(sorted(board)))
 
 
-def weighted_top(values: Floats, weights: Floats, share: float) -> float:
-    """The value above which ``share`` of the weight lies (values held by weight).
+def weighted_tops(values: Floats, weights: Floats, shares: Sequence[float]) -> list[float]:
+    """For each share, the value above which that share of the weight lies.
 
-    ``share`` 0 gives a value above every one, 1 a value below every one.
+    ``values`` are held by ``weights``; a share of 0 gives a value above every one, 1 a
+    value below every one.
     """
-    if share <= 0.0 or not weights.sum() > 0:
-        return _NEVER
-    if share >= 1.0:
-        return _ALWAYS
+    total = weights.sum()
     order = np.argsort(-values, kind="stable")
-    cumulative = np.cumsum(weights[order]) / weights.sum()
-    return float(values[order][min(int(np.searchsorted(cumulative, share)), len(order) - 1)])
+    cumulative = np.cumsum(weights[order]) / total if total > 0 else np.zeros(len(order))
+    tops = []
+    for share in shares:
+        if share <= 0.0 or not total > 0:
+            tops.append(_NEVER)
+        elif share >= 1.0:
+            tops.append(_ALWAYS)
+        else:
+            at = min(int(np.searchsorted(cumulative, share)), len(order) - 1)
+            tops.append(float(values[order][at]))
+    return tops
 
 
 class OpponentModel:
@@ -179,8 +187,8 @@ class OpponentModel:
         shares, total = self.frequencies(offset, situation)
         if not total:
             return generic
-        raise_at = weighted_top(ehs, weights, float(shares[RAISE_ACTION]))
-        call_at = weighted_top(ehs, weights, 1.0 - float(shares[FOLD_ACTION]))
+        raise_at, call_at = weighted_tops(
+            ehs, weights, (float(shares[RAISE_ACTION]), 1.0 - float(shares[FOLD_ACTION])))
         fitted = Thresholds(bet_at=raise_at, call_at=call_at, raise_at=raise_at)
         specific = probability_triple(ehs, draw, situation, fitted, pot_odds=False)
         return (total * specific + PRIOR_ACTIONS * generic) / (total + PRIOR_ACTIONS)
@@ -278,8 +286,11 @@ class HandModel:
         return (observation.seat == self.seat and observation.private_cards == self.private_cards
                 and observation.public_history[:len(self.history)] == self.history)
 
-    def follow(self, observation: Observation, *, reweight: bool = True) -> HoldemState:
+    def follow(self, observation: Observation, *,
+               reweight: Collection[int] | None = None) -> HoldemState:
         """Take in the events ``observation`` adds; the state after them (replayed).
+
+        ``reweight``: the players whose new actions re-weight their tables (None: all).
 
         Raises:
             SpecError: if the observation's history is not one of this game.
@@ -298,7 +309,7 @@ class HandModel:
                 kind = action_kind(name)
                 offset = (player - self.seat) % self.game.n_players
                 self.actions.append((offset, situation, kind))
-                if reweight and kind != FOLD_ACTION:
+                if kind != FOLD_ACTION and (reweight is None or player in reweight):
                     done = self.model.reweight(self.weights[player], offset, situation, kind,
                                                tuple(state.board))
                     self.weights[player] = done.weights
@@ -353,5 +364,5 @@ __all__ = [
     "result_observation",
     "situation_of",
     "stand_in_cards",
-    "weighted_top",
+    "weighted_tops",
 ]

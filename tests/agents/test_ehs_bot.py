@@ -27,7 +27,7 @@ from pokerlab.agents.opponent_model import (
     OpponentModel,
     action_kind,
     opponent_view,
-    weighted_top,
+    weighted_tops,
 )
 from pokerlab.agents.registry import make_agent
 from pokerlab.agents.simple import AlwaysCall, RandomAgent
@@ -173,12 +173,14 @@ def test_showdowns_tell_a_random_player_from_a_reasoned_one() -> None:
     assert generic.trust(1) == 1.0  # generic modelling trusts every action
 
 
-def test_weighted_top_and_action_names() -> None:
+def test_weighted_tops_and_action_names() -> None:
     values = np.array([0.1, 0.4, 0.9, 0.6])
     weights = np.array([1.0, 1.0, 1.0, 1.0])
-    assert weighted_top(values, weights, 0.5) == 0.6
-    assert weighted_top(values, weights, 0.0) > 1.0
-    assert weighted_top(values, weights, 1.0) < 0.0
+    middle, never, always = weighted_tops(values, weights, (0.5, 0.0, 1.0))
+    assert middle == 0.6
+    assert never > 1.0
+    assert always < 0.0
+    assert weighted_tops(values, np.array([0.0, 0.0, 3.0, 1.0]), (0.75,)) == [0.9]
     assert [action_kind(n) for n in ("fold", "check", "call", "bet 4", "raise to 10")] == [
         FOLD_ACTION, CALL_ACTION, CALL_ACTION, RAISE_ACTION, RAISE_ACTION]
     with pytest.raises(SpecError, match="unknown action name"):
