@@ -121,7 +121,8 @@ def test_a_bet_moves_weight_to_strong_hands(modelling: str) -> None:
     bot.reset()
     after_bet = bot.hand(flop.child(RAISE).observation()).weights[0].copy()
     untouched = EHSBot(game, seed=1, modelling="none").hand(flop.child(RAISE).observation())
-    # Measured (docs/hard_ai.md): 0.525 with no model, 0.29 after a check, 0.73 after a bet.
+    # Measured (docs/hard_ai.md): 0.525 with no model; after a check 0.290 (generic) and
+    # 0.307 (specific, trusting him 0.9 before any showdown), after a bet 0.734 and 0.716.
     assert _range_mean(untouched.weights[0]) == pytest.approx(0.525, abs=0.005)
     assert _range_mean(after_bet) > 0.7
     assert _range_mean(after_check) < 0.35
@@ -233,8 +234,8 @@ def test_plays_multiway_without_faults(betting: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("betting", "opponent", "hands"), [
-    ("limit", "always-call", 40), ("limit", "random", 150), ("nolimit", "always-call", 40),
-    ("nolimit", "random", 150)])
+    ("limit", "always-call", 40), ("limit", "random", 100), ("nolimit", "always-call", 40),
+    ("nolimit", "random", 100)])
 def test_beats_always_call_and_random(betting: str, opponent: str, hands: int) -> None:
     # A bounded duplicate match (each seat ``hands`` hands; random's own choices make its
     # matches noisier): the bot's 95% interval lies above zero.
