@@ -29,14 +29,9 @@ from benchmarks._harness import Row
 from pokerlab.agents.registry import make_agent
 from pokerlab.eval.matches import iter_hands
 from pokerlab.games.holdem_state import HoldemGame
+from pokerlab.play.acpc_seat import AcpcTable, TimeLimits
 from pokerlab.protocols.acpc_client import AcpcPlayer
-from pokerlab.protocols.acpc_dealer import (
-    AcpcTable,
-    TimeLimits,
-    accept_seats,
-    open_seats,
-    run_acpc_match,
-)
+from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
 
 GAMEDEF = "holdem.limit.2p.reverse_blinds"

@@ -48,12 +48,8 @@ def run(quick: bool) -> list[Row]:
     import pyspiel
 
     from pokerlab.eval import exploitability, exploitability_array
-    from tests.differential.openspiel_bridge import (
-        openspiel_game,
-        random_strategy,
-        to_openspiel_policy,
-        walk,
-    )
+    from pokerlab.interop.openspiel import openspiel_game, to_tabular_policy
+    from tests.differential.lockstep import random_strategy
 
     start = time.perf_counter()
     exploitability(kuhn(), Strategy.uniform(kuhn()))  # numba import + cached kernel load
@@ -71,13 +67,12 @@ def run(quick: bool) -> list[Row]:
     ]
     for label, game, which in cases:
         os_game = openspiel_game(game)
-        correspondence = walk(game, os_game)
         strategy = (
             Strategy.uniform(game)
             if which == "uniform"
             else random_strategy(game, np.random.default_rng(0))
         )
-        table = to_openspiel_policy(strategy, os_game, correspondence).to_dict()
+        table = to_tabular_policy(strategy).to_dict()
         policy = pyspiel.TabularPolicy(table)
         theirs = pyspiel.exploitability(os_game, policy)
         ours_value = exploitability(game, strategy)

@@ -96,7 +96,7 @@ def _isolated_entrant(game: object, hands: int) -> tuple[float, float]:
     from pathlib import Path
 
     from pokerlab.agents import RandomAgent, load_agent
-    from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent
+    from pokerlab.play.sandbox import EntrantSource, SandboxedAgent
 
     folder = Path(tempfile.mkdtemp())
     file = folder / "entrant.py"

@@ -20,7 +20,10 @@ from pokerlab import errors, games, strategy, tree
 from pokerlab._version import __version__
 from pokerlab.strategy import Strategy
 
-_LAZY = ("abstraction", "agents", "arena", "cards", "eval", "solvers", "studies", "testing")
+_LAZY = (
+    "abstraction", "agents", "arena", "cards", "envs", "eval", "interop", "solvers", "studies",
+    "testing",
+)
 """Subpackages imported on first access (``pokerlab.solvers``), so ``import pokerlab`` stays
 cheap (they load numba kernels and scipy) and imports no layer for its side effects."""
 
@@ -40,9 +43,11 @@ __all__ = [
     "agents",
     "arena",
     "cards",
+    "envs",
     "errors",
     "eval",
     "games",
+    "interop",
     "solvers",
     "strategy",
     "studies",

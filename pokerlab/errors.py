@@ -66,11 +66,20 @@ class ProtocolError(PokerlabError, ValueError):
     """A protocol message (such as an ACPC match state) is malformed or inconsistent."""
 
 
+class MissingExtraError(PokerlabError, ImportError):
+    """An optional dependency is not installed; the message names the extra to install.
+
+    Deep CFR needs ``pokerlab[deep]`` (torch), the environments ``pokerlab[envs]``
+    (PettingZoo, Gymnasium), the OpenSpiel bridge ``pokerlab[openspiel]``.
+    """
+
+
 __all__ = [
     "CardError",
     "FileFormatError",
     "GameTooLargeError",
     "IllegalActionError",
+    "MissingExtraError",
     "PokerlabError",
     "PolicyError",
     "ProtocolError",

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pokerlab.agents.base import Agent, HandResult
 from pokerlab.agents.easy import EasyAI
 from pokerlab.agents.exploitative import ExploitativeAgent
-from pokerlab.agents.loader import AgentLoadError, load_agent, load_agent_class
 from pokerlab.agents.policy_agent import PolicyAgent
 from pokerlab.agents.registry import agent_names, check_builtin, expand_name, make_agent
 from pokerlab.agents.simple import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased
@@ -15,6 +14,7 @@ from pokerlab.agents.solver_bots import (
     solver_bots,
     solver_strategy,
 )
+from pokerlab.play.entrant_loader import AgentLoadError, load_agent, load_agent_class
 
 __all__ = [
     "SOLVER_BOT_ITERATIONS",

@@ -1,6 +1,6 @@
 """The Agent protocol: anything with ``act(observation) -> action`` can play.
 
-The protocol is defined with the dealer (:mod:`pokerlab.eval.dealer`), which calls it; it
+The protocol is defined with the dealer (:mod:`pokerlab.play.dealer`), which calls it; it
 is re-exported here, where agents are written. A challenge entry is a plain Python file
 defining a class named ``Agent`` with that method; ``reset()``, ``seed(value)`` and
 ``observe(update)`` are optional hooks (see :class:`Agent`).
@@ -8,7 +8,7 @@ defining a class named ``Agent`` with that method; ``reset()``, ``seed(value)`` 
 
 from __future__ import annotations
 
-from pokerlab.eval.dealer import Agent
 from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.dealer import Agent
 
 __all__ = ["Agent", "HandResult", "Observation"]

@@ -36,10 +36,10 @@ import numpy as np
 from pokerlab._types import Action
 from pokerlab.cards import category_of, evaluate_value, parse_cards, rank_of
 from pokerlab.errors import SpecError
-from pokerlab.eval.dealer import reseed
 from pokerlab.games.base import Game
 from pokerlab.games.holdem import CALL, FOLD, RAISE
 from pokerlab.games.observation import Observation
+from pokerlab.play.dealer import reseed
 from pokerlab.strategy import FunctionPolicy
 
 MOVES = ("check", "fold", "call", "raise")

@@ -53,12 +53,12 @@ from pokerlab.agents.opponent_model import (
 )
 from pokerlab.cards import parse_cards
 from pokerlab.errors import SpecError
-from pokerlab.eval.dealer import reseed
 from pokerlab.games import load
 from pokerlab.games.base import Game
 from pokerlab.games.holdem import CALL, FOLD
 from pokerlab.games.holdem_state import HoldemGame
 from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.dealer import reseed
 from pokerlab.strategy import FunctionPolicy
 
 

@@ -22,10 +22,10 @@ from typing import TextIO
 from pokerlab._types import Action
 from pokerlab.agents.base import HandResult
 from pokerlab.cards import cards_pretty, parse_cards
-from pokerlab.eval.dealer import DealerStop
 from pokerlab.games.holdem import CALL, FOLD, HoldemGame, HoldemState
 from pokerlab.games.observation import Observation
 from pokerlab.games.registry import load
+from pokerlab.play.dealer import DealerStop
 
 
 class HumanQuitError(DealerStop):

@@ -13,9 +13,9 @@ import numpy as np
 
 from pokerlab._types import Action
 from pokerlab.errors import PokerlabError, StrategyError
-from pokerlab.eval.dealer import reseed
 from pokerlab.games import Game
 from pokerlab.games.observation import Observation
+from pokerlab.play.dealer import reseed
 from pokerlab.strategy import Policy, Strategy, check_distribution, load_policy
 
 

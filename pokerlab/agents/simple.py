@@ -13,9 +13,9 @@ import numpy as np
 from pokerlab._cache import SpecCache
 from pokerlab._types import Action
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import reseed
 from pokerlab.games import Game, load
 from pokerlab.games.observation import Observation
+from pokerlab.play.dealer import reseed
 from pokerlab.strategy import FunctionPolicy, Strategy, tabulate
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from pokerlab.agents.resolve import Entrant
 from pokerlab.arena.leaderboard import Leaderboard, Standing, TableResult, leaderboard
 from pokerlab.arena.store import ArenaStore
 from pokerlab.arena.tournament import (
-    Entrant,
     TournamentProgress,
     TournamentResult,
     builtin_entrants,

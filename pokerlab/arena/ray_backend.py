@@ -28,9 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pokerlab.agents.resolve import AgentFactory
 from pokerlab.arena.store import MatchRow
 from pokerlab.arena.tournament import (
-    AgentFactory,
     MatchBatch,
     MatchPlan,
     MatchPlayer,
@@ -45,8 +45,8 @@ from pokerlab.blueprint.ray_backend import (
     require_ray,
 )
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.records import HandRecord
 from pokerlab.games import Game
+from pokerlab.play.records import HandRecord
 
 MAX_WORKER_FAILURES = 3
 """Workers a match may lose before the run stops with an error (a match that kills them)."""

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.records import FaultEvent, HandRecord
+from pokerlab.play.records import FaultEvent, HandRecord
 
 FORMAT = "pokerlab-arena"
 SCHEMA_VERSION = 2

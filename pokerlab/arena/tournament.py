@@ -26,6 +26,7 @@ Reproducibility and resumption:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import itertools
 import os
@@ -36,17 +37,16 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.agents.registry import check_builtin, expand_name, make_agent
-from pokerlab.arena.sandbox import (
-    EntrantSource,
-    ProcessEntrant,
-    SandboxedAgent,
-    SandboxLimits,
-    check_loads,
+from pokerlab.agents.registry import expand_name
+from pokerlab.agents.resolve import (
+    AgentFactory,
+    Entrant,
+    builtin_entrant,
+    resolve_agent,
+    resolve_agents,
 )
 from pokerlab.arena.store import ArenaStore, MatchRow
-from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import AgentConnection, connect
+from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.eval.matches import (
     HandRecord,
     agent_policy,
@@ -57,29 +57,16 @@ from pokerlab.eval.matches import (
 )
 from pokerlab.eval.sampling import _LazyRecords, _sampler, sample_match
 from pokerlab.games import Game
+from pokerlab.play.dealer import AgentConnection, connect
+from pokerlab.play.sandbox import (
+    ProcessEntrant,
+    SandboxedAgent,
+    SandboxLimits,
+)
 from pokerlab.strategy import Strategy
-
-AgentFactory = Callable[[Game], object]
 
 DEFAULT_BATCH = 100
 """About this many hands per transaction (rounded down to whole deals)."""
-
-
-@dataclass(frozen=True)
-class Entrant:
-    """A tournament entrant: a name, where it comes from, and how to build it.
-
-    Attributes:
-        name: unique within the tournament.
-        source: ``"builtin:NAME"`` or the path of the entrant's file.
-        factory: builds a fresh agent for a match (None when it failed to load).
-        error: why it could not be loaded, or None.
-    """
-
-    name: str
-    source: str
-    factory: AgentFactory | None
-    error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -132,19 +119,16 @@ def builtin_entrants(
     all five (1 to 10,000 iterations), ``cfr+N`` CFR+ after N iterations.
 
     Raises:
-        PokerlabError: for an unknown name (the message lists the known ones), or, when
+        SpecError: for an unknown name (the message lists the known ones), or, when
             ``game`` is given, an agent that cannot play it.
     """
-    entrants = []
-    for single in expand_name(name):
-        if game is not None:
-            check_builtin(single, game)
-
-        def factory(game: Game, single: str = single) -> object:
-            return make_agent(single, game, cache_dir=cache_dir)
-
-        entrants.append(Entrant(single, f"builtin:{single}", factory))
-    return entrants
+    if game is not None:
+        return resolve_agents(name, game, cache_dir=cache_dir)
+    try:
+        names = expand_name(name)
+    except PokerlabError as error:
+        raise SpecError(str(error)) from None
+    return [builtin_entrant(single, cache_dir=cache_dir) for single in names]
 
 
 def file_entrant(
@@ -156,19 +140,11 @@ def file_entrant(
     sandbox to check that it imports and builds its ``Agent``; a file that does not
     becomes an entrant with its ``error`` set (reported, and left out of play).
     """
-    try:
-        source = EntrantSource.read(path)
-    except PokerlabError as exc:
-        return Entrant(Path(path).stem, str(path), None, str(exc))
-    error = check_loads(source, game, limits=limits)
-    if error is not None:
-        return Entrant(source.name, str(path), None,
-                       f"cannot load an agent from {str(path)!r}: {error}")
-
-    def factory(game: Game) -> object:
-        return SandboxedAgent(source, game, limits=limits)
-
-    return Entrant(source.name, str(path), factory)
+    if not Path(path).is_file():
+        return Entrant(Path(path).stem, str(path), None,
+                       f"entrant {str(path)!r} is missing; give a Python file", kind="entrant",
+                       sandboxed=True)
+    return resolve_agent(str(path), game, limits=limits)
 
 
 def file_entrants(
@@ -197,7 +173,7 @@ def _unique(entrants: Sequence[Entrant]) -> list[Entrant]:
         count = seen.get(entrant.name, 0)
         seen[entrant.name] = count + 1
         name = entrant.name if count == 0 else f"{entrant.name}#{count + 1}"
-        unique.append(Entrant(name, entrant.source, entrant.factory, entrant.error))
+        unique.append(dataclasses.replace(entrant, name=name))
     return unique
 
 
@@ -581,7 +557,6 @@ def play_locally(plan: MatchPlan) -> int:
 
 __all__ = [
     "DEFAULT_BATCH",
-    "Entrant",
     "MatchBatch",
     "MatchPlan",
     "MatchPlayer",

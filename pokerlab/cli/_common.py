@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -24,6 +25,17 @@ from pokerlab.games import Game, load, matrix_from_file
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 """The ``--json`` flag of the commands that can print their result as JSON."""
+
+UnsafeInProcessOption = Annotated[
+    bool,
+    typer.Option(
+        "--unsafe-in-process",
+        help="UNSAFE, for debugging your own bot: import entrant .py files into this process "
+        "instead of a sandbox (the file can then do anything this process can: read your "
+        "files, use the network, change pokerlab).",
+    ),
+]
+"""The flag that runs entrant files in process; without it they are always sandboxed."""
 
 
 def _width(stream: object) -> int | None:
@@ -102,6 +114,38 @@ def load_game(text: str) -> Game:
             f"{text} is {kind}; a game is a spec like 'leduc(stack=50)' or a matrix file "
             "(.csv or .json)"
         ) from None
+
+
+def build_agent(
+    text: str, game: Game, *, seed: int | np.random.Generator | None = None,
+    in_process: bool = False,
+    cache_dir: Path | None = None, option: str = "agent",
+) -> object:
+    """The agent ``text`` names, through the one resolver (:mod:`pokerlab.agents.resolve`).
+
+    Raises:
+        SpecError: a text that names nothing, or an entrant that does not load; the
+            message starts with ``option`` (``--opponent``, ``agent``).
+    """
+    from pokerlab.agents.resolve import build_agent as resolve_and_build
+
+    try:
+        return resolve_and_build(text, game, seed=seed, in_process=in_process,
+                                 cache_dir=cache_dir)
+    except SpecError as error:
+        message = str(error)
+        if option != "agent" and message.startswith(f"agent {text!r}"):
+            message = f"{option} {text}" + message[len(f"agent {text!r}"):]
+        raise SpecError(message) from None
+
+
+def close_agents(agents: list[object]) -> None:
+    """Close the agents that are transports (sandboxed entrants hold a process)."""
+    from pokerlab.play.dealer import AgentConnection
+
+    for agent in agents:
+        if isinstance(agent, AgentConnection):
+            agent.close()
 
 
 def print_json(data: Any) -> None:

@@ -57,13 +57,8 @@ def dealer_command(
 ) -> None:
     """Deal a match to ACPC clients on 127.0.0.1 and print chips and mbb/hand."""
     from pokerlab.games.holdem_state import HoldemGame
-    from pokerlab.protocols.acpc_dealer import (
-        TimeLimits,
-        accept_seats,
-        check_spin_us,
-        open_seats,
-        run_acpc_match,
-    )
+    from pokerlab.play.acpc_seat import TimeLimits, check_spin_us
+    from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
 
     check_spin_us(spin_us)  # before the ports are opened and printed
     holdem = _holdem(gamedef)
@@ -109,8 +104,8 @@ def client_command(
 ) -> None:
     """Play an agent against an ACPC dealer at HOST PORT until the dealer closes."""
     from pokerlab.games.holdem_state import HoldemGame
+    from pokerlab.play.acpc_seat import check_spin_us
     from pokerlab.protocols.acpc_client import client_agent, run_client
-    from pokerlab.protocols.acpc_dealer import check_spin_us
 
     check_spin_us(spin_us)  # before an entrant's process is started
     holdem = _holdem(gamedef)

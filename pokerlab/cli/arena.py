@@ -98,8 +98,9 @@ def run_command(
         str,
         typer.Option(
             "--builtins",
-            help="Comma-separated built-ins: random, always-call, always-raise, rule-based, "
-            "easy, exploitative, solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
+            help="Comma-separated built-in agents (pokerlab bots list): random, always-call, "
+            "always-raise, rule-based, easy, hard-seed, hard, ehs, ehs-threshold, exploitative, "
+            "solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",
     executables: Annotated[
@@ -145,7 +146,7 @@ def run_command(
     Ctrl-C or SIGTERM stops the run between two stored batches and prints the command
     that resumes it; a killed run resumes the same way.
     """
-    from pokerlab.arena.sandbox import SandboxLimits
+    from pokerlab.play.sandbox import SandboxLimits
 
     runner = _runner(backend, address, workers)
     the_game = load_game(game)
@@ -213,9 +214,9 @@ def _executable_entrants(items: list[str], game: Any, limits: Any) -> list[Entra
         SpecError: an empty name or path, or a game that is not Hold'em (the protocol
             carries Hold'em match states only).
     """
+    from pokerlab.agents.resolve import resolve_agent
     from pokerlab.errors import SpecError
     from pokerlab.games.holdem_state import HoldemGame
-    from pokerlab.protocols.acpc_entrant import executable_entrant
 
     if not isinstance(game, HoldemGame):
         raise SpecError(f"--exec entrants play ACPC match states, so Hold'em games only; "
@@ -227,7 +228,14 @@ def _executable_entrants(items: list[str], game: Any, limits: Any) -> list[Entra
             name, path = "", item
         if not path or (sep and not name):
             raise SpecError(f"--exec takes NAME=PATH or PATH; got {item!r}")
-        entrant = executable_entrant(path, game, limits=limits)
+        try:
+            entrant = resolve_agent(path, game, limits=limits)
+            if entrant.kind != "executable":
+                raise SpecError(f"{path!r} is not an executable program (a file with the "
+                                "execute permission, or a script starting with #!)")
+        except SpecError as error:  # like a Python file that does not load: left out
+            entrant = Entrant(Path(path).name, path, None, str(error), kind="executable",
+                              sandboxed=True)
         out.append(dataclasses.replace(entrant, name=name) if name else entrant)
     return out
 
@@ -365,17 +373,21 @@ def _reference(db: Path, run: int | None, text: str) -> Any:
     Raises:
         SpecError: a missing file, or a built-in without a fixed policy on the game.
     """
+    from pokerlab.agents.policy_agent import PolicyAgent
+    from pokerlab.agents.resolve import resolve_policy
     from pokerlab.arena.store import ArenaStore
-    from pokerlab.cli.match import build_agent
     from pokerlab.errors import SpecError
     from pokerlab.eval.aivat import known_policy
 
     with ArenaStore(db, readonly=True) as store:
         game = load_game(store.run(run).game)
-    agent = build_agent(text, game, 0)
+    try:
+        agent = PolicyAgent(resolve_policy(text, game), seed=0)
+    except SpecError as error:
+        raise SpecError(f"--reference {text}: {error}") from None
     if known_policy(game, agent) is None:
         raise SpecError(f"--reference {text}: it exposes no fixed policy on {game.spec}")
-    return agent.policy  # type: ignore[attr-defined]
+    return agent.policy
 
 
 def _print_board(board: Leaderboard) -> None:

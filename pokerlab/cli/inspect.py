@@ -4,7 +4,9 @@
   best response to the strategy wins in each seat;
 - ``value FILE [FILE2]``: the exact expected value of each seat when FILE plays every seat,
   or FILE plays P1 and FILE2 plays P2;
-- ``show FILE``: the strategy as a table like the tutorial's Kuhn tables (or JSON / CSV).
+- ``show FILE``: the strategy as a table like the tutorial's Kuhn tables (or JSON / CSV);
+  ``--by-card`` prints a 2-player Kuhn strategy as the Kuhn CFR repository's per-card
+  matrices (P1: check, bet, fold, call; P2: check_check, bet_check, bet_fold, bet_call).
 """
 
 from __future__ import annotations
@@ -123,6 +125,14 @@ def show_command(
     ] = None,
     json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV rows.")] = False,
+    by_card: Annotated[
+        bool,
+        typer.Option(
+            "--by-card",
+            help="2-player Kuhn: one row per card, P1 [check, bet, fold, call] and P2 "
+            "[check_check, bet_check, bet_fold, bet_call] (the Kuhn CFR repository's layout).",
+        ),
+    ] = False,
 ) -> None:
     """Print FILE's strategy as a table (or --json / --csv), optionally filtered."""
     from pokerlab.cli.lp import strategy_table
@@ -135,6 +145,11 @@ def show_command(
         raise SpecError("choose one of --json and --csv")
     if player is not None and not 1 <= player <= game.n_players:
         raise SpecError(f"--player must be between 1 and {game.n_players}; got {player}")
+    if by_card:
+        if prefix:
+            raise SpecError("--by-card shows every card; it takes no --prefix (use --player)")
+        _show_by_card(strategy, player=player, json=json, as_csv=as_csv)
+        return
     rows = strategy_rows(strategy, prefix=prefix, player=None if player is None else player - 1)
     if json:
         print_json(_rows_json(strategy, rows))
@@ -145,6 +160,52 @@ def show_command(
             console.print(f"no infoset matches prefix {prefix!r}")
             return
         console.print(strategy_table(strategy, rows, title="Strategy"))
+
+
+def _show_by_card(strategy: Strategy, *, player: int | None, json: bool, as_csv: bool) -> None:
+    """Print the per-card matrices of a 2-player Kuhn strategy (table, JSON or CSV)."""
+    from rich.table import Table
+
+    from pokerlab.strategy.kuhn_tables import P1_COLUMNS, P2_COLUMNS, kuhn_card_matrix
+
+    matrix = kuhn_card_matrix(strategy)
+    seats = [(1, P1_COLUMNS, matrix.p1), (2, P2_COLUMNS, matrix.p2)]
+    if player is not None:
+        seats = [seats[player - 1]]
+    if json:
+        print_json(
+            {
+                "game": str(strategy.game.spec),
+                "cards": list(matrix.cards),
+                **{
+                    f"P{seat}": {
+                        "columns": list(columns),
+                        "rows": {card: list(map(float, values[r]))
+                                 for r, card in enumerate(matrix.cards)},
+                    }
+                    for seat, columns, values in seats
+                },
+            }
+        )
+        return
+    if as_csv:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["player", "card", "column", "probability"])
+        for seat, columns, values in seats:
+            for r, card in enumerate(matrix.cards):
+                for column, value in zip(columns, values[r], strict=True):
+                    writer.writerow([seat, card, column, f"{value:.10g}"])
+        typer.echo(out.getvalue(), nl=False)
+        return
+    for seat, columns, values in seats:
+        table = Table(title=f"P{seat}'s strategy by card ({strategy.game.spec}), lowest card first")
+        table.add_column("card")
+        for column in columns:
+            table.add_column(column, justify="right")
+        for r, card in enumerate(matrix.cards):
+            table.add_row(card, *(f"{v:.4f}" for v in values[r]))
+        console.print(table)
 
 
 def _rows_json(strategy: Strategy, rows: list[StrategyRow]) -> dict[str, Any]:

@@ -7,7 +7,6 @@ query, or a strategy/table file for the game. The result is LBR's winnings in mb
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -17,31 +16,13 @@ from pokerlab.cli._common import console, err_console, load_game, print_json
 from pokerlab.errors import PokerlabError
 
 
-def _policy(agent: str, game: object, seed: int) -> object:
-    """The policy of a built-in agent name, or of a strategy file."""
-    from pokerlab.agents.registry import agent_names, make_agent
+def _policy(agent: str, game: object) -> object:
+    """The policy of a built-in agent name or a policy file (the one resolver)."""
+    from pokerlab.agents.resolve import resolve_policy
     from pokerlab.games import Game
-    from pokerlab.strategy.policy import load_policy
 
     assert isinstance(game, Game)
-    if agent in agent_names():
-        built = make_agent(agent, game, seed=seed)
-        policy = getattr(built, "policy", None)
-        if policy is None:
-            raise PokerlabError(
-                f"agent {agent!r} does not expose its policy; LBR needs one (a policy-backed "
-                "agent or a strategy file)"
-            )
-        return policy
-    if Path(agent).is_file() and Path(agent).suffix == ".bp":
-        from pokerlab.blueprint.policy import BlueprintPolicy
-
-        return BlueprintPolicy.from_file(agent, game)
-    if Path(agent).is_file():
-        return load_policy(agent, game=game)
-    raise PokerlabError(
-        f"{agent!r} is neither a built-in agent ({', '.join(agent_names())}) nor a file"
-    )
+    return resolve_policy(agent, game)
 
 
 def lbr_command(
@@ -71,7 +52,7 @@ def lbr_command(
     if not isinstance(game, HoldemGame) or game.n_players != 2:
         raise PokerlabError(f"lbr plays heads-up Hold'em; got {game_text!r}")
     check_hands(hands)
-    policy = _policy(agent, game, seed)
+    policy = _policy(agent, game)
     with Progress(
         TextColumn("LBR"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=err_console, transient=True,

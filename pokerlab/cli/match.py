@@ -16,35 +16,18 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from pokerlab.cli._common import console, err_console, load_game, print_json
-from pokerlab.errors import PokerlabError, SpecError
-from pokerlab.games import Game
-
-
-def build_agent(text: str, game: Game, seed: int) -> object:
-    """An agent from a built-in name, a strategy ``.npz`` file or an entrant's ``.py`` file.
-
-    Raises:
-        SpecError: a missing file or an unknown built-in (the message lists the known ones).
-        PokerlabError: a built-in that cannot play ``game``.
-    """
-    from pokerlab.agents import PolicyAgent, check_builtin, load_agent, make_agent
-
-    path = Path(text)
-    if text.endswith((".npz", ".py")):
-        if not path.is_file():
-            raise SpecError(f"agent {text!r}: the file does not exist")
-        if text.endswith(".npz"):
-            return PolicyAgent.from_file(path, game, seed=seed)
-        return load_agent(path, game)
-    try:
-        check_builtin(text, game)
-    except PokerlabError as exc:
-        raise SpecError(f"agent {text!r}: {exc}; or give a strategy .npz or an agent .py "
-                        "file") from None
-    if text == "solvers":
-        raise SpecError("agent 'solvers' stands for five agents; name one (solver, cfr+N)")
-    return make_agent(text, game, seed=seed)
+from pokerlab.cli._common import (
+    UnsafeInProcessOption,
+    build_agent,
+    check_output_path,
+    close_agents,
+    console,
+    err_console,
+    load_game,
+    path_text,
+    print_json,
+)
+from pokerlab.errors import PokerlabError
 
 
 def _interval(mean: float, low: float, high: float) -> str:
@@ -60,8 +43,9 @@ def match_command(
     game_spec: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. leduc.")],
     agents: Annotated[
         list[str],
-        typer.Argument(metavar="AGENT...", help="One per seat: a built-in name, a strategy "
-                       ".npz file or an agent .py file."),
+        typer.Argument(metavar="AGENT...", help="One per seat: a built-in name, a policy "
+                       "file (.npz, .bp, .pt), an entrant .py file (sandboxed) or an ACPC "
+                       "executable (sandboxed)."),
     ],
     hands: Annotated[int, typer.Option("--hands", min=3, help="Hands in each seat.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", min=0, help="The match's seed.")] = 0,
@@ -70,8 +54,17 @@ def match_command(
                            "that compile and Texas Hold'em with 2 to 6 seats).")
     ] = True,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    in_process: UnsafeInProcessOption = False,
+    hands_out: Annotated[
+        Path | None, typer.Option("--hands-out", metavar="DIR", help="Write every hand to "
+                                  "DIR/match.phhs (PHH; Texas Hold'em games).")
+    ] = None,
 ) -> None:
-    """Play a duplicate match; print each agent's mean, its interval and its AIVAT estimate."""
+    """Play a duplicate match; print each agent's mean, its interval and its AIVAT estimate.
+
+    Entrant files (.py) and programs play from sandboxed processes of their own, as in the
+    arena (see docs/entrants.md).
+    """
     from pokerlab.eval import play_match
     from pokerlab.eval.aivat import aivat_method, known_policy, match_aivat
 
@@ -79,9 +72,25 @@ def match_command(
     if len(agents) != game.n_players:
         raise PokerlabError(f"{game.spec} has {game.n_players} seats; got {len(agents)} "
                             f"agents ({', '.join(agents)})")
-    built = [build_agent(text, game, seed + k) for k, text in enumerate(agents)]
-    with err_console.status(f"playing {hands:,} hands per seat") if not json else _Quiet():
-        result = play_match(game, *built, hands=hands, seed=seed)
+    if hands_out is not None:  # refused before any hand: a game PHH lacks, a bad folder
+        from pokerlab.interop.phh import phh_game_fields
+
+        phh_game_fields(game)
+        check_output_path(hands_out, option="--hands-out", folder=True)
+    built = [build_agent(text, game, seed=seed + k, in_process=in_process)
+             for k, text in enumerate(agents)]
+    try:
+        with err_console.status(f"playing {hands:,} hands per seat") if not json else _Quiet():
+            result = play_match(game, *built, hands=hands, seed=seed)
+    finally:
+        close_agents(built)
+    if hands_out is not None:
+        from pokerlab.interop.phh_sources import match_batch, write_batches
+
+        event = f"pokerlab match {game.spec}, seed {seed}"
+        batch = match_batch(game, result.hands, result.agent_names, event=event)
+        written = write_batches([batch], hands_out)
+        err_console.print(f"wrote {result.n_hands:,} hands to {path_text(written[0])}")
     method = aivat_method(game) if aivat else None
     estimates = None
     if method is not None:

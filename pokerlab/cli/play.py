@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, TextIO
 
 import numpy as np
 import typer
 
 from pokerlab.agents.human import HumanAgent, HumanQuitError
-from pokerlab.agents.registry import agent_names, check_builtin, make_agent
+from pokerlab.agents.registry import agent_names
 from pokerlab.cards import cards_pretty, describe
-from pokerlab.errors import PokerlabError, SpecError
-from pokerlab.eval.dealer import (
+from pokerlab.cli._common import UnsafeInProcessOption, build_agent
+from pokerlab.errors import SpecError
+from pokerlab.games import Game, load
+from pokerlab.games.holdem import STREET_NAMES, HoldemState
+from pokerlab.games.holdem_session import HandSetup, HoldemSession
+from pokerlab.play.dealer import (
     ActionTaken,
     ChanceDealt,
     DealerEvent,
@@ -31,11 +34,8 @@ from pokerlab.eval.dealer import (
     connect,
     deal_hand,
 )
-from pokerlab.eval.records import FaultEvent
-from pokerlab.eval.session import play_session_hand
-from pokerlab.games import Game, load
-from pokerlab.games.holdem import STREET_NAMES, HoldemState
-from pokerlab.games.holdem_session import HandSetup, HoldemSession
+from pokerlab.play.records import FaultEvent
+from pokerlab.play.session import play_session_hand
 
 SeedOption = Annotated[
     int | None, typer.Option("--seed", min=0, help="Seed of the deal and the AIs.")
@@ -61,6 +61,13 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="play")
 
 
+EASY_AI_NOTE = (
+    "The Easy AI's odds: four rows are the tutorial slides' (pairs of 2s and of aces, hand "
+    "strengths 12 and 13); every other row is pokerlab's own (docs/easy_ai.md)."
+)
+"""Said whenever the Easy AI is seated: only four of its odds rows come from the slides."""
+
+
 def _out() -> TextIO:
     return sys.stdout
 
@@ -75,8 +82,8 @@ def holdem_command(
         str,
         typer.Option(
             "--opponents", "--opponent",
-            help="The AIs: easy, hard-seed, hard (heads-up), ehs, random, always-call or "
-            "always-raise.",
+            help="The AIs: easy, hard-seed, hard (heads-up), ehs, ehs-threshold, random, "
+            "always-call or always-raise.",
         ),
     ] = "easy",
     stack: Annotated[int, typer.Option("--stack", help="Each seat's starting chips.")] = 200,
@@ -94,24 +101,26 @@ def holdem_command(
     session = HoldemSession(players, betting=betting, blinds=(small, big), stack=stack)
     first = session.start_hand().game
     if opponents not in agent_names():
-        raise SpecError(f"--opponents must be easy, hard-seed, hard, ehs, random, always-call or "
-                        f"always-raise; got {opponents!r}")
-    check_builtin(opponents, first)
+        raise SpecError(f"--opponents must be easy, hard-seed, hard, ehs, ehs-threshold, random, "
+                        f"always-call or always-raise; got {opponents!r}")
     deal_seed = _fresh_seed(seed)
     seeds = np.random.SeedSequence(deal_seed).spawn(players)
     human = HumanAgent(output=out)
     agents: list[object] = [human] + [
-        make_agent(opponents, first, seed=np.random.default_rng(seeds[seat]))
+        build_agent(opponents, first, seed=np.random.default_rng(seeds[seat]),
+                    option="--opponents")
         for seat in range(1, players)
     ]
     labels = {"easy": "Easy AI", "hard-seed": "seed Hard AI", "hard": "Hard AI", "ehs": "EHS bot",
-              "random": "Random"}
+              "ehs-threshold": "EHS threshold bot", "random": "Random"}
     label = labels.get(opponents, opponents)
     print(
         f"Texas Hold'em, {betting}, blinds {small}/{big}, {players} seats of {stack} chips. "
         f"You are seat 0; seats 1-{players - 1} are {label}s. Type q to quit.",
         file=out,
     )
+    if opponents == "easy":
+        print(EASY_AI_NOTE, file=out)
     connections = [InProcessConnection(agent) for agent in agents]
     try:
         while not session.is_over and session.stacks[0] > 0:
@@ -204,37 +213,29 @@ OpponentOption = Annotated[
         "--opponent",
         help="A built-in agent (solver: CFR+ after 10,000 iterations, the default; random, "
         "always-call, always-raise, rule-based, exploitative, cfr+N), a strategy .npz file, "
-        "or an entrant's agent .py file.",
+        "or an entrant's agent .py file (played from a sandboxed process).",
     ),
 ]
 
 
-def opponent_factory(opponent: str, game: Game, seed: int | None) -> Callable[[], object]:
-    """How to build the AI named by ``--opponent`` for ``game``.
+def opponent_factory(
+    opponent: str, game: Game, seed: int | None, *, in_process: bool = False
+) -> Callable[[], object]:
+    """How to build the AI named by ``--opponent`` for ``game`` (the one resolver).
 
     Raises:
-        SpecError: if ``opponent`` is neither a built-in name nor an existing file.
-        PokerlabError: if the built-in cannot play ``game``.
+        SpecError: a text that names nothing, a group name, or an entrant that does not
+            load (an entrant file plays sandboxed unless ``in_process``).
     """
-    from pokerlab.agents import PolicyAgent, load_agent
+    from pokerlab.agents.resolve import resolve_agent
 
-    path = Path(opponent)
-    if opponent.endswith(".npz"):
-        if not path.is_file():
-            raise SpecError(f"--opponent {opponent}: the strategy file does not exist")
-        return lambda: PolicyAgent.from_file(path, game, seed=seed)
-    if opponent.endswith(".py"):
-        if not path.is_file():
-            raise SpecError(f"--opponent {opponent}: the agent file does not exist")
-        return lambda: load_agent(path, game)
     try:
-        check_builtin(opponent, game)
-    except PokerlabError as exc:
-        raise SpecError(f"--opponent: {exc}; or give a strategy .npz file or an agent .py "
-                        "file") from None
-    if opponent == "solvers":
-        raise SpecError("--opponent solvers stands for five agents; name one (solver, cfr+N)")
-    return lambda: make_agent(opponent, game, seed=seed)
+        entrant = resolve_agent(opponent, game, seed=seed, in_process=in_process)
+    except SpecError as error:
+        raise SpecError(f"--opponent: {error}") from None
+    if entrant.factory is None:
+        raise SpecError(f"--opponent {opponent}: {entrant.error}")
+    return lambda: entrant.build(game)
 
 
 def kuhn_command(
@@ -242,10 +243,12 @@ def kuhn_command(
     game_spec: Annotated[str, typer.Option("--game", help="The Kuhn variant.")] = "kuhn",
     hands: HandsOption = None,
     seed: SeedOption = None,
+    in_process: UnsafeInProcessOption = False,
 ) -> None:
     """Play Kuhn poker against an AI (you alternate seats)."""
     game = load(game_spec)
-    _play_small_game(game, opponent_factory(opponent, game, seed), hands, seed)
+    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process),
+                     hands, seed)
 
 
 def leduc_command(
@@ -253,10 +256,15 @@ def leduc_command(
     game_spec: Annotated[str, typer.Option("--game", help="The Leduc variant.")] = "leduc",
     hands: HandsOption = None,
     seed: SeedOption = None,
+    in_process: UnsafeInProcessOption = False,
 ) -> None:
-    """Play Leduc poker against an AI: a built-in agent, a saved strategy, or an entrant."""
+    """Play Leduc poker against an AI: a built-in agent, a saved strategy, or an entrant.
+
+    An entrant file plays from a sandboxed process of its own (docs/entrants.md).
+    """
     game = load(game_spec)
-    _play_small_game(game, opponent_factory(opponent, game, seed), hands, seed)
+    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process),
+                     hands, seed)
 
 
 class SmallGameRenderer:

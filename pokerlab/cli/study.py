@@ -14,6 +14,8 @@ from pokerlab.cli import (
     study_challenge,
     study_exploitation,
     study_hard_strength,
+    study_kuhn,
+    study_learning,
     study_push_fold,
     study_search,
     study_three_player,
@@ -39,4 +41,6 @@ def register(app: typer.Typer) -> None:
     study_three_player.add_command(study_app)
     study_aivat.add_command(study_app)
     study_hard_strength.add_command(study_app)
+    study_kuhn.add_command(study_app)
+    study_learning.add_command(study_app)
     app.add_typer(study_app, name="study")

@@ -1,10 +1,10 @@
-"""Evaluation: exact values, best responses and exploitability; the dealer, matches, statistics.
+"""Evaluation: exact values, best responses and exploitability; matches, statistics.
 
 - :func:`expected_value`: each seat's chips per hand when a profile is played;
 - :func:`best_response`: a pure best response of one player, with its value;
 - :func:`nash_conv` and :func:`exploitability` (NashConv / n_players, chips per hand);
-- :func:`deal_hand`: the dealer, the one hand loop of every match, session and table;
-- :func:`play_match`: matches of 2 to 9 agents, rotated over shared deals.
+- :func:`play_match`: matches of 2 to 9 agents, rotated over shared deals, played by the
+  dealer (:mod:`pokerlab.play`).
 
 The exact evaluators accept any :class:`~pokerlab.strategy.Policy` on a game that
 compiles (they tabulate it first) and say clearly when the game is too big. Each has an
@@ -14,7 +14,6 @@ array-level twin for solvers (``*_array(tree, probs)``) that skips building obje
 from __future__ import annotations
 
 from pokerlab.eval.best_response import BestResponse, best_response, best_response_values_array
-from pokerlab.eval.dealer import Agent, DealStream, deal_hand
 from pokerlab.eval.expected_value import expected_value, expected_values_array
 from pokerlab.eval.exploitability import (
     exploitability,
@@ -22,20 +21,15 @@ from pokerlab.eval.exploitability import (
     nash_conv,
     nash_conv_array,
 )
+from pokerlab.eval.match_result import MatchResult
 from pokerlab.eval.matches import play_match
-from pokerlab.eval.records import FaultEvent, HandRecord, MatchResult
 from pokerlab.eval.sampling import play_strategies
 
 __all__ = [
-    "Agent",
     "BestResponse",
-    "DealStream",
-    "FaultEvent",
-    "HandRecord",
     "MatchResult",
     "best_response",
     "best_response_values_array",
-    "deal_hand",
     "expected_value",
     "expected_values_array",
     "exploitability",

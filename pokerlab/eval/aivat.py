@@ -37,12 +37,13 @@ from pokerlab.eval.aivat_holdem import (
     holdem_aivat_corrections,
     holdem_aivat_estimates,
 )
-from pokerlab.eval.dealer import agent_name
+from pokerlab.eval.match_result import MatchResult
 from pokerlab.eval.matches import agent_policy
-from pokerlab.eval.records import HandRecord, MatchResult
 from pokerlab.eval.sampling import _history_values, _sampler, _terminal_of, deal_units
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate
 from pokerlab.games.base import Game
+from pokerlab.play.dealer import agent_name
+from pokerlab.play.records import HandRecord
 from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import CompiledTree, compile
 

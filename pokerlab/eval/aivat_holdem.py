@@ -55,14 +55,15 @@ from pokerlab._types import CHANCE, FloatArray, IntArray
 from pokerlab.cards.equity import equity
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import agent_name
+from pokerlab.eval.match_result import MatchResult
 from pokerlab.eval.preflop_equity import class_pair_equity, class_pair_mean, hand_class_id
-from pokerlab.eval.records import HandRecord, MatchResult
 from pokerlab.eval.sampling import deal_units
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate
 from pokerlab.games.base import Game
 from pokerlab.games.holdem import HoldemGame
 from pokerlab.games.holdem_state import HoldemState
+from pokerlab.play.dealer import agent_name
+from pokerlab.play.records import HandRecord
 from pokerlab.strategy import Policy
 
 PREFLOP_SAMPLES = 2000

@@ -2,7 +2,7 @@
 
 ``play_match(game, a, b, hands=1000)`` plays 1000 hands with each agent in each seat;
 ``play_match(kuhn3, a, b, c, hands=1000)`` does the same at a 3-seat table. It returns a
-:class:`~pokerlab.eval.records.MatchResult`: every hand, each agent's mean in chips per
+:class:`~pokerlab.eval.match_result.MatchResult`: every hand, each agent's mean in chips per
 hand with a 95% confidence interval, the exact expected values when every agent is
 policy-backed, and a control-variate estimate with its variance reduction.
 
@@ -13,12 +13,12 @@ How a match is played:
    (heads-up: the two seats swapped, duplicate poker). Hand ``i`` is rotation ``i % n`` of
    deal ``i // n`` (with ``duplicate=False``, of deal ``i``). ``seats="fixed"`` keeps agent
    ``k`` in seat ``k``; a tuple ``(1, 0)`` names the agent of each seat.
-2. Every hand is played by the dealer (:func:`pokerlab.eval.dealer.deal_hand`): chance
+2. Every hand is played by the dealer (:func:`pokerlab.play.dealer.deal_hand`): chance
    from the deal's stream (the rotations of a deal see the same cards in the same seats:
    card luck cancels, and the deals are the independent units of the intervals), the
    agents' ``reset``/``seed``/``observe`` hooks, faults replaced by the default action.
 3. When every agent is policy-backed (it exposes ``policy``, see
-   :class:`~pokerlab.eval.dealer.Agent`) and the game compiles, whole hands are sampled on
+   :class:`~pokerlab.play.dealer.Agent`) and the game compiles, whole hands are sampled on
    the compiled tree with numpy (hundreds of thousands of hands per second; same deals),
    and the exact values are reported beside the Monte Carlo estimate.
 
@@ -38,17 +38,7 @@ import numpy as np
 
 from pokerlab._types import IntArray
 from pokerlab.errors import GameTooLargeError, PokerlabError, PolicyError, StrategyMismatchError
-from pokerlab.eval.dealer import (
-    AgentConnection,
-    DealStream,
-    Listener,
-    agent_name,
-    connect,
-    deal_hand,
-    default_action,
-    mix64,
-)
-from pokerlab.eval.records import FAULT_KINDS, FaultEvent, HandRecord, MatchResult
+from pokerlab.eval.match_result import MatchResult
 from pokerlab.eval.sampling import (
     _LazyRecords,
     _sampler,
@@ -62,6 +52,17 @@ from pokerlab.eval.sampling import (
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate, mean_estimate
 from pokerlab.games.base import Game
 from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.dealer import (
+    AgentConnection,
+    DealStream,
+    Listener,
+    agent_name,
+    connect,
+    deal_hand,
+    default_action,
+    mix64,
+)
+from pokerlab.play.records import FAULT_KINDS, FaultEvent, HandRecord
 from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import compile
 
@@ -321,7 +322,7 @@ def play_match(
         fast: sample whole hands on the compiled tree when every agent is policy-backed.
 
     Returns:
-        The :class:`~pokerlab.eval.records.MatchResult`.
+        The :class:`~pokerlab.eval.match_result.MatchResult`.
 
     Raises:
         PokerlabError: the wrong number of agents, a bad ``seats``, ``hands < 1``, or an

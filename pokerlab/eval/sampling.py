@@ -3,7 +3,7 @@
 When every agent is policy-backed and the game compiles, hands are sampled with numpy over
 the flat arrays (one vectorized step per tree level for all hands at once) instead of
 asking agents one decision at a time. Chance takes the dealer's uniforms
-(:func:`pokerlab.eval.dealer.chance_uniforms`) by the same inverse CDF, so a deal gets the
+(:func:`pokerlab.play.dealer.chance_uniforms`) by the same inverse CDF, so a deal gets the
 same cards on both paths; decisions draw from a generator of their own.
 """
 
@@ -18,10 +18,10 @@ import numpy as np
 
 from pokerlab._cache import SpecCache
 from pokerlab._types import CHANCE, TERMINAL, Action, FloatArray, IntArray
-from pokerlab.eval.dealer import chance_uniforms
 from pokerlab.eval.expected_value import expected_value
-from pokerlab.eval.records import HandRecord
 from pokerlab.games.base import Game
+from pokerlab.play.dealer import chance_uniforms
+from pokerlab.play.records import HandRecord
 from pokerlab.strategy import Strategy
 from pokerlab.tree import CompiledTree, compile
 

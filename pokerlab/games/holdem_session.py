@@ -71,7 +71,7 @@ class HoldemSession:
         button: the button's seat in the first hand.
 
     The session keeps the table's books (who plays, stacks, the button); the hands are
-    played by the dealer (:func:`pokerlab.eval.session.play_session_hand`).
+    played by the dealer (:func:`pokerlab.play.session.play_session_hand`).
 
     Raises:
         SpecError: for rules the game refuses (checked by building the first hand).

@@ -1,11 +1,13 @@
 """Kuhn poker with N cards and 2 or more players.
 
 Rules (Kuhn 1950; N cards as in the tutorial's 100-card variant; more players as
-OpenSpiel's ``kuhn_poker``): every player antes 1 and is dealt one card from a deck of
-``cards`` distinct ranks; the highest card wins. One betting round with one bet size of 1:
-players act in order and may pass (check) or bet; once someone bets, every other player
-acts once more, in order, and may pass (fold) or bet (call). The pot goes to the highest
-card among the players who did not fold.
+OpenSpiel's ``kuhn_poker``): every player antes ``ante`` chips (1 by default) and is dealt
+one card from a deck of ``cards`` distinct ranks; the highest card wins. One betting round
+with one bet size, ``bet`` chips (1 by default): players act in order and may pass (check)
+or bet; once someone bets, every other player acts once more, in order, and may pass
+(fold) or bet (call). The pot goes to the highest card among the players who did not fold.
+``kuhn(ante=2, bet=1)`` is the game of section 3.2's remark that with another pot than $2
+P1 should always bet or always check the A (:mod:`pokerlab.strategy.kuhn_solution`).
 
 Actions: ``0`` = pass (check or fold), ``1`` = bet (bet or call), as in OpenSpiel.
 Infoset keys are the tutorial's: the player's card, ``|``, then the betting in ``p``/``b``
@@ -43,6 +45,11 @@ class KuhnGame(Game):
         self.spec = spec
         self.cards = int(spec.get("cards"))  # type: ignore[arg-type]
         self.n_players = int(spec.get("players"))  # type: ignore[arg-type]
+        self.ante = int(spec.get("ante"))  # type: ignore[arg-type]
+        self.bet = int(spec.get("bet"))  # type: ignore[arg-type]
+        for name, value in (("ante", self.ante), ("bet", self.bet)):
+            if value < 1:
+                raise SpecError(f"kuhn needs {name} >= 1 chip; got {name}={value}")
         if self.n_players < 2:
             raise SpecError(f"kuhn needs players >= 2; got players={self.n_players}")
         if self.cards < self.n_players + 1:
@@ -92,7 +99,10 @@ class KuhnGame(Game):
 
     def describe(self) -> str:
         """One line of rules."""
-        return f"{self.n_players}-player Kuhn poker with {self.cards} cards: ante 1, one bet of 1"
+        return (
+            f"{self.n_players}-player Kuhn poker with {self.cards} cards: ante {self.ante}, "
+            f"one bet of {self.bet}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,37 +189,38 @@ class KuhnState(State):
         return self.kuhn.card_names[self.cards[player]] if player < len(self.cards) else ""
 
     def contributions(self) -> tuple[float, ...]:
-        """Ante 1 each, plus 1 for each bet or call."""
+        """The ante each, plus the bet for each bet or call."""
         n = self.kuhn.n_players
-        chips = [1.0] * n
+        ante = float(self.kuhn.ante)
+        chips = [ante] * n
         for i, action in enumerate(self.bets):
             if action == BET:
-                chips[i % n] = 2.0
+                chips[i % n] = ante + self.kuhn.bet
         return tuple(chips)
 
     def _terminal_returns(self) -> tuple[float, ...]:
         n = self.kuhn.n_players
         first_bet = self.first_bet
+        ante = self.kuhn.ante
         if n == 2:  # the common case, written out: compiling kuhn(cards=1000) visits 5M of these
             bets = self.bets
             if first_bet < 0:
-                stake = 1.0
-            elif bets[-1] == PASS:  # the bet was folded to
-                bettor = first_bet % 2
-                return (1.0, -1.0) if bettor == 0 else (-1.0, 1.0)
+                stake = float(ante)
+            elif bets[-1] == PASS:  # the bet was folded to: the bettor wins the folder's ante
+                won = float(ante)
+                return (won, -won) if first_bet % 2 == 0 else (-won, won)
             else:
-                stake = 2.0
+                stake = float(ante + self.kuhn.bet)
             return (stake, -stake) if self.cards[0] > self.cards[1] else (-stake, stake)
+        contributions = [ante] * n
         if first_bet < 0:
-            contributions = [1] * n
             contenders = list(range(n))
         else:
-            contributions = [1] * n
             contenders = []
             for i in range(first_bet, len(self.bets)):
                 if self.bets[i] == BET:
                     player = i % n
-                    contributions[player] = 2
+                    contributions[player] = ante + self.kuhn.bet
                     contenders.append(player)
         winner = max(contenders, key=lambda p: self.cards[p])
         pot = sum(contributions)
@@ -220,19 +231,31 @@ class KuhnState(State):
         return f"kuhn[{cards}|{''.join(_LETTERS[a] for a in self.bets)}]"
 
 
-def kuhn(cards: int | None = None, players: int = 2) -> KuhnGame:
+def kuhn(cards: int | None = None, players: int = 2, *, ante: int = 1, bet: int = 1) -> KuhnGame:
     """Return Kuhn poker with ``cards`` cards (default ``players + 1``) and ``players`` players.
+
+    Args:
+        cards: the deck size, at least ``players + 1`` (default ``players + 1``).
+        players: the number of players, at least 2.
+        ante: chips each player antes (default 1, the tutorial's).
+        bet: the one bet size, in chips (default 1, the tutorial's).
 
     Example:
         >>> game = kuhn()
         >>> state = game.initial_state().child(2).child(1)   # P1 holds A, P2 holds K
         >>> state.infoset_key(), state.child(0).infoset_key(1)
         ('A|', 'K|p')
+        >>> str(kuhn(ante=2, bet=1).spec), kuhn(ante=2).initial_state().child(2).child(1).child(
+        ...     1).child(1).returns()                       # A bets, K calls: wins ante + bet
+        ('kuhn(ante=2)', (3.0, -3.0))
     """
-    game = (
-        load("kuhn", players=players)
-        if cards is None
-        else load("kuhn", cards=cards, players=players)
-    )
+    params: dict[str, int] = {"players": players}
+    if cards is not None:
+        params["cards"] = cards
+    if ante != 1:
+        params["ante"] = ante
+    if bet != 1:
+        params["bet"] = bet
+    game = load("kuhn", **params)
     assert isinstance(game, KuhnGame)
     return game

@@ -1,18 +1,18 @@
 """An ACPC client: connects to a dealer and plays a pokerlab agent through match states.
 
 The client announces ``VERSION:2.0.0``, then for every match state it reads it follows the
-Hold'em state its seat may know (:class:`~pokerlab.protocols.acpc_matchstate.MatchStateTracker`,
+Hold'em state its seat may know (:class:`~pokerlab.play.acpc_matchstate.MatchStateTracker`,
 which replays only what is new in each message), and when that seat is to act asks the
 agent for an action on the seat's :class:`~pokerlab.games.Observation` and answers
 ``<match state>:<action>``.
 
-The agent is reached through a transport (:class:`~pokerlab.eval.dealer.AgentConnection`),
+The agent is reached through a transport (:class:`~pokerlab.play.dealer.AgentConnection`),
 as the library dealer reaches it, and gets the same calls: ``reset`` and ``seed`` when a
 hand starts, ``observe`` after every state it does not act in and with the hand's result,
 ``act`` when it must act. :func:`client_agent` builds it from a command line's
 ``--agent``: a built-in agent's name, a strategy file (``.npz``, from ``pokerlab solve``)
 or an entrant's Python file, which runs in a sandboxed process of its own
-(:class:`~pokerlab.arena.sandbox.SandboxedAgent`), never imported by the client.
+(:class:`~pokerlab.play.sandbox.SandboxedAgent`), never imported by the client.
 
 An agent that fails (an exception, a timeout, an illegal answer) does not stop the
 client: it answers the seat's default action (check, else fold) and records the fault.
@@ -25,14 +25,20 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pokerlab._types import TERMINAL
 from pokerlab.errors import PokerlabError, ProtocolError
-from pokerlab.eval.dealer import (
+from pokerlab.games.holdem_state import HoldemGame
+from pokerlab.play.acpc_matchstate import (
+    VERSION_LINE,
+    MatchStateTracker,
+    action_token,
+)
+from pokerlab.play.acpc_seat import DEFAULT_SPIN_US, check_spin_us
+from pokerlab.play.dealer import (
     AgentConnection,
     AgentFault,
     connect,
@@ -40,16 +46,9 @@ from pokerlab.eval.dealer import (
     hand_results,
     mix64,
 )
-from pokerlab.games.holdem_state import HoldemGame
-from pokerlab.protocols.acpc_dealer import DEFAULT_SPIN_US, check_spin_us
-from pokerlab.protocols.acpc_matchstate import (
-    VERSION_LINE,
-    MatchStateTracker,
-    action_token,
-)
 
 if TYPE_CHECKING:
-    from pokerlab.arena.sandbox import SandboxLimits
+    from pokerlab.play.sandbox import SandboxLimits
 
 
 def client_agent(
@@ -59,45 +58,36 @@ def client_agent(
     seed: int | None = None,
     limits: SandboxLimits | None = None,
 ) -> AgentConnection:
-    """The transport to the agent a ``--agent`` option names.
+    """The transport to the agent a ``--agent`` option names (the one resolver).
 
-    ``text`` is a built-in agent's name (``always-call``, ``random``...), a strategy file
-    (``.npz``) of ``game``, or an entrant's ``.py`` file defining ``Agent``; the entrant
-    runs in a sandboxed process (started here, so that a file that does not load is an
-    error now, not a silent seat).
+    ``text`` is a built-in agent's name (``always-call``, ``random``...), a policy file
+    (``.npz``, ``.bp``, ``.pt``) of ``game``, or an entrant's ``.py`` file defining
+    ``Agent``, which runs in a sandboxed process (checked here, so that a file that does
+    not load is an error now, not a silent seat).
 
     Raises:
         PokerlabError: an unknown name, a missing file, a strategy of another game, or an
             entrant that does not load (the message says why).
     """
-    if text.endswith(".py"):
-        from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent
+    from pokerlab.agents.resolve import resolve_agent
 
-        source = EntrantSource.read(text)
-        sandboxed = SandboxedAgent(source, game, limits=limits)
+    try:
+        entrant = resolve_agent(text, game, seed=seed, limits=limits)
+    except PokerlabError as error:
+        raise PokerlabError(f"--agent {text}: {error}") from None
+    if entrant.factory is None:
+        raise PokerlabError(f"--agent {text}: the entrant does not load ({entrant.error})")
+    connection = connect(entrant.factory(game))
+    start = getattr(connection, "start", None)
+    if callable(start):  # a sandboxed entrant: its process runs from now on
         try:
-            sandboxed.start()
+            start()
         except AgentFault as fault:
-            sandboxed.close()
+            connection.close()
             raise PokerlabError(
                 f"--agent {text}: the entrant does not load ({fault.kind}: {fault.detail})"
             ) from None
-        return sandboxed
-    if text.endswith(".npz"):
-        from pokerlab.agents.policy_agent import PolicyAgent
-
-        if not Path(text).is_file():
-            raise PokerlabError(f"--agent {text}: no such strategy file")
-        return connect(PolicyAgent.from_file(text, game, seed=seed))
-    from pokerlab.agents.registry import make_agent
-
-    try:
-        agent = make_agent(text, game, seed=seed)
-    except PokerlabError as error:
-        raise PokerlabError(
-            f"--agent {text}: {error}; or give a strategy .npz file or an entrant .py file"
-        ) from None
-    return connect(agent)
+    return connection
 
 
 class AcpcPlayer:

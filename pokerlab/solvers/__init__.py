@@ -61,6 +61,10 @@ from pokerlab.solvers.sequence_form import (
 from pokerlab.solvers.deep_cfr import DeepCFR
 from pokerlab.solvers.deep_policy import DeepPolicy, load_deep_policy
 
+# isort: split
+# Q-learning is no equilibrium solver (the RL baseline the tutorial sets beside CFR): last.
+from pokerlab.solvers.q_learning import QLearning
+
 __all__ = [
     "CFR",
     "SOLVERS",
@@ -78,6 +82,7 @@ __all__ = [
     "MixedEquilibrium",
     "NormalForm",
     "OutcomeSamplingMCCFR",
+    "QLearning",
     "RegretMatching",
     "RegretMatchingHistory",
     "SequenceForm",

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from pokerlab._types import FloatArray
 from pokerlab.errors import (
     FileFormatError,
+    MissingExtraError,
     SolverError,
 )
 from pokerlab.games.observation import Observation
@@ -27,11 +28,6 @@ from pokerlab.tree import CompiledTree
 
 EXTRA = "pokerlab[deep]"
 """The optional extra that installs PyTorch."""
-
-
-
-class MissingExtraError(SolverError, ImportError):
-    """An optional dependency is not installed; the message names the extra to install."""
 
 
 def require_torch() -> ModuleType:

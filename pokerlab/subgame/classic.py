@@ -170,14 +170,15 @@ def _kuhn(game: KuhnGame) -> ClassicGame:
     start = game.initial_state()._apply(0)._apply(1)
     assert isinstance(start, KuhnState)
     records: list[tuple[NodeSpec, State]] = []
-    root = _walk(start, (1.0, 1.0), "", "", boards=0, deal_factor=1.0, records=records)
+    ante = float(game.ante)
+    root = _walk(start, (ante, ante), "", "", boards=0, deal_factor=1.0, records=records)
     ids: dict[int, int] = {}
     tree = build_public_tree(root, ids)
     cards = np.stack([np.arange(n), np.full(n, -1)], axis=1).astype(np.int64)
     hands = HandSpace(cards, np.ones(n), game.card_names)
     strength = np.arange(n, dtype=np.int64).reshape(1, n)
     public = make_public_game(
-        tree, (hands, hands), n, (strength, strength), None, pot=2.0,
+        tree, (hands, hands), n, (strength, strength), None, pot=2.0 * ante,
         description=str(game.spec), source={"kind": "game", "game": game.spec.to_dict()},
     )
 

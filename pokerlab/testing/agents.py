@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pokerlab.agents.simple import RandomAgent
-from pokerlab.arena.sandbox import EntrantSource, SandboxedAgent, SandboxLimits, check_loads
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.matches import FaultEvent, play_match
 from pokerlab.games import Game
+from pokerlab.play.sandbox import EntrantSource, SandboxedAgent, SandboxLimits, check_loads
 
 
 @dataclass(frozen=True)

@@ -44,14 +44,14 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from pokerlab.agents.policy_agent import PolicyAgent
-from pokerlab.agents.registry import agent_names, check_builtin, expand_name, make_agent
+from pokerlab.agents.registry import agent_names, check_builtin, expand_name
+from pokerlab.agents.resolve import build_agent
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import DealStream, connect, deal_hand
 from pokerlab.games.base import Game
 from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
-from pokerlab.web import arena_view, explorer, spot_view
+from pokerlab.play.dealer import DealStream, connect, deal_hand
+from pokerlab.web import arena_view, explorer, hands_download, spot_view
 from pokerlab.web.holdem_table import HoldemTable
 from pokerlab.web.small_table import SmallGameTable
 from pokerlab.web.tables import Table, TableRegistry, WebRequestError
@@ -197,7 +197,7 @@ class WebApp:
         if name == "hard":
             _check_blueprint_ready(game)
         try:
-            return make_agent(name, game, seed=seed)
+            return build_agent(name, game, seed=seed)
         except PokerlabError as exc:
             raise WebRequestError(400, str(exc)) from None
 
@@ -274,7 +274,7 @@ class WebApp:
         if strategy is not None:
             path = self.strategy_path(strategy)
             try:
-                bot: object = PolicyAgent.from_file(path, game, seed=seed)
+                bot: object = build_agent(str(path), game, seed=seed)
             except PokerlabError as exc:
                 raise WebRequestError(400, f"strategy {strategy!r}: {exc}") from None
             label = Path(str(strategy)).stem
@@ -411,7 +411,7 @@ async def hand(request: Request) -> JSONResponse:
 def _deal(game_name: str, a: str, b: str, seed: int) -> dict[str, object]:
     """One hand of ``game_name``, ``a`` in seat 0 and ``b`` in seat 1, as the API answers it."""
     game = load(game_name)
-    seats = [connect(make_agent(name, game, seed=seed + i)) for i, name in enumerate((a, b))]
+    seats = [connect(build_agent(name, game, seed=seed + i)) for i, name in enumerate((a, b))]
     record, state = deal_hand(game, seats, chance=DealStream(seed, 0))
     return {
         "game": game_name,
@@ -564,7 +564,7 @@ def create_app(
             Route("/api/tables/{token}/deal", table_deal, methods=["POST"]),
             Route("/api/tables/{token}/options", table_options, methods=["POST"]),
             WebSocketRoute("/ws/tables/{token}", table_socket),
-            *(route for view in (explorer, arena_view, spot_view)
+            *(route for view in (explorer, arena_view, spot_view, hands_download)
               for route in view.routes(strategies, db)),
             *extra_routes,
         ],

@@ -1,6 +1,6 @@
 """The Hold'em table: a session of 2 to 9 seats, the person in one, bots in the others.
 
-Every hand is played by :func:`pokerlab.eval.session.play_session_hand` (the library's
+Every hand is played by :func:`pokerlab.play.session.play_session_hand` (the library's
 dealer); this module renders its events for the person's seat: the seats, the board, the
 pot and side pots, the legal moves with the raise range and pot-fraction amounts, the
 showdown and the session's result in chips and big blinds.
@@ -12,7 +12,11 @@ from collections.abc import Mapping, Sequence
 
 from pokerlab._types import TERMINAL, Action, Player
 from pokerlab.cards import describe
-from pokerlab.eval.dealer import (
+from pokerlab.games.holdem import FOLD, HoldemGame, HoldemState
+from pokerlab.games.holdem_pots import build_pots
+from pokerlab.games.holdem_session import HandSetup, HoldemSession
+from pokerlab.games.observation import Observation
+from pokerlab.play.dealer import (
     ActionTaken,
     ChanceDealt,
     DealerEvent,
@@ -21,12 +25,8 @@ from pokerlab.eval.dealer import (
     connect,
     showdown_cards,
 )
-from pokerlab.eval.records import FaultEvent
-from pokerlab.eval.session import play_session_hand
-from pokerlab.games.holdem import FOLD, HoldemState
-from pokerlab.games.holdem_pots import build_pots
-from pokerlab.games.holdem_session import HandSetup, HoldemSession
-from pokerlab.games.observation import Observation
+from pokerlab.play.records import FaultEvent, HandRecord
+from pokerlab.play.session import play_session_hand
 from pokerlab.web.tables import IDLE_SECONDS, BrowserSeat, Table, WebRequestError, card_list
 
 POT_FRACTIONS = ((1, 3), (1, 2), (2, 3), (1, 1))
@@ -75,6 +75,8 @@ class HoldemTable(Table):
         self._setup: HandSetup | None = None
         self._last_pots: list[dict[str, object]] = []
         self._stacks_before = list(session.stacks)
+        self.session_hands: list[tuple[HoldemGame, HandRecord]] = []
+        """Every finished hand: its game and record (seats are table seats), for PHH."""
 
     @property
     def can_deal(self) -> bool:
@@ -123,6 +125,8 @@ class HoldemTable(Table):
                 self._state = event.state
                 assert isinstance(event.state, HoldemState)
                 self._summarize(event.state)
+                if self._setup is not None:
+                    self.session_hands.append((self._setup.game, event.record))
                 # Over only now, in the same version as the showdown and the result: a
                 # view with hand_over never lacks the hand's end.
                 self._ended = True

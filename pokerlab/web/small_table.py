@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from pokerlab._types import TERMINAL, Action, Player
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import (
+from pokerlab.games.base import Game, State
+from pokerlab.games.observation import Observation
+from pokerlab.play.dealer import (
     ActionTaken,
     ChanceDealt,
     DealerEvent,
@@ -24,9 +26,7 @@ from pokerlab.eval.dealer import (
     deal_hand,
     showdown_cards,
 )
-from pokerlab.eval.records import FaultEvent
-from pokerlab.games.base import Game, State
-from pokerlab.games.observation import Observation
+from pokerlab.play.records import FaultEvent
 from pokerlab.strategy import Strategy
 from pokerlab.web.tables import IDLE_SECONDS, BrowserSeat, Table, WebRequestError, card_list
 

@@ -1,8 +1,8 @@
 """Web tables: a person in one seat against bots, every hand played by the library's dealer.
 
 A :class:`Table` is one browser session's table, found by an unguessable token. Its hands
-are played by :func:`pokerlab.eval.dealer.deal_hand` (Hold'em through
-:func:`pokerlab.eval.session.play_session_hand`) in a worker thread of the table:
+are played by :func:`pokerlab.play.dealer.deal_hand` (Hold'em through
+:func:`pokerlab.play.session.play_session_hand`) in a worker thread of the table:
 
 1. the person's seat is an agent (:class:`BrowserSeat`) whose ``act`` parks the
    observation as the table's *pending* decision and waits for a move;
@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 
 from pokerlab._types import Action
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import DealerStop
 from pokerlab.games.base import State
 from pokerlab.games.observation import Observation
+from pokerlab.play.dealer import DealerStop
 
 IDLE_SECONDS = 1800.0
 """A table whose person has not moved for this long is closed (its thread ends)."""

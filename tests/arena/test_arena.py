@@ -11,9 +11,9 @@ from pokerlab.arena import (
     leaderboard,
     run_tournament,
 )
-from pokerlab.arena.sandbox import SandboxLimits
 from pokerlab.errors import PokerlabError
 from pokerlab.games import kuhn, leduc
+from pokerlab.play.sandbox import SandboxLimits
 
 GOOD = """
 class Agent:

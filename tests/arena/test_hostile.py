@@ -18,17 +18,17 @@ import pytest
 
 from pokerlab.agents import AlwaysCall
 from pokerlab.arena import ArenaStore, builtin_entrants, leaderboard, run_tournament
-from pokerlab.arena.containment import containment_available
-from pokerlab.arena.sandbox import (
+from pokerlab.arena.tournament import file_entrant
+from pokerlab.eval.matches import play_match
+from pokerlab.games import kuhn
+from pokerlab.play.containment import containment_available
+from pokerlab.play.dealer import AgentFault
+from pokerlab.play.sandbox import (
     EntrantSource,
     SandboxedAgent,
     SandboxLimits,
     check_loads,
 )
-from pokerlab.arena.tournament import file_entrant
-from pokerlab.eval.dealer import AgentFault
-from pokerlab.eval.matches import play_match
-from pokerlab.games import kuhn
 
 pytestmark = pytest.mark.slow
 

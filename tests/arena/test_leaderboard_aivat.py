@@ -145,4 +145,4 @@ def test_a_reference_profile_shapes_v_only(raiser_db: Path, tmp_path: Path,
     assert raiser["aivat_mean"] == pytest.approx(b.aivat.mean)
     assert main(["arena", "leaderboard", "--db", str(raiser_db), "--reference",
                  "exploitative"]) != 0
-    assert "no fixed policy" in capsys.readouterr().err
+    assert "does not expose its policy" in capsys.readouterr().err

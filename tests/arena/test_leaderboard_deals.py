@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.arena import ArenaStore, leaderboard
-from pokerlab.eval.records import HandRecord
 from pokerlab.eval.statistics import mean_estimate
+from pokerlab.play.records import HandRecord
 
 SKILL = 0.1  # what agent a wins per hand beyond the luck of the cards
 DEALS = 60

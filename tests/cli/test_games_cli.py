@@ -36,7 +36,8 @@ def test_games_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert leduc["stack"]["default"] == "None"
     assert leduc["ranks"]["default"] == "derived"
     kuhn = {p["name"]: p for p in by_name["kuhn"]["parameters"]}
-    assert set(kuhn) == {"cards", "players"}
+    assert set(kuhn) == {"cards", "players", "ante", "bet"}
+    assert kuhn["ante"]["default"] == kuhn["bet"]["default"] == "1"
     assert by_name["rps"]["parameters"] == []
 
 

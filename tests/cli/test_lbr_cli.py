@@ -27,7 +27,7 @@ def test_lbr_json_matches_the_library(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["lbr", "nosuch", "--hands", "2"], "neither a built-in agent"),
+        (["lbr", "nosuch", "--hands", "2"], "unknown built-in agent"),
         (["lbr", "random", "--game", "kuhn", "--hands", "2"], "heads-up Hold'em"),
         (["lbr", "random", "--hands", "3"], "even"),
     ],

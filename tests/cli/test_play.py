@@ -102,7 +102,8 @@ def test_holdem_quit_and_end_of_input(
 
 def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "holdem", "--opponents", "hardest"]) == 1
-    expected = "--opponents must be easy, hard-seed, hard, ehs, random, always-call or always-raise"
+    expected = ("--opponents must be easy, hard-seed, hard, ehs, ehs-threshold, random, "
+                "always-call or always-raise")
     assert expected in capsys.readouterr().err
     assert main(["play", "holdem", "--opponents", "hard"]) == 1  # 4 seats: no default blueprint
     assert "the hard AI plays heads-up Texas Hold'em" in capsys.readouterr().err
@@ -165,7 +166,7 @@ def test_the_exploitative_opponent_learns_from_every_hand(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from pokerlab.agents import ExploitativeAgent
-    from pokerlab.cli import play
+    from pokerlab.agents import resolve as play
 
     built: list[ExploitativeAgent] = []
     real = play.make_agent
@@ -188,7 +189,7 @@ def test_the_exploitative_opponent_learns_from_every_hand(
 def test_play_kuhn_defaults_to_the_strongest_solver_bot(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pokerlab.cli import play
+    from pokerlab.agents import resolve as play
 
     names: list[str] = []
     real = play.make_agent
@@ -196,13 +197,13 @@ def test_play_kuhn_defaults_to_the_strongest_solver_bot(
                         or real(name, game, **o))
     monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 10))
     assert main(["play", "kuhn", "--hands", "1", "--seed", "0"]) == 0
-    assert names == ["solver"]
+    assert names == ["cfr+10000"]  # `solver`: the strongest solver bot
 
 
 def test_play_leduc_defaults_to_the_strongest_solver_bot(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pokerlab.cli import play
+    from pokerlab.agents import resolve as play
 
     names: list[str] = []
     real = play.make_agent
@@ -216,4 +217,4 @@ def test_play_leduc_defaults_to_the_strongest_solver_bot(
     monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 10))
     assert main(["play", "leduc", "--hands", "1", "--seed", "0"]) == 0
     assert "After 1 hand you are" in capsys.readouterr().out
-    assert names == ["solver"]
+    assert names == ["cfr+10000"]  # `solver`: the strongest solver bot

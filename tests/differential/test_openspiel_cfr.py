@@ -21,10 +21,10 @@ from open_spiel.python.policy import python_policy_to_pyspiel_policy
 
 from pokerlab.eval import exploitability_array
 from pokerlab.games import Game, kuhn, leduc
+from pokerlab.interop.openspiel import openspiel_game, to_tabular_policy
 from pokerlab.solvers import CFR, CFRPlus, DiscountedCFR, LinearCFR
 from pokerlab.solvers.cfr import _FullWidthCFR
 from pokerlab.tree import compile
-from tests.differential.openspiel_bridge import openspiel_game, to_openspiel_policy, walk
 
 ITERATIONS = 20
 """Iterations compared. Beyond about 100 Leduc iterations the two CFR+ runs drift apart
@@ -48,7 +48,7 @@ def _compare_cpp(game: Game, ours: _FullWidthCFR, theirs: Any) -> None:
         other = pyspiel.exploitability(os_game, theirs.average_policy())
         assert abs(mine - other) < TOLERANCE, (iteration, mine, other)
     # The same number measured by OpenSpiel on our strategy: the strategies agree too.
-    converted = to_openspiel_policy(ours.average_strategy(), os_game, walk(game, os_game))
+    converted = to_tabular_policy(ours.average_strategy())
     assert abs(pyspiel.exploitability(os_game, python_policy_to_pyspiel_policy(converted))
                - other) < TOLERANCE
 

@@ -25,15 +25,10 @@ from pokerlab.eval import (
     nash_conv,
 )
 from pokerlab.games import Game, kuhn, leduc
+from pokerlab.interop.openspiel import infostate_map, to_tabular_policy
 from pokerlab.strategy import Strategy
 from pokerlab.tree import compile
-from tests.differential.openspiel_bridge import (
-    Correspondence,
-    openspiel_game,
-    random_strategy,
-    to_openspiel_policy,
-    walk,
-)
+from tests.differential.lockstep import random_strategy
 
 N_STRATEGIES = 200
 TOLERANCE = 1e-9
@@ -49,7 +44,6 @@ GAMES = {
 class Pair:
     game: Game
     os_game: pyspiel.Game
-    correspondence: Correspondence
     rows: list[tuple[str, int, list[int]]]  # OpenSpiel info state, our infoset id, legal
 
     def policy_dict(self, strategy: Strategy) -> dict[str, list[tuple[int, float]]]:
@@ -67,15 +61,13 @@ _PAIRS: dict[str, Pair] = {}
 def pair_for(name: str) -> Pair:
     if name not in _PAIRS:
         game = GAMES[name][0]()
-        os_game = openspiel_game(game)
-        correspondence = walk(game, os_game)
+        mapping = infostate_map(game)
         tree = compile(game)
         rows = []
-        for theirs, ours in correspondence.to_ours.items():
-            i = tree.infoset_id(ours)
+        for theirs, i in zip(mapping.infostates, mapping.infoset_ids.tolist(), strict=True):
             n = int(tree.infoset_n_actions[i])
             rows.append((theirs, i, [int(a) for a in tree.infoset_actions[i, :n]]))
-        _PAIRS[name] = Pair(game, os_game, correspondence, rows)
+        _PAIRS[name] = Pair(game, mapping.os_game, rows)
     return _PAIRS[name]
 
 
@@ -83,7 +75,7 @@ def pair_for(name: str) -> Pair:
 def test_fast_policy_dict_matches_the_bridge(name: str) -> None:
     pair = pair_for(name)
     strategy = random_strategy(pair.game, np.random.default_rng(7))
-    bridge = to_openspiel_policy(strategy, pair.os_game, pair.correspondence).to_dict()
+    bridge = to_tabular_policy(strategy).to_dict()
     fast = pair.policy_dict(strategy)
     assert bridge.keys() == fast.keys()
     for key, row in fast.items():
@@ -138,6 +130,6 @@ def test_expected_values_match_policy_value(name: str, count: int) -> None:
     rng = np.random.default_rng(99)
     for _ in range(count):
         seats = [random_strategy(game, rng) for _ in range(game.n_players)]
-        policies = [to_openspiel_policy(s, os_game, pair.correspondence) for s in seats]
+        policies = [to_tabular_policy(s) for s in seats]
         theirs = expected_game_score.policy_value(os_game.new_initial_state(), policies)
         np.testing.assert_allclose(expected_value(game, seats), theirs, rtol=0, atol=TOLERANCE)

@@ -16,8 +16,9 @@ import pytest
 
 from pokerlab._types import CHANCE, TERMINAL
 from pokerlab.games import Game, kuhn, leduc
+from pokerlab.interop.openspiel import openspiel_game
 from pokerlab.tree import compile
-from tests.differential.openspiel_bridge import openspiel_game, walk
+from tests.differential.lockstep import walk
 
 
 def test_kuhn_two_players() -> None:

@@ -12,16 +12,16 @@ from open_spiel.python import policy as os_policy
 from open_spiel.python.algorithms import expected_game_score
 
 from pokerlab.games import Game, kuhn, leduc
+from pokerlab.interop.openspiel import openspiel_game, to_tabular_policy
 from pokerlab.solvers import solve_sequence_form
 from pokerlab.strategy import Strategy, kuhn_equilibrium
-from tests.differential.openspiel_bridge import openspiel_game, to_openspiel_policy, walk
 
 LEDUC_VALUE = -0.085606424  # verified by OpenSpiel (postflop-solver's tests quote -0.0856)
 
 
 def openspiel_exploitability_and_value(game: Game, strategy: Strategy) -> tuple[float, float]:
     os_game = openspiel_game(game)
-    tabular = to_openspiel_policy(strategy, os_game, walk(game, os_game))
+    tabular = to_tabular_policy(strategy)
     exploitability = pyspiel.exploitability(
         os_game, os_policy.python_policy_to_pyspiel_policy(tabular)
     )

@@ -158,7 +158,7 @@ json_values = st.recursive(
     metadata=st.dictionaries(st.text(min_size=1, max_size=8), json_values, max_size=4),
 )
 def test_strategy_files_round_trip(game: Game, seed: int, metadata: dict[str, object]) -> None:
-    from tests.differential.openspiel_bridge import random_strategy
+    from tests.differential.lockstep import random_strategy
 
     strategy = random_strategy(game, np.random.default_rng(seed)).with_metadata(**metadata)
     with tempfile.TemporaryDirectory() as folder:

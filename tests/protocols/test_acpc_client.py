@@ -14,13 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerlab.arena.sandbox import SandboxedAgent
 from pokerlab.errors import PokerlabError
 from pokerlab.games.observation import Observation
+from pokerlab.play.acpc_matchstate import VERSION_LINE
+from pokerlab.play.acpc_seat import TimeLimits
+from pokerlab.play.sandbox import SandboxedAgent
 from pokerlab.protocols.acpc_client import AcpcPlayer, client_agent, latest_states
-from pokerlab.protocols.acpc_dealer import TimeLimits, accept_seats, open_seats, run_acpc_match
+from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
-from pokerlab.protocols.acpc_matchstate import VERSION_LINE
 from tests.protocols.test_acpc_dealer import HashAgent, _pokerlab_client
 
 DATA = Path(__file__).parent / "data"
@@ -188,9 +189,9 @@ def test_a_failing_agent_answers_the_default_action_and_the_fault_is_kept() -> N
 def test_client_agent_names_builtins_strategies_and_entrants(tmp_path: Path) -> None:
     kuhn = load_acpc_game("kuhn.limit.2p")
     assert client_agent("always-call", kuhn).name
-    with pytest.raises(PokerlabError, match=r"strategy \.npz file or an entrant \.py"):
+    with pytest.raises(PokerlabError, match=r"unknown built-in agent.*or give a file"):
         client_agent("no-such-agent", kuhn)
-    with pytest.raises(PokerlabError, match="no such strategy file"):
+    with pytest.raises(PokerlabError, match="the file does not exist"):
         client_agent(str(tmp_path / "missing.npz"), kuhn)
     broken = tmp_path / "broken.py"
     broken.write_text("raise SystemExit('not today')\n")
@@ -274,7 +275,7 @@ def test_the_cli_plays_a_strategy_file_against_a_sandboxed_entrant_on_a_gamedef_
 def _table_texts(game, hands: int, seed: int) -> list[list[str]]:  # type: ignore[no-untyped-def]
     """What our dealer's table sends each agent over ``hands`` hands of HashAgents."""
     from pokerlab.eval.matches import iter_hands
-    from pokerlab.protocols.acpc_dealer import AcpcTable
+    from pokerlab.play.acpc_seat import AcpcTable
 
     class Sink:
         def __init__(self) -> None:
@@ -298,7 +299,7 @@ def _table_texts(game, hands: int, seed: int) -> list[list[str]]:  # type: ignor
     ids=["limit", "no-limit", "limit-3p", "leduc"],
 )
 def test_the_trackers_fast_path_gives_the_states_of_a_full_parse(game) -> None:  # type: ignore[no-untyped-def]
-    from pokerlab.protocols.acpc_matchstate import (
+    from pokerlab.play.acpc_matchstate import (
         MatchStateTracker,
         parse_matchstate,
         state_from_matchstate,
@@ -360,7 +361,7 @@ SENT = [
 @settings(max_examples=150, deadline=None)
 def test_the_tracker_reads_mutated_lines_without_crashing_and_recovers(edits) -> None:  # type: ignore[no-untyped-def]
     from pokerlab.errors import ProtocolError
-    from pokerlab.protocols.acpc_matchstate import (
+    from pokerlab.play.acpc_matchstate import (
         MatchStateTracker,
         parse_matchstate,
         state_from_matchstate,

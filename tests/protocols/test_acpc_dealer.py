@@ -15,16 +15,10 @@ from pokerlab.errors import PokerlabError
 from pokerlab.eval.matches import iter_hands
 from pokerlab.games.holdem import CALL, FOLD, holdem
 from pokerlab.games.observation import Observation
+from pokerlab.play.acpc_matchstate import VERSION_LINE
+from pokerlab.play.acpc_seat import AcpcSeat, TimeLimits, check_spin_us
 from pokerlab.protocols.acpc_client import AcpcPlayer, run_client
-from pokerlab.protocols.acpc_dealer import (
-    AcpcSeat,
-    TimeLimits,
-    accept_seats,
-    check_spin_us,
-    open_seats,
-    run_acpc_match,
-)
-from pokerlab.protocols.acpc_matchstate import VERSION_LINE
+from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
 
 # 100 big blinds deep; small chip counts keep the observations (one id per raise size) small.
 NO_LIMIT = holdem(stack=200, blinds=(1, 2))
@@ -207,9 +201,9 @@ class _Capture:
     ids=["limit", "no-limit", "limit-3p", "no-limit-short"],
 )
 def test_the_tables_incremental_match_states_equal_a_replay_of_the_hand(game) -> None:  # type: ignore[no-untyped-def]
-    from pokerlab.eval.dealer import ActionTaken, ChanceDealt
-    from pokerlab.protocols.acpc_dealer import AcpcTable
-    from pokerlab.protocols.acpc_matchstate import format_matchstate, matchstate_from_state
+    from pokerlab.play.acpc_matchstate import format_matchstate, matchstate_from_state
+    from pokerlab.play.acpc_seat import AcpcTable
+    from pokerlab.play.dealer import ActionTaken, ChanceDealt
 
     n = game.n_players
     captures = [_Capture() for _ in range(n)]
@@ -239,8 +233,8 @@ def test_the_tables_incremental_match_states_equal_a_replay_of_the_hand(game) ->
 
 
 def test_a_client_that_never_reads_is_a_fault_not_a_hang(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from pokerlab.eval.dealer import AgentFault
-    from pokerlab.protocols import acpc_dealer
+    from pokerlab.play import acpc_seat as acpc_dealer
+    from pokerlab.play.dealer import AgentFault
 
     monkeypatch.setattr(acpc_dealer, "_SEND_SECONDS", 0.1)
     ours, theirs = socket.socketpair()

@@ -12,17 +12,15 @@ from pathlib import Path
 import pytest
 
 from pokerlab.agents.registry import make_agent
+from pokerlab.agents.resolve import resolve_agent
 from pokerlab.arena import ArenaStore, builtin_entrants, run_tournament
-from pokerlab.arena.containment import containment_available
-from pokerlab.arena.sandbox import SandboxLimits
+from pokerlab.errors import SpecError
 from pokerlab.eval.matches import iter_hands
-from pokerlab.protocols.acpc_dealer import (
-    TimeLimits,
-    accept_seats,
-    open_seats,
-    run_acpc_match,
-)
-from pokerlab.protocols.acpc_entrant import ExecutableAgent, executable_entrant
+from pokerlab.play.acpc_seat import TimeLimits
+from pokerlab.play.containment import containment_available
+from pokerlab.play.executable import ExecutableAgent
+from pokerlab.play.sandbox import SandboxLimits
+from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
 
 CLIENTS = Path(__file__).parent / "clients"
@@ -58,7 +56,7 @@ def test_shell_and_c_programs_play_a_tournament_as_the_builtin_they_copy(
     # below); with one, the compiled C program plays too.
     programs = [CLIENTS / "always_call.sh", *([c_client] if c_client else [])]
     entrants = [
-        *(executable_entrant(p, LIMIT, limits=LIMITS) for p in programs),
+        *(resolve_agent(str(p), LIMIT, limits=LIMITS) for p in programs),
         *builtin_entrants("always-call", game=LIMIT),
     ]
     assert [e.error for e in entrants] == [None] * len(entrants)
@@ -79,7 +77,8 @@ def test_shell_and_c_programs_play_a_tournament_as_the_builtin_they_copy(
 
 def test_the_c_client_connects_to_our_dealer_as_acpc_clients_do(c_client: Path | None) -> None:
     if c_client is None:  # no compiler: the source alone cannot be a client
-        assert executable_entrant(CLIENTS / "always_call.c", LIMIT).error is not None
+        with pytest.raises(SpecError, match="not executable"):
+            resolve_agent(str(CLIENTS / "always_call.c"), LIMIT)
         return
     servers = open_seats(2, 0)
     clients = [
@@ -101,10 +100,8 @@ def test_the_c_client_connects_to_our_dealer_as_acpc_clients_do(c_client: Path |
 
 def test_a_c_source_file_is_not_a_program_and_is_refused_clearly() -> None:
     # The C source is not a program: what `cc` would have built must be given instead.
-    entrant = executable_entrant(CLIENTS / "always_call.c", LIMIT, limits=LIMITS)
-    assert entrant.factory is None
-    assert "cannot start" in str(entrant.error)
-    assert "no version line" in str(entrant.error)
+    with pytest.raises(SpecError, match=r"cannot play.*not executable.*ACPC executable"):
+        resolve_agent(str(CLIENTS / "always_call.c"), LIMIT, limits=LIMITS)
 
 
 HOSTILE = {
@@ -126,7 +123,7 @@ def test_a_hostile_program_is_contained_and_the_tournament_ends(
 ) -> None:
     program = _script(tmp_path, f"{attack}.sh", HOSTILE[attack])
     entrants = [
-        executable_entrant(program, LIMIT, limits=LIMITS),
+        resolve_agent(str(program), LIMIT, limits=LIMITS),
         *builtin_entrants("always-call", game=LIMIT),
     ]
     assert entrants[0].error is None
@@ -217,7 +214,7 @@ class _StopError(Exception):
 @pytest.mark.slow
 def test_an_interrupted_tournament_with_a_program_resumes_and_finishes(tmp_path: Path) -> None:
     entrants = [
-        executable_entrant(CLIENTS / "always_call.sh", LIMIT, limits=LIMITS),
+        resolve_agent(str(CLIENTS / "always_call.sh"), LIMIT, limits=LIMITS),
         *builtin_entrants("always-call", game=LIMIT),
     ]
     db = tmp_path / "arena.db"

@@ -13,7 +13,7 @@ from pokerlab.cards.card import parse_cards
 from pokerlab.errors import IllegalActionError, ProtocolError
 from pokerlab.games.base import TERMINAL
 from pokerlab.games.holdem import CALL, FOLD, HoldemGame, HoldemState, holdem
-from pokerlab.protocols.acpc_matchstate import (
+from pokerlab.play.acpc_matchstate import (
     MatchState,
     action_token,
     format_matchstate,

@@ -14,8 +14,8 @@ import pytest
 
 from pokerlab.arena import ArenaStore, builtin_entrants, file_entrants, run_tournament
 from pokerlab.arena.ray_backend import RayMatchRunner
-from pokerlab.arena.sandbox import SandboxLimits
 from pokerlab.games import leduc
+from pokerlab.play.sandbox import SandboxLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 # exploitative learns from what it saw (a resumed match must replay); the others are

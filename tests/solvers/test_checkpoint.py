@@ -145,7 +145,7 @@ def test_a_version_1_file_still_loads(tmp_path: Path) -> None:
 def test_one_registry_by_algorithm_name() -> None:
     assert list(SOLVERS) == [
         "cfr", "cfr+", "lcfr", "dcfr", "lp", "cs-mccfr", "es-mccfr", "os-mccfr",
-        "regret-matching", "deep-cfr",
+        "regret-matching", "deep-cfr", "q-learning",
     ]
     for name, cls in SOLVERS.items():
         assert cls.algorithm == name

@@ -18,7 +18,7 @@ from pokerlab.solvers.sequence_form import (
 )
 from pokerlab.strategy import Strategy
 from pokerlab.tree import compile
-from tests.differential.openspiel_bridge import random_strategy
+from tests.differential.lockstep import random_strategy
 
 
 def brute_force_value(game: Game, strategy: Strategy) -> float:

@@ -14,7 +14,7 @@ from pokerlab.errors import FileFormatError, StrategyMismatchError
 from pokerlab.games import kuhn, leduc
 from pokerlab.strategy import Strategy, load_strategy, save_strategy
 from pokerlab.strategy import io as strategy_io
-from tests.differential.openspiel_bridge import random_strategy
+from tests.differential.lockstep import random_strategy
 
 
 @pytest.fixture

@@ -26,6 +26,8 @@ from pokerlab.tree import compile
 GAMES = [
     kuhn(),
     kuhn(cards=7),
+    load("kuhn(ante=2, bet=1)"),
+    load("kuhn(ante=1, bet=3, cards=5)"),
     leduc(),
     leduc(ranks=4),
     leduc(stack=9, raise_cap=None),

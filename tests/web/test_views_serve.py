@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from pokerlab.agents.registry import make_agent
 from pokerlab.errors import PokerlabError
-from pokerlab.eval.dealer import DealStream, connect, deal_hand
 from pokerlab.games import load
+from pokerlab.play.dealer import DealStream, connect, deal_hand
 from pokerlab.web.arena_view import replay
 from tests.web.views_data import build_arena, build_strategies, client
 

@@ -1,0 +1,444 @@
+"""ACPC seats: an agent reached over a socket that speaks the ACPC match-state protocol.
+
+:class:`AcpcSeat` is a transport of the dealer (an
+:class:`~pokerlab.play.dealer.AgentConnection`) over one socket: a client program
+connected to the ACPC dealer, or an executable entrant's pipe. :class:`AcpcTable` is the
+dealer listener that sends every seat its match state whenever a seat must act or the
+hand ends, and writes the ``STATE:`` lines of the ACPC log. A client that disconnects,
+sends garbage, an illegal action, answers out of turn or stays silent past its time limit
+never stops the match: the seat's default action is played and the fault recorded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import re
+import select
+import socket
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from pokerlab._types import TERMINAL, Action
+from pokerlab.cards.card import N_CARDS, card_str
+from pokerlab.errors import IllegalActionError, PokerlabError, ProtocolError
+from pokerlab.games.holdem_rules import CALL, FOLD
+from pokerlab.games.holdem_state import HoldemState
+from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.acpc_matchstate import (
+    PREFIX,
+    format_matchstate,
+    parse_response,
+    token_action,
+)
+from pokerlab.play.dealer import (
+    ActionTaken,
+    AgentFault,
+    ChanceDealt,
+    DealerEvent,
+    HandEnded,
+    HandStarted,
+)
+from pokerlab.play.records import FaultEvent
+
+_MAX_LINE = 4096
+_SEND_SECONDS = 5.0
+"""How long a send waits for a client that does not read (its buffer full)."""
+_RECORDED_LINES = 3
+"""Lines that are not answers recorded one by one per decision (the rest are counted)."""
+_TOKEN = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
+DEFAULT_SPIN_US = 0.0
+"""Microseconds a seat polls for its client's answer before sleeping (``--spin-us``)."""
+_MAX_SPIN_US = 1_000_000.0
+_CARD_TEXT = tuple(card_str(c) for c in range(N_CARDS))
+"""The text of each card id (a lookup, not a checked conversion, per card sent)."""
+
+
+@dataclass(frozen=True)
+class TimeLimits:
+    """Seconds a client may think: per action, per hand and over the match (None: no limit)."""
+
+    per_action: float | None = 10.0
+    per_hand: float | None = None
+    per_match: float | None = None
+
+
+class _LineSocket:
+    """Lines in and out of a connected socket, with deadlines; never raises past ``AgentFault``.
+
+    The socket is non-blocking and waits go through ``poll`` only when the data is not
+    there yet: a send, or a read of an answer that has arrived, is one system call. With
+    ``spin`` seconds, a read first retries ``recv`` for up to that long before it sleeps
+    in ``poll`` (an answer that comes within it costs no wake-up; the CPU is spent).
+    """
+
+    def __init__(self, sock: socket.socket, spin: float = 0.0) -> None:
+        self.sock = sock
+        self.spin = spin
+        self.buffer = b""
+        self.closed = False
+        sock.setblocking(False)
+        self._poll = select.poll()
+        self._poll.register(sock, select.POLLIN)
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            raise AgentFault("crash", "the client disconnected")
+        data = memoryview(text.encode("ascii") + b"\r\n")
+        try:
+            while data:
+                try:
+                    data = data[self.sock.send(data) :]
+                except BlockingIOError:
+                    # a client that does not read fills its buffer: wait a little, no more
+                    ready = select.select([], [self.sock], [], _SEND_SECONDS)[1]
+                    if not ready:
+                        self.closed = True  # a line half sent: nothing more can follow it
+                        raise AgentFault(
+                            "timeout", "the client does not read what it is sent"
+                        ) from None
+        except OSError as error:
+            self.closed = True
+            raise AgentFault("crash", f"the client disconnected ({error})") from error
+
+    def read_line(self, deadline: float | None) -> str:
+        spin_until = None
+        while b"\n" not in self.buffer:
+            if self.closed:
+                raise AgentFault("crash", "the client disconnected")
+            if len(self.buffer) > _MAX_LINE:
+                self.buffer = b""
+                raise AgentFault("protocol", f"a line longer than {_MAX_LINE} bytes")
+            try:
+                chunk = self.sock.recv(65536)
+            except BlockingIOError:
+                if self.spin > 0:
+                    now = time.monotonic()
+                    if spin_until is None:
+                        spin_until = now + self.spin
+                    if now < spin_until and (deadline is None or now < deadline):
+                        continue
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise AgentFault("timeout", "no answer within the time limit") from None
+                wait = -1 if left is None else max(1, math.ceil(left * 1000))
+                if not self._poll.poll(wait):
+                    raise AgentFault("timeout", "no answer within the time limit") from None
+                continue
+            except OSError as error:
+                self.closed = True
+                raise AgentFault("crash", f"the client disconnected ({error})") from error
+            if not chunk:
+                self.closed = True
+                raise AgentFault("crash", "the client disconnected")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.rstrip(b"\r").decode("ascii", errors="replace")
+
+    def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+
+class MatchStateSink(Protocol):
+    """What a table sends match states to: an :class:`AcpcSeat`, or a transport holding one."""
+
+    name: str
+    hand_seconds: float
+    table: AcpcTable | None
+
+    def deliver(self, text: str) -> None:
+        """Pass on one match state (a seat may queue it until it must answer)."""
+        ...
+
+
+class AcpcTable:
+    """The dealer listener: follows the hand, sends match states, writes the ACPC log lines.
+
+    The betting text, the board text and each position's head and hole cards are kept as
+    the hand goes (an action appends one token), so a match state costs one string
+    format, not a replay of the hand.
+
+    Args:
+        seats: the ACPC seat of each agent (by the agent's index in the match); agents
+            reached otherwise (in process, sandboxed) are left out or given as None.
+        log: receives the ``STATE:`` and ``#`` fault lines.
+    """
+
+    def __init__(
+        self,
+        seats: Sequence[MatchStateSink | None] | Mapping[int, MatchStateSink],
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        pairs = seats.items() if isinstance(seats, Mapping) else enumerate(seats)
+        self.seats: dict[int, MatchStateSink] = {i: seat for i, seat in pairs if seat is not None}
+        self.state: HoldemState | None = None
+        self.hand = 0
+        self.seating: tuple[int, ...] = ()
+        self.log = log
+        self._round = 0  # betting rounds opened before the current one
+        self._betting = ""  # the hand's betting so far, rounds joined by "/"
+        self._boards = ""  # "/<cards>" per round after the first that has opened
+        self._hole: list[str] | None = None  # each position's hole cards, once all are dealt
+        self._views: list[tuple[int, str, MatchStateSink, str]] = []
+        """Per position with a seat here: the position, its ``MATCHSTATE:<position>:<hand>:``
+        head, its seat and its own hole cards (the others' hidden), built once a hand."""
+        self._orders: dict[int, list[tuple[int, str, MatchStateSink, str]]] = {}
+        """The views with the position to act first, by that position (built once a hand)."""
+        for seat in self.seats.values():
+            seat.table = self
+
+    def __call__(self, event: DealerEvent) -> None:
+        """Receive one dealer event."""
+        if isinstance(event, ActionTaken):
+            state = event.state
+            assert isinstance(state, HoldemState)
+            action = event.action
+            if action == FOLD:
+                self._betting += "f"
+            elif action == CALL:
+                self._betting += "c"
+            elif state.game.no_limit:
+                self._betting += f"r{state.committed[event.seat]}"
+            else:
+                self._betting += "r"
+            self._changed(state)
+        elif isinstance(event, ChanceDealt):
+            state = event.state
+            assert isinstance(state, HoldemState)
+            sizes = state.game.rules.board_sizes
+            while self._round + 1 < len(sizes) and len(state.board) >= sizes[self._round + 1]:
+                self._round += 1
+                r = self._round
+                self._betting += "/"
+                self._boards += "/" + "".join(
+                    _CARD_TEXT[c] for c in state.board[sizes[r - 1] : sizes[r]]
+                )
+            self._changed(state)
+        elif isinstance(event, HandStarted):
+            self.hand, self.seating = event.hand, event.seats
+            self._round = 0
+            self._betting = ""
+            self._boards = ""
+            self._hole = None
+            self._views = []
+            self._orders = {}
+            for connection in self.seats.values():
+                connection.hand_seconds = 0.0
+        elif isinstance(event, HandEnded):
+            # The hand's end goes now, not with the next hand's first state: a client's work
+            # on it (a showdown, the agent's result) is not charged to its next action.
+            for seat in self.seats.values():
+                flush = getattr(seat, "flush", None)
+                if flush is not None:
+                    flush()
+            if self.log is None:
+                return
+            state = event.state
+            assert isinstance(state, HoldemState)
+            record = event.record
+            returns = "|".join(f"{r:g}" for r in record.returns)
+            names = "|".join(self._name(a) for a in self.seating)
+            body = self._body(state, show=range(state.game.n_players))
+            self.log(f"STATE:{self.hand}:{body}:{returns}:{names}")
+        elif isinstance(event, FaultEvent) and self.log is not None:
+            self.log(f"# hand {event.hand} seat {event.seat} {event.kind}: {event.detail}")
+
+    def _name(self, agent: int) -> str:
+        seat = self.seats.get(agent)
+        return seat.name if seat is not None else f"agent{agent}"
+
+    def _holes(self, state: HoldemState) -> list[str]:
+        """Each position's hole cards as text (read once a hand, when all are dealt)."""
+        if self._hole is None or len(self._hole) < state.game.n_players:
+            self._hole = [
+                "".join(_CARD_TEXT[c] for c in state.hole_cards(p))
+                for p in range(state.game.n_players)
+            ]
+            self._views, self._orders = [], {}
+            for position, agent in enumerate(self.seating):
+                seat = self.seats.get(agent)
+                if seat is not None:
+                    own = "|".join(h if p == position else "" for p, h in enumerate(self._hole))
+                    self._views.append((position, f"{PREFIX}:{position}:{self.hand}:", seat, own))
+        return self._hole
+
+    def _body(self, state: HoldemState, show: Sequence[int] | range) -> str:
+        """``<betting>:<cards>`` with the hole cards of the positions in ``show``."""
+        holes = self._holes(state)
+        hole = "|".join(holes[p] if p in show else "" for p in range(len(holes)))
+        return f"{self._betting}:{hole}{self._boards}"
+
+    def _changed(self, state: HoldemState) -> None:
+        self.state = state
+        player = state.player
+        if player < 0 and player != TERMINAL:
+            return
+        self._holes(state)
+        betting, boards = self._betting, self._boards
+        if player == TERMINAL and not any(state.folded):
+            everyone = self._body(state, show=range(state.game.n_players))
+            for _, head, seat, _ in self._views:
+                seat.deliver(f"{head}{everyone}")
+            return
+        # The seat to act first: its client starts thinking before the others wake up.
+        views = self._views
+        if player > 0:
+            views = self._orders.get(player) or self._orders.setdefault(
+                player, sorted(views, key=lambda view: view[0] != player)
+            )
+        for _, head, seat, own in views:
+            seat.deliver(f"{head}{betting}:{own}{boards}")
+
+
+class AcpcSeat:
+    """One entrant reached over a socket: a transport for the library dealer."""
+
+    wants_updates = False
+
+    def __init__(
+        self, sock: socket.socket, name: str, limits: TimeLimits, *, spin_us: float = 0.0
+    ) -> None:
+        self.name = name
+        self.limits = limits
+        self.lines = _LineSocket(sock, spin=spin_us / 1e6)
+        self.table: AcpcTable | None = None
+        self.sent = ""
+        self.hand_seconds = 0.0
+        self.match_seconds = 0.0
+        self._faults: list[tuple[str, str]] = []
+        self._pending: list[str] = []
+
+    def deliver(self, text: str) -> None:
+        """Queue a match state (once); it is sent, with the others queued, by :meth:`flush`.
+
+        States the seat need not answer wait for the next one it must answer (or the end of
+        the hand): one system call per decision instead of one per state, which on
+        loopback is most of the dealer's time (each send wakes the client).
+        """
+        if text == self.sent:
+            return
+        self.sent = text
+        if not self.lines.closed:
+            self._pending.append(text)
+
+    def flush(self) -> None:
+        """Send the queued match states in one write; a dead client's are dropped."""
+        if not self._pending:
+            return
+        text = "\r\n".join(self._pending)
+        self._pending.clear()
+        if not self.lines.closed:
+            try:
+                self.lines.send(text)
+            except AgentFault as fault:
+                self._faults.append((fault.kind, fault.detail))
+
+    def reset(self) -> None:
+        """Nothing: ACPC has no hook before a hand."""
+
+    def seed(self, value: int) -> None:
+        """Nothing: ACPC clients draw their own randomness."""
+
+    def observe(self, update: Observation | HandResult) -> None:
+        """Nothing: the table sends every state."""
+
+    def act(self, observation: Observation) -> object:
+        """Read this seat's answer to the state last sent; return its action id."""
+        return self.act_unobserved()
+
+    def act_unobserved(self) -> object:
+        """:meth:`act` without an observation (the client knows the hand from the table)."""
+        table = self.table
+        if table is None or table.state is None:
+            raise AgentFault("protocol", "the seat is not at a table")
+        state = table.state
+        self.flush()  # the state to answer, after those it has not been sent yet
+        left = [
+            x for x in (
+                self.limits.per_action,
+                None if self.limits.per_hand is None else self.limits.per_hand - self.hand_seconds,
+                None if self.limits.per_match is None
+                else self.limits.per_match - self.match_seconds,
+            ) if x is not None
+        ]  # fmt: skip
+        budget = min(left) if left else None
+        if budget is not None and budget <= 0:
+            raise AgentFault("timeout", "the client has used up its time for the hand or match")
+        start = time.monotonic()
+        try:
+            return self._answer(state, None if budget is None else start + budget)
+        finally:
+            spent = time.monotonic() - start
+            self.hand_seconds += spent
+            self.match_seconds += spent
+
+    def _answer(self, state: HoldemState, deadline: float | None) -> Action:
+        ignored = 0  # lines that were not the answer: the first few are recorded, then counted
+        try:
+            while True:
+                line = self.lines.read_line(deadline)
+                sent = self.sent
+                if line.startswith(sent) and line[len(sent) : len(sent) + 1] == ":":
+                    token = line[len(sent) + 1 :]  # the usual answer: no need to parse it all
+                    if _TOKEN.fullmatch(token):
+                        try:
+                            return token_action(state, token)
+                        except (ProtocolError, IllegalActionError) as error:
+                            raise AgentFault("illegal", f"{token!r}: {error}") from error
+                try:
+                    message, token = parse_response(line)
+                except ProtocolError as error:
+                    fault = ("protocol", f"garbage {line[:80]!r}: {error}")
+                else:
+                    if format_matchstate(message) == self.sent:
+                        try:
+                            return token_action(state, token)
+                        except (ProtocolError, IllegalActionError) as error:
+                            raise AgentFault("illegal", f"{token!r}: {error}") from error
+                    fault = ("protocol", f"answer out of turn or stale: {line[:80]!r}")
+                ignored += 1
+                if ignored <= _RECORDED_LINES:
+                    self._faults.append(fault)
+        finally:
+            if ignored > _RECORDED_LINES:
+                self._faults.append(
+                    ("protocol", f"{ignored - _RECORDED_LINES} more lines that were not answers")
+                )
+
+    def take_faults(self) -> list[tuple[str, str]]:
+        """Faults found outside a call (a failed send, garbage read while waiting)."""
+        faults, self._faults = self._faults, []
+        return faults
+
+    def close(self) -> None:
+        """Send what is queued (the last hand's end), then close the socket."""
+        self.flush()
+        self.lines.close()
+
+
+def check_spin_us(spin_us: float) -> float:
+    """``spin_us`` if it is a number of microseconds from 0 to 1,000,000.
+
+    Raises:
+        PokerlabError: otherwise (says what is allowed).
+    """
+    if not 0.0 <= spin_us <= _MAX_SPIN_US:  # False for NaN too
+        raise PokerlabError(
+            f"spin of {spin_us!r} us; allowed: 0 (sleep at once) to {_MAX_SPIN_US:,.0f} us"
+        )
+    return spin_us
+
+
+
+__all__ = [
+    "DEFAULT_SPIN_US",
+    "AcpcSeat",
+    "AcpcTable",
+    "MatchStateSink",
+    "TimeLimits",
+    "check_spin_us",
+]
