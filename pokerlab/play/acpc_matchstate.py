@@ -94,6 +94,16 @@ def parse_matchstate(text: str) -> MatchState:
     return MatchState(position, hand_number, betting, hole, board)
 
 
+def format_chips(value: float) -> str:
+    """``value`` as ACPC's dealer writes chips in its log: ``%.6f`` without trailing zeros.
+
+    ``10`` for 10, ``-2.5`` for -2.5, ``1234567`` for 1,234,567 (never an exponent, which
+    ``%g`` would give past six digits).
+    """
+    text = f"{value:.6f}".rstrip("0")
+    return text[:-1] if text.endswith(".") else text
+
+
 def format_matchstate(state: MatchState) -> str:
     """Write ``state`` as the one-line ACPC text (the inverse of :func:`parse_matchstate`)."""
     betting = "/".join("".join(tokens) for tokens in state.betting)
@@ -476,6 +486,7 @@ __all__ = [
     "MatchState",
     "MatchStateTracker",
     "action_token",
+    "format_chips",
     "format_matchstate",
     "format_response",
     "matchstate_from_state",

@@ -20,7 +20,6 @@ the dealer plays the seat's default action (check, else fold) and records the fa
 from __future__ import annotations
 
 import math
-import os
 import selectors
 import socket
 import time
@@ -46,6 +45,7 @@ from pokerlab.play.acpc_seat import (
     check_spin_us,
 )
 from pokerlab.play.records import FaultEvent, HandRecord
+from pokerlab.protocols.acpc_log import AcpcLogWriter, log_header, score_line
 
 
 @dataclass(frozen=True)
@@ -285,26 +285,25 @@ def run_acpc_match(
     seed: int,
     log_path: Path | None = None,
     on_hand: Callable[[HandRecord], None] | None = None,
+    game_name: str | None = None,
 ) -> AcpcResult:
     """Play ``hands`` hands between connected seats and return each entrant's result.
 
-    The log (ACPC ``STATE:`` lines and ``#`` fault lines) is written to a temporary file
-    beside ``log_path`` and moved into place at the end, even when interrupted.
+    The log is the reference dealer's (:mod:`pokerlab.protocols.acpc_log`): the header
+    (match name: the log's file name without its suffix; ``game_name``, default the game's
+    spec; hands; seed; the first seat's time limits), a ``STATE:`` line per hand (and
+    ``#`` lines for faults), and the ``SCORE:`` line once every hand is played. It is
+    written beside ``log_path`` and moved into place at the end, even when interrupted.
     """
     n = game.n_players
     if len(seats) != n:
         raise PokerlabError(f"{game.spec} has {n} seats; got {len(seats)} entrants")
     if hands < 1:
         raise PokerlabError(f"hands must be >= 1; got {hands}")
-    tmp = None if log_path is None else log_path.with_name(log_path.name + ".tmp")
-    handle = None if tmp is None else tmp.open("w", encoding="ascii")
-
-    def log(line: str) -> None:
-        if handle is not None:
-            handle.write(line + "\n")
-
-    table = AcpcTable(seats, log)
+    writer = None if log_path is None else AcpcLogWriter(log_path)
+    table = AcpcTable(seats, writer)
     records: list[HandRecord] = []
+    last: list[str] = []
     try:
         for record in iter_hands(
             game,
@@ -318,13 +317,16 @@ def run_acpc_match(
             records.append(record)
             if on_hand is not None:
                 on_hand(record)
+        by_agent = np.array([r.agent_returns() for r in records], dtype=np.float64)
+        last.append(score_line(by_agent.sum(axis=0).tolist(), [s.name for s in seats]))
     finally:
         for seat in seats:
             seat.flush()  # the last hand's end: the clients see every state of the match
-        if handle is not None and tmp is not None and log_path is not None:
-            handle.close()
-            os.replace(tmp, log_path)
-    by_agent = np.array([r.agent_returns() for r in records], dtype=np.float64)
+        if writer is not None and log_path is not None:
+            match = log_path.name.removesuffix(".log")
+            writer.close(
+                log_header(match, game_name or str(game.spec), hands, seed, seats[0].limits), last
+            )
     big_blind = game.rules.big_blind
     return AcpcResult(
         names=tuple(s.name for s in seats),

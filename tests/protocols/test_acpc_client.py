@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from pokerlab.errors import PokerlabError
 from pokerlab.games.observation import Observation
-from pokerlab.play.acpc_matchstate import VERSION_LINE
+from pokerlab.play.acpc_matchstate import VERSION_LINE, format_chips
 from pokerlab.play.acpc_seat import TimeLimits
 from pokerlab.play.sandbox import SandboxedAgent
 from pokerlab.protocols.acpc_client import AcpcPlayer, client_agent, latest_states
 from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
+from pokerlab.protocols.acpc_log import read_acpc_log
 from tests.protocols.test_acpc_dealer import HashAgent, _pokerlab_client
 
 DATA = Path(__file__).parent / "data"
@@ -265,7 +266,17 @@ def test_the_cli_plays_a_strategy_file_against_a_sandboxed_entrant_on_a_gamedef_
     assert all("played 40 hands" in e for e in client_errors), client_errors
     states = [line for line in log.read_text().splitlines() if line.startswith("STATE:")]
     assert len(states) == 40
-    assert not any(line.startswith("#") for line in log.read_text().splitlines())
+    assert not any(line.startswith("# hand") for line in log.read_text().splitlines())
+    # the log is the reference dealer's: header, hands, SCORE (printed too), read back
+    written = read_acpc_log(log)
+    assert (written.match, written.game, written.hands, written.seed) == (
+        "match", str(gamedef), 40, 3)
+    assert written.limits == {"t_response": 10000}
+    assert written.totals is not None
+    assert f"SCORE:{'|'.join(format_chips(written.totals[n]) for n in ('solver', 'entrant'))}" \
+        f":solver|entrant" in out
+    for name in ("solver", "entrant"):
+        assert written.totals[name] == sum(r[name] for r in written.results)
     # the entrant always raises or bets when it can: every hand it opens has an r
     opened = [s for s in states if s.split(":")[-1].split("|")[0] == "entrant"]
     assert opened
