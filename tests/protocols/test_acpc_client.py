@@ -332,6 +332,57 @@ def test_the_trackers_fast_path_gives_the_states_of_a_full_parse(game) -> None: 
             assert loose.public_history == tracker.public_history
 
 
+@pytest.mark.parametrize(
+    "game",
+    [LIMIT, NO_LIMIT, load_acpc_game("holdem.limit.3p"), load_acpc_game("leduc.limit.2p")],
+    ids=["limit", "no-limit", "limit-3p", "leduc"],
+)
+def test_a_hand_first_read_at_any_of_its_states_or_mangled_reads_as_a_full_parse(game) -> None:  # type: ignore[no-untyped-def]
+    # A client that skips states (latest_states) first reads a hand at any of its states:
+    # that first line takes the tracker's new-hand path, which must give the full parse's
+    # state, and for a damaged line the full parse's error.
+    import random
+
+    from pokerlab.errors import IllegalActionError, ProtocolError
+    from pokerlab.play.acpc_matchstate import (
+        MatchStateTracker,
+        parse_matchstate,
+        state_from_matchstate,
+    )
+
+    def full(line: str) -> object:
+        try:
+            message = parse_matchstate(line)
+            return (message.position, message.hand_number,
+                    state_from_matchstate(game, message).history)  # fmt: skip
+        except (ProtocolError, IllegalActionError) as error:
+            return type(error), str(error)
+
+    def tracked(tracker: MatchStateTracker, line: str) -> object:
+        try:
+            position, hand, state = tracker.follow(line)
+            return position, hand, state.history
+        except (ProtocolError, IllegalActionError) as error:
+            return type(error), str(error)
+
+    rng = random.Random(5)
+    for texts in _table_texts(game, 30, 3):
+        tracker = MatchStateTracker(game)
+        hands: dict[str, list[str]] = {}
+        for line in texts:
+            hands.setdefault(line.split(":")[2], []).append(line)
+        for lines in hands.values():
+            first = rng.randrange(len(lines))
+            for line in lines[first:]:
+                assert tracked(tracker, line) == full(line), line
+            line = lines[first]
+            at = rng.randrange(len(line))
+            for mangled in (line[:at] + line[at + 1 :], line[:at] + "Z" + line[at:],
+                            line[:at] + line[at - 1 : at] + line[at:]):  # fmt: skip
+                other = MatchStateTracker(game)
+                assert tracked(other, mangled) == full(mangled), mangled
+
+
 def test_a_numpy_integer_answer_is_an_action_and_a_string_is_illegal() -> None:
     import numpy as np
 
