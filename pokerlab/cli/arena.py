@@ -42,6 +42,7 @@ from pokerlab.arena import (
 )
 from pokerlab.cli._common import (
     JsonOption,
+    TrustEntrantsOption,
     console,
     err_console,
     load_game,
@@ -138,6 +139,7 @@ def run_command(
                      "(default: the cluster's CPUs)."),
     ] = None,
     json: JsonOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play every table of agents, seats rotated over shared deals, and store every hand.
 
@@ -150,13 +152,11 @@ def run_command(
     runner = _runner(backend, address, workers)
     the_game = load_game(game)
     entrants: list[Entrant] = []
+    limits = SandboxLimits(decision_seconds=time_limit, trusted=trust)
     if agents is not None:
-        entrants += file_entrants(agents, the_game,
-                                  limits=SandboxLimits(decision_seconds=time_limit))
+        entrants += file_entrants(agents, the_game, limits=limits)
     if executables:
-        entrants += _executable_entrants(
-            executables, the_game, SandboxLimits(decision_seconds=time_limit)
-        )
+        entrants += _executable_entrants(executables, the_game, limits)
     for name in (n.strip() for n in builtins.split(",")):
         if name:
             entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)
@@ -180,6 +180,7 @@ def run_command(
             command += ["--builtins", builtins]
         command += ["--hands", str(hands), "--db", str(db), "--seed", str(seed),
                     "--time-limit", f"{time_limit:g}"]
+        command += ["--trust-entrants"] if trust else []
         if cache_dir is not None:
             command += ["--cache-dir", str(cache_dir)]
         if runner is not None:

@@ -16,6 +16,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from pokerlab.cli._common import (
+    TrustEntrantsOption,
     UnsafeInProcessOption,
     build_agent,
     close_agents,
@@ -52,6 +53,7 @@ def match_command(
     ] = True,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     in_process: UnsafeInProcessOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play a duplicate match; print each agent's mean, its interval and its AIVAT estimate.
 
@@ -65,7 +67,7 @@ def match_command(
     if len(agents) != game.n_players:
         raise PokerlabError(f"{game.spec} has {game.n_players} seats; got {len(agents)} "
                             f"agents ({', '.join(agents)})")
-    built = [build_agent(text, game, seed=seed + k, in_process=in_process)
+    built = [build_agent(text, game, seed=seed + k, in_process=in_process, trust=trust)
              for k, text in enumerate(agents)]
     try:
         with err_console.status(f"playing {hands:,} hands per seat") if not json else _Quiet():
