@@ -288,11 +288,13 @@ def check_agent_command(
     time_limit: TimeLimitOption = 1.0,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deals.")] = 0,
     json: JsonOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Try an entrant as the arena would: its own process, its limits, random opponents."""
     from pokerlab.testing import check_agent
 
-    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit)
+    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit,
+                         trust=trust)
     if json:
         print_json({**{k: v for k, v in vars(report).items() if k != "log"},
                     "log": report.log[:4000]})

@@ -116,9 +116,12 @@ class ExecutableAgent(ProcessEntrant):
         try:
             line = seat.lines.read_line(time.monotonic() + self.limits.start_seconds)
         except AgentFault as fault:
-            raise self._fault(
-                fault.kind, f"no version line ({fault.detail}; {self.exit_text()})"
-            ) from None
+            exit_text = self.exit_text()
+            problem = self._fault(fault.kind, f"no version line ({fault.detail}; {exit_text})")
+            said = self.logs[-1].split("\n[")[0].strip()[-300:] if self.logs else ""
+            if said:
+                problem.detail += f"; its stderr ends: {said}"
+            raise problem from None
         if not line.startswith("VERSION:2."):
             raise self._fault("protocol", f"announced {line[:40]!r}; allowed: {VERSION_LINE}")
         self._seat = seat
