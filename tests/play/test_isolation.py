@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +28,7 @@ from pokerlab.play.isolation import HOST_ID_BASE, host_id
 from pokerlab.play.sandbox import EntrantSource, SandboxedAgent, SandboxLimits
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
 from tests.play.attacks import BLOCKED_OR_PRIVATE, PROBES
+from tests.play.host import HostWatch, shm_segments
 
 pytestmark = [
     pytest.mark.slow,
@@ -52,80 +50,6 @@ def default(observation):
 
 PLAIN = DEFAULT + ("class Agent:\n    def act(self, observation):\n"
                    "        return default(observation)\n")
-
-
-def _shm_segments() -> set[str]:
-    """The host's SysV shared-memory segments (key and id), from /proc/sysvipc/shm."""
-    lines = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
-    return {" ".join(line.split()[:2]) for line in lines}
-
-
-def _processes_of(ids: set[int]) -> list[int]:
-    """Host processes whose real or effective user id is one of ``ids``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            status = (entry / "status").read_text()
-        except OSError:
-            continue
-        for line in status.splitlines():
-            if line.startswith("Uid:"):
-                if {int(v) for v in line.split()[1:3]} & ids:
-                    found.append(int(entry.name))
-                break
-    return found
-
-
-class HostWatch:
-    """What an entrant could leave on the host: segments, processes, folders, settings."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        import pokerlab.play.containment as containment
-        import pokerlab.play.sandbox as sandbox
-
-        self.segments = _shm_segments()
-        self.hostname = socket.gethostname()
-        self.core_pattern = Path("/proc/sys/kernel/core_pattern").read_text()
-        self.folders: list[str] = []
-        self.ids: set[int] = set()
-        made = sandbox.tempfile.mkdtemp
-        launch = containment.subprocess.Popen
-
-        def mkdtemp(*args: object, **kwargs: object) -> str:
-            folder = made(*args, **kwargs)  # type: ignore[call-overload]
-            self.folders.append(folder)
-            return str(folder)
-
-        watch = self
-
-        class Popen(launch):  # type: ignore[misc, valid-type]
-            def __init__(self, *args: object, **kwargs: object) -> None:
-                super().__init__(*args, **kwargs)
-                watch.ids.add(host_id(self.pid))
-
-        monkeypatch.setattr(sandbox.tempfile, "mkdtemp", mkdtemp)
-        monkeypatch.setattr(containment.subprocess, "Popen", Popen)
-
-    def assert_clean(self) -> None:
-        """Nothing of the entrant is left on the host."""
-        assert self.ids, "no entrant was started"
-        assert _shm_segments() <= self.segments
-        deadline = time.monotonic() + 5
-        while _processes_of(self.ids) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert _processes_of(self.ids) == []
-        assert [f for f in self.folders if os.path.exists(f)] == []
-        assert socket.gethostname() == self.hostname
-        assert Path("/proc/sys/kernel/core_pattern").read_text() == self.core_pattern
-
-
-@pytest.fixture
-def host(monkeypatch: pytest.MonkeyPatch) -> Iterator[HostWatch]:
-    watch = HostWatch(monkeypatch)
-    yield watch
-    watch.assert_clean()
 
 
 SHOWN_SECRETS = [Path(p) for p in ("/etc/hostname", "/etc/machine-id", "/usr/share/doc")
@@ -326,7 +250,7 @@ def test_two_entrants_pass_nothing_through_shared_memory_and_nothing_survives(
             lines = [x for x in agent.log.splitlines() if x.startswith(("LEAK", "CLEAN"))]
             assert len(lines) >= 3
             assert all(x.startswith("CLEAN") for x in lines), lines
-    assert not any(s.startswith(f"{0x5EED0002} ") for s in _shm_segments())
+    assert not any(s.startswith(f"{0x5EED0002} ") for s in shm_segments())
 
 
 TOUCHER = DEFAULT + '''
