@@ -151,7 +151,7 @@ def cgroup_support() -> tuple[tuple[Hierarchy, ...], str | None]:
         v2_wanted = wanted & delegated
         if v2_wanted == wanted or not v1:
             try:
-                parent = _v2_parent(v2[0], own[""], v2_wanted or wanted)
+                parent = _v2_parent(v2[0], own[""], v2_wanted if v1 else wanted)
                 hierarchies.append(Hierarchy(parent, frozenset(v2_wanted), 2))
                 wanted -= v2_wanted
             except OSError as error:
