@@ -28,6 +28,7 @@ from typing import Any
 
 from pokerlab.errors import PokerlabError
 from pokerlab.play.cgroups import EntrantCgroup, cgroup_support
+from pokerlab.play.entrant_protocol import clean_text
 from pokerlab.play.isolation import ISOLATION_FAILED
 
 _PR_SET_PDEATHSIG = 1
@@ -228,9 +229,9 @@ class EntrantLog:
         os.close(descriptor)
 
     def text(self, wait: float = 1.0) -> str:
-        """What was kept, with a note of what was dropped."""
+        """What was kept (control characters escaped), with a note of what was dropped."""
         self._thread.join(wait)
-        text = self.data.decode(errors="replace")
+        text = clean_text(self.data.decode(errors="replace"), len(self.data))
         if self.dropped:
             text += f"\n[... {self.dropped:,} more bytes of output dropped]"
         return text

@@ -53,6 +53,7 @@ _HEADER = struct.Struct(">I")
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _BRACKET = re.compile(rb"[\[\]{}]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class ProtocolError(Exception):
@@ -117,10 +118,15 @@ def parse_message(data: bytes) -> dict[str, Any]:
 
 
 def clean_text(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, without lone surrogates (storable as UTF-8)."""
+    """``text`` cut to ``limit`` characters, safe to store and to print.
+
+    Lone surrogates (not UTF-8) become U+FFFD; control characters other than newline and
+    tab (a terminal's escape sequences) are written as ``\\xNN``.
+    """
     if len(text) > limit:
         text = text[:limit] + f" [... {len(text) - limit:,} more characters]"
-    return _SURROGATE.sub("\ufffd", text)
+    text = _SURROGATE.sub("\ufffd", text)
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
 def check_answer(value: object) -> object:

@@ -347,7 +347,7 @@ def _cover(target: str, empty_file: str) -> None:
     """Cover a path by an empty read-only file system (a folder) or an empty file."""
     if os.path.isdir(target):
         _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
-               "size=4k,mode=555")
+               "size=4k,nr_inodes=1,mode=555")
     elif os.path.lexists(target):
         _mount(empty_file, target, None, MS_BIND)
         _mount("none", target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV
@@ -375,7 +375,7 @@ def _mount_proc(root: str, empty_file: str) -> bool:
 
 def _make_dev(root: str) -> None:
     dev = _make_path(root, "/dev", True)
-    _mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=755")
+    _mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,nr_inodes=64,mode=755")
     for name in DEVICES:
         target = _make_path(root, f"/dev/{name}", False)
         _mount(f"/dev/{name}", target, None, MS_BIND)
@@ -385,7 +385,7 @@ def _make_dev(root: str) -> None:
         os.symlink(target, f"{dev}/{name}")
     os.mkdir(f"{dev}/shm", 0o1777)
     _mount("tmpfs", f"{dev}/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-           "size=1m,mode=1777")
+           "size=1m,nr_inodes=256,mode=1777")
     _mount("none", dev, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC)
 
 
@@ -396,7 +396,7 @@ def build_root(view: View, handles: dict[str, int], root: str) -> bool:
     processes only); ``handles`` are :func:`enter_namespaces`' (closed here).
     """
     _mount("none", "/", None, MS_REC | MS_PRIVATE)
-    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=4096,mode=755")
     empty_file = _make_path(root, "/.empty", False)
     for path, target in view.links:
         os.symlink(target, root + path)
@@ -410,7 +410,8 @@ def build_root(view: View, handles: dict[str, int], root: str) -> bool:
     _make_dev(root)
     tmp = _make_path(root, "/tmp", True)
     _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV,
-           f"size={view.tmp_megabytes}m,mode=1777")
+           f"size={view.tmp_megabytes}m,nr_inodes={max(1024, 256 * view.tmp_megabytes)},"
+           "mode=1777")
     has_proc = _mount_proc(root, empty_file)
     old = _make_path(root, "/.old-root", True)
     number = SYSCALLS.get(platform.machine(), {}).get("pivot_root")

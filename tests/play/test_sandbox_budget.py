@@ -162,18 +162,19 @@ def test_the_log_is_bounded_over_the_whole_match(tmp_path: Path) -> None:
 RAISER = DEFAULT + '''
 class Loud(Exception):
     def __str__(self):
-        return "\\ud800" + "y" * 400_000
+        return "\\ud800\\x1b]0;owned\\x07\\x1b[2J" + "y" * 400_000
 
 class Agent:
     def observe(self, update):
         raise Loud()
 
     def act(self, observation):
+        print("\\x1b[31mred\\x1b[0m \\x9b", flush=True)  # a terminal's escapes
         return default(observation)
 '''
 
 
-def test_fault_texts_are_cut_and_storable(tmp_path: Path) -> None:
+def test_fault_texts_and_logs_are_cut_storable_and_printable(tmp_path: Path) -> None:
     file = tmp_path / "raiser.py"
     file.write_text(RAISER)
     agent = SandboxedAgent(EntrantSource.read(file), kuhn(),
@@ -187,3 +188,6 @@ def test_fault_texts_are_cut_and_storable(tmp_path: Path) -> None:
     assert {e.kind for e in faults} == {"exception"}
     assert all(len(e.detail) <= MAX_DETAIL + 40 for e in faults)
     assert all(e.detail.encode("utf-8") for e in faults)
+    assert not any("\x1b" in e.detail or "\x07" in e.detail for e in faults)
+    assert "\\x1b[31mred" in agent.log  # shown escaped, never sent to a terminal
+    assert "\x1b" not in agent.log and "\x9b" not in agent.log
