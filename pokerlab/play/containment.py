@@ -147,27 +147,19 @@ def isolation_problems() -> tuple[str, ...]:
 
 def probe_isolation(hidden: Sequence[str] = ()) -> str | None:
     """Start a contained launcher that checks every mechanism; None if all hold, else why."""
-    import tempfile
-
-    workdir = tempfile.mkdtemp(prefix="pokerlab-probe-")
+    launched = launch(
+        {"mode": "probe", "contain": True, "tmp_megabytes": 1, "hidden": list(hidden),
+         "root": "/tmp"},
+        memory_megabytes=1024, cpu_seconds=60, tmp_megabytes=1, max_tasks=16, cpus=1.0,
+        pass_fds=(), workdir="/", environment={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        log_bytes=16384,
+    )
     try:
-        launched = launch(
-            {"mode": "probe", "contain": True, "tmp_megabytes": 1, "hidden": list(hidden),
-             "root": workdir},
-            memory_megabytes=1024, cpu_seconds=60, tmp_megabytes=1, max_tasks=16, cpus=1.0,
-            pass_fds=(), workdir=workdir, environment={"PATH": "/usr/bin:/bin",
-                                                       "LANG": "C.UTF-8"},
-            log_bytes=16384,
-        )
-        try:
-            code = launched.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            code = None
-        end_process(launched.process, launched.cgroup)
-        text = launched.log.text()
-    finally:
-        with contextlib.suppress(OSError):
-            os.rmdir(workdir)
+        code = launched.process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        code = None
+    end_process(launched.process, launched.cgroup)
+    text = launched.log.text()
     if code == 0 and '"uid"' in text:
         return None
     for line in text.splitlines():

@@ -118,10 +118,10 @@ def parse_message(data: bytes) -> dict[str, Any]:
 
 
 def clean_text(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, safe to store and to print.
+    r"""``text`` cut to ``limit`` characters, safe to store and to print.
 
     Lone surrogates (not UTF-8) become U+FFFD; control characters other than newline and
-    tab (a terminal's escape sequences) are written as ``\\xNN``.
+    tab (a terminal's escape sequences) are written as ``\xNN``.
     """
     if len(text) > limit:
         text = text[:limit] + f" [... {len(text) - limit:,} more characters]"

@@ -64,6 +64,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,6 +156,44 @@ def _environment(python: bool) -> dict[str, str]:
 
 def _detail(text: str) -> str:
     return clean_text(text, MAX_DETAIL)
+
+
+CONTAINED_ROOT = "/tmp"
+"""Where a contained launcher mounts the entrant's new root, in its own mount namespace
+only: a contained entrant has no folder on the host."""
+
+
+def _workdir(owner: object, contained: bool) -> str | None:
+    """A working folder on the host for an entrant that is not contained (else None).
+
+    Removed when its process ends, or at the latest when ``owner`` is collected or the
+    arena exits (a caller that never closes its agent leaves nothing either).
+    """
+    if contained:
+        return None
+    folder = tempfile.mkdtemp(prefix="pokerlab-entrant-")
+    weakref.finalize(owner, _remove, folder)
+    return folder
+
+
+def _remove(folder: str | None) -> None:
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _program_descriptor(program: bytes) -> int:
+    """A descriptor holding the program's bytes (in memory: no file on the host)."""
+    descriptor = os.memfd_create("entrant-program", 0)
+    try:
+        view = memoryview(program)
+        written = 0
+        while written < len(view):
+            written += os.write(descriptor, view[written:])
+        os.lseek(descriptor, 0, os.SEEK_SET)
+    except OSError:
+        os.close(descriptor)
+        raise
+    return descriptor
 
 
 @dataclass(frozen=True)
@@ -288,21 +327,21 @@ class SandboxedAgent:
     def _spawn(self) -> None:
         self.starts += 1
         parent, child = socket.socketpair()
-        self._workdir = tempfile.mkdtemp(prefix="pokerlab-entrant-")
+        self._workdir = _workdir(self, self.contained)
         config = {"mode": "python", "channel": child.fileno(), "contain": self.contained,
-                  "root": self._workdir, "tmp_megabytes": self.limits.tmp_megabytes,
-                  "hidden": list(self.hidden)}
+                  "root": self._workdir or CONTAINED_ROOT,
+                  "tmp_megabytes": self.limits.tmp_megabytes, "hidden": list(self.hidden)}
         try:
             launched = launch(
                 config, memory_megabytes=self.limits.memory_megabytes,
                 cpu_seconds=self.limits.cpu_seconds, tmp_megabytes=self.limits.tmp_megabytes,
                 max_tasks=self.limits.max_processes + 3, cpus=self.limits.cpus,
-                pass_fds=(child.fileno(),), workdir=self._workdir,
+                pass_fds=(child.fileno(),), workdir=self._workdir or "/",
                 environment=_environment(python=True), log_bytes=self._log_left,
             )
         except OSError as error:
             parent.close()
-            shutil.rmtree(self._workdir, ignore_errors=True)
+            _remove(self._workdir)
             self._workdir = None
             self.faults += 1
             raise AgentFault("crash", _detail(f"the process could not start: {error}")) from None
@@ -335,8 +374,7 @@ class SandboxedAgent:
             note = f"killed {len(strays)} process(es) it left running"
             why = f"{why}; {note}" if why else note
         self._log_left -= keep_log(self._log, None if why is None else _detail(why), self.logs)
-        if self._workdir is not None:
-            shutil.rmtree(self._workdir, ignore_errors=True)
+        _remove(self._workdir)
         self._process = self._channel = self._reader = self._log = None
         self._workdir = None
         self._pending.clear()
@@ -625,25 +663,24 @@ class ProcessEntrant:
         self.kill()
         self.starts += 1
         parent, child = socket.socketpair()
-        self._workdir = tempfile.mkdtemp(prefix="pokerlab-entrant-")
-        program = Path(self._workdir) / "program"
-        program.write_bytes(self.program)
-        program_fd = os.open(program, os.O_RDONLY)
+        self._workdir = _workdir(self, self.contained)
+        program_fd = _program_descriptor(self.program)
         config = {"mode": "exec", "channel": child.fileno(), "program_fd": program_fd,
                   "name": self.name, "contain": self.contained,
-                  "root": str(Path(self._workdir) / "run") if not self.contained
-                  else self._workdir,
+                  "root": self._workdir or CONTAINED_ROOT,
                   "tmp_megabytes": self.limits.tmp_megabytes, "hidden": list(self.hidden)}
         try:
             launched = launch(
                 config, memory_megabytes=self.limits.memory_megabytes,
                 cpu_seconds=self.limits.cpu_seconds, tmp_megabytes=self.limits.tmp_megabytes,
                 max_tasks=self.limits.max_processes + 3, cpus=self.limits.cpus,
-                pass_fds=(child.fileno(), program_fd), workdir=self._workdir,
+                pass_fds=(child.fileno(), program_fd), workdir=self._workdir or "/",
                 environment=_environment(python=False), log_bytes=self._log_left,
             )
         except OSError:
             parent.close()
+            _remove(self._workdir)
+            self._workdir = None
             raise
         finally:
             child.close()
@@ -664,8 +701,7 @@ class ProcessEntrant:
         end_process(process, self._cgroup)
         self._cgroup = None
         self._log_left -= keep_log(self._log, None if why is None else _detail(why), self.logs)
-        if self._workdir is not None:
-            shutil.rmtree(self._workdir, ignore_errors=True)
+        _remove(self._workdir)
         self._process = self._log = None
         self._workdir = None
 
