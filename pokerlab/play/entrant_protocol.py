@@ -77,6 +77,11 @@ def _no_constant(text: str) -> float:
     raise ProtocolError(f"a number that is not finite: {text}")
 
 
+_DECODER = json.JSONDecoder(parse_int=_bounded_int, parse_float=_finite_float,
+                            parse_constant=_no_constant)
+"""Built once: ``json.loads`` with hooks builds a decoder per call (half its time)."""
+
+
 def _depth(data: bytes) -> int:
     """How deep ``data``'s arrays and objects nest (its strings removed already)."""
     depth = deepest = 0
@@ -106,8 +111,7 @@ def parse_message(data: bytes) -> dict[str, Any]:
         if _depth(bare) > MAX_DEPTH:
             raise ProtocolError(f"a message nested deeper than {MAX_DEPTH}")
     try:
-        message = json.loads(data, parse_int=_bounded_int, parse_float=_finite_float,
-                             parse_constant=_no_constant)
+        message = _DECODER.decode(data.decode())
     except ProtocolError:
         raise
     except (ValueError, RecursionError, MemoryError, TypeError) as exc:
