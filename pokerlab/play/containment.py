@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,10 +59,13 @@ class Launched:
     host_pids: set[int] = field(default_factory=set)
 
 
-def launcher_command(config: dict[str, Any]) -> list[str]:
-    """The launcher's command line for ``config`` (see :mod:`pokerlab.play.entrant_process`)."""
-    return [sys.executable, "-I", "-c", BOOTSTRAP.format(root=PACKAGE_ROOT),
-            json.dumps(config)]
+def launcher_command() -> list[str]:
+    """The launcher's command line.
+
+    Its configuration comes on its stdin, not in its arguments: an entrant reads its own
+    command line, and the paths it must not see are in the configuration.
+    """
+    return [sys.executable, "-I", "-c", BOOTSTRAP.format(root=PACKAGE_ROOT)]
 
 
 def _limit_child(memory: int, cpu_seconds: int, file_bytes: int,
@@ -97,8 +101,9 @@ def launch(
 ) -> Launched:
     """Start a launcher in a cgroup of its own (where the machine allows) with its limits.
 
-    Its stdin is closed and its stdout and stderr go to an :class:`EntrantLog` keeping
-    the first ``log_bytes``.
+    ``config`` (see :mod:`pokerlab.play.entrant_process`) is written on its stdin, which
+    it replaces by ``/dev/null``; its stdout and stderr go to an :class:`EntrantLog`
+    keeping the first ``log_bytes``.
     """
     memory = memory_megabytes * 1024 * 1024
     cgroup = None
@@ -107,12 +112,17 @@ def launch(
     log_read, log_write = os.pipe()
     try:
         process = subprocess.Popen(
-            launcher_command(config), pass_fds=tuple(pass_fds), stdin=subprocess.DEVNULL,
+            launcher_command(), pass_fds=tuple(pass_fds), stdin=subprocess.PIPE,
             stdout=log_write, stderr=log_write, cwd=workdir, env=environment,
             start_new_session=True,
             preexec_fn=functools.partial(_limit_child, memory, cpu_seconds,
                                          tmp_megabytes * 1024 * 1024, cgroup),
         )
+        assert process.stdin is not None
+        with contextlib.suppress(OSError):  # a launcher that died at once: seen later
+            process.stdin.write(json.dumps(config).encode())
+        with contextlib.suppress(OSError):
+            process.stdin.close()
     except BaseException:
         os.close(log_read)
         if cgroup is not None:
@@ -197,8 +207,17 @@ def require_isolation(trusted: bool) -> bool:
     )
 
 
+DRAIN_BYTES_PER_SECOND = 16 * 1024 * 1024
+"""How fast output past an entrant's log limit is read (and dropped)."""
+
+
 class EntrantLog:
-    """Reads a process's output in a thread; keeps the first ``limit`` bytes."""
+    """Reads a process's output in a thread; keeps the first ``limit`` bytes.
+
+    Past the limit it still drains the pipe (counting what it drops), but at most
+    :data:`DRAIN_BYTES_PER_SECOND`: an entrant printing without end blocks on its own
+    writes instead of keeping the arena's thread busy.
+    """
 
     def __init__(self, descriptor: int, limit: int) -> None:
         self.limit = max(0, limit)
@@ -218,6 +237,8 @@ class EntrantLog:
                 if room > 0:
                     self.data += chunk[:room]
                 self.dropped += max(0, len(chunk) - max(room, 0))
+                if room <= len(chunk):
+                    time.sleep(len(chunk) / DRAIN_BYTES_PER_SECOND)
         os.close(descriptor)
 
     def text(self, wait: float = 1.0) -> str:

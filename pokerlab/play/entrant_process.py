@@ -1,13 +1,13 @@
 """The entrant's side of the sandbox: the launcher the arena starts, then the entrant.
 
 The arena starts this module (``python -I -c`` with its own pokerlab first on
-``sys.path``: :data:`pokerlab.play.containment.BOOTSTRAP`) with one argument, a JSON
-object: ``mode`` (``python``, ``exec`` or ``probe``), ``channel`` (the descriptor of the
-protocol's socket, :mod:`pokerlab.play.entrant_protocol`), ``contain``, ``root`` (its
-working folder on the host), ``tmp_megabytes``, ``hidden``, and for ``exec`` the
-executable's descriptor ``program_fd`` and its ``name``. Its stdin is closed, its output
-goes to a bounded log, its resource limits are set and its cgroup joined. Before any
-entrant code runs it:
+``sys.path``: :data:`pokerlab.play.containment.BOOTSTRAP`) and writes a JSON object on
+its stdin (then replaced by ``/dev/null``): ``mode`` (``python``, ``exec`` or
+``probe``), ``channel`` (the descriptor of the protocol's socket,
+:mod:`pokerlab.play.entrant_protocol`), ``contain``, ``root`` (its working folder on the
+host), ``tmp_megabytes``, ``hidden``, and for ``exec`` the executable's descriptor
+``program_fd`` and its ``name``. Its output goes to a bounded log, its resource limits
+are set and its cgroup joined. Before any entrant code runs it:
 
 1. with ``contain``: builds the contained view (:mod:`pokerlab.play.isolation`): new
    namespaces, an unprivileged id, a read-only file system of the system's folders and
@@ -208,10 +208,23 @@ def exec_entrant(config: dict[str, Any], workdir: str) -> NoReturn:
     os._exit(127)
 
 
+def _read_config() -> dict[str, Any]:
+    """The configuration on stdin; stdin becomes ``/dev/null``."""
+    chunks = []
+    while chunk := os.read(0, 1 << 16):
+        chunks.append(chunk)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    config = json.loads(b"".join(chunks))
+    assert isinstance(config, dict)
+    return config
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: one argument, the JSON configuration (see the module docstring)."""
+    """Entry point: the JSON configuration on stdin, or as the one argument."""
     args = list(sys.argv[1:] if argv is None else argv)
-    config = json.loads(args[0])
+    config = json.loads(args[0]) if args else _read_config()
     workdir = str(config.get("root", "."))
     facts: dict[str, object] = {}
     if config.get("contain"):

@@ -62,6 +62,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import weakref
@@ -147,7 +148,9 @@ class SandboxLimits:
 
 
 def _environment(python: bool) -> dict[str, str]:
-    environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+    """The entrant's environment: the interpreter's folder and the system's on its PATH."""
+    folders = [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
+    environment = {"PATH": ":".join(dict.fromkeys(folders)), "LANG": "C.UTF-8"}
     if python:
         environment |= {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                         "NUMBA_CACHE_DIR": "/tmp/numba"}

@@ -9,21 +9,25 @@ the process on any other (an x32 call on x86_64 included), then refuses:
 
 - the calls that reach the kernel's privileged or debugging surface: ``ptrace``, the
   mount family (old and new API), ``pivot_root``, ``chroot``, ``bpf``, ``perf_event_open``,
-  ``userfaultfd``, ``io_uring``, the keyrings, kernel modules, ``kexec``, ``reboot``,
-  swap, ``acct``, ``quotactl``, ``syslog``, clock setting, another process's memory
-  (``process_vm_readv``/``writev``, ``pidfd_getfd``, ``kcmp``), file handles;
+  ``userfaultfd``, ``io_uring``, ``modify_ldt``, the keyrings, kernel modules, ``kexec``,
+  ``reboot``, swap, ``acct``, ``quotactl``, ``syslog``, clock setting, another process's
+  memory (``process_vm_readv``/``writev``, ``pidfd_getfd``, ``kcmp``), file handles;
 - new namespaces: ``unshare``, ``setns``, ``clone`` with a namespace flag, and ``clone3``
   (its flags cannot be read by a filter: it answers ``ENOSYS`` and the C library falls
   back to ``clone``);
 - what two entrants could signal each other through, since they see the same read-only
   files: file locks (``flock``; ``fcntl`` lock, lease and notify commands: ``ENOLCK``),
-  file watches (``inotify``, ``fanotify``) and the machine-wide counters of ``sysinfo``;
+  file watches (``inotify``, ``fanotify``), page-cache residency (``mincore``,
+  ``cachestat``, ``preadv2`` and its ``RWF_NOWAIT``) and the machine-wide counters of
+  ``sysinfo``;
 - sockets of any family but ``AF_UNIX`` (``EAFNOSUPPORT``): an entrant has no network.
 
 The syscall numbers are those of the Linux UAPI headers (``asm/unistd_64.h`` for x86_64,
 ``asm-generic/unistd.h`` for aarch64; checked against the installed headers by the tests
-where present). Only x86_64 and aarch64 are supported: on another machine
-:func:`seccomp_filter` raises, and the sandbox names the missing mechanism.
+where present); ``cachestat`` (Linux 6.5, 451 on both, as every call numbered since
+``pidfd_send_signal``) is newer than the headers of Debian 12. Only x86_64 and aarch64
+are supported: on another machine :func:`seccomp_filter` raises, and the sandbox names
+the missing mechanism.
 """
 
 from __future__ import annotations
@@ -47,13 +51,16 @@ DENIED = (
     "kexec_file_load", "reboot", "swapon", "swapoff", "acct", "quotactl", "quotactl_fd",
     "syslog", "lookup_dcookie", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
     "sethostname", "setdomainname", "vhangup", "nfsservctl", "iopl", "ioperm", "uselib",
+    "modify_ldt",
     "_sysctl", "ustat", "inotify_init", "inotify_init1", "inotify_add_watch",
-    "fanotify_init", "fanotify_mark", "sysinfo",
+    "fanotify_init", "fanotify_mark", "sysinfo", "mincore", "cachestat", "preadv2",
+    "pwritev2",
 )
-"""Refused with ``EPERM`` (``sysinfo``, ``inotify`` and ``fanotify`` with ``ENOSYS``)."""
+"""Refused with ``EPERM`` (those of :data:`ENOSYS_CALLS` with ``ENOSYS``)."""
 
-_ENOSYS_CALLS = ("sysinfo", "inotify_init", "inotify_init1", "inotify_add_watch",
-                 "fanotify_init", "fanotify_mark", "clone3")
+ENOSYS_CALLS = ("sysinfo", "inotify_init", "inotify_init1", "inotify_add_watch",
+                "fanotify_init", "fanotify_mark", "clone3", "cachestat", "preadv2", "pwritev2")
+"""Refused as if the kernel had no such call (libraries fall back or do without)."""
 
 SYSCALLS: dict[str, dict[str, int]] = {
     # Linux UAPI asm/unistd_64.h (arch/x86/entry/syscalls/syscall_64.tbl).
@@ -71,15 +78,17 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "lookup_dcookie": 212, "settimeofday": 164, "clock_settime": 227,
         "clock_adjtime": 305, "adjtimex": 159, "sethostname": 170, "setdomainname": 171,
         "vhangup": 153, "nfsservctl": 180, "iopl": 172, "ioperm": 173, "uselib": 134,
+        "modify_ldt": 154,
         "_sysctl": 156, "ustat": 136, "inotify_init": 253, "inotify_init1": 294,
         "inotify_add_watch": 254, "fanotify_init": 300, "fanotify_mark": 301,
-        "sysinfo": 99, "flock": 73, "fcntl": 72, "clone": 56, "clone3": 435, "socket": 41,
+        "sysinfo": 99, "mincore": 27, "cachestat": 451, "preadv2": 327, "pwritev2": 328,
+        "flock": 73, "fcntl": 72, "clone": 56, "clone3": 435, "socket": 41,
         "socketpair": 53, "read": 0, "write": 1, "recvfrom": 45, "sendto": 44,
         "recvmsg": 47, "sendmsg": 46, "futex": 202, "poll": 7, "ppoll": 271, "select": 23,
         "pselect6": 270, "mmap": 9, "munmap": 11, "brk": 12,
     },
     # Linux UAPI asm-generic/unistd.h (aarch64 has no inotify_init, iopl, ioperm, uselib,
-    # _sysctl nor ustat).
+    # modify_ldt, _sysctl nor ustat).
     "aarch64": {
         "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "pidfd_getfd": 438,
         "kcmp": 272, "mount": 40, "umount2": 39, "pivot_root": 41, "chroot": 51,
@@ -94,7 +103,8 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "lookup_dcookie": 18, "settimeofday": 170, "clock_settime": 112,
         "clock_adjtime": 266, "adjtimex": 171, "sethostname": 161, "setdomainname": 162,
         "vhangup": 58, "nfsservctl": 42, "inotify_init1": 26, "inotify_add_watch": 27,
-        "fanotify_init": 262, "fanotify_mark": 263, "sysinfo": 179, "flock": 32,
+        "fanotify_init": 262, "fanotify_mark": 263, "sysinfo": 179, "mincore": 232,
+        "cachestat": 451, "preadv2": 286, "pwritev2": 287, "flock": 32,
         "fcntl": 25, "clone": 220, "clone3": 435, "socket": 198, "socketpair": 199,
         "read": 63, "write": 64, "recvfrom": 207, "sendto": 206, "recvmsg": 212,
         "sendmsg": 211, "futex": 98, "ppoll": 73, "pselect6": 72, "mmap": 222,
@@ -166,7 +176,7 @@ def seccomp_filter(machine: str | None = None) -> bytes:
     for name in DENIED:
         number = numbers.get(name)
         if number is not None:
-            code = errno.ENOSYS if name in _ENOSYS_CALLS else errno.EPERM
+            code = errno.ENOSYS if name in ENOSYS_CALLS else errno.EPERM
             program += [_op(_JEQ, number, 0, 1), _errno(code)]
     program += [_op(_JEQ, numbers["clone3"], 0, 1), _errno(errno.ENOSYS),
                 _op(_JEQ, numbers["flock"], 0, 1), _errno(errno.ENOLCK)]
@@ -227,6 +237,7 @@ __all__ = [
     "AUDIT_ARCH",
     "CLONE_NAMESPACES",
     "DENIED",
+    "ENOSYS_CALLS",
     "FREQUENT",
     "LOCK_COMMANDS",
     "SYSCALLS",

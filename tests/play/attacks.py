@@ -21,7 +21,8 @@ NR = {
                "io_uring_setup": 425, "process_vm_readv": 310, "setns": 308,
                "unshare": 272, "clone": 56, "mount": 165, "umount2": 166,
                "open_tree": 428, "fsopen": 430, "sysinfo": 99, "inotify_init1": 294,
-               "fanotify_init": 300, "flock": 73, "pidfd_getfd": 438, "syslog": 103},
+               "fanotify_init": 300, "flock": 73, "pidfd_getfd": 438, "syslog": 103,
+               "mincore": 27},
     "aarch64": {"ptrace": 117, "bpf": 280, "keyctl": 219, "add_key": 217,
                 "perf_event_open": 241, "init_module": 105, "finit_module": 273,
                 "delete_module": 106, "kexec_load": 104, "reboot": 142, "swapon": 224,
@@ -29,7 +30,8 @@ NR = {
                 "io_uring_setup": 425, "process_vm_readv": 270, "setns": 268,
                 "unshare": 97, "clone": 220, "mount": 40, "umount2": 39,
                 "open_tree": 428, "fsopen": 430, "sysinfo": 179, "inotify_init1": 26,
-                "fanotify_init": 262, "flock": 32, "pidfd_getfd": 438, "syslog": 116},
+                "fanotify_init": 262, "flock": 32, "pidfd_getfd": 438, "syslog": 116,
+                "mincore": 232},
 }[os.uname().machine]
 
 
@@ -203,6 +205,52 @@ def _setuid_binary():
     return "blocked: no set-user-id program"
 
 
+def _mincore():
+    # page-cache residency of a file every entrant can read: a channel between two
+    import mmap
+    with open(os.__file__, "rb") as handle:
+        mapped = mmap.mmap(handle.fileno(), 4096, access=mmap.ACCESS_COPY)
+    address = ctypes.addressof(ctypes.c_char.from_buffer(mapped))
+    vector = ctypes.create_string_buffer(1)
+    result, error = _syscall("mincore", address, 4096, ctypes.addressof(vector))
+    return "blocked: " + errno.errorcode.get(error, str(error)) if result == -1 else \
+        "SUCCEEDED: mincore answered"
+
+
+def _ofd_lock_query():
+    import fcntl
+    with open("/etc/passwd", "rb") as handle:
+        lock = struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
+        try:
+            fcntl.fcntl(handle, 36, lock)  # F_OFD_GETLK: who holds a lock on a shared file
+        except OSError as error:
+            return "blocked: " + errno.errorcode.get(error.errno, str(error.errno))
+    return "SUCCEEDED: F_OFD_GETLK answered"
+
+
+def _own_traces(secrets):
+    # what the launcher was told (the paths to hide) must not be in its command line
+    seen = open("/proc/1/cmdline", "rb").read()
+    try:
+        seen += open("/proc/self/environ", "rb").read()
+    except OSError:
+        pass  # unreadable: a process that changed its ids is not dumpable
+    leaked = [s for s in secrets if s.encode() in seen]
+    return f"SUCCEEDED: {leaked}" if leaked else "blocked: no hidden path in sight"
+
+
+def _open_descriptors():
+    odd = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue  # the listing's own descriptor, closed already
+        if not target.startswith(("pipe:", "socket:", "/dev/null", "anon_inode:")):
+            odd.append(target)
+    return f"SUCCEEDED: {odd}" if odd else "blocked: only its own streams and channel"
+
+
 def _host_tmp():
     names = set(os.listdir("/tmp")) - {"entrant", "numba"}
     return f"SUCCEEDED: {sorted(names)[:10]}" if names else "blocked: its own /tmp"
@@ -273,6 +321,10 @@ def probe(secrets, folders=()):
         "write_outside_tmp": _write_outside_tmp(),
         "setuid_binary": _try(_setuid_binary),
         "shm": _shm_segment(),
+        "mincore": _try(_mincore),
+        "ofd_lock_query": _ofd_lock_query(),
+        "own_traces": _own_traces(secrets),
+        "open_descriptors": _open_descriptors(),
     }
     for index, path in enumerate(secrets):
         results[f"secret{index}"] = _listing(path) if os.path.isdir(path) else _read(path)

@@ -190,4 +190,5 @@ def test_fault_texts_and_logs_are_cut_storable_and_printable(tmp_path: Path) -> 
     assert all(e.detail.encode("utf-8") for e in faults)
     assert not any("\x1b" in e.detail or "\x07" in e.detail for e in faults)
     assert "\\x1b[31mred" in agent.log  # shown escaped, never sent to a terminal
-    assert "\x1b" not in agent.log and "\x9b" not in agent.log
+    assert "\x1b" not in agent.log
+    assert "\x9b" not in agent.log
