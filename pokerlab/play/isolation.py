@@ -1,7 +1,7 @@
 """The contained entrant's view, built in its own process before any entrant code runs.
 
-:func:`isolate` runs in the launcher (:mod:`pokerlab.play.entrant_process`), started by
-the arena as root with its resource limits set and its cgroup joined. It:
+Its steps run in the launcher (:func:`pokerlab.play.entrant_process.contain` calls them),
+started by the arena as root with its resource limits set and its cgroup joined. They:
 
 1. clears the supplementary groups, then enters new user, mount, PID, IPC, UTS, network
    and cgroup namespaces (one ``unshare``); a helper process left in the host's
