@@ -1,12 +1,12 @@
 """The blueprint seen from a subgame: its menu, its strategy over every hand, its ranges.
 
-The searching Hard AI (:mod:`pokerlab.agents.search`) re-solves subgames built by
+The searching Hard AI (:mod:`pokerlab.agents.search_policy`) re-solves subgames built by
 :func:`pokerlab.subgame.holdem_subgame.build_subgame`; this module is what the blueprint
 (a :class:`~pokerlab.blueprint.policy.BlueprintPolicy`) tells it there:
 
 - :meth:`BlueprintView.menu`: at each decision of the subgame, the actions the blueprint's
-  betting tree offers there, as real actions (:func:`~pokerlab.blueprint.policy.
-  menu_targets`: a raise putting in the same total as the abstract one). The subgame's
+  betting tree offers there, as real actions
+  (:func:`~pokerlab.blueprint.policy.menu_targets`: a raise putting in the same total as the abstract one). The subgame's
   tree is thus the blueprint's own, plus the off-menu actions the hand really took;
 - :meth:`BlueprintView.reference`: the blueprint's strategy at every decision of one
   player in the subgame, for every hand (its bucket on that node's board, the average
@@ -18,8 +18,8 @@ The searching Hard AI (:mod:`pokerlab.agents.search`) re-solves subgames built b
   translation weighs them.
 
 The abstract node of each subgame node follows the real events: along the hand's real
-history it is the blueprint policy's own (:meth:`~pokerlab.blueprint.policy.
-BlueprintPolicy.abstract_state`, translation included), below it the abstract child whose
+history it is the blueprint policy's own
+(:meth:`~pokerlab.blueprint.policy.BlueprintPolicy.abstract_state`, translation included), below it the abstract child whose
 real action was taken.
 """
 

@@ -10,8 +10,8 @@ At a decision of seat ``q`` in a heads-up Hold'em hand (:meth:`SearchPolicy.deci
    :meth:`~pokerlab.agents.search_blueprint.BlueprintView.action_likelihood`), ``q``'s own
    from what ``q`` really played (the blueprint, or its own earlier searches). Cards on
    the board zero the combos that hold them;
-3. the subgame from the street root (:func:`~pokerlab.subgame.holdem_subgame.
-   build_subgame`) has the blueprint's menu plus every action the hand took there, as it
+3. the subgame from the street root
+   (:func:`~pokerlab.subgame.holdem_subgame.build_subgame`) has the blueprint's menu plus every action the hand took there, as it
    was made. It goes to the end of the hand on the last street; on earlier streets it
    stops where the street's betting ends (``depth="street"``) and values the rest of the
    hand at its leaves over sampled runouts, or goes on to the end (``depth="end"``);
@@ -334,12 +334,22 @@ class SearchPolicy:
         """The opponent's range mixed with an even spread over every hand it may hold."""
         possible = ~np.isin(self._combos, np.array(board, dtype=np.int64)).any(axis=1) \
             if board else np.ones(len(self._combos), dtype=bool)
-        even = possible / possible.sum()
+        even = np.asarray(possible / possible.sum(), dtype=np.float64)
         total = float(weights[possible].sum())
         if total <= 0:
             return even
         floor = self.settings.floor
         return np.asarray((1 - floor) * np.where(possible, weights, 0.0) / total + floor * even)
+
+    def _reach(self, weights: FloatArray, board: tuple[int, ...]) -> FloatArray:
+        """The searcher's own reach, or an even spread where no hand of it gets here.
+
+        A history its own play never reaches (an evaluator asks about every one) still
+        gets an answer: the search then plays as if any hand could be there.
+        """
+        if float(weights.sum()) > 0:
+            return weights
+        return self._floored(np.zeros_like(weights), board)
 
     # -- searches --------------------------------------------------------------------------
     def _depth(self, game: Game, street: int) -> str:
@@ -353,7 +363,7 @@ class SearchPolicy:
         opponent = 1 - searcher
         board = tuple(int(c) for c in root.board)
         weights = [np.zeros(0), np.zeros(0)]
-        weights[searcher] = self._range(game, history, searcher, searcher)
+        weights[searcher] = self._reach(self._range(game, history, searcher, searcher), board)
         weights[opponent] = self._floored(self._range(game, history, opponent, searcher), board)
         depth = self._depth(game, root.street)
         seed = zlib.crc32(repr((str(game.spec), tuple(history[rules.n_hole_cards:]))).encode())
@@ -410,7 +420,7 @@ class SearchPolicy:
         profile = outer.profile
         reach = reach_of(outer.sub.public, profile, parent, searcher)
         weights = [np.zeros(0), np.zeros(0)]
-        weights[searcher] = outer.sub.full_vector(searcher, reach)
+        weights[searcher] = self._reach(outer.sub.full_vector(searcher, reach), board)
         weights[opponent] = self._floored(self._range(game, history, opponent, searcher), board)
         root = _replay(game, history)
         depth = self._depth(game, state.street)

@@ -1,6 +1,6 @@
 """A heads-up Hold'em subgame at a real table state, as a public game for the range solver.
 
-The searching Hard AI (:mod:`pokerlab.agents.search`) re-solves the part of the hand it is
+The searching Hard AI (:mod:`pokerlab.agents.search_policy`) re-solves the part of the hand it is
 in. This module builds that part: from an engine state (a
 :class:`~pokerlab.games.holdem_state.HoldemState` of any two-player Hold'em game: any deck,
 hole and board sizes, limit or no-limit, any stacks) it walks the engine's own betting
@@ -20,8 +20,8 @@ and the returned chips are the engine's) and lays them out as a
    stops (``depth="street"``, a depth-limited subgame): the rest of the hand is then
    valued at a *leaf* by a showdown of the pot as it stands over a fixed sample of the
    remaining cards (``runouts`` boards; the same sample at every leaf), the value of both
-   players checking the hand down. :mod:`pokerlab.subgame.continuation` adds the
-   opponent's choice among several continuation strategies at these leaves;
+   players checking the hand down (no continuation strategies yet: such leaves are
+   not the blueprint's values, so a search through them is not safe);
 4. folds and showdowns pay what the engine pays: the folder loses what it put in, a
    showdown is played for equal stakes (uncalled chips were given back).
 
