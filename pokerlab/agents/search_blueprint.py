@@ -6,8 +6,9 @@ The searching Hard AI (:mod:`pokerlab.agents.search_policy`) re-solves subgames 
 
 - :meth:`BlueprintView.menu`: at each decision of the subgame, the actions the blueprint's
   betting tree offers there, as real actions
-  (:func:`~pokerlab.blueprint.policy.menu_targets`: a raise putting in the same total as the abstract one). The subgame's
-  tree is thus the blueprint's own, plus the off-menu actions the hand really took;
+  (:func:`~pokerlab.blueprint.policy.menu_targets`: a raise putting in the same total as
+  the abstract one). The subgame's tree is thus the blueprint's own, plus the off-menu
+  actions the hand really took;
 - :meth:`BlueprintView.reference`: the blueprint's strategy at every decision of one
   player in the subgame, for every hand (its bucket on that node's board, the average
   strategy of that row), spread over the subgame's actions: the strategy search refines
@@ -19,8 +20,8 @@ The searching Hard AI (:mod:`pokerlab.agents.search_policy`) re-solves subgames 
 
 The abstract node of each subgame node follows the real events: along the hand's real
 history it is the blueprint policy's own
-(:meth:`~pokerlab.blueprint.policy.BlueprintPolicy.abstract_state`, translation included), below it the abstract child whose
-real action was taken.
+(:meth:`~pokerlab.blueprint.policy.BlueprintPolicy.abstract_state`, translation
+included), below it the abstract child whose real action was taken.
 """
 
 from __future__ import annotations

@@ -11,10 +11,14 @@ At a decision of seat ``q`` in a heads-up Hold'em hand (:meth:`SearchPolicy.deci
    from what ``q`` really played (the blueprint, or its own earlier searches). Cards on
    the board zero the combos that hold them;
 3. the subgame from the street root
-   (:func:`~pokerlab.subgame.holdem_subgame.build_subgame`) has the blueprint's menu plus every action the hand took there, as it
-   was made. It goes to the end of the hand on the last street; on earlier streets it
-   stops where the street's betting ends (``depth="street"``) and values the rest of the
-   hand at its leaves over sampled runouts, or goes on to the end (``depth="end"``);
+   (:func:`~pokerlab.subgame.holdem_subgame.build_subgame`) has the blueprint's menu
+   plus every action the hand took there, as it was made. By default (``depth="end"``)
+   it goes to the end of the hand, and where that tree is too large
+   (:data:`~pokerlab.subgame.holdem_subgame.MAX_SUBGAME_NODES`) the blueprint answers.
+   ``depth="street"`` stops where the street's betting ends and values the rest of the
+   hand at its leaves by checking it down over sampled runouts: not the blueprint's
+   values, so not safe (on Leduc searched from preflop it made a 0.070 blueprint 0.277
+   exploitable; docs/hard_search.md);
 4. :func:`~pokerlab.subgame.safe_search.search` re-solves ``q``'s strategy there within
    the budget, safely (the re-solving gadget: the opponent's hands keep at most the value
    they had against the blueprint); the opponent's range is floored so that every hand it
@@ -46,12 +50,13 @@ from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab.agents.search_blueprint import BlueprintView
 from pokerlab.blueprint.policy import BlueprintPolicy
 from pokerlab.cards import parse_cards
-from pokerlab.errors import SpecError
+from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games.base import Game
 from pokerlab.games.holdem_state import HoldemState
 from pokerlab.games.observation import Observation
 from pokerlab.subgame.holdem_subgame import (
     DEPTHS,
+    MAX_SUBGAME_NODES,
     Event,
     HoldemSubgame,
     build_subgame,
@@ -83,21 +88,25 @@ class SearchSettings:
         safety: ``"gadget"`` (safe re-solving) or ``"none"``.
         from_street: the first street searched (0 preflop, 1 flop...); None: the flop in
             no-limit, the turn in limit.
-        depth: ``"street"`` (leaves where the street's betting ends) or ``"end"`` on the
-            streets before the last (the last always goes to the end).
+        depth: ``"end"`` (the rest of the hand; the blueprint answers where that is too
+            large) or ``"street"`` (checked-down leaves where the street's betting ends:
+            not safe) on the streets before the last (the last always goes to the end).
         runouts: completions of the board sampled at the leaves of a depth-limited search.
         floor: the share of the opponent's range spread evenly over every hand it may hold.
         variant: the range solver's variant.
+        max_nodes: the largest subgame searched (public nodes); past it the blueprint
+            answers the street (the build stops there, so giving up is quick).
     """
 
     think: float | None = 1.0
     iterations: int | None = None
     safety: str = "gadget"
     from_street: int | None = None
-    depth: str = "street"
+    depth: str = "end"
     runouts: int = 24
     floor: float = 0.05
     variant: str = "dcfr"
+    max_nodes: int = 40_000
 
     def __post_init__(self) -> None:
         if self.think is None and self.iterations is None:
@@ -114,6 +123,9 @@ class SearchSettings:
             raise SpecError(f"depth must be one of {', '.join(DEPTHS)}; got {self.depth!r}")
         if not isinstance(self.runouts, int) or self.runouts < 1:
             raise SpecError(f"runouts must be an integer >= 1; got {self.runouts!r}")
+        if not isinstance(self.max_nodes, int) or not 0 < self.max_nodes <= MAX_SUBGAME_NODES:
+            raise SpecError(f"max_nodes must be in 1..{MAX_SUBGAME_NODES:,}; "
+                            f"got {self.max_nodes!r}")
         if not 0 < self.floor <= 1:
             raise SpecError(f"floor must be in (0, 1]; got {self.floor!r}")
 
@@ -180,6 +192,7 @@ class SearchPolicy:
         self._decisions: OrderedDict[tuple[object, ...], Decision] = OrderedDict()
         self._solves: OrderedDict[tuple[object, ...], list[_Solve]] = OrderedDict()
         self._likelihoods: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
+        self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()
 
     @property
     def game(self) -> Game:
@@ -254,19 +267,26 @@ class SearchPolicy:
         solve = None if solves is None else _holding(solves, events)
         if solve is None:
             remaining = self._budget(started)
-            if remaining is not None and remaining <= 0:
+            too_large = prefix_key in self._large or (prefix_key, events) in self._large
+            if too_large or (remaining is not None and remaining <= 0):
                 return self._blueprint_decision(observation, street, started)
             root = _replay(game, history[:root_at])
-            if solves is None:
-                solve = self._street_solve(game, root, events, observation.seat, started)
-                solves = [solve]
-                self._solves[prefix_key] = solves
-                if len(self._solves) > CACHE_SIZE:
-                    self._solves.popitem(last=False)
-            else:
-                solve = self._nested_solve(game, solves[-1], state, history, events,
-                                           observation.seat, started)
-                solves.append(solve)
+            try:
+                if solves is None:
+                    solve = self._street_solve(game, root, events, observation.seat, started)
+                    solves = [solve]
+                    self._solves[prefix_key] = solves
+                    if len(self._solves) > CACHE_SIZE:
+                        self._solves.popitem(last=False)
+                else:
+                    solve = self._nested_solve(game, solves[-1], state, history, events,
+                                               observation.seat, started)
+                    solves.append(solve)
+            except GameTooLargeError:  # past max_nodes: the blueprint plays this street
+                self._large[prefix_key if solves is None else (prefix_key, events)] = True
+                if len(self._large) > CACHE_SIZE:
+                    self._large.popitem(last=False)
+                return self._blueprint_decision(observation, street, started)
             fresh = True
         node = solve.sub.node_of(events[len(solve.prefix):])
         assert node is not None
@@ -286,11 +306,13 @@ class SearchPolicy:
 
     def _blueprint_decision(self, observation: Observation, street: int,
                             started: float) -> Decision:
-        table = self.blueprint.pair_probabilities(observation, self._combos)
         board = parse_cards(observation.board)
-        if board:
-            touches = np.isin(self._combos, np.array(board)).any(axis=1)
-            table[touches] = 1.0 / max(len(observation.legal_actions), 1)
+        touches = (np.isin(self._combos, np.array(board)).any(axis=1) if board
+                   else np.zeros(len(self._combos), dtype=bool))
+        table = np.full((len(self._combos), len(observation.legal_actions)),
+                        1.0 / max(len(observation.legal_actions), 1))
+        ok = np.flatnonzero(~touches)  # combos holding a board card cannot be asked
+        table[ok] = self.blueprint.pair_probabilities(observation, self._combos[ok])
         return Decision(table, street, False, time.perf_counter() - started, 0)
 
     # -- ranges ----------------------------------------------------------------------------
@@ -372,7 +394,8 @@ class SearchPolicy:
         view = BlueprintView(self.blueprint, root, path)
         sub = build_subgame(rules, root.betting_node, board, (weights[0], weights[1]),
                             view.menu, path=path, depth=depth, runouts=runouts,
-                            description=f"{game.spec} street {root.street} search")
+                            description=f"{game.spec} street {root.street} search",
+                            max_nodes=self.settings.max_nodes)
         return self._solve(sub, view, (), searcher, None, started,
                            self._earlier(game, root, searcher))
 
@@ -430,7 +453,8 @@ class SearchPolicy:
         view = BlueprintView(self.blueprint, root, ())
         sub = build_subgame(rules, root.betting_node, board, (weights[0], weights[1]),
                             view.menu, depth=depth, runouts=runouts,
-                            description=f"{game.spec} nested search")
+                            description=f"{game.spec} nested search",
+                            max_nodes=self.settings.max_nodes)
         alternative = None
         if outer.result is not None:
             values = root_alternatives_after(outer.sub.public, outer.result.opponent_values,

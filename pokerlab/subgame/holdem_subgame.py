@@ -39,7 +39,7 @@ from itertools import combinations
 
 import numpy as np
 
-from pokerlab._types import CHANCE, TERMINAL, Action, FloatArray, IntArray
+from pokerlab._types import TERMINAL, Action, FloatArray, IntArray
 from pokerlab.cards import cards_str
 from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games.holdem_betting import BettingNode
@@ -143,6 +143,7 @@ class _Build:
     path: tuple[Event, ...]
     depth: str
     runouts: tuple[tuple[int, ...], ...]  # sampled completions of the root board (leaves)
+    max_nodes: int = MAX_SUBGAME_NODES
     boards: dict[tuple[int, ...], int] = field(default_factory=dict)
     specs: list[NodeSpec] = field(default_factory=list)
     betting: dict[int, BettingNode] = field(default_factory=dict)
@@ -156,11 +157,11 @@ class _Build:
 
     def new(self, spec: NodeSpec, events: tuple[Event, ...]) -> NodeSpec:
         self.count += 1
-        if self.count > MAX_SUBGAME_NODES:
+        if self.count > self.max_nodes:
             raise GameTooLargeError(
-                f"the subgame has more than {MAX_SUBGAME_NODES:,} public nodes; offer fewer "
+                f"the subgame has more than {self.max_nodes:,} public nodes; offer fewer "
                 "bet sizes or limit its depth (depth='street')",
-                found=self.count, limit=MAX_SUBGAME_NODES,
+                found=self.count, limit=self.max_nodes,
             )  # fmt: skip
         self.events[id(spec)] = events
         self.specs.append(spec)
@@ -204,10 +205,9 @@ def _offered(build: _Build, node: BettingNode, events: tuple[Event, ...]) -> lis
                             f"at {events}: {build.path[n]}")
         if action not in offered:
             offered.append(action)
-    if legal is not None:
-        offered = [a for a in legal if a in offered]  # limit: the engine's order
-    else:
-        offered = sorted(set(offered))  # fold, call, then raises by amount
+    # limit: the engine's order; no-limit: fold, call, then raises by amount
+    offered = ([a for a in legal if a in offered] if legal is not None
+               else sorted(set(offered)))
     if not offered:
         raise SpecError(f"the subgame menu offers no action at {events}")
     return offered
@@ -383,6 +383,7 @@ def build_subgame(
     depth: str = "end",
     runouts: Sequence[tuple[int, ...]] = (),
     description: str = "",
+    max_nodes: int = MAX_SUBGAME_NODES,
 ) -> HoldemSubgame:
     """Build the subgame below ``root`` (a decision) with ``board`` out.
 
@@ -400,11 +401,13 @@ def build_subgame(
         runouts: ``depth="street"``: sampled completions of ``board`` to the final board
             (:func:`sample_runouts`).
         description: one line naming the subgame.
+        max_nodes: the most public nodes (at most :data:`MAX_SUBGAME_NODES`): the build
+            stops as soon as it would make more.
 
     Raises:
         SpecError: not heads-up, a root that is not a decision, a depth not in
             :data:`DEPTHS`, a menu offering illegal actions, a path the betting cannot take.
-        GameTooLargeError: a tree over :data:`MAX_SUBGAME_NODES` nodes.
+        GameTooLargeError: a tree over ``max_nodes`` nodes.
     """
     if rules.n_players != 2:
         raise SpecError(f"subgames are heads-up; the game has {rules.n_players} players")
@@ -431,7 +434,10 @@ def build_subgame(
         names = tuple(cards_str(tuple(int(c) for c in combos[i][::-1])) for i in keep)
         hands.append(HandSpace(cards, w[keep].copy(), names))
         hand_ids.append(keep)
-    build = _Build(rules, menu, tuple(path), depth, tuple(tuple(r) for r in runouts))
+    if not 0 < max_nodes <= MAX_SUBGAME_NODES:
+        raise SpecError(f"max_nodes must be in 1..{MAX_SUBGAME_NODES:,}; got {max_nodes}")
+    build = _Build(rules, menu, tuple(path), depth, tuple(tuple(r) for r in runouts),
+                   max_nodes)
     root_spec = _decision(build, root, tuple(board), (), "", -1, 1.0)
     ids: dict[int, int] = {}
     tree = build_public_tree(root_spec, ids)

@@ -31,6 +31,7 @@ References:
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import time
 from dataclasses import dataclass
 
@@ -83,7 +84,8 @@ class SearchResult:
     safety: str
 
 
-def gadget_game(game: PublicGame, opponent: int, values: FloatArray) -> tuple[PublicGame, list[int]]:
+def gadget_game(game: PublicGame, opponent: int,
+                values: FloatArray) -> tuple[PublicGame, list[int]]:
     """``game`` with the re-solving gadget above its root.
 
     The opponent chooses per hand to terminate (a value node paying ``values[h]`` in the
@@ -293,7 +295,7 @@ def reach_of(game: PublicGame, strategies: tuple[FloatArray, FloatArray], node: 
     tree = game.tree
     reach = np.array(game.hands[player].weights, dtype=np.float64)
     path = tree.path(node)
-    for parent, child in zip(path, path[1:], strict=False):
+    for parent, child in itertools.pairwise(path):
         if tree.kind(parent) == DECISION and tree.player(parent) == player:
             k = child - tree.children(parent)[0]
             reach = reach * strategies[player][tree.row(parent) + k]

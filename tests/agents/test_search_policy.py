@@ -91,10 +91,11 @@ def _texas_decision(street: int, seed: int) -> HoldemState:
     return state
 
 
-@pytest.mark.parametrize("street", [1, 3])
+@pytest.mark.parametrize(("street", "depth"), [(1, "street"), (3, "end")])
 def test_every_hand_gets_a_distribution_at_a_searched_decision(texas: BlueprintPolicy,
-                                                               street: int) -> None:
-    policy = SearchPolicy(texas, SearchSettings(think=None, iterations=20, runouts=4))
+                                                               street: int, depth: str) -> None:
+    policy = SearchPolicy(texas, SearchSettings(think=None, iterations=20, runouts=4,
+                                                depth=depth))
     state = _texas_decision(street, seed=street)
     observation = state.observation(state.to_act)
     decision = policy.decide(observation)
@@ -136,6 +137,20 @@ def test_before_the_searched_street_the_blueprint_answers(texas: BlueprintPolicy
     assert not decision.searched
     np.testing.assert_allclose(
         decision.strategy, texas.pair_probabilities(observation, policy._combos))
+
+
+def test_a_subgame_past_the_node_limit_leaves_the_street_to_the_blueprint(
+    texas: BlueprintPolicy,
+) -> None:
+    policy = SearchPolicy(texas, SearchSettings(think=None, iterations=5, max_nodes=500))
+    state = _texas_decision(1, seed=2)  # a flop to the end of the hand: far over 500 nodes
+    observation = state.observation(state.to_act)
+    decision = policy.decide(observation)
+    assert not decision.searched
+    np.testing.assert_allclose(decision.strategy[policy._combo_of(observation.private_cards)],
+                               list(texas.action_probabilities(observation).values()))
+    with pytest.raises(SpecError, match=r"max_nodes must be in 1\.\.200,000"):
+        SearchSettings(max_nodes=0)
 
 
 def test_an_iteration_budget_makes_the_search_deterministic(texas: BlueprintPolicy) -> None:
