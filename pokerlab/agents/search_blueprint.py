@@ -64,6 +64,7 @@ class BlueprintView:
         self._nodes: dict[tuple[Event, ...], BettingNode] = (
             {} if root is None else {(): root.betting_node})
         self._buckets: dict[tuple[int, ...], IntArray] = {}
+        self._targets: dict[tuple[int, BettingNode], tuple[Action, ...]] = {}
 
     # -- abstract nodes ---------------------------------------------------------------------
     @property
@@ -127,12 +128,22 @@ class BlueprintView:
         return raise_fraction([float(c) for c in node.committed], player, float(total))
 
     def targets(self, abstract: int, node: BettingNode) -> list[Action]:
-        """The real action of each of ``abstract``'s actions at the real ``node``."""
+        """The real action of each of ``abstract``'s actions at the real ``node``.
+
+        Kept per (abstract node, betting node): every card dealt below a subgame's street
+        meets the same betting again.
+        """
+        key = (abstract, node)  # betting nodes compare by their fields
+        found = self._targets.get(key)
+        if found is not None:
+            return list(found)
         player = node.to_act
         bounds = node.raise_bounds() if self.rules.no_limit else None
-        return menu_targets(self.tree, abstract, node.legal_actions(),
-                            committed=float(node.committed[player]),
-                            street_bet=float(node.bets[player]), bounds=bounds)
+        targets = menu_targets(self.tree, abstract, node.legal_actions(),
+                               committed=float(node.committed[player]),
+                               street_bet=float(node.bets[player]), bounds=bounds)
+        self._targets[key] = tuple(targets)
+        return targets
 
     # -- the menu ---------------------------------------------------------------------------
     def menu(self, node: BettingNode, events: tuple[Event, ...]) -> list[Action]:

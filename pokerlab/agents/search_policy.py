@@ -2,8 +2,9 @@
 
 At a decision of seat ``q`` in a heads-up Hold'em hand (:meth:`SearchPolicy.decide`):
 
-1. before the first searched street (``from_street``: the flop in no-limit, the turn in
-   limit, by default) the blueprint answers;
+1. before the first searched street (``from_street``: the turn by default, where a
+   search to the end of the hand fits; :meth:`SearchPolicy.from_street`) the blueprint
+   answers;
 2. the *street root* is the first decision of the current street; both players' ranges
    there, over every hole-card combination, come by Bayes from the actions taken: the
    opponent's from the blueprint's probabilities (off-menu raises translated,
@@ -86,8 +87,9 @@ class SearchSettings:
         iterations: the most solver iterations per search (None: as many as ``think``
             allows).
         safety: ``"gadget"`` (safe re-solving) or ``"none"``.
-        from_street: the first street searched (0 preflop, 1 flop...); None: the flop in
-            no-limit, the turn in limit.
+        from_street: the first street searched (0 preflop, 1 flop...); None: the turn
+            (the last street of shorter games), the flop in no-limit with
+            ``depth="street"`` (see :meth:`SearchPolicy.from_street`).
         depth: ``"end"`` (the rest of the hand; the blueprint answers where that is too
             large) or ``"street"`` (checked-down leaves where the street's betting ends:
             not safe) on the streets before the last (the last always goes to the end).
@@ -193,6 +195,8 @@ class SearchPolicy:
         self._solves: OrderedDict[tuple[object, ...], list[_Solve]] = OrderedDict()
         self._likelihoods: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
         self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()
+        self.timings: list[tuple[int, bool, float]] = []
+        """``(street, searched, seconds)`` of every decision worked out (not the kept ones)."""
 
     @property
     def game(self) -> Game:
@@ -200,10 +204,17 @@ class SearchPolicy:
         return self.blueprint.game
 
     def from_street(self, game: Game) -> int:
-        """The first street searched in ``game``."""
+        """The first street searched in ``game``.
+
+        By default the turn (searched to the end of the hand), or the flop in no-limit
+        with ``depth="street"``: a no-limit flop to the end of the hand is far over
+        :attr:`SearchSettings.max_nodes` with any menu.
+        """
         if self.settings.from_street is not None:
             return self.settings.from_street
-        return 1 if game.rules.no_limit else 2  # type: ignore[attr-defined]
+        last = len(game.rules.board_sizes) - 1  # type: ignore[attr-defined]
+        wanted = 1 if (game.rules.no_limit and self.settings.depth == "street") else 2  # type: ignore[attr-defined]
+        return min(wanted, last)
 
     # -- the Policy contract ---------------------------------------------------------------
     def action_probabilities(self, observation: Observation) -> dict[Action, float]:
@@ -241,6 +252,8 @@ class SearchPolicy:
             return found
         started = time.perf_counter()
         decision = self._decide(observation, started)
+        self.timings.append((decision.street, decision.searched,
+                             time.perf_counter() - started))
         self._decisions[key] = decision
         if len(self._decisions) > CACHE_SIZE:
             self._decisions.popitem(last=False)
@@ -299,6 +312,11 @@ class SearchPolicy:
             exploitability=float("nan") if result is None else result.exploitability,
             max_gain=float("nan") if result is None else result.max_gain,
         )  # fmt: skip
+
+    def _deadline(self, started: float) -> float | None:
+        """When building a subgame must stop: half the budget (the solve needs the rest)."""
+        think = self.settings.think
+        return None if think is None else started + 0.5 * think
 
     def _budget(self, started: float) -> float | None:
         think = self.settings.think
@@ -395,7 +413,8 @@ class SearchPolicy:
         sub = build_subgame(rules, root.betting_node, board, (weights[0], weights[1]),
                             view.menu, path=path, depth=depth, runouts=runouts,
                             description=f"{game.spec} street {root.street} search",
-                            max_nodes=self.settings.max_nodes)
+                            max_nodes=self.settings.max_nodes,
+                            deadline=self._deadline(started))
         return self._solve(sub, view, (), searcher, None, started,
                            self._earlier(game, root, searcher))
 
@@ -454,7 +473,8 @@ class SearchPolicy:
         sub = build_subgame(rules, root.betting_node, board, (weights[0], weights[1]),
                             view.menu, depth=depth, runouts=runouts,
                             description=f"{game.spec} nested search",
-                            max_nodes=self.settings.max_nodes)
+                            max_nodes=self.settings.max_nodes,
+                            deadline=self._deadline(started))
         alternative = None
         if outer.result is not None:
             values = root_alternatives_after(outer.sub.public, outer.result.opponent_values,

@@ -33,6 +33,7 @@ engine action of each child.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -144,13 +145,30 @@ class _Build:
     depth: str
     runouts: tuple[tuple[int, ...], ...]  # sampled completions of the root board (leaves)
     max_nodes: int = MAX_SUBGAME_NODES
+    deadline: float | None = None  # time.perf_counter() past which the build gives up
     boards: dict[tuple[int, ...], int] = field(default_factory=dict)
     specs: list[NodeSpec] = field(default_factory=list)
     betting: dict[int, BettingNode] = field(default_factory=dict)
     actions: dict[int, tuple[Action, ...]] = field(default_factory=dict)
     events: dict[int, tuple[Event, ...]] = field(default_factory=dict)
     leaves: list[int] = field(default_factory=list)  # id(spec) of leaf nodes
+    keys: dict[tuple[Event, ...], str] = field(default_factory=dict)
     count: int = 0
+
+    def key_of(self, events: tuple[Event, ...], no_limit: bool) -> str:
+        """The node key: the events' tokens joined by ``-`` (built from the parent's)."""
+        found = self.keys.get(events)
+        if found is not None:
+            return found
+        if not events:
+            key = ""
+        else:
+            kind, value = events[-1]
+            token = _token(value, no_limit) if kind == "a" else cards_str((value,))
+            parent = self.key_of(events[:-1], no_limit)
+            key = f"{parent}-{token}" if events[:-1] else token
+        self.keys[events] = key
+        return key
 
     def board_index(self, board: tuple[int, ...]) -> int:
         return self.boards.setdefault(board, len(self.boards))
@@ -162,6 +180,12 @@ class _Build:
                 f"the subgame has more than {self.max_nodes:,} public nodes; offer fewer "
                 "bet sizes or limit its depth (depth='street')",
                 found=self.count, limit=self.max_nodes,
+            )  # fmt: skip
+        if self.deadline is not None and self.count % 512 == 0 \
+                and time.perf_counter() > self.deadline:
+            raise GameTooLargeError(
+                f"the subgame was not built in time ({self.count:,} public nodes so far)",
+                found=self.count, limit=self.count,
             )  # fmt: skip
         self.events[id(spec)] = events
         self.specs.append(spec)
@@ -219,7 +243,7 @@ def _decision(build: _Build, node: BettingNode, board: tuple[int, ...],
     spec = build.new(NodeSpec(DECISION, player=node.to_act, chips=_chips(node),
                               board=build.board_index(board), label=label, card=card,
                               chance_factor=factor,
-                              key="-".join(t for _, t in _tokens(events, no_limit))), events)
+                              key=build.key_of(events, no_limit)), events)
     build.betting[id(spec)] = node
     actions = _offered(build, node, events)
     build.actions[id(spec)] = tuple(actions)
@@ -231,15 +255,10 @@ def _decision(build: _Build, node: BettingNode, board: tuple[int, ...],
     return spec
 
 
-def _tokens(events: tuple[Event, ...], no_limit: bool) -> list[tuple[str, str]]:
-    return [(kind, _token(value, no_limit) if kind == "a" else cards_str((value,)))
-            for kind, value in events]
-
-
 def _after(build: _Build, parent: BettingNode, action: Action, node: BettingNode,
            board: tuple[int, ...], events: tuple[Event, ...], label: str) -> NodeSpec:
     """The node an action leads to: a decision, a fold, a showdown, a deal or a leaf."""
-    key = "-".join(t for _, t in _tokens(events, node.tree.no_limit))
+    key = build.key_of(events, node.tree.no_limit)
     if node.to_act >= 0:
         return _decision(build, node, board, events, label, -1, 1.0)
     if node.to_act == TERMINAL and any(node.folded):
@@ -384,6 +403,7 @@ def build_subgame(
     runouts: Sequence[tuple[int, ...]] = (),
     description: str = "",
     max_nodes: int = MAX_SUBGAME_NODES,
+    deadline: float | None = None,
 ) -> HoldemSubgame:
     """Build the subgame below ``root`` (a decision) with ``board`` out.
 
@@ -403,11 +423,13 @@ def build_subgame(
         description: one line naming the subgame.
         max_nodes: the most public nodes (at most :data:`MAX_SUBGAME_NODES`): the build
             stops as soon as it would make more.
+        deadline: a :func:`time.perf_counter` time past which the build gives up (a
+            searcher's budget).
 
     Raises:
         SpecError: not heads-up, a root that is not a decision, a depth not in
             :data:`DEPTHS`, a menu offering illegal actions, a path the betting cannot take.
-        GameTooLargeError: a tree over ``max_nodes`` nodes.
+        GameTooLargeError: a tree over ``max_nodes`` nodes, or not built by ``deadline``.
     """
     if rules.n_players != 2:
         raise SpecError(f"subgames are heads-up; the game has {rules.n_players} players")
@@ -437,7 +459,7 @@ def build_subgame(
     if not 0 < max_nodes <= MAX_SUBGAME_NODES:
         raise SpecError(f"max_nodes must be in 1..{MAX_SUBGAME_NODES:,}; got {max_nodes}")
     build = _Build(rules, menu, tuple(path), depth, tuple(tuple(r) for r in runouts),
-                   max_nodes)
+                   max_nodes, deadline)
     root_spec = _decision(build, root, tuple(board), (), "", -1, 1.0)
     ids: dict[int, int] = {}
     tree = build_public_tree(root_spec, ids)

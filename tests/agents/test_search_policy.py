@@ -201,6 +201,9 @@ def test_the_searcher_plays_matches_by_name_reproducibly(leduc_cache: Path) -> N
         assert isinstance(searcher, HardSearchAI)
         blueprint = HardAI(game, seed=2, cache_dir=leduc_cache)
         results.append(play_match(game, searcher, blueprint, hands=30, seed=4, fast=False))
+        searched = [t for t in searcher.policy.timings if t[1]]
+        assert searched  # the flop (Leduc's last street) was re-solved
+        assert {t[0] for t in searched} == {1}
     first, second = results
     assert first.events == ()
     assert first.n_hands == 60
