@@ -52,7 +52,7 @@ def test_the_study_measures_the_searcher_against_its_blueprint(tmp_path: Path) -
     trainer.run(1000)
     snap = Snapshot.from_file(save_blueprint(trainer, tmp_path / "tiny.bp", cards=TINY_CARDS))
     plan = Plan({}, 4, lbr_hands=2, opponent_lbr_hands=0, aivat=frozenset(),
-                search="hard-search+5")
+                search="hard-search@200ms")
     out = tmp_path / "results.json"
     data = run_study(game, [snap], out, plan, opponents=("always-call",),
                      only=lambda key: key.startswith("search"))
@@ -65,7 +65,7 @@ def test_the_study_measures_the_searcher_against_its_blueprint(tmp_path: Path) -
     assert head["plain"]["low"] <= head["plain"]["mean"] <= head["plain"]["high"]
     assert cells["search-lbr/tiny"]["hands"] == 2
     table = markdown_tables(data)
-    assert "| hard-search+5 | tiny | blueprint | 8 |" in table
+    assert "| hard-search@200ms | tiny | blueprint | 8 |" in table
     before = out.read_text()
     run_study(game, [snap], out, plan, opponents=("always-call",),
               only=lambda key: key.startswith("search"))  # resumed: nothing to do
