@@ -2,8 +2,8 @@
 
 ``HardSearchAI(game)`` loads the same blueprint as :class:`~pokerlab.agents.hard.HardAI`
 (a ``.bp`` file, or the game's default blueprint, trained once and cached) and plays the
-:class:`~pokerlab.agents.search_policy.SearchPolicy` over it: from the flop on in no-limit
-and from the turn on in limit it re-solves the current street on the exact cards, with
+:class:`~pokerlab.agents.search_policy.SearchPolicy` over it: from the turn on (the last
+street of shorter games) it re-solves to the end of the hand on the exact cards, with
 both players' ranges from the blueprint by Bayes, behind the re-solving gadget so that the
 answer is never more exploitable than the blueprint it refines (up to the solve's
 inexactness). Its ``policy`` answers for every hand at once, so LBR, AIVAT and exact
