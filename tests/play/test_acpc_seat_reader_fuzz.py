@@ -1,11 +1,11 @@
 """Whatever an ACPC entrant (an executable, a remote client) answers, it is a fault, never a crash.
 
 :class:`pokerlab.play.acpc_seat.AcpcSeat` reads a client's answer line by line: each line
-is cut at 4 KiB and decoded leniently, and anything but the answer to the state last
-sent is a recorded ``protocol`` fault, an action that is not legal an ``illegal`` one.
-Random bytes and adversarial lines (huge integers, invalid UTF-8, NaN, megabyte lines
-without a newline, NUL bytes...) each give an action or an ``AgentFault``, never another
-exception.
+is bounded (:data:`~pokerlab.play.acpc_seat.MAX_LINE_BYTES`) and decoded leniently, and
+anything but the answer to the state last sent is a recorded ``protocol`` fault, an
+action that is not legal an ``illegal`` one. Random bytes and adversarial lines (huge
+integers, invalid UTF-8, NaN, megabyte lines without a newline, NUL bytes...) each give an
+action or an ``AgentFault``, never another exception.
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ def _answer(game_name: str, data: bytes, seconds: float = 0.2) -> object:
 
 ADVERSARIAL = {
     "huge-raise": b"{STATE}:r" + b"9" * 4000 + b"\r\n",
+    "huge-raise-past-int-limit": b"{STATE}:r" + b"9" * 7000 + b"\r\n",  # > 4,300 digits
     "huge-line": b"{STATE}:" + b"c" * 8_000_000 + b"\r\n",
     "megabyte-no-newline": b"x" * 1_000_000,
     "invalid-utf8": b"{STATE}:\xff\xfe\xc3\x28\r\n",
