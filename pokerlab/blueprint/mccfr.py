@@ -43,10 +43,11 @@ from pokerlab.blueprint.betting_tree import (
     build_tree,
 )
 from pokerlab.blueprint.deals import Dealer, dealer_for, default_rules
-from pokerlab.errors import SpecError
+from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games.base import Game
 from pokerlab.strategy.strategy import Strategy
 from pokerlab.tree import compile
+from pokerlab.tree.compile import DEFAULT_MEMORY_LIMIT
 
 PRUNE_PROBABILITY = 0.95
 """The share of traversals that prune, once pruning is on (Pluribus)."""
@@ -245,6 +246,9 @@ class BlueprintTrainer:
         prune_threshold: prune actions whose regret is below ``-prune_threshold`` times the
             sum of the weights so far (chips per weighted iteration); 0 turns pruning off.
         threads: kernels run on this many threads (1: deterministic).
+        memory_limit: the betting tree and the tables are refused, with their sizes,
+            before anything is allocated when either would pass this (bytes; default
+            ``POKERLAB_MEMORY_LIMIT`` or 4 GiB).
     """
 
     def __init__(
@@ -257,6 +261,7 @@ class BlueprintTrainer:
         prune_after: int = 0,
         prune_threshold: float = 0.0,
         threads: int = 1,
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
     ) -> None:
         if prune_threshold < 0 or prune_after < 0:
             raise SpecError(
@@ -271,7 +276,7 @@ class BlueprintTrainer:
             raise SpecError(
                 f"betting rules for {self.rules.n_players} players; the game has {game.n_players}"
             )
-        self.tree: BettingTree = build_tree(self.rules)
+        self.tree: BettingTree = build_tree(self.rules, memory_limit=memory_limit)
         self.dealer: Dealer = dealer_for(game, cards)
         self.cards: CardAbstraction = self.dealer.cards
         if tuple(self.cards.board_visible) != tuple(np.cumsum(self.rules.board_cards).tolist()):
@@ -284,12 +289,18 @@ class BlueprintTrainer:
         rows = counts[self.tree.street[decisions]]
         self.row_offset = np.concatenate(([0], np.cumsum(rows)[:-1])).astype(np.int64)
         shape = (int(rows.sum()), self.tree.max_actions)
+        tables = 2 * 8 * shape[0] * shape[1]  # regrets and strategy sums, float64
+        if tables > memory_limit:
+            raise GameTooLargeError(
+                f"the blueprint's tables need {tables / 1e6:,.0f} MB ({shape[0]:,} rows of "
+                f"{shape[1]} actions: {self.tree.n_decisions:,} betting decisions times the "
+                f"buckets {list(self.cards.bucket_counts)}), over the memory limit of "
+                f"{memory_limit / 1e6:,.0f} MB; use fewer buckets or bet sizes, or raise the "
+                "limit (POKERLAB_MEMORY_LIMIT=16G)", found=tables, limit=memory_limit,
+            )  # fmt: skip
         self.regrets = np.zeros(shape)
         self.strategy_sum = np.zeros(shape)
-        depth = np.zeros(self.tree.n_nodes, dtype=np.int64)
-        for i in range(1, self.tree.n_nodes):  # parents come before their children
-            depth[i] = depth[self.tree.parent[i]] + 1
-        self.depth = int(depth.max()) + 1
+        self.depth = self.tree.n_levels
         self.iterations = 0
         self.seconds = 0.0
         self.seed = seed

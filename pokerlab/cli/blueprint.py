@@ -58,9 +58,9 @@ def train_command(
                           "cluster the flop and turn.")
     ] = 200_000,
     bet_menu: Annotated[
-        str | None, typer.Option("--bet-menu", help="No-limit: the bet sizes the tree offers, "
-                                 "one list for every street ('50%,100%,a') or one per street "
-                                 "('2.5x,a/33%,75%,a/75%,a/a'): pot percentages, raise "
+        str | None, typer.Option("--bets", help="No-limit: the bet and raise sizes the tree "
+                                 "offers, one list for every street ('50%,100%,a') or one per "
+                                 "street ('2.5x,a/33%,75%,a/75%,a/a'): pot percentages, raise "
                                  "multiples of the bet faced ('2.5x'), 'a' all-in.")
     ] = None,
     iterations: Annotated[

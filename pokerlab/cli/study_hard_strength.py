@@ -68,7 +68,7 @@ def hard_strength_command(
     ] = "",
     lbr_first: Annotated[bool, typer.Option("--lbr-first", help="LBR cells first.")] = False,
     lbr_sizes: Annotated[
-        str, typer.Option("--lbr-sizes", help="LBR raise sizes (no-limit).")
+        str, typer.Option("--lbr-bets", help="LBR raise sizes (no-limit bet menu).")
     ] = "100%,a",
     seed: Annotated[int, typer.Option("--seed", min=0, help="Matches' and LBR's seed.")] = 0,
     plot: Annotated[

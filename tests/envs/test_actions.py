@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from pokerlab.abstraction.bet_menu import parse_bet_menu
 
 from pokerlab._types import TERMINAL
-from pokerlab.abstraction.bet_menu import parse_bet_menu
 from pokerlab.envs.actions import FixedActions, MenuActions, action_map
 from pokerlab.errors import IllegalActionError, SpecError
 from pokerlab.games import HoldemState, State, load
