@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from pokerlab._cache import SpecCache
 from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games.base import Game
 from pokerlab.games.bet_sizes import BetContext, BetMenu, SizeTable, parse_bet_menu
@@ -314,12 +315,15 @@ class TreeSize:
         n_decisions: decision nodes.
         max_actions: the widest node's actions.
         n_players: players (columns of the chip arrays).
+        decisions_by_street: decision nodes on each street (what a trainer's tables
+            multiply by the street's buckets).
     """
 
     n_nodes: int
     n_decisions: int
     max_actions: int
     n_players: int
+    decisions_by_street: tuple[int, ...] = ()
 
     @property
     def bytes(self) -> int:
@@ -355,14 +359,28 @@ class _Plan:
     size: TreeSize
 
 
+_PLANS: SpecCache[_Plan] = SpecCache("blueprint.betting_tree", maxsize=4)
+"""Plans by rules: counting a tree and building it enumerate its situations once."""
+
+
 def _plan(rules: BettingRules) -> _Plan:
+    plan = _PLANS.get(rules)
+    if plan is None:
+        plan = _make_plan(rules)
+        _PLANS.put(rules, plan)
+    return plan
+
+
+def _make_plan(rules: BettingRules) -> _Plan:
     engine = rules.engine_rules()
     cache = BettingNodeCache(engine, budget=0)
     graph = enumerate_betting(cache.root.after_deal(), rules.sizing())
     order = graph.order()
     count = graph.n_situations
     resolve = list(range(count))
-    descendants, decisions, height = [0] * count, [0] * count, [0] * count
+    descendants, height = [0] * count, [0] * count
+    streets = rules.n_streets
+    decisions = [(0,) * streets] * count  # decision nodes below, by street
     width = 1
     for s in reversed(order):
         kind = graph.kind[s]
@@ -371,7 +389,9 @@ def _plan(rules: BettingRules) -> _Plan:
         elif kind == DECISION:
             kids = [resolve[c] for c in graph.children[s]]
             descendants[s] = sum(1 + descendants[c] for c in kids)
-            decisions[s] = 1 + sum(decisions[c] for c in kids)
+            below = [sum(decisions[c][street] for c in kids) for street in range(streets)]
+            below[graph.street[s]] += 1
+            decisions[s] = tuple(below)
             height[s] = 1 + max(height[c] for c in kids)
             width = max(width, len(kids))
     n = rules.n_players
@@ -398,7 +418,7 @@ def _plan(rules: BettingRules) -> _Plan:
         committed=np.array(graph.committed, dtype=np.int64).reshape(count, n),
         active=~np.array(graph.folded, dtype=np.bool_).reshape(count, n),
         stack=1 + height[root] * width,
-        size=TreeSize(1 + descendants[root], decisions[root], width, n),
+        size=TreeSize(1 + descendants[root], sum(decisions[root]), width, n, decisions[root]),
     )  # fmt: skip
 
 

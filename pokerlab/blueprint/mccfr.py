@@ -28,6 +28,7 @@ are deterministic by seed; multi-threaded ones are not.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import numba
 import numpy as np
@@ -40,7 +41,9 @@ from pokerlab.blueprint.betting_tree import (
     FOLDED_OUT,
     BettingRules,
     BettingTree,
+    TreeSize,
     build_tree,
+    tree_size,
 )
 from pokerlab.blueprint.deals import Dealer, dealer_for, default_rules
 from pokerlab.errors import GameTooLargeError, SpecError
@@ -233,6 +236,26 @@ def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
     return np.where(cut, second[:, None], chips)
 
 
+def _check_tables(size: TreeSize, bucket_counts: Sequence[int], memory_limit: int) -> None:
+    """Refuse, before anything is allocated, tables that would pass ``memory_limit``.
+
+    Raises:
+        GameTooLargeError: naming the tables' size, its factors and what to change.
+    """
+    rows = sum(d * int(b) for d, b in zip(size.decisions_by_street, bucket_counts,
+                                          strict=True))
+    tables = 2 * 8 * rows * size.max_actions  # regrets and strategy sums, float64
+    if tables > memory_limit:
+        raise GameTooLargeError(
+            f"the blueprint's tables need {tables / 1e6:,.0f} MB ({rows:,} rows of "
+            f"{size.max_actions} actions: the betting decisions by street "
+            f"{list(size.decisions_by_street)} times the buckets {list(bucket_counts)}), "
+            f"over the memory limit of {memory_limit / 1e6:,.0f} MB; use fewer buckets or "
+            "bet sizes, or raise the limit (POKERLAB_MEMORY_LIMIT=16G)", found=tables,
+            limit=memory_limit,
+        )  # fmt: skip
+
+
 class BlueprintTrainer:
     """ES-MCCFR with linear weighting over (game, card abstraction, betting rules).
 
@@ -276,7 +299,6 @@ class BlueprintTrainer:
             raise SpecError(
                 f"betting rules for {self.rules.n_players} players; the game has {game.n_players}"
             )
-        self.tree: BettingTree = build_tree(self.rules, memory_limit=memory_limit)
         self.dealer: Dealer = dealer_for(game, cards)
         self.cards: CardAbstraction = self.dealer.cards
         if tuple(self.cards.board_visible) != tuple(np.cumsum(self.rules.board_cards).tolist()):
@@ -285,19 +307,12 @@ class BlueprintTrainer:
                 f"betting rules deal {self.rules.board_cards}"
             )
         counts = np.array(self.cards.bucket_counts, dtype=np.int64)
+        _check_tables(tree_size(self.rules), self.cards.bucket_counts, memory_limit)
+        self.tree: BettingTree = build_tree(self.rules, memory_limit=memory_limit)
         decisions = np.flatnonzero(self.tree.kind == DECISION)
         rows = counts[self.tree.street[decisions]]
         self.row_offset = np.concatenate(([0], np.cumsum(rows)[:-1])).astype(np.int64)
         shape = (int(rows.sum()), self.tree.max_actions)
-        tables = 2 * 8 * shape[0] * shape[1]  # regrets and strategy sums, float64
-        if tables > memory_limit:
-            raise GameTooLargeError(
-                f"the blueprint's tables need {tables / 1e6:,.0f} MB ({shape[0]:,} rows of "
-                f"{shape[1]} actions: {self.tree.n_decisions:,} betting decisions times the "
-                f"buckets {list(self.cards.bucket_counts)}), over the memory limit of "
-                f"{memory_limit / 1e6:,.0f} MB; use fewer buckets or bet sizes, or raise the "
-                "limit (POKERLAB_MEMORY_LIMIT=16G)", found=tables, limit=memory_limit,
-            )  # fmt: skip
         self.regrets = np.zeros(shape)
         self.strategy_sum = np.zeros(shape)
         self.depth = self.tree.n_levels

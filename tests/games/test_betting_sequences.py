@@ -395,6 +395,8 @@ def test_three_handed_limit_tree_is_counted_and_allowed() -> None:
     rules = rules_for(load('holdem(players=3, betting="limit", ranks=6, suits=2)'))
     size = tree_size(rules)
     assert (size.n_nodes, size.n_decisions, size.max_actions) == (23_937_308, 9_711_806, 3)
+    assert size.decisions_by_street == (90, 4_412, 205_962, 9_501_342)
+    assert sum(size.decisions_by_street) == size.n_decisions
     assert size.bytes < 4 * 1024**3  # under the default limit: built (formerly refused)
     with pytest.raises(GameTooLargeError, match=r"23,937,308 nodes .* over the memory limit"):
         build_tree(rules, memory_limit=10**9)
