@@ -1,7 +1,11 @@
-"""A rich progress bar for solver runs: iterations, exploitability, values, infosets, memory.
+"""The CLI's face of the one console runner (:mod:`pokerlab.solvers.run_console`).
 
-Where the exploitability cannot be measured (a game too big to compile) the bar shows
-what the solver can report: the iterations, the infosets met and the memory they take.
+Long runs (``solve``, ``spot solve``, ``blueprint train``, the Hard AI's training) go
+through :func:`pokerlab.solvers.run_console.run_to_budget`, re-exported here with its
+:class:`~pokerlab.solvers.run_console.Budget`. :func:`solver_progress` is the bar alone,
+for commands that drive a run themselves (``abstract``, the demo), fed by the same
+:class:`~pokerlab.solvers.run_loop.Progress` reports. The solvers (numba kernels, scipy)
+are imported only when a command runs.
 """
 
 from __future__ import annotations
@@ -23,20 +27,17 @@ from rich.progress import (
 from pokerlab.cli._common import err_console
 
 if TYPE_CHECKING:  # the solvers load numba and scipy: only when a command runs
-    from pokerlab.solvers.base import Progress as SolverProgress
+    from pokerlab.solvers.run_loop import Progress as SolverProgress
 
 ValueFunction = Callable[[], "float | tuple[float, ...] | None"]
 """Returns P1's value, or each seat's, of the current average strategy; None if unknown."""
 
 
 def format_bytes(size: int | None) -> str:
-    """``1234567`` -> ``"1.2 MB"``; None -> ``"-"``."""
-    if size is None:
-        return "-"
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if size >= scale:
-            return f"{size / scale:.1f} {unit}"
-    return f"{size} B"
+    """``1234567`` -> ``"1.2 MB"``; None -> ``"-"`` (the console runner's, imported late)."""
+    from pokerlab.solvers.run_console import format_bytes as formatted
+
+    return formatted(size)
 
 
 class SolverProgressBar:
@@ -58,9 +59,9 @@ class SolverProgressBar:
     def __call__(self, progress: SolverProgress) -> None:
         """Update the bar (the solver's ``callback``)."""
         rate = progress.iteration / progress.seconds if progress.seconds > 0 else 0.0
-        exploitability = (
-            "-" if progress.exploitability is None else f"{progress.exploitability:.3e}"
-        )
+        from pokerlab.solvers.run_console import format_exploitability
+
+        exploitability = format_exploitability(progress)
         value = None if self._value is None else self._value()
         if value is None:
             shown = "-"

@@ -65,9 +65,11 @@ IterationsOption = Annotated[
 ]
 TargetOption = Annotated[
     float | None,
-    typer.Option(
-        "--target-exploitability", help="Stop once the abstract strategy is this close (chips)."
-    ),
+    typer.Option("--target", help="Stop once the abstract strategy is this close (chips)."),
+]
+OldTargetOption = Annotated[
+    float | None,
+    typer.Option("--target-exploitability", hidden=True, help="The old name of --target."),
 ]
 SearchOption = Annotated[
     int, typer.Option("--search-evaluations", help="Budget of optimized:B (solved bucketings).")
@@ -102,6 +104,7 @@ def abstract_command(
     seed: SeedOption = None,
     json: JsonOption = False,
     cache_dir: CacheDirOption = None,
+    old_target: OldTargetOption = None,
 ) -> None:
     """Solve an abstraction of GAME and lift its strategy back to GAME.
 
@@ -181,6 +184,8 @@ def abstract_command(
                 f"({plural(found.evaluations, 'evaluation')}, started from {found.start})",
                 style="dim",
             )
+    if target_exploitability is None:
+        target_exploitability = old_target
     iterative = algorithm != "lp"
     if iterative and iterations is None and target_exploitability is None:
         iterations = 1000

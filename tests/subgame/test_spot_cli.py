@@ -10,8 +10,8 @@ import pytest
 
 from pokerlab.cards import equity
 from pokerlab.cli import main
-from pokerlab.cli import spot as spot_cli
 from pokerlab.eval import exploitability
+from pokerlab.solvers import run_console
 from pokerlab.strategy import tabulate
 from pokerlab.subgame import RangeSolver, Spot
 from pokerlab.subgame.checkpoint import load_range_checkpoint, save_range_checkpoint
@@ -70,13 +70,13 @@ def test_an_interrupted_solve_resumes_to_the_same_solution(
     args = [*ARGS, "--iterations", "60", "--check-every", "10", "--json"]
     assert main([*args, "--out", str(whole)]) == 0
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(spot_cli, "Interrupt", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(2))
     assert main([*args, "--out", str(part)]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
     assert not part.exists()
     monkeypatch.undo()
-    assert main([*args, "--out", str(part), "--resume", str(checkpoint)]) == 0
+    assert main([*args, "--out", str(part), "--resume"]) == 0
     assert not checkpoint.exists()
     resumed, uninterrupted = SpotSolution.load(part), SpotSolution.load(whole)
     assert resumed.iterations == uninterrupted.iterations == 60
