@@ -369,7 +369,9 @@ def walk_blueprint(tree: BettingTree, game_text: str, menu: str) -> int:
 @pytest.mark.parametrize(
     ("game_text", "menu"),
     [("holdem(stack=30)", "50%,100%,a"), ("holdem(stack=(20, 35))", "3x,a/33%,2x,a/75%,a/a"),
-     ('holdem(players=3, stack=(20, 35, 50), board="3")', "50%,a")],
+     ('holdem(players=3, stack=(20, 35, 50), board="3")', "50%,a"),
+     ("holdem(players=4, stack=(30, 60, 90, 120))", "a"),
+     ('holdem(players=6, stack=100, board="3")', "a")],
 )
 def test_every_blueprint_node_is_the_engine_s(game_text: str, menu: str) -> None:
     tree = build_tree(rules_for(load(game_text), menu))
