@@ -366,6 +366,7 @@ def _grid_png(report: NodeReport, path: Path, *, title: str) -> None:
     import numpy as np
     from matplotlib.patches import Rectangle
 
+    from pokerlab.strategy.io import write_file_atomic
     from pokerlab.subgame.result import GRID_RANKS
 
     n_actions = report.strategy.shape[0]
@@ -404,8 +405,5 @@ def _grid_png(report: NodeReport, path: Path, *, title: str) -> None:
     axes.axis("off")
     axes.set_title(title, fontsize=9)
     figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.png")
-    figure.savefig(tmp, dpi=110)
+    write_file_atomic(path, lambda handle: figure.savefig(handle, format="png", dpi=110))
     plt.close(figure)
-    tmp.replace(path)

@@ -55,6 +55,8 @@ def test_solve_then_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "node 'x': decision, IP to act" in text
     assert "13x13 grid" in text
     assert png.read_bytes()[:4] == b"\x89PNG"
+    assert png.stat().st_mode & 0o777 == 0o644 & ~_umask()  # the one atomic writer's mode
+    assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name] == []
 
     assert main(["spot", "show", str(out), "--node", "b50", "--json"]) == 0
     node = json.loads(capsys.readouterr().out)
@@ -200,3 +202,11 @@ def test_the_rust_solver_s_tree_options_reach_the_spot(tmp_path: Path) -> None:
         board="Td9d6hQc", oop="AA, T9s", ip="KK, 87s", pot=60, stack=120, bets="50%, 100%",
         raises="2.5x", donks="", add_all_in_threshold=1.5, force_all_in_threshold=0.2,
         merging_threshold=0.1).build().public.tree.n_nodes
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
