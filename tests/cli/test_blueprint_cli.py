@@ -151,3 +151,21 @@ def test_nolimit_trains_with_a_per_street_menu(
                  "10", "--out", str(tmp_path / "bad.bp")]) != 0
     assert "gives 3 lists separated by '/'; the game has 2 streets (preflop/flop)" in (
         capsys.readouterr().err)
+
+
+def test_three_handed_no_limit_trains_and_shows_its_tree_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.blueprint.betting_tree import tree_size
+    from pokerlab.blueprint.nolimit import rules_for
+    from pokerlab.games import load
+
+    game = 'holdem(players=3, stack=20, ranks=4, suits=2, hole=1, board="1")'
+    out = tmp_path / "three.bp"
+    assert main(["blueprint", "train", game, "--bets", "100%,a", "--iterations", "200",
+                 "--out", str(out)]) == 0
+    size = tree_size(rules_for(load(game), "100%,a"))
+    assert size.n_players == 3
+    assert f"betting tree: {size.n_nodes:,} nodes, {size.n_decisions:,} decisions" in (
+        capsys.readouterr().err)
+    assert read_header(out)["iterations"] == 200
