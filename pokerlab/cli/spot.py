@@ -115,6 +115,7 @@ def solve_command(
     runs included. Ctrl-C saves a checkpoint within a second and prints the command
     that resumes it (--resume).
     """
+    from pokerlab.cards.ranges import check_ranges_meet
     from pokerlab.solvers.run_console import Budget, run_to_budget
     from pokerlab.subgame.range_solver import RangeSolver
     from pokerlab.subgame.result import SpotSolution
@@ -130,6 +131,7 @@ def solve_command(
                 force_all_in_threshold=force_all_in_threshold,
                 merging_threshold=merging_threshold, raise_cap=raise_cap,
                 isomorphism=isomorphism)
+    check_ranges_meet(oop, ip, spot.board_cards)  # else no deal exists to solve
     goal = None if target is None else parse_target(target, pot)
     limit = memory_limit * 10**6
     size = spot.size()
