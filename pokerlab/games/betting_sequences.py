@@ -2,8 +2,9 @@
 
 A no-limit tree offers a few sizes (a :class:`~pokerlab.games.bet_sizes.BetMenu`) where
 the rules allow any amount; a limit tree offers what the rules allow. Either way the
-rules are the engine's: every node here is a :class:`~pokerlab.games.holdem_betting.
-BettingNode`, the node :class:`~pokerlab.games.holdem_state.HoldemState` plays on, so who
+rules are the engine's: every node here is a
+:class:`~pokerlab.games.holdem_betting.BettingNode`, the node
+:class:`~pokerlab.games.holdem_state.HoldemState` plays on, so who
 acts, the raise bounds, short all-ins, caps, the end of a round and the uncalled chips are
 worked out by the one implementation of Hold'em's betting. This module only chooses
 which raises to follow (:meth:`BetMenu.amounts` of the node's numbers) and records the
