@@ -294,6 +294,8 @@ class ArenaStore:
                 self._create()
             else:
                 self._check_format(empty)
+                if not readonly:
+                    self._check_integrity()
             if not readonly:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
@@ -354,6 +356,19 @@ class ArenaStore:
             f"{shown!r} is an arena database of schema version {version}; this pokerlab "
             f"reads versions {', '.join(READABLE_VERSIONS)}"
         )
+
+    def _check_integrity(self) -> None:
+        """Refuse to write a database SQLite finds damaged (``quick_check``: every page read).
+
+        A writer checks once when it opens an existing database, so that a run never adds
+        to a corrupted file; readers meet damage as an error of the query that reaches it.
+        """
+        problems = [str(row[0]) for row in self._db.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            raise PokerlabError(
+                f"arena database {str(self.path)!r} is corrupted ({'; '.join(problems)[:300]}); "
+                "restore it from a copy, or start a new database with another --db"
+            )
 
     def close(self) -> None:
         """Close the connection."""

@@ -300,10 +300,16 @@ class _RunLock:
 
     def note(self, run_id: int) -> None:
         """Write who holds the lock (this process, and its run) for a refused second writer."""
-        self._handle.seek(0)
-        self._handle.truncate()
-        self._handle.write(f"{os.getpid()} {run_id}")
-        self._handle.flush()
+        _write_holder(self._handle, f"{os.getpid()} {run_id}")
+
+
+def _write_holder(handle: TextIO, text: str) -> None:
+    """Replace the lock file's text; a full disk only costs the second writer's message."""
+    with contextlib.suppress(OSError):
+        handle.seek(0)
+        handle.truncate()
+        handle.write(text)
+        handle.flush()
 
 
 def _lock_holder(fd: int) -> str | None:
@@ -370,12 +376,8 @@ def _writer_lock(db: Path) -> Iterator[_RunLock]:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise refused(_lock_holder(fd)) from None
-            lock = _RunLock(handle)
-            handle.seek(0)
-            handle.truncate()
-            handle.write(str(os.getpid()))
-            handle.flush()
-            yield lock
+            _write_holder(handle, str(os.getpid()))
+            yield _RunLock(handle)
         finally:
             # Closed after the store: closing a descriptor of the database drops every
             # POSIX lock this process holds on it (SQLite's included).
