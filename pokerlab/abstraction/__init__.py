@@ -71,7 +71,6 @@ if TYPE_CHECKING:
         behaviour_buckets,
         optimal_segmentation,
         optimize_buckets,
-        resolve_bucketing,
     )
 
 _LAZY = {
@@ -86,7 +85,6 @@ _LAZY = {
     "behaviour_buckets": "optimize",
     "optimal_segmentation": "optimize",
     "optimize_buckets": "optimize",
-    "resolve_bucketing": "optimize",
 }
 
 
@@ -124,7 +122,6 @@ __all__ = [
     "parse_bucketing",
     "percentile_buckets",
     "pseudo_harmonic",
-    "resolve_bucketing",
     "solve_abstraction",
     "to_abstract_game",
     "translate",

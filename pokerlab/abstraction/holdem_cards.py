@@ -29,7 +29,6 @@ import json
 import os
 import resource
 import shutil
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -51,7 +50,7 @@ from pokerlab.abstraction.holdem_features import (
 )
 from pokerlab.abstraction.holdem_iso import index_hand, street_indexer
 from pokerlab.errors import CardError, FileFormatError, SpecError
-from pokerlab.strategy.io import write_npz_atomic
+from pokerlab.strategy.io import write_file_atomic, write_npz_atomic
 
 CACHE_ENV = "POKERLAB_CACHE"
 """Environment variable naming pokerlab's cache folder."""
@@ -481,26 +480,13 @@ class _Steps:
             key = self.folder / "parameters.json"
             if not key.exists() or key.read_text() != self.key:
                 _atomic_bytes(key, self.key.encode())
-            handle, tmp = tempfile.mkstemp(suffix=".tmp", dir=self.folder)
-            try:
-                with os.fdopen(handle, "wb") as stream:
-                    np.save(stream, table)
-                os.replace(tmp, self.folder / f"street{street}.npy")
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_file_atomic(self.folder / f"street{street}.npy",
+                              lambda stream: np.save(stream, table))
         return table
 
 
 def _atomic_bytes(path: Path, data: bytes) -> None:
-    handle, tmp = tempfile.mkstemp(suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_file_atomic(path, lambda stream: stream.write(data))
 
 
 PARALLEL_DEALS = 4096

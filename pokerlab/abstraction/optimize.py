@@ -30,7 +30,6 @@ import numpy as np
 
 from pokerlab._types import FloatArray
 from pokerlab.abstraction.abstract_game import (
-    AbstractGame,
     CardAbstraction,
     item_names,
     item_weights,
@@ -38,7 +37,6 @@ from pokerlab.abstraction.abstract_game import (
 from pokerlab.abstraction.buckets import (
     Bucketing,
     boundary_buckets,
-    parse_bucketing,
     percentile_buckets,
     uniform_buckets,
 )
@@ -381,35 +379,6 @@ def optimize_buckets(
     )
 
 
-def resolve_bucketing(
-    game: Game | str,
-    text: str,
-    *,
-    evaluator: BucketEvaluator | None = None,
-    max_evaluations: int = 150,
-) -> Bucketing:
-    """Build the bucketing named by ``text``, searching it when it is ``optimized:B``.
-
-    Raises:
-        SpecError: as :func:`pokerlab.abstraction.parse_bucketing`.
-    """
-    real = load(game) if isinstance(game, str) else game
-    if isinstance(real, AbstractGame):
-        raise SpecError(f"{real.spec} is already abstract; give the real game")
-    name, _, argument = text.strip().partition(":")
-    if name.strip().lower() == "optimized":
-        try:
-            count = int(argument)
-        except ValueError:
-            raise SpecError(
-                f"bucketing {text!r}: optimized needs a number of buckets, e.g. 'optimized:10'"
-            ) from None
-        return optimize_buckets(
-            real, count, evaluator=evaluator, max_evaluations=max_evaluations
-        ).bucketing
-    return parse_bucketing(text, len(item_names(real)), weights=item_weights(real))
-
-
 __all__ = [
     "START_METHODS",
     "BucketEvaluator",
@@ -418,5 +387,4 @@ __all__ = [
     "infoset_reach",
     "optimal_segmentation",
     "optimize_buckets",
-    "resolve_bucketing",
 ]

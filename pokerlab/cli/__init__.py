@@ -51,6 +51,9 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
         "match": "Play a duplicate match; print each agent's mean, its interval and its AIVAT "
         "estimate."
     },
+    "hands": {
+        "hands": "Hand histories: export arena runs and ACPC logs to PHH, import PHH, AIVAT."
+    },
     "arena": {"arena": "Round-robin tournaments stored in SQLite, and their leaderboard."},
     "study": {
         "study": "Studies: the challenge, (safe) exploitation, tree search, push/fold, the "
@@ -62,6 +65,7 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
         "blueprint": "Train Hold'em blueprints (ES-MCCFR on an abstraction) and describe them."
     },
     "lbr": {"lbr": "Play local best response against AGENT; print its winnings in mbb/hand."},
+    "bots": {"bots": "The built-in agents (bots): list them."},
     "acpc": {"acpc": "Play Hold'em over the ACPC protocol: a dealer on loopback, a client."},
     "serve": {
         "serve": "Serve the browser app: tables against the AIs, strategy explorer, arena, "
@@ -115,6 +119,33 @@ def first_paragraph(text: str) -> str:
     return " ".join(cleandoc(text).split("\n\n")[0].split())
 
 
+def _print_version(value: bool) -> None:
+    """``pokerlab --version``: print the version and stop."""
+    if value:
+        from pokerlab._version import __version__
+
+        print(f"pokerlab {__version__}")
+        raise typer.Exit(0)
+
+
+def _version_options() -> list[click.core.Parameter]:
+    """The ``--version`` option, as typer builds it (eager: it acts before any command)."""
+    app = typer.Typer(add_completion=False)
+
+    @app.callback()
+    def version(
+        show: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                  help="Show pokerlab's version and exit."),
+    ) -> None:
+        """Unused: only its option is taken."""
+
+    @app.command()
+    def unused() -> None:
+        """Unused."""
+
+    return list(typer.main.get_group(app).params)
+
+
 class LazyGroup(TyperGroup):
     """The top-level ``pokerlab`` group: knows the commands from :data:`COMMAND_MODULES`.
 
@@ -123,7 +154,8 @@ class LazyGroup(TyperGroup):
     """
 
     def __init__(self, table: dict[str, dict[str, str]]) -> None:
-        super().__init__(name="pokerlab", help=HELP, no_args_is_help=True, rich_markup_mode=None)
+        super().__init__(name="pokerlab", help=HELP, no_args_is_help=True, rich_markup_mode=None,
+                         params=_version_options())
         self._module_of = {name: module for module, names in table.items() for name in names}
         self._summary = {name: text for names in table.values() for name, text in names.items()}
         self._listing = False

@@ -98,8 +98,9 @@ def run_command(
         str,
         typer.Option(
             "--builtins",
-            help="Comma-separated built-ins: random, always-call, always-raise, rule-based, "
-            "easy, exploitative, solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
+            help="Comma-separated built-in agents (pokerlab bots list): random, always-call, "
+            "always-raise, rule-based, easy, hard-seed, hard, ehs, exploitative, solver (CFR+ "
+            "10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",
     executables: Annotated[

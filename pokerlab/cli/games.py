@@ -9,7 +9,7 @@ from rich.table import Table
 
 from pokerlab.cli._common import console, load_game, print_json
 from pokerlab.errors import GameTooLargeError
-from pokerlab.games import Game, HoldemGame, registered
+from pokerlab.games import Game, HoldemGame, RhodeIslandGame, registered
 from pokerlab.tree import DEFAULT_MEMORY_LIMIT, compile
 
 games_app = typer.Typer(help="List the games and show their sizes.", no_args_is_help=True)
@@ -64,6 +64,9 @@ def info(
     try:
         tree = compile(the_game, memory_limit=int(memory_limit_mb * 1e6))
     except GameTooLargeError as exc:
+        if isinstance(the_game, RhodeIslandGame):
+            _rhode_island_info(the_game, as_json=as_json)
+            return
         if not isinstance(the_game, HoldemGame):
             raise
         refusal = (
@@ -175,6 +178,49 @@ def _holdem_info(game: Game, refusal: str, *, as_json: bool) -> None:
     )
     console.print(table)
     console.print(f"not compiled: {refusal}", soft_wrap=True)
+
+
+def _rhode_island_info(game: RhodeIslandGame, *, as_json: bool) -> None:
+    """Print the exact size of a Rhode Island game too big to compile, and its public tree."""
+    from pokerlab.subgame.rhode_island import public_size
+
+    size = game.size
+    public = public_size(game)
+    data = {
+        "game": str(game.spec),
+        "rules": game.describe(),
+        "players": 2,
+        "compiled": False,
+        "histories": size.histories,
+        "decision_points": size.decision_points,
+        "terminals": size.terminals,
+        "infosets": list(size.infosets),
+        "betting_decisions": list(size.betting_decisions),
+        "public_nodes": public.n_nodes,
+        "public_rows": list(public.n_rows),
+        "abstract_infosets": list(public.abstract_infosets),
+        "solver_memory_bytes": public.bytes,
+    }
+    if as_json:
+        print_json(data)
+        return
+    table = Table(title=f"{game.spec}: {game.describe()}", show_header=False)
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    table.add_row("histories (chance, decision and terminal nodes)", _count(size.histories, True))
+    table.add_row("decision points (game states)", _count(size.decision_points, True))
+    table.add_row("terminal histories", _count(size.terminals, True))
+    table.add_row("infosets P1 / P2", f"{size.infosets[0]:,} / {size.infosets[1]:,}")
+    table.add_row("betting decisions per round (cards aside)",
+                  " / ".join(f"{n:,}" for n in size.betting_decisions))
+    table.add_row("public tree with suit isomorphism: nodes", f"{public.n_nodes:,}")
+    table.add_row("abstract infosets P1 / P2 (node x card)",
+                  f"{public.abstract_infosets[0]:,} / {public.abstract_infosets[1]:,}")
+    table.add_row("range solver memory (float64)", f"{public.bytes / 1e6:,.0f} MB")
+    console.print(table)
+    console.print(f"not compiled (too many histories); solve it with: pokerlab solve "
+                  f"'{game.spec}' --algorithm public-tree --target-exploitability 1e-3",
+                  soft_wrap=True, markup=False, highlight=False)
 
 
 def register(app: typer.Typer) -> None:

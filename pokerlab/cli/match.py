@@ -9,6 +9,7 @@ values where the game compiles, all-in equity times the pot on Texas Hold'em (2 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -18,10 +19,12 @@ from rich.table import Table
 from pokerlab.cli._common import (
     UnsafeInProcessOption,
     build_agent,
+    check_output_path,
     close_agents,
     console,
     err_console,
     load_game,
+    path_text,
     print_json,
 )
 from pokerlab.errors import PokerlabError
@@ -52,6 +55,10 @@ def match_command(
     ] = True,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     in_process: UnsafeInProcessOption = False,
+    hands_out: Annotated[
+        Path | None, typer.Option("--hands-out", metavar="DIR", help="Write every hand to "
+                                  "DIR/match.phhs (PHH; Texas Hold'em games).")
+    ] = None,
 ) -> None:
     """Play a duplicate match; print each agent's mean, its interval and its AIVAT estimate.
 
@@ -65,6 +72,11 @@ def match_command(
     if len(agents) != game.n_players:
         raise PokerlabError(f"{game.spec} has {game.n_players} seats; got {len(agents)} "
                             f"agents ({', '.join(agents)})")
+    if hands_out is not None:  # refused before any hand: a game PHH lacks, a bad folder
+        from pokerlab.interop.phh import phh_game_fields
+
+        phh_game_fields(game)
+        check_output_path(hands_out, option="--hands-out", folder=True)
     built = [build_agent(text, game, seed=seed + k, in_process=in_process)
              for k, text in enumerate(agents)]
     try:
@@ -72,6 +84,13 @@ def match_command(
             result = play_match(game, *built, hands=hands, seed=seed)
     finally:
         close_agents(built)
+    if hands_out is not None:
+        from pokerlab.interop.phh_sources import match_batch, write_batches
+
+        event = f"pokerlab match {game.spec}, seed {seed}"
+        batch = match_batch(game, result.hands, result.agent_names, event=event)
+        written = write_batches([batch], hands_out)
+        err_console.print(f"wrote {result.n_hands:,} hands to {path_text(written[0])}")
     method = aivat_method(game) if aivat else None
     estimates = None
     if method is not None:

@@ -40,11 +40,11 @@ GameArgument = Annotated[
     str, typer.Argument(help="A game: 'kuhn', 'leduc', 'leduc(stack=50, raise_cap=None)'.")
 ]
 AlgorithmOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--algorithm",
         "-a",
-        help="The solver (the algorithms are listed above).",
+        help="The solver (listed above; default lp, or public-tree for rhode_island).",
     ),
 ]
 OutOption = Annotated[
@@ -157,7 +157,7 @@ def _run_with_checkpoints(
 def solve_command(
     game: GameArgument,
     out: OutOption = None,
-    algorithm: AlgorithmOption = "lp",
+    algorithm: AlgorithmOption = None,
     iterations: IterationsOption = None,
     target_exploitability: TargetOption = None,
     seconds: SecondsOption = None,
@@ -179,10 +179,29 @@ def solve_command(
     Algorithms: cfr, cfr+, lcfr, dcfr (the CFR family); lp (exact, HiGHS);
     cs-mccfr, es-mccfr, os-mccfr (Monte Carlo CFR);
     deep-cfr (Deep CFR, needs pokerlab[deep]; --out X.pt saves its network);
-    regret-matching (matrix games).
+    regret-matching (matrix games); public-tree (Rhode Island Hold'em: the
+    range solver on its public tree, the default for rhode_island);
+    q-learning (tabular self-play Q-learning, not an equilibrium solver).
     """
+    from pokerlab.games import RhodeIslandGame
     from pokerlab.solvers import SOLVERS
     from pokerlab.solvers.base import Solver, check_stopping_rules
+
+    the_game = load_game(game)
+    if isinstance(the_game, RhodeIslandGame) and algorithm in (None, "public-tree"):
+        from pokerlab.cli.solve_public import ALGORITHM, solve_rhode_island
+
+        if out is not None:
+            check_output_path(out)
+        if seed is not None:
+            raise SolverError(f"{ALGORITHM} is deterministic and takes no --seed")
+        solve_rhode_island(
+            the_game, game, algorithm=algorithm or ALGORITHM, out=out, iterations=iterations,
+            target_exploitability=target_exploitability, seconds=seconds,
+            check_every=check_every, resume=resume, json=json,
+        )
+        return
+    algorithm = algorithm or "lp"
 
     if out is not None:
         check_output_path(out)

@@ -24,7 +24,6 @@ Class ids: the 13 x 13 grid with rank ``r`` (0 = deuce .. 12 = ace): a pair is
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -37,6 +36,7 @@ from pokerlab.cards.card import RANKS
 from pokerlab.cards.equity import equity
 from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import PokerlabError
+from pokerlab.strategy.io import write_file_atomic
 
 N_CLASSES = 169
 """Hand classes of two hole cards (13 pairs, 78 suited, 78 offsuit)."""
@@ -185,15 +185,8 @@ def class_pair_equity(
             table = None
         if table is None:
             table = _build_table(progress)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    np.save(out, table)
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            built = table
+            write_file_atomic(path, lambda out: np.save(out, built))
         table.setflags(write=False)
         _MEMORY[path] = table
         return table

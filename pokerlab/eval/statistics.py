@@ -154,16 +154,10 @@ def welch_p_value(a: Estimate, b: Estimate) -> float:
     return float(2 * stats.norm.sf(z))
 
 
-def intervals_overlap(a: Estimate, b: Estimate) -> bool:
-    """True when the confidence intervals of ``a`` and ``b`` overlap."""
-    return a.low <= b.high and b.low <= a.high
-
-
 __all__ = [
     "ControlVariateEstimate",
     "Estimate",
     "control_variate_estimate",
-    "intervals_overlap",
     "mean_estimate",
     "t_quantile",
     "welch_p_value",

@@ -1,4 +1,4 @@
-"""Games: specs, the State API, and the rules of matrix games, Kuhn, Leduc (and Hold'em).
+"""Games: specs, the State API, and the rules of matrix games, Kuhn, Leduc, Rhode Island, Hold'em.
 
 ``load(name_or_spec, **params)`` builds any registered game; ``kuhn()``, ``leduc()`` and
 ``rps()`` are shortcuts. Importing the package registers the built-in games.
@@ -15,6 +15,7 @@ from pokerlab.games.leduc import LeducGame, LeducState, leduc
 from pokerlab.games.matrix import MatrixGame, bimatrix, matrix_from_file, rps
 from pokerlab.games.observation import HandResult, Observation
 from pokerlab.games.registry import GameEntry, Parameter, load, load_dict, registered
+from pokerlab.games.rhode_island import RhodeIslandGame, RhodeIslandState, rhode_island
 from pokerlab.games.spec import GameSpec
 
 _builtin.register_all()
@@ -35,6 +36,8 @@ __all__ = [
     "MatrixGame",
     "Observation",
     "Parameter",
+    "RhodeIslandGame",
+    "RhodeIslandState",
     "State",
     "bimatrix",
     "holdem",
@@ -44,5 +47,6 @@ __all__ = [
     "load_dict",
     "matrix_from_file",
     "registered",
+    "rhode_island",
     "rps",
 ]

@@ -13,6 +13,7 @@ from pokerlab.games.kuhn import KuhnGame
 from pokerlab.games.leduc import LeducGame
 from pokerlab.games.matrix import PRESETS, MatrixGame, preset_builder
 from pokerlab.games.registry import GameEntry, Parameter, register
+from pokerlab.games.rhode_island import RhodeIslandGame
 
 
 def _players_plus_one(params: Mapping[str, object]) -> int:
@@ -80,6 +81,22 @@ def register_all() -> None:
                           kind=tuple, allow_none=True),
             ),
             HoldemGame,
+        )
+    )
+    register(
+        GameEntry(
+            "rhode_island",
+            "Rhode Island Hold'em: one private card, a flop card, a turn card, three limit "
+            "rounds, three-card ranking (Gilpin and Sandholm)",
+            (
+                Parameter("ante", 5, "chips each player antes"),
+                Parameter("bets", (10, 20, 20), "bet size in each of the three rounds",
+                          kind=tuple),
+                Parameter("raises", 3, "raises allowed after the opening bet, per round"),
+                Parameter("ranks", 13, "ranks in the deck (its highest), 1..13"),
+                Parameter("suits", 4, "suits in the deck, 1..4"),
+            ),
+            RhodeIslandGame,
         )
     )
     for name, summary in PRESETS.items():

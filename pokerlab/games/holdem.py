@@ -52,7 +52,7 @@ def holdem(
 
     The defaults are Texas Hold'em; ``ranks``, ``suits``, ``hole``, ``board``, ``raises``,
     ``caps``, ``first`` and ``seat_blinds`` (the ACPC game definition's fields) make other
-    Hold'em games: see :mod:`pokerlab.games.holdem_rules` and :func:`rhode_island`.
+    Hold'em games: see :mod:`pokerlab.games.holdem_rules` and :func:`rhode_island_acpc`.
 
     Example:
         >>> game = holdem(stack=100)
@@ -82,16 +82,21 @@ def holdem(
     return game
 
 
-RHODE_ISLAND = 'holdem(betting="limit", hole=1, board="1,1", blinds=(5, 10), stack=1000)'
-"""Rhode Island Hold'em's spec: one hole card, one flop card, one turn card, limit
-betting (raises of 10, 20, 20; three raises preflop after the blinds, four later)."""
+RHODE_ISLAND_ACPC = (
+    'holdem(betting="limit", hole=1, board="1,1", blinds=(5, 10), stack=1000)'
+)
+"""A three-card Hold'em in the ACPC's terms: one hole card, one flop card, one turn card,
+limit betting (raises of 10, 20, 20), blinds 5/10 and the ACPC's hand ranking. It is *not*
+Rhode Island Hold'em as Gilpin and Sandholm define it (antes, three-card ranking): that
+game is :func:`pokerlab.games.rhode_island`. This one is what OpenSpiel's universal_poker
+plays with the same definition (the lockstep tests check it)."""
 
 
-def rhode_island(*, players: int = 2, stack: int = 1000) -> HoldemGame:
-    """Rhode Island Hold'em (Shi and Littman): one hole card, a one-card flop and turn, limit.
+def rhode_island_acpc(*, players: int = 2, stack: int = 1000) -> HoldemGame:
+    """The three-card Hold'em of :data:`RHODE_ISLAND_ACPC` (blinds, ACPC ranking).
 
-    ACPC hand ranking (no three-card straights or flushes; pairs and trips rank as usual),
-    which is what OpenSpiel's universal_poker plays with the same definition.
+    Rhode Island Hold'em itself (antes, three-card ranking) is
+    :func:`pokerlab.games.rhode_island`.
     """
     return holdem(
         players=players, betting="limit", hole=1, board="1,1", blinds=(5, 10), stack=stack
@@ -103,7 +108,7 @@ __all__ = [
     "CALL",
     "FOLD",
     "RAISE",
-    "RHODE_ISLAND",
+    "RHODE_ISLAND_ACPC",
     "STREET_NAMES",
     "HoldemGame",
     "HoldemRules",
@@ -112,5 +117,5 @@ __all__ = [
     "Pot",
     "Settlement",
     "holdem",
-    "rhode_island",
+    "rhode_island_acpc",
 ]

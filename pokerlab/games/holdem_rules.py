@@ -53,8 +53,10 @@ of each street, ``caps="3,4,4,4"`` the raises allowed on each street (the blinds
 counting) and ``first="1,0,0,0"`` the first player of each street; ``seat_blinds`` posts
 one blind per player in seat order (the ACPC's ``blind`` line) in place of ``blinds``.
 These are the fields of an ACPC game definition, so OpenSpiel's ``universal_poker`` plays
-the same game (the lockstep tests check it). Rhode Island Hold'em is
-``holdem(betting="limit", hole=1, board="1,1", ...)`` (see :func:`rhode_island`).
+the same game (the lockstep tests check it). ``holdem(betting="limit", hole=1,
+board="1,1", ...)`` is a three-card Hold'em with blinds and this ranking
+(:func:`~pokerlab.games.holdem.rhode_island_acpc`); Rhode Island Hold'em itself (antes,
+three-card ranking) is :mod:`pokerlab.games.rhode_island`.
 
 Hand ranking is the ACPC's (what ``universal_poker`` uses): the best hand that the hole
 and board cards make, five cards at most, in the usual order; a straight or a flush needs

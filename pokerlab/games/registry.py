@@ -7,7 +7,8 @@ range, raise :class:`~pokerlab.errors.SpecError` naming what is allowed.
 The registry imports no game: the built-in games register themselves from
 :mod:`pokerlab.games._builtin`, which the package ``pokerlab.games`` runs before any of
 its modules can be used. Families of games defined by layers to the right of ``games``
-(the abstract games of :mod:`pokerlab.abstraction`) are named in :data:`PROVIDERS`: the
+(the abstract games of :mod:`pokerlab.abstraction`, the Hold'em spots of
+:mod:`pokerlab.subgame.spot_game`) are named in :data:`PROVIDERS`: the
 first ``load`` of such a name imports the module that registers its loader, so a saved
 strategy of an abstract game loads again in a fresh interpreter, while ``games`` never
 imports ``abstraction`` (docs/architecture.md says why a table rather than entry points).
@@ -69,6 +70,7 @@ PROVIDERS: Mapping[str, str] = MappingProxyType(
     {
         "abstract": "pokerlab.abstraction.abstract_game",
         "collapsed": "pokerlab.abstraction.abstract_game",
+        "spot": "pokerlab.subgame.spot_game",
     }
 )
 """Game names defined right of ``games``, and the module that registers each one's loader.

@@ -1,8 +1,8 @@
-"""Doors to other tools: OpenSpiel policies (:mod:`.openspiel`).
+"""Doors to other tools: OpenSpiel policies (:mod:`.openspiel`), PHH hand histories (:mod:`.phh`).
 
-Each module needs its tool (an optional extra) and raises
-:class:`~pokerlab.errors.MissingExtraError` naming the extra when it is missing; importing
-this package imports none of them.
+A module that needs its tool (an optional extra: OpenSpiel) raises
+:class:`~pokerlab.errors.MissingExtraError` naming the extra when it is missing; PHH needs
+none (it is TOML, which Python reads). Importing this package imports none of them.
 """
 
 from __future__ import annotations

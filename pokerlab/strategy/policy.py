@@ -8,8 +8,11 @@ pokerlab understands it. Three kinds ship with pokerlab:
   format of exact solvers, and the fast path of every exact evaluator);
 - :class:`~pokerlab.strategy.InfosetTable`: rows keyed by infoset key, filled by sampling
   solvers on games too big to compile (uniform where never met);
-- :class:`FunctionPolicy`: a function of the observation (rule bots, the Easy AI, later
-  blueprints and networks).
+- :class:`FunctionPolicy`: a function of the observation (rule bots, the Easy AI).
+
+Layers to the right add more kinds on the same contract: Hold'em blueprints
+(:class:`~pokerlab.blueprint.policy.BlueprintPolicy`) and Deep CFR's networks
+(:class:`~pokerlab.solvers.deep_policy.DeepPolicy`).
 
 Exact evaluators need the whole tree: :func:`tabulate` turns any policy into a Strategy
 on a game that compiles (asking the policy once per infoset) and says clearly when the

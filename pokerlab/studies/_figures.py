@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from pokerlab.strategy.io import write_file_atomic
 
 
 def pyplot() -> Any:
@@ -25,14 +25,9 @@ def save_figure(figure: Any, path: str | Path, *, dpi: int = 110) -> Path:
     half-written image.
     """
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=out.suffix)
-    os.close(handle)
+    kind = out.suffix.lstrip(".").lower() or "png"
     try:
-        figure.savefig(tmp, dpi=dpi)
-        os.replace(tmp, out)
+        write_file_atomic(out, lambda stream: figure.savefig(stream, dpi=dpi, format=kind))
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
         pyplot().close(figure)
     return out

@@ -19,8 +19,6 @@ draws LBR value and head-to-head win rate against training time.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +34,7 @@ from pokerlab.eval import play_match
 from pokerlab.eval.aivat import aivat_method, match_aivat
 from pokerlab.games import Game
 from pokerlab.games.holdem import HoldemGame
+from pokerlab.strategy.io import write_file_atomic
 from pokerlab.studies._figures import pyplot, save_figure
 
 OPPONENTS: tuple[str, ...] = ("random", "always-call", "always-raise", "easy", "hard-seed")
@@ -184,16 +183,8 @@ def load_results(path: str | Path) -> dict[str, Any]:
 
 def write_results(path: str | Path, data: dict[str, Any]) -> None:
     """Write the results atomically (a temporary file, then a rename)."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w") as stream:
-            json.dump(data, stream, indent=1, sort_keys=True)
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    text = json.dumps(data, indent=1, sort_keys=True)
+    write_file_atomic(Path(path), lambda stream: stream.write(text.encode()))
 
 
 def merge_results(datas: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -51,7 +51,7 @@ from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
 from pokerlab.play.dealer import DealStream, connect, deal_hand
 from pokerlab.play.deals import derive_seed, fresh_seed
-from pokerlab.web import arena_view, explorer, spot_view
+from pokerlab.web import arena_view, explorer, hands_download, spot_view
 from pokerlab.web.holdem_table import HoldemTable
 from pokerlab.web.small_table import SmallGameTable
 from pokerlab.web.tables import Table, TableRegistry, WebRequestError
@@ -593,7 +593,7 @@ def create_app(
             Route("/api/tables/{token}/deal", table_deal, methods=["POST"]),
             Route("/api/tables/{token}/options", table_options, methods=["POST"]),
             WebSocketRoute("/ws/tables/{token}", table_socket),
-            *(route for view in (explorer, arena_view, spot_view)
+            *(route for view in (explorer, arena_view, spot_view, hands_download)
               for route in view.routes(strategies, db)),
             *extra_routes,
         ],

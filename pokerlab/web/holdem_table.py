@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from pokerlab._types import TERMINAL, Action, Player
 from pokerlab.cards import describe
-from pokerlab.games.holdem import FOLD, HoldemState
+from pokerlab.games.holdem import FOLD, HoldemGame, HoldemState
 from pokerlab.games.holdem_pots import build_pots
 from pokerlab.games.holdem_session import HandSetup, HoldemSession
 from pokerlab.games.observation import Observation
@@ -25,7 +25,7 @@ from pokerlab.play.dealer import (
     connect,
     showdown_cards,
 )
-from pokerlab.play.records import FaultEvent
+from pokerlab.play.records import FaultEvent, HandRecord
 from pokerlab.play.session import play_session_hand
 from pokerlab.web.tables import IDLE_SECONDS, BrowserSeat, Table, WebRequestError, card_list
 
@@ -75,6 +75,8 @@ class HoldemTable(Table):
         self._setup: HandSetup | None = None
         self._last_pots: list[dict[str, object]] = []
         self._stacks_before = list(session.stacks)
+        self.session_hands: list[tuple[HoldemGame, HandRecord]] = []
+        """Every finished hand: its game and record (seats are table seats), for PHH."""
 
     @property
     def can_deal(self) -> bool:
@@ -123,6 +125,8 @@ class HoldemTable(Table):
                 self._state = event.state
                 assert isinstance(event.state, HoldemState)
                 self._summarize(event.state)
+                if self._setup is not None:
+                    self.session_hands.append((self._setup.game, event.record))
                 # Over only now, in the same version as the showdown and the result: a
                 # view with hand_over never lacks the hand's end.
                 self._ended = True

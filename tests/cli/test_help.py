@@ -53,3 +53,12 @@ def test_help_is_whole_at_80_columns(
 
 def _squeeze(text: str) -> str:
     return "".join(text.split())
+
+
+def test_pokerlab_version_prints_the_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from pokerlab._version import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"pokerlab {__version__}"
+    assert main(["--help"]) == 0
+    assert "--version" in capsys.readouterr().out

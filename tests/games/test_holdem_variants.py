@@ -9,7 +9,7 @@ import pytest
 
 from pokerlab.errors import SpecError
 from pokerlab.games import load
-from pokerlab.games.holdem import RHODE_ISLAND, holdem, rhode_island
+from pokerlab.games.holdem import RHODE_ISLAND_ACPC, holdem, rhode_island_acpc
 from pokerlab.games.holdem_pots import hand_values
 
 
@@ -19,9 +19,9 @@ def test_defaults_are_texas_holdem() -> None:
     assert "Texas Hold'em" in holdem().describe()
 
 
-def test_rhode_island_round_trips_and_deals_three_cards() -> None:
-    game = rhode_island()
-    assert load(str(game.spec)) == game == load(RHODE_ISLAND)
+def test_three_card_acpc_variant_round_trips_and_deals_three_cards() -> None:
+    game = rhode_island_acpc()
+    assert load(str(game.spec)) == game == load(RHODE_ISLAND_ACPC)
     assert game.rules.board_sizes == (0, 1, 2)
     assert game.rules.street_bets == (10, 10, 20)
     rng = random.Random(1)

@@ -94,3 +94,20 @@ def test_an_unknown_name_is_still_a_spec_error() -> None:
 
     with pytest.raises(SpecError, match=r"unknown game 'nope'; known games: .*kuhn"):
         load("nope")
+
+
+def test_a_spot_loads_by_its_spec_string_in_a_fresh_interpreter() -> None:
+    # A saved spot records only its spec: `load` must build it without `subgame` imported.
+    done = _run(
+        """
+        import sys
+        from pokerlab.games import load
+        assert "pokerlab.subgame" not in sys.modules
+        game = load("spot(board='Td9d6hQc2s', oop='AA,KK', ip='QQ,JJ', pot=100, stack=200)")
+        print(type(game).__name__, game.spec)
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    kind, spec = done.stdout.strip().split(" ", 1)
+    assert kind == "SpotGame"
+    assert spec.startswith("spot(board='Td9d6hQc2s'")
