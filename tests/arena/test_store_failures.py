@@ -86,6 +86,65 @@ def test_a_second_writer_through_a_hard_link_is_refused(tmp_path: Path) -> None:
         run_tournament(kuhn(), _entrants(), db=other, hands=5, resume=True)
 
 
+_HOLDER = """
+import sys
+from pathlib import Path
+from pokerlab.arena.tournament import _writer_lock
+with _writer_lock(Path(sys.argv[1])) as lock:
+    lock.note(5)
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_a_writer_in_another_process_refuses_a_relative_path_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "runs" / "arena.db"
+    db.parent.mkdir()
+    (tmp_path / "other").mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == "held\n"
+        monkeypatch.chdir(tmp_path / "other")
+        err = _one_line_error(capsys, _run(Path("..") / "other" / ".." / "runs" / "arena.db"),
+                              "being written by another tournament")
+        assert f"(process {holder.pid}, run 5)" in err
+    finally:
+        holder.communicate("", timeout=30)
+    assert holder.returncode == 0
+    assert main(_run(Path("../runs/arena.db"))) == 0  # released with its holder
+
+
+def test_a_writer_through_a_bind_mount_of_the_file_is_refused(tmp_path: Path) -> None:
+    """The file bind-mounted elsewhere (its own name, no ``.lock`` beside it): the inode lock."""
+    db = tmp_path / "arena.db"
+    run_tournament(kuhn(), _entrants(), db=db, hands=5)
+    mounted = tmp_path / "elsewhere" / "mounted.db"
+    mounted.parent.mkdir()
+    mounted.touch()
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("a bind mount needs root and unshare (the hard-link test checks the inode)")
+    command = (f"mount --bind {db} {mounted} && exec {sys.executable} -m pokerlab.cli arena "
+               f"run kuhn --builtins random,always-call --hands 5 --resume --db {mounted}")
+    with _writer_lock(db):
+        done = subprocess.run(["unshare", "-m", "sh", "-c", command], capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if "mount:" in done.stderr or "unshare:" in done.stderr:
+        pytest.skip(f"cannot bind-mount here: {done.stderr.strip()}")
+    assert done.returncode == 1, done.stderr
+    err = done.stderr.strip()
+    assert "Traceback" not in err
+    assert len(err.splitlines()) == 1, err
+    assert f"being written by another tournament (process {os.getpid()})" in err
+    # The lock beside the name taken was another file: the inode's lock refused the writer.
+    assert (mounted.parent / "mounted.db.lock").is_file()
+
+
 def test_the_lock_is_released_when_its_holder_fails(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     with pytest.raises(RuntimeError), _writer_lock(db):
