@@ -7,7 +7,7 @@ ends, and never gives it, nor anything computed from it without a key, to an ent
 client. What the agents do get is computed from the seed by keyed functions:
 
 1. Two 256-bit keys are derived from the seed by BLAKE2b, each with its own
-   personalization (``pokerlab.deals`` and ``pokerlab.derive``): knowing one key, or
+   personalization (``b"pokerlab.deals"`` and ``b"pokerlab.derive"``): knowing one key, or
    anything computed from it, tells nothing of the seed or of the other key.
 2. Chance: uniform ``k`` of deal ``d`` comes from ChaCha20 (RFC 8439) under the deal key,
    with ``d`` as the nonce and ``k // 8`` as the block counter (8 uniforms of 53 bits per
