@@ -26,6 +26,7 @@ from scipy import stats
 import pokerlab
 from pokerlab.arena import ArenaStore, builtin_entrants, run_tournament
 from pokerlab.arena.tournament import file_entrant
+from pokerlab.cli import main
 from pokerlab.games import leduc
 from pokerlab.play.sandbox import SandboxLimits
 
@@ -172,3 +173,19 @@ def test_the_same_entrant_predicts_every_card_of_a_run_whose_seed_it_knows(
     assert predictions == 2 * HANDS
     assert hits > 0.7 * predictions
     assert stats.binomtest(hits, predictions, 2 / 5, alternative="greater").pvalue < 1e-50
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [(["arena", "run"], ["fresh secret seed", "stored in the database", "predict the cards"]),
+     (["acpc", "dealer"], ["fresh secret seed", "printed and logged", "predict the cards"])],
+)
+def test_the_seed_option_says_the_default_is_secret_and_a_known_seed_is_not(
+    command: list[str], words: list[str], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # one help line per option: the words unbroken
+    assert main([*command, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.replace("│", " ").split())
+    for word in words:
+        assert word in text, word
