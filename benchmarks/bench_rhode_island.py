@@ -8,7 +8,7 @@ counted; the trees are built and the kernels compiled before timing); and, witho
 ``--quick``, the full game's time per iteration on its public tree (713,961 nodes x 52
 cards, no peer: nothing else runs the game here). The full solve to 1e-3 takes about an
 hour and a half on the project's machine: its command and figures are in
-docs/benchmarks.md (``pokerlab solve rhode_island --target-exploitability 1e-3``).
+docs/benchmarks.md (``pokerlab solve rhode_island --target 1e-3``).
 
 Times are the solving thread's CPU time (``time.thread_time``), single thread: the
 machine is shared, and wall time there measures the other jobs as much as the solver

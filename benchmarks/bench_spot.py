@@ -33,10 +33,10 @@ import numpy as np
 from benchmarks._harness import Row
 from pokerlab.games import Game, kuhn, leduc
 from pokerlab.solvers import CFRPlus
+from pokerlab.solvers.run_loop import Progress
 from pokerlab.subgame import PublicTreeCFR, RangeSolver, Spot
 from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.public_tree import PublicGame
-from pokerlab.subgame.range_solver import RangeProgress
 from pokerlab.tree import compile
 
 CHECK_EVERY = 10
@@ -149,10 +149,10 @@ def flop_solve(seconds: float = 3600.0, target_percent: float = 0.5) -> RangeSol
     solver = RangeSolver(built.public, precision=built.precision)
     start = time.thread_time()
 
-    def show(progress: RangeProgress) -> None:
+    def show(progress: Progress) -> None:
         print(f"{progress.iteration} its, {time.thread_time() - start:.1f} s CPU, "
-              f"{progress.percent_of_pot:.3f}% of the pot, load {os.getloadavg()[0]:.1f}",
-              flush=True)
+              f"{progress.percent_of_pot or 0.0:.3f}% of the pot, load "
+              f"{os.getloadavg()[0]:.1f}", flush=True)
 
     return solver.run(target_exploitability=target_percent / 100 * spot.pot,
                       check_every=CHECK_EVERY, seconds=seconds, callback=show)

@@ -147,27 +147,48 @@ def default_blueprint_path(game: Game, cache_dir: str | Path | None = None) -> P
 def train_default_blueprint(
     game: Game, cache_dir: str | Path | None = None, *, show_progress: bool = True
 ) -> Path:
-    """Train ``game``'s default blueprint into the cache (chunks, a progress bar); its path."""
+    """Train ``game``'s default blueprint into the cache; its path.
+
+    Through the one console runner (:func:`pokerlab.solvers.run_console.run_to_budget`):
+    a progress bar on stderr, and Ctrl-C or SIGTERM saving what is trained so far beside
+    the cache file (``*.partial.bp``), from which the next first use resumes.
+
+    Raises:
+        KeyboardInterrupt: when interrupted (after saving the partial blueprint).
+    """
+    from pokerlab.solvers.run_console import Budget, run_to_budget
+
     recipe = default_recipe(game)
     path = default_blueprint_path(game, cache_dir)
+    partial = path.with_name(path.stem + ".partial.bp")
     cards = cards_from_spec(game, recipe.cards, cache_dir=cache_dir)
-    trainer = BlueprintTrainer(
-        game, cards, rules_for(game, recipe.bet_menu), seed=recipe.seed,
-        prune_after=recipe.prune_after, prune_threshold=recipe.prune_threshold,
-    )  # fmt: skip
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    trainer: BlueprintTrainer | None = None
+    if partial.exists():
+        try:
+            trainer, _ = load_blueprint(partial, game=game, cards=cards, cache_dir=cache_dir)
+        except (FileFormatError, SpecError):
+            trainer = None  # a damaged partial file: start again
+    if trainer is None:
+        trainer = BlueprintTrainer(
+            game, cards, rules_for(game, recipe.bet_menu), seed=recipe.seed,
+            prune_after=recipe.prune_after, prune_threshold=recipe.prune_threshold,
+            batch=CHUNK,
+        )  # fmt: skip
+    done = trainer
 
-    with Progress(
-        TextColumn(f"training the hard AI's default blueprint for {game.spec} (once)"),
-        BarColumn(), MofNCompleteColumn(), console=Console(stderr=True), transient=True,
-        disable=not show_progress,
-    ) as bar:  # fmt: skip
-        task = bar.add_task("train", total=recipe.iterations)
-        while trainer.iterations < recipe.iterations:
-            trainer.run(min(CHUNK, recipe.iterations - trainer.iterations), batch=CHUNK)
-            bar.update(task, completed=trainer.iterations)
-    return save_blueprint(trainer, path, cards=recipe.cards, bet_menu=recipe.bet_menu)
+    def save_partial() -> None:
+        save_blueprint(done, partial, cards=recipe.cards, bet_menu=recipe.bet_menu)
+
+    finished = run_to_budget(
+        trainer, Budget(iterations=recipe.iterations),
+        description=f"training the hard AI's default blueprint for {game.spec} (once)",
+        save=save_partial, quiet=not show_progress,
+    )  # fmt: skip
+    if not finished:
+        raise KeyboardInterrupt(f"interrupted; the next use resumes from {partial}")
+    saved = save_blueprint(trainer, path, cards=recipe.cards, bet_menu=recipe.bet_menu)
+    partial.unlink(missing_ok=True)
+    return saved
 
 
 class HardAI:

@@ -27,7 +27,7 @@ are deterministic by seed; multi-threaded ones are not.
 
 from __future__ import annotations
 
-import time
+from typing import Any
 
 import numba
 import numpy as np
@@ -44,12 +44,21 @@ from pokerlab.blueprint.betting_tree import (
 )
 from pokerlab.blueprint.deals import Dealer, dealer_for, default_rules
 from pokerlab.errors import SpecError
+from pokerlab.eval.exploitability import exploitability
 from pokerlab.games.base import Game
+from pokerlab.solvers.base import compiled_or_none
+from pokerlab.solvers.run_loop import RunLoop
 from pokerlab.strategy.strategy import Strategy
-from pokerlab.tree import compile
+from pokerlab.tree import CompiledTree, compile
 
 PRUNE_PROBABILITY = 0.95
 """The share of traversals that prune, once pruning is on (Pluribus)."""
+
+DEFAULT_BATCH = 4096
+"""Deals per kernel call: ``pokerlab blueprint train --chunk``'s default, and the Hard AI's."""
+
+_UNKNOWN: Any = object()
+"""Marks the compiled tree for measuring as not looked for yet (None: too big)."""
 
 
 @njit(cache=True)
@@ -232,8 +241,16 @@ def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
     return np.where(cut, second[:, None], chips)
 
 
-class BlueprintTrainer:
+class BlueprintTrainer(RunLoop):
     """ES-MCCFR with linear weighting over (game, card abstraction, betting rules).
+
+    On the run loop every solver shares (:class:`~pokerlab.solvers.run_loop.RunLoop`):
+    ``run(iterations=, seconds=, target_exploitability=, callback=, interrupt=)``. Its
+    iterations come in batches of ``batch`` deals (each batch one kernel call, drawn from
+    the trainer's generator), counted from iteration 0: a run stopped between batches and
+    resumed makes the very calls an uninterrupted one makes. Checks measure the
+    exploitability only when asked (``measure=True``, or a target), and only where the
+    game compiles (Leduc, small Hold'em); files and resuming: :mod:`pokerlab.blueprint.store`.
 
     Args:
         game: a Leduc or Hold'em game (2 or more players).
@@ -245,7 +262,11 @@ class BlueprintTrainer:
         prune_threshold: prune actions whose regret is below ``-prune_threshold`` times the
             sum of the weights so far (chips per weighted iteration); 0 turns pruning off.
         threads: kernels run on this many threads (1: deterministic).
+        batch: deals per kernel call (and the run loop's unit of iterations); the same
+            seed and batch give the same tables.
     """
+
+    measures_by_default = False
 
     def __init__(
         self,
@@ -257,7 +278,9 @@ class BlueprintTrainer:
         prune_after: int = 0,
         prune_threshold: float = 0.0,
         threads: int = 1,
+        batch: int = DEFAULT_BATCH,
     ) -> None:
+        super().__init__()
         if prune_threshold < 0 or prune_after < 0:
             raise SpecError(
                 f"prune_after and prune_threshold must be >= 0; got {prune_after}, "
@@ -265,6 +288,9 @@ class BlueprintTrainer:
             )
         if threads < 1:
             raise SpecError(f"threads must be >= 1; got {threads}")
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise SpecError(f"batch must be an integer >= 1; got {batch!r}")
+        self.batch = batch
         self.game = game
         self.rules = default_rules(game) if rules is None else rules
         if self.rules.n_players != game.n_players:
@@ -290,8 +316,6 @@ class BlueprintTrainer:
         for i in range(1, self.tree.n_nodes):  # parents come before their children
             depth[i] = depth[self.tree.parent[i]] + 1
         self.depth = int(depth.max()) + 1
-        self.iterations = 0
-        self.seconds = 0.0
         self.seed = seed
         self.prune_after = prune_after
         self.prune_threshold = float(prune_threshold)
@@ -301,6 +325,7 @@ class BlueprintTrainer:
         self._pot = np.zeros(self.tree.n_nodes)
         for q in range(self._contributions.shape[1]):  # the kernel's order of the additions
             self._pot += self._contributions[:, q]
+        self._compiled: Any = _UNKNOWN
         self._node_row = np.where(
             self.tree.kind == DECISION, self.row_offset[self.tree.decision_index], -1
         ).astype(np.int64)
@@ -315,16 +340,48 @@ class BlueprintTrainer:
         """Memory of the regret and strategy tables, in bytes."""
         return int(self.regrets.nbytes + self.strategy_sum.nbytes)
 
-    def run(self, iterations: int, *, batch: int = 4096) -> None:
-        """Run ``iterations`` more iterations (one deal each, every player traversing)."""
-        if iterations < 0:
-            raise SpecError(f"iterations must be >= 0; got {iterations}")
+    # -- the run loop -------------------------------------------------------------------
+    def _quantum(self) -> int:
+        return self.batch
+
+    def _default_check_every(self, iterations: int | None) -> int | None:
+        # Checks every tenth of the run, in whole batches (every 25 batches by time).
+        if iterations is None:
+            return 25 * self.batch
+        return max(self.batch, iterations // 10 // self.batch * self.batch)
+
+    @property
+    def can_measure(self) -> bool:
+        """Whether the game compiles (then :meth:`average_strategy` can be measured)."""
+        if self._compiled is _UNKNOWN:
+            self._compiled = compiled_or_none(self.game)
+        return self._compiled is not None
+
+    def _measure(self) -> float | None:
+        if not self.can_measure:
+            return None
+        return float(exploitability(self.game, self.average_strategy()))
+
+    def infosets_touched(self) -> int | None:
+        """Rows of the tables: (decision node, bucket) pairs."""
+        return self.n_rows
+
+    def memory_bytes(self) -> int | None:
+        """Bytes of the regret and strategy-sum tables."""
+        return self.nbytes
+
+    def _advance(self, count: int) -> None:
+        """Run ``count`` iterations (one deal each, every player traversing).
+
+        In kernel calls of at most ``batch`` deals that never cross a multiple of
+        ``batch`` (counted from iteration 0), whatever ``count`` is.
+        """
         t = self.tree
         done = 0
-        start = time.perf_counter()
-        while done < iterations:
-            count = min(batch, iterations - done)
-            buckets, strength = self.dealer.deal(self.rng, count)
+        while done < count:
+            room = self.batch - self.iterations % self.batch
+            step = min(room, count - done)
+            buckets, strength = self.dealer.deal(self.rng, step)
             seed = int(self.rng.integers(2**31 - 64))
             common = (self.prune_after, self.prune_threshold, self.depth, t.kind, t.player,
                       t.street, t.n_actions, t.children, self._pot, self._contributions,
@@ -335,9 +392,8 @@ class BlueprintTrainer:
                 _run_batch_parallel(self.iterations, seed, self.threads, *common)
             else:
                 _run_batch(self.iterations, seed, *common)
-            self.iterations += count
-            done += count
-        self.seconds += time.perf_counter() - start
+            self.iterations += step
+            done += step
 
     def row_of(self, node: int, bucket: int) -> int:
         """The table row of decision ``node`` seen with ``bucket``."""
@@ -366,7 +422,8 @@ class BlueprintTrainer:
         Only for games small enough to compile; each infoset is mapped to its betting node
         (replaying its actions) and its bucket (the card abstraction on its cards).
         """
-        compiled = compile(self.game)
+        compiled = self._compiled if isinstance(self._compiled, CompiledTree) else (
+            compile(self.game))
         nodes = np.zeros(compiled.n_infosets, dtype=np.int64)
         players = np.zeros(compiled.n_infosets, dtype=np.int64)
         holes, boards = [], []
@@ -389,4 +446,4 @@ class BlueprintTrainer:
             "algorithm": "es-mccfr-linear (blueprint)", "iterations": self.iterations})
 
 
-__all__ = ["PRUNE_PROBABILITY", "BlueprintTrainer"]
+__all__ = ["DEFAULT_BATCH", "PRUNE_PROBABILITY", "BlueprintTrainer"]

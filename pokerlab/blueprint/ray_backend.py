@@ -1,9 +1,10 @@
 """Blueprint training on a Ray cluster: workers sample, the driver learns (bounded staleness).
 
 Ray is optional (``pip install 'pokerlab[ray]'``) and imported only inside the functions
-that use it, so importing this module costs nothing. :func:`require_ray` and
-:func:`ray_session` are the one way pokerlab reaches Ray (the arena's backend uses them
-too).
+that use it (:mod:`pokerlab.blueprint.ray_session`, re-exported here), so importing this
+module costs nothing. The rounds run on the one run loop (:class:`RoundTrainer`, a
+:class:`~pokerlab.solvers.run_loop.RunLoop`): budgets, progress reports, interrupts
+between rounds, checkpoints.
 
 The design (docs/scaling.md gives the reasons and the measurements), in rounds:
 
@@ -43,7 +44,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -55,6 +55,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.blueprint.ray_session import (
+    check_workers,
+    cluster_workers,
+    ray_session,
+    require_ray,
+)
 from pokerlab.blueprint.store import (
     CardsSpec,
     check_game,
@@ -64,117 +70,11 @@ from pokerlab.blueprint.store import (
 )
 from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games.base import Game
-
-RAY_EXTRA_HINT = "pip install 'pokerlab[ray]'"
+from pokerlab.solvers.run_console import Budget
+from pokerlab.solvers.run_loop import Callback, Interrupt, RunLoop
 
 TrainerFactory = Callable[[Game, int], Any]
 """Builds a trainer for a game and a seed (default: :class:`BlueprintTrainer`)."""
-
-
-# -- reaching Ray ----------------------------------------------------------------------------
-
-
-def require_ray() -> ModuleType:
-    """Import Ray, or say in one line which extra installs it.
-
-    Raises:
-        PokerlabError: if Ray is not installed.
-    """
-    try:
-        import ray
-    except ImportError:
-        raise PokerlabError(
-            f"--backend ray needs Ray, which is not installed: {RAY_EXTRA_HINT}"
-        ) from None
-    return ray
-
-
-@contextlib.contextmanager
-def ray_session(address: str | None = None) -> Iterator[ModuleType]:
-    """Yield the ``ray`` module connected to a cluster; shut down only what it started.
-
-    Args:
-        address: ``None`` starts a Ray instance on this machine (its cores), unless the
-            process is already connected (then that connection is used); ``"auto"``
-            joins the cluster this machine belongs to (``ray start`` ran here);
-            ``"HOST:PORT"`` the cluster whose head listens there (the GCS port, 6379 by
-            default).
-
-    Raises:
-        PokerlabError: Ray is not installed, or the cluster cannot be reached.
-    """
-    ray = require_ray()
-    if ray.is_initialized():
-        yield ray
-        return
-    if address is not None and address != "auto":
-        _check_reachable(address)
-    try:
-        if address is None:
-            ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
-        else:
-            ray.init(address=address, log_to_driver=False, configure_logging=False)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise PokerlabError(
-            f"cannot reach a Ray cluster at --address {address!r} ({first}); start one with "
-            "`ray start --head` (docs/scaling.md), or drop --address to use this machine"
-        ) from None
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
-def _check_reachable(address: str) -> None:
-    """Refuse at once a ``HOST:PORT`` nothing listens on (Ray itself retries for minutes).
-
-    Raises:
-        PokerlabError: if ``address`` is not ``HOST:PORT`` or no connection opens in 5 s.
-    """
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        raise PokerlabError(f"--address must be auto or HOST:PORT; got {address!r}")
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
-    except OSError as exc:
-        raise PokerlabError(
-            f"cannot reach a Ray cluster at --address {address!r} ({exc.strerror or exc}); "
-            "start one with `ray start --head` (docs/scaling.md), or drop --address to use "
-            "this machine"
-        ) from None
-
-
-def cluster_workers(ray: ModuleType, workers: int | None) -> int:
-    """``workers``, checked against the cluster, or the cluster's CPU count when ``None``.
-
-    Each worker holds one CPU; more workers than the cluster's CPUs would wait for a CPU
-    forever (or until an autoscaler adds machines), so they are refused.
-
-    Raises:
-        PokerlabError: if ``workers`` is not an integer >= 1, or exceeds the cluster's CPUs.
-    """
-    cpus = int(ray.cluster_resources().get("CPU", 0))
-    if workers is None:
-        return max(1, cpus)
-    check_workers(workers)
-    if workers > cpus:
-        raise PokerlabError(
-            f"--workers {workers} needs {workers} CPUs; the Ray cluster has {cpus}: ask for "
-            f"at most {cpus}, or add machines (`ray start --address=HEAD:PORT` on each)"
-        )
-    return workers
-
-
-def check_workers(workers: int) -> int:
-    """``workers``, checked.
-
-    Raises:
-        PokerlabError: if ``workers`` is not an integer >= 1.
-    """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise PokerlabError(f"--workers must be an integer >= 1; got {workers!r}")
-    return workers
 
 
 # -- the one adapter to a trainer --------------------------------------------------------------
@@ -227,13 +127,14 @@ def trainer_handle(trainer: Any, cards: CardsSpec | None = None,
     def sample(first_iteration: int, seed: int, iterations: int) -> None:
         trainer.iterations = first_iteration
         trainer.rng = np.random.default_rng(seed)
-        trainer.run(iterations)
+        trainer._advance(iterations)  # its iterations alone, outside any run loop
 
     def set_iterations(iterations: int) -> None:
         trainer.iterations = iterations
 
     def add_seconds(seconds: float) -> None:
-        trainer.seconds += seconds
+        trainer._seconds += seconds
+        trainer._wall_seconds += seconds
 
     def seconds() -> float:
         return float(trainer.seconds)
@@ -251,8 +152,7 @@ def trainer_handle(trainer: Any, cards: CardsSpec | None = None,
                     f"{mine.shape}: a blueprint of another abstraction or bet menu"
                 )
             np.copyto(mine, theirs)
-        trainer.iterations = stored.iterations
-        trainer.seconds = stored.seconds
+        trainer.restore_clock(stored.clock_header(), repr(str(path)))
         return header
 
     return TrainerHandle(trainer.regrets, trainer.strategy_sum, sample, set_iterations,
@@ -374,25 +274,6 @@ def round_shares(done: int, total: int, workers: int, batch: int) -> tuple[int, 
 
 
 @dataclass(frozen=True)
-class TrainingProgress:
-    """What a progress callback receives after each round.
-
-    Attributes:
-        iterations: sampled iterations done.
-        total: sampled iterations asked.
-        rounds: rounds done.
-        seconds: wall time of this call so far.
-        worker_pids: process ids of the live workers (empty for the local backend).
-    """
-
-    iterations: int
-    total: int
-    rounds: int
-    seconds: float
-    worker_pids: tuple[int, ...]
-
-
-@dataclass(frozen=True)
 class TrainingResult:
     """A finished (or resumed and finished) training run.
 
@@ -509,10 +390,132 @@ class RoundCounters:
     rounds: int = 0
 
 
-def train_blueprint(
+class RoundTrainer(RunLoop):
+    """Blueprint training by rounds of sampled iterations, on the one run loop.
+
+    Its :attr:`iterations` are sampled iterations (``W * B`` a round: the budget's unit);
+    its ``run`` (:class:`~pokerlab.solvers.run_loop.RunLoop`) takes the usual budgets,
+    callback (a :class:`~pokerlab.solvers.run_loop.Progress` with the workers' process
+    ids) and interrupt, polled between rounds. Rounds are never cut but at the end of a
+    run's ``iterations`` budget (:func:`round_shares`), so an interrupted run, resumed
+    from its checkpoint, makes the rounds an uninterrupted one makes. Built by
+    :func:`round_training`, which owns the workers.
+    """
+
+    measures_by_default = False
+
+    def __init__(self, handle: TrainerHandle, trainer: Any, pool: _LocalPool | _RayPool,
+                 counters: RoundCounters, *, seed: int, workers: int, batch: int,
+                 checkpoint: str | Path | None) -> None:
+        super().__init__()
+        self.game = trainer.game
+        self.handle = handle
+        self.trainer = trainer
+        self.pool = pool
+        self.counters = counters
+        self.seed = seed
+        self.workers = workers
+        self.batch = batch
+        self.checkpoint = checkpoint
+        self.iterations = counters.iterations
+        self._seconds = self._wall_seconds = handle.seconds()
+        self._run_total = counters.iterations
+        self._consistent = True  # False while a round's deltas are being added
+        self.worker_seconds = 0.0
+        self.message_bytes = 0
+        self.messages = 0
+
+    # -- the run loop -------------------------------------------------------------------
+    def run(self, iterations: int | None = None, **options: Any) -> RoundTrainer:
+        """The run loop's ``run`` (every option of it), rounds sized by ``iterations``."""
+        self._run_total = 2**62 if iterations is None else self.iterations + iterations
+        super().run(iterations, **options)
+        return self
+
+    def _quantum(self) -> int:
+        return self.workers * self.batch
+
+    def _default_check_every(self, iterations: int | None) -> int | None:
+        return self.workers * self.batch  # a check (cheap: no measurement) every round
+
+    def _advance(self, count: int) -> None:
+        """Run whole rounds until ``count`` more sampled iterations (or the run's end)."""
+        counters, handle = self.counters, self.handle
+        target = self.iterations + count
+        while counters.iterations < target:
+            began = time.perf_counter()
+            n, each = round_shares(counters.iterations, self._run_total, self.workers,
+                                   self.batch)
+            if n == 0:
+                break
+            jobs = [(counters.clock, round_seed(self.seed, counters.rounds, k), each)
+                    for k in range(n)]
+            deltas = self.pool.run_round(handle.regrets.copy(), jobs)
+            self._consistent = False
+            for delta in deltas:  # in worker order: the result never depends on timing
+                handle.regrets[delta.rows] += delta.regrets / n
+                handle.strategy_sum[delta.rows] += delta.strategy_sum / n
+                self.worker_seconds += delta.seconds
+                self.message_bytes += delta.nbytes
+                self.messages += 1
+            counters.iterations += n * each
+            counters.clock += each
+            counters.rounds += 1
+            handle.set_iterations(counters.clock)
+            handle.add_seconds(time.perf_counter() - began)
+            self.iterations = counters.iterations
+            self._consistent = True
+
+    @property
+    def can_measure(self) -> bool:
+        """Whether the driver's trainer can measure its exploitability."""
+        return bool(getattr(self.trainer, "can_measure", False))
+
+    def _measure(self) -> float | None:
+        return self.trainer._measure() if self.can_measure else None
+
+    def infosets_touched(self) -> int | None:
+        """Rows of the driver's tables."""
+        return int(self.handle.regrets.shape[0])
+
+    def memory_bytes(self) -> int | None:
+        """Bytes of the driver's two tables."""
+        return int(self.handle.regrets.nbytes + self.handle.strategy_sum.nbytes)
+
+    def _progress_fields(self) -> dict[str, Any]:
+        return {"worker_pids": tuple(self.pool.pids)}
+
+    # -- files and results --------------------------------------------------------------
+    def save_checkpoint(self, path: str | Path | None = None) -> Path | None:
+        """Write the driver's trainer and the round counters (to ``path`` or the run's file).
+
+        Does nothing (returns None) while a round's deltas are half added (a signal
+        raised mid-round), or when no file is named.
+        """
+        target = path if path is not None else self.checkpoint
+        if target is None or not self._consistent:
+            return None
+        return save_checkpoint(target, self.handle, self.counters)
+
+    def result(self, *, began: float, first_done: int) -> TrainingResult:
+        """The :class:`TrainingResult` of the run begun at ``began`` from ``first_done``."""
+        seconds = time.perf_counter() - began
+        done = self.counters.iterations - first_done
+        return TrainingResult(
+            trainer=self.trainer, iterations=self.counters.iterations,
+            clock=self.counters.clock, rounds=self.counters.rounds, workers=self.workers,
+            batch=self.batch, seconds=seconds,
+            iterations_per_second=done / seconds if seconds > 0 else 0.0,
+            worker_seconds=self.worker_seconds,
+            message_bytes=self.message_bytes / self.messages if self.messages else 0.0,
+            snapshot_bytes=int(self.handle.regrets.nbytes), workers_replaced=self.pool.replaced,
+        )
+
+
+@contextlib.contextmanager
+def round_training(
     game: Game,
     *,
-    iterations: int,
     workers: int | None = None,
     batch: int = 500,
     seed: int = 0,
@@ -520,70 +523,27 @@ def train_blueprint(
     address: str | None = None,
     checkpoint: str | Path | None = None,
     resume: bool = False,
-    checkpoint_seconds: float = 60.0,
     trainer_factory: TrainerFactory | None = None,
-    progress: Callable[[TrainingProgress], None] | None = None,
-    seconds: float | None = None,
     cards: CardsSpec | None = None,
     bet_menu: str | None = None,
-) -> TrainingResult:
-    """Train a blueprint by rounds of sampled iterations on ``workers`` workers.
+) -> Iterator[RoundTrainer]:
+    """A :class:`RoundTrainer` with its workers (started here, stopped on exit).
 
-    What the CLI's ``pokerlab blueprint train --backend ray`` calls. Each round every
-    worker runs the same ``batch`` iterations against one snapshot of the regrets, with a
-    seed of its own, and the driver adds the mean of their deltas in worker order (module
-    docstring): deterministic for a given ``seed``, ``workers`` and ``batch``, whichever
-    backend runs it and whichever worker dies on the way (its share is rerun, same seed).
-
-    Args:
-        game: the game (the trainer's: Leduc for the default trainer).
-        iterations: sampled iterations to reach in all (resumed ones count): the budget
-            that 1 and ``W`` workers spend alike.
-        workers: workers (Ray actors, or shares run one after the other for
-            ``backend="local"``); default: the cluster's CPUs on Ray, 1 locally.
-        batch: iterations per worker per round (how stale a round can be).
-        seed: the run's seed.
-        backend: ``"ray"`` (Ray workers) or ``"local"`` (this process, the same rounds).
-        address: with ``"ray"``: None (Ray on this machine), ``"auto"`` or ``"HOST:PORT"``.
-        checkpoint: the ``.bp`` blueprint file written every ``checkpoint_seconds``, at the
-            end and on Ctrl-C; it resumes on either backend and with ``pokerlab blueprint
-            train --resume``.
-        resume: start from ``checkpoint`` when it exists (same game and seed; with the
-            same ``workers`` and ``batch`` the result equals an uninterrupted run).
-        checkpoint_seconds: seconds between checkpoints.
-        trainer_factory: builds the trainer (default :func:`default_trainer`; the CLI
-            passes a :class:`BlueprintFactory`).
-        progress: called after each round; an exception it raises (KeyboardInterrupt)
-            stops the run after a checkpoint.
-        seconds: also stop after the round during which the trainer's training time
-            (the ``.bp`` file's ``seconds``, resumed time included) reaches this.
-        cards: the card abstraction's spec the checkpoint records (default lossless).
-        bet_menu: the bet menu the checkpoint records (None: the game's own betting).
+    The arguments are :func:`train_blueprint`'s (which runs one to a budget); the CLI
+    runs one with the console runner (:func:`pokerlab.solvers.run_console.run_to_budget`).
 
     Raises:
         PokerlabError: bad parameters, Ray missing or unreachable, a checkpoint of another
-            game or seed, or workers that keep dying.
-
-    Example:
-        Two workers emulated in this process (``backend="ray"`` gives the same arrays):
-
-        >>> from pokerlab.games import leduc
-        >>> result = train_blueprint(leduc(), iterations=1000, workers=2, batch=250,
-        ...                          backend="local")
-        >>> result.iterations, result.rounds, result.clock   # 2 rounds of 2 x 250
-        (1000, 2, 500)
+            game or seed.
     """
-    for name, value, low in (("iterations", iterations, 0), ("batch", batch, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise PokerlabError(f"{name} must be an integer >= {low}; got {value!r}")
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise PokerlabError(f"batch must be an integer >= 1; got {batch!r}")
     if backend not in ("ray", "local"):
         raise PokerlabError(f"backend must be 'ray' or 'local'; got {backend!r}")
     if backend == "local" and address is not None:
         raise PokerlabError("an address goes with backend='ray'; drop it to train here")
     if resume and checkpoint is None:
         raise PokerlabError("resume needs the checkpoint file to resume from")
-    if seconds is not None and (isinstance(seconds, bool) or seconds < 0):
-        raise PokerlabError(f"seconds must be a number >= 0; got {seconds!r}")
     trainer = (trainer_factory or default_trainer)(game, seed)
     handle = trainer_handle(trainer, cards, bet_menu)
     counters = RoundCounters()
@@ -599,80 +559,108 @@ def train_blueprint(
             count = 1 if workers is None else check_workers(workers)
             pool = _LocalPool(game, trainer_factory)
         stack.callback(pool.close)
-        return _rounds(handle, trainer, pool, counters, seed=seed, total=iterations,
-                       workers=count, batch=batch, checkpoint=checkpoint,
-                       checkpoint_seconds=checkpoint_seconds, progress=progress,
-                       seconds=seconds)
+        yield RoundTrainer(handle, trainer, pool, counters, seed=seed, workers=count,
+                           batch=batch, checkpoint=checkpoint)
 
 
-def _rounds(
-    handle: TrainerHandle,
-    trainer: Any,
-    pool: _LocalPool | _RayPool,
-    counters: RoundCounters,
+def train_blueprint(
+    game: Game,
     *,
-    seed: int,
-    total: int,
-    workers: int,
-    batch: int,
-    checkpoint: str | Path | None,
-    checkpoint_seconds: float,
-    progress: Callable[[TrainingProgress], None] | None,
-    seconds: float | None,
+    iterations: int,
+    workers: int | None = None,
+    batch: int = 500,
+    seed: int = 0,
+    backend: str = "ray",
+    address: str | None = None,
+    checkpoint: str | Path | None = None,
+    resume: bool = False,
+    checkpoint_seconds: float = 60.0,
+    trainer_factory: TrainerFactory | None = None,
+    progress: Callback | None = None,
+    seconds: float | None = None,
+    cards: CardsSpec | None = None,
+    bet_menu: str | None = None,
+    interrupt: Interrupt | None = None,
 ) -> TrainingResult:
-    """Run rounds until ``total`` sampled iterations (or ``seconds`` of training time).
+    """Train a blueprint by rounds of sampled iterations on ``workers`` workers.
 
-    Checkpoints on time, at the end and on Ctrl-C.
+    Each round every worker runs the same ``batch`` iterations against one snapshot of
+    the regrets, with a seed of its own, and the driver adds the mean of their deltas in
+    worker order (module docstring): deterministic for a given ``seed``, ``workers`` and
+    ``batch``, whichever backend runs it and whichever worker dies on the way (its share
+    is rerun, same seed). A :class:`RoundTrainer` run to the budget.
+
+    Args:
+        game: the game (the trainer's: Leduc for the default trainer).
+        iterations: sampled iterations to reach in all (resumed ones count): the budget
+            that 1 and ``W`` workers spend alike.
+        workers: workers (Ray actors, or shares run one after the other for
+            ``backend="local"``); default: the cluster's CPUs on Ray, 1 locally.
+        batch: iterations per worker per round (how stale a round can be).
+        seed: the run's seed.
+        backend: ``"ray"`` (Ray workers) or ``"local"`` (this process, the same rounds).
+        address: with ``"ray"``: None (Ray on this machine), ``"auto"`` or ``"HOST:PORT"``.
+        checkpoint: the ``.bp`` blueprint file written every ``checkpoint_seconds``, at the
+            end and on an interrupt; it resumes on either backend and with ``pokerlab
+            blueprint train --resume``.
+        resume: start from ``checkpoint`` when it exists (same game and seed; with the
+            same ``workers`` and ``batch`` the result equals an uninterrupted run).
+        checkpoint_seconds: seconds between checkpoints.
+        trainer_factory: builds the trainer (default :func:`default_trainer`; the CLI
+            passes a :class:`BlueprintFactory`).
+        progress: called with a :class:`~pokerlab.solvers.run_loop.Progress` after each
+            round; an exception it raises (KeyboardInterrupt) stops the run after a
+            checkpoint.
+        seconds: also stop once the run's wall-clock time (the ``.bp`` file's
+            ``wall_seconds``, resumed time included) reaches this.
+        cards: the card abstraction's spec the checkpoint records (default lossless).
+        bet_menu: the bet menu the checkpoint records (None: the game's own betting).
+        interrupt: polled between rounds; True stops the run there (after a checkpoint).
+
+    Raises:
+        PokerlabError: bad parameters, Ray missing or unreachable, a checkpoint of another
+            game or seed, or workers that keep dying.
+
+    Example:
+        Two workers emulated in this process (``backend="ray"`` gives the same arrays):
+
+        >>> from pokerlab.games import leduc
+        >>> result = train_blueprint(leduc(), iterations=1000, workers=2, batch=250,
+        ...                          backend="local")
+        >>> result.iterations, result.rounds, result.clock   # 2 rounds of 2 x 250
+        (1000, 2, 500)
     """
-    began = time.perf_counter()
-    last_saved, first_done = began, counters.iterations
-    worker_seconds, message_bytes, messages = 0.0, 0, 0
-    consistent = True  # False while a round's deltas are being added
-    try:
-        while counters.iterations < total:
-            if seconds is not None and handle.seconds() >= seconds:
-                break
-            round_began = time.perf_counter()
-            n, each = round_shares(counters.iterations, total, workers, batch)
-            jobs = [(counters.clock, round_seed(seed, counters.rounds, k), each)
-                    for k in range(n)]
-            deltas = pool.run_round(handle.regrets.copy(), jobs)
-            consistent = False
-            for delta in deltas:  # in worker order: the result never depends on timing
-                handle.regrets[delta.rows] += delta.regrets / n
-                handle.strategy_sum[delta.rows] += delta.strategy_sum / n
-                worker_seconds += delta.seconds
-                message_bytes += delta.nbytes
-                messages += 1
-            counters.iterations += n * each
-            counters.clock += each
-            counters.rounds += 1
-            handle.set_iterations(counters.clock)
-            now = time.perf_counter()
-            handle.add_seconds(now - round_began)
-            consistent = True
-            if checkpoint is not None and now - last_saved >= checkpoint_seconds:
-                save_checkpoint(checkpoint, handle, counters)
-                last_saved = now
-            if progress is not None:
-                progress(TrainingProgress(counters.iterations, total, counters.rounds,
-                                          now - began, pool.pids))
-    except KeyboardInterrupt:
-        if checkpoint is not None and consistent:
-            save_checkpoint(checkpoint, handle, counters)
-        raise
-    if checkpoint is not None:
-        save_checkpoint(checkpoint, handle, counters)
-    seconds = time.perf_counter() - began
-    done = counters.iterations - first_done
-    return TrainingResult(
-        trainer=trainer, iterations=counters.iterations, clock=counters.clock,
-        rounds=counters.rounds, workers=workers, batch=batch, seconds=seconds,
-        iterations_per_second=done / seconds if seconds > 0 else 0.0,
-        worker_seconds=worker_seconds,
-        message_bytes=message_bytes / messages if messages else 0.0,
-        snapshot_bytes=int(handle.regrets.nbytes), workers_replaced=pool.replaced,
-    )
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
+        raise PokerlabError(f"iterations must be an integer >= 0; got {iterations!r}")
+    if seconds is not None and (isinstance(seconds, bool) or seconds < 0):
+        raise PokerlabError(f"seconds must be a number >= 0; got {seconds!r}")
+    with round_training(game, workers=workers, batch=batch, seed=seed, backend=backend,
+                        address=address, checkpoint=checkpoint, resume=resume,
+                        trainer_factory=trainer_factory, cards=cards,
+                        bet_menu=bet_menu) as rounds:
+        began, first_done = time.perf_counter(), rounds.iterations
+        last_saved = began
+
+        def poll() -> bool:
+            nonlocal last_saved
+            if checkpoint is not None and time.perf_counter() - last_saved >= (
+                checkpoint_seconds
+            ):
+                rounds.save_checkpoint()
+                last_saved = time.perf_counter()
+            return interrupt is not None and interrupt()
+
+        try:
+            if iterations > 0 and (seconds is None or seconds > 0):
+                budget = Budget(iterations=iterations, seconds=seconds)
+                left, seconds_left = budget.left(rounds)
+                if not budget.spent(rounds) and left is not None and left > 0:
+                    rounds.run(left, seconds=seconds_left, callback=progress, interrupt=poll)
+        except KeyboardInterrupt:
+            rounds.save_checkpoint()
+            raise
+        rounds.save_checkpoint()
+        return rounds.result(began=began, first_done=first_done)
 
 
 # -- checkpoints -----------------------------------------------------------------------------
@@ -726,8 +714,8 @@ def load_checkpoint(
 __all__ = [
     "BlueprintFactory",
     "RoundCounters",
+    "RoundTrainer",
     "TrainerHandle",
-    "TrainingProgress",
     "TrainingResult",
     "WorkerDelta",
     "check_workers",
@@ -737,6 +725,7 @@ __all__ = [
     "require_ray",
     "round_seed",
     "round_shares",
+    "round_training",
     "save_checkpoint",
     "train_blueprint",
     "trainer_handle",

@@ -1,8 +1,13 @@
 """Blueprint files (``.bp``): a trainer's tables with a JSON header, written atomically.
 
-Layout: the line ``pokerlab-blueprint <version>``, one line of JSON (the header), then the
-tables as a numpy ``.npz`` archive (``regrets``, ``strategy_sum``, float64 ``[rows,
-actions]``). The header says what the tables mean and how to go on training them:
+A blueprint file is a checkpoint of kind ``"blueprint"`` of the one checkpoint family
+(:mod:`pokerlab.solvers.checkpoint`): an ``.npz`` archive, stored uncompressed (the
+tables are large), with the JSON header and the tables ``regrets`` and ``strategy_sum``
+(float64 ``[rows, actions]``); the same file is the product (played by the Hard AI,
+measured by LBR) and the checkpoint (``pokerlab blueprint train --resume``). Files of
+the former container (the line ``pokerlab-blueprint 1``, one line of JSON, then an
+``.npz`` archive of the tables) load as before. The header says what the tables mean
+and how to go on training them:
 
 - ``spec``: the game (``str(spec)``), and ``spec_dict`` to rebuild it;
 - ``cards``: how to rebuild the card abstraction (``{"kind": "lossless"}`` or ``{"kind":
@@ -10,9 +15,10 @@ actions]``). The header says what the tables mean and how to go on training them
   ``bucket_counts``;
 - ``bet_menu``: the no-limit bet menu the betting tree was built from (None for limit), and
   ``rules``: the betting rules themselves;
-- ``iterations``, ``seconds`` (training time so far), ``seed``, ``rng`` (the generator's
-  state, so a resumed run draws what an uninterrupted one would), ``prune_after``,
-  ``prune_threshold``, ``rows``, ``max_actions``, ``pokerlab_version``;
+- ``iterations``, ``seconds`` (training time so far), ``wall_seconds`` and ``history``
+  (the run loop's clock), ``seed``, ``rng`` (the generator's state, so a resumed run
+  draws what an uninterrupted one would), ``batch`` (deals per kernel call),
+  ``prune_after``, ``prune_threshold``, ``rows``, ``max_actions``, ``pokerlab_version``;
 - ``rounds`` (only in files written by rounds of sampled iterations, e.g. on Ray:
   :mod:`pokerlab.blueprint.ray_backend`): ``{"iterations", "clock", "rounds"}``, the sampled
   iterations spent, the trainer's clock (equal to ``iterations`` above) and the rounds done.
@@ -27,8 +33,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -38,15 +42,18 @@ import numpy as np
 from pokerlab._version import __version__
 from pokerlab.abstraction.card_abstraction import CardAbstraction
 from pokerlab.blueprint.betting_tree import BettingRules
-from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.blueprint.mccfr import DEFAULT_BATCH, BlueprintTrainer
 from pokerlab.errors import FileFormatError, SpecError
 from pokerlab.games import Game, load
 from pokerlab.games.spec import GameSpec
+from pokerlab.solvers.checkpoint import FORMAT as CHECKPOINT_FORMAT
+from pokerlab.solvers.checkpoint import FORMAT_VERSION as CHECKPOINT_VERSION
+from pokerlab.solvers.checkpoint import write_checkpoint
 
 MAGIC = "pokerlab-blueprint"
-"""The first word of every blueprint file."""
+"""The first word of a blueprint file of the former container (still read)."""
 VERSION = 1
-"""The file format's version."""
+"""The former container's version."""
 SUFFIX = ".bp"
 """The usual file suffix."""
 
@@ -54,24 +61,9 @@ CardsSpec = dict[str, Any]
 """How to rebuild a card abstraction (see the module docstring)."""
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file renamed over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def header_of(trainer: BlueprintTrainer, cards: CardsSpec, bet_menu: str | None) -> dict[str, Any]:
     """The JSON header of ``trainer``'s file (see the module docstring)."""
     return {
-        "format": MAGIC,
-        "version": VERSION,
         "spec": str(trainer.game.spec),
         "spec_dict": trainer.game.spec.to_dict(),
         "cards": cards,
@@ -79,10 +71,10 @@ def header_of(trainer: BlueprintTrainer, cards: CardsSpec, bet_menu: str | None)
         "bucket_counts": list(trainer.cards.bucket_counts),
         "bet_menu": bet_menu,
         "rules": dataclasses.asdict(trainer.rules),
-        "iterations": trainer.iterations,
-        "seconds": trainer.seconds,
+        **trainer.clock_header(),
         "seed": trainer.seed,
         "rng": trainer.rng.bit_generator.state,
+        "batch": trainer.batch,
         "prune_after": trainer.prune_after,
         "prune_threshold": trainer.prune_threshold,
         "rows": trainer.n_rows,
@@ -107,15 +99,14 @@ def save_blueprint(
     header = header_of(trainer, cards, bet_menu)
     if rounds is not None:
         header["rounds"] = dict(rounds)
-    body = io.BytesIO()
-    np.savez(body, regrets=trainer.regrets, strategy_sum=trainer.strategy_sum)
-    head = f"{MAGIC} {VERSION}\n{json.dumps(header)}\n".encode()
-    atomic_write(path, head + body.getvalue())
-    return path
+    tables = {"regrets": trainer.regrets, "strategy_sum": trainer.strategy_sum}
+    return write_checkpoint(path, header, tables, kind="blueprint", compress=False)
 
 
 def read_header(path: str | Path) -> dict[str, Any]:
-    """The header of a blueprint file, checked for format and version.
+    """The header of a blueprint file (either container), checked for format and version.
+
+    Reads only the header, however large the tables.
 
     Raises:
         FileFormatError: if the file is missing, not a blueprint or of another version.
@@ -124,13 +115,41 @@ def read_header(path: str | Path) -> dict[str, Any]:
     try:
         with path.open("rb") as stream:
             first = stream.readline(200)
-            second = stream.readline()
+            second = b"" if first.startswith(b"PK") else stream.readline()
     except OSError as error:
         raise FileFormatError(f"cannot read blueprint {path}: {error.strerror}") from None
+    if first.startswith(b"PK"):
+        return _checkpoint_header(path)
     return _parse_header(path, first, second)
 
 
+def _checkpoint_header(path: Path) -> dict[str, Any]:
+    """The header of a blueprint stored as a checkpoint (the tables are not read)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            raw = data["header"].tobytes() if "header" in data.files else None
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
+        raise FileFormatError(f"{path} is not a pokerlab blueprint file (not a readable "
+                              "checkpoint archive: damaged or truncated?)") from None
+    try:
+        header = json.loads(raw.decode()) if raw is not None else None
+    except (UnicodeDecodeError, ValueError):
+        header = None
+    if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT or (
+        header.get("kind") != "blueprint"
+    ):
+        found = (f"a {header.get('kind', 'solver')} checkpoint" if isinstance(header, dict)
+                 and header.get("format") == CHECKPOINT_FORMAT else "another .npz file")
+        raise FileFormatError(f"{path} is not a pokerlab blueprint file ({found})")
+    version = header.get("format_version")
+    if not isinstance(version, int) or version > CHECKPOINT_VERSION:
+        raise FileFormatError(f"{path} is a blueprint of checkpoint format {version!r}; this "
+                              f"pokerlab reads versions up to {CHECKPOINT_VERSION}")
+    return header
+
+
 def _parse_header(path: Path, first: bytes, second: bytes) -> dict[str, Any]:
+    """The header of a file of the former container (its first two lines)."""
     words = first.decode("latin-1").split()
     if len(words) != 2 or words[0] != MAGIC:
         raise FileFormatError(f"{path} is not a pokerlab blueprint file (no '{MAGIC}' line)")
@@ -174,6 +193,7 @@ def load_blueprint(
     cards: CardAbstraction | None = None,
     cache_dir: str | Path | None = None,
     threads: int = 1,
+    batch: int | None = None,
 ) -> tuple[BlueprintTrainer, dict[str, Any]]:
     """A trainer with a blueprint file's tables and state, and the file's header.
 
@@ -184,6 +204,8 @@ def load_blueprint(
             (:func:`pokerlab.blueprint.cards.cards_from_spec`, cached on disk).
         cache_dir: where cached bucket tables live.
         threads: kernel threads of the returned trainer.
+        batch: deals per kernel call of the returned trainer (default: the file's, or
+            :data:`~pokerlab.blueprint.mccfr.DEFAULT_BATCH` for files that do not say).
 
     Raises:
         FileFormatError: a missing, damaged or foreign file.
@@ -206,16 +228,9 @@ def load_blueprint(
     trainer = BlueprintTrainer(
         game, cards, rules_from_header(header), seed=int(header["seed"]),
         prune_after=int(header["prune_after"]), prune_threshold=float(header["prune_threshold"]),
-        threads=threads,
+        threads=threads, batch=batch or int(header.get("batch", DEFAULT_BATCH)),
     )  # fmt: skip
-    data = path.read_bytes()
-    start = data.index(b"\n", data.index(b"\n") + 1) + 1
-    try:
-        with np.load(io.BytesIO(data[start:])) as arrays:
-            regrets = np.array(arrays["regrets"], dtype=np.float64)
-            strategy_sum = np.array(arrays["strategy_sum"], dtype=np.float64)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
-        raise FileFormatError(f"{path}: the blueprint tables are damaged ({error})") from None
+    regrets, strategy_sum = _tables(path, header)
     if regrets.shape != trainer.regrets.shape or strategy_sum.shape != regrets.shape:
         raise FileFormatError(
             f"{path}: tables of shape {regrets.shape}, the abstract game needs "
@@ -223,10 +238,31 @@ def load_blueprint(
         )
     trainer.regrets[:] = regrets
     trainer.strategy_sum[:] = strategy_sum
-    trainer.iterations = int(header["iterations"])
-    trainer.seconds = float(header.get("seconds", 0.0))
+    trainer.restore_clock(header, repr(str(path)))
     trainer.rng.bit_generator.state = header["rng"]
     return trainer, header
+
+
+def _tables(path: Path, header: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The regret and strategy-sum tables of a blueprint file (either container).
+
+    Raises:
+        FileFormatError: if they are damaged.
+    """
+    try:
+        if "format_version" in header:  # a checkpoint of the one family
+            with np.load(path, allow_pickle=False) as arrays:
+                regrets = np.array(arrays["state.regrets"], dtype=np.float64)
+                strategy_sum = np.array(arrays["state.strategy_sum"], dtype=np.float64)
+            return regrets, strategy_sum
+        data = path.read_bytes()
+        start = data.index(b"\n", data.index(b"\n") + 1) + 1
+        with np.load(io.BytesIO(data[start:])) as arrays:
+            regrets = np.array(arrays["regrets"], dtype=np.float64)
+            strategy_sum = np.array(arrays["strategy_sum"], dtype=np.float64)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        raise FileFormatError(f"{path}: the blueprint tables are damaged ({error})") from None
+    return regrets, strategy_sum
 
 
 __all__ = [
@@ -234,7 +270,6 @@ __all__ = [
     "SUFFIX",
     "VERSION",
     "CardsSpec",
-    "atomic_write",
     "check_game",
     "header_of",
     "load_blueprint",

@@ -2,24 +2,22 @@
 
 Builds the trainer the local path builds (cards, bet menu, pruning; one kernel thread) on
 the driver and on every Ray worker (:class:`pokerlab.blueprint.ray_backend.BlueprintFactory`),
-and runs :func:`pokerlab.blueprint.ray_backend.train_blueprint` with a progress bar, the
-budget (``--iterations`` sampled iterations, ``--seconds`` of training time) and Ctrl-C or
-SIGTERM saving ``--out`` at the end of the round. ``--out`` is an ordinary ``.bp`` file:
-``--resume`` continues it here or on Ray. Ray is imported only when this branch runs.
+and runs its rounds (:func:`pokerlab.blueprint.ray_backend.round_training`) through the one
+console runner (:func:`pokerlab.solvers.run_console.run_to_budget`): a progress bar, the
+budget (``--iterations`` sampled iterations, ``--seconds`` of wall-clock time, both counted
+from the blueprint's start) and Ctrl-C or SIGTERM saving ``--out`` at the end of the round.
+``--out`` is an ordinary ``.bp`` file: ``--resume`` continues it here or on Ray. Ray is
+imported only when this branch runs.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-from pokerlab.cli._common import Interrupt, console, err_console, path_text, print_json
+from pokerlab.cli._common import console, err_console, path_text, print_json
 from pokerlab.errors import FileFormatError, PokerlabError, SpecError
-
-UNBOUNDED = 2**62
-"""The sampled-iteration budget of a run bounded by ``--seconds`` only."""
 
 
 def check_backend(backend: str, address: str | None, workers: int | None, threads: int) -> bool:
@@ -51,6 +49,7 @@ def train_on_ray(
     *,
     iterations: int | None,
     seconds: float | None,
+    target: float | None,
     resume: bool,
     seed: int,
     prune_after: int,
@@ -68,8 +67,9 @@ def train_on_ray(
         SpecError: ``--resume`` with other ``--buckets`` than the file's.
         PokerlabError: Ray missing or unreachable, bad worker counts.
     """
-    from pokerlab.blueprint.ray_backend import BlueprintFactory, train_blueprint
+    from pokerlab.blueprint.ray_backend import BlueprintFactory, round_training
     from pokerlab.blueprint.store import read_header
+    from pokerlab.solvers.run_console import Budget, run_to_budget
 
     if resume:
         if not out.exists():
@@ -88,48 +88,28 @@ def train_on_ray(
             f"{out} exists; pass --resume to go on training it, or choose another --out"
         )
     factory = BlueprintFactory(cards_spec, bet_menu, prune_after, prune_threshold)
-    total = UNBOUNDED if iterations is None else iterations
-    with (
-        Interrupt() as interrupt,
-        Progress(
-            TextColumn("blueprint on Ray"), BarColumn(), TextColumn("{task.completed:,.0f} it"),
-            TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[workers]} workers"),
-            TimeElapsedColumn(), console=err_console, transient=True, disable=as_json,
-        ) as bar,
-    ):  # fmt: skip
-        task = bar.add_task("train", total=iterations, rate="-", workers="-")
-
-        def progress(report: Any) -> None:
-            rate = report.iterations / max(report.seconds, 1e-9)
-            bar.update(task, completed=report.iterations, rate=f"{rate:,.0f} it/s",
-                       workers=len(report.worker_pids) or 1)
-            if interrupt.requested:
-                raise KeyboardInterrupt
-
-        try:
-            result = train_blueprint(
-                game, iterations=total, workers=workers, batch=batch, seed=seed,
-                backend="ray", address=address, checkpoint=out, resume=resume,
-                checkpoint_seconds=checkpoint_every, trainer_factory=factory,
-                progress=progress, seconds=seconds, cards=cards_spec, bet_menu=bet_menu,
-            )  # fmt: skip
-        except KeyboardInterrupt:
-            finished = False
-            trainer, sampled, replaced, count = None, None, 0, workers
-        else:
-            finished = True
-            trainer, sampled = result.trainer, result.iterations
-            replaced, count = result.workers_replaced, result.workers
-    if trainer is None:
-        header = read_header(out) if out.exists() else {}
+    with round_training(game, workers=workers, batch=batch, seed=seed, backend="ray",
+                        address=address, checkpoint=out, resume=resume,
+                        trainer_factory=factory, cards=cards_spec,
+                        bet_menu=bet_menu) as rounds:
+        began, first_done = time.perf_counter(), rounds.iterations
+        finished = run_to_budget(rounds, Budget(iterations, seconds, target),
+                                 description="blueprint on Ray", save=rounds.save_checkpoint,
+                                 save_every=checkpoint_every, quiet=as_json,
+                                 console=err_console)
+        rounds.save_checkpoint()
+        result = rounds.result(began=began, first_done=first_done)
+    if not finished:
         err_console.print(
-            f"interrupted; {path_text(out)} holds "
-            f"{header.get('rounds', {}).get('iterations', 0):,} iterations; resume with: "
-            f"pokerlab blueprint train '{game_text}' --out {path_text(out)} --resume "
+            f"interrupted; {path_text(out)} holds {result.iterations:,} iterations; resume "
+            f"with: pokerlab blueprint train '{game_text}' --out {path_text(out)} --resume "
             "--backend ray" + (f" --iterations {iterations}" if iterations else "")
             + (f" --seconds {seconds}" if seconds is not None else "")
+            + (f" --target {target}" if target is not None else "")
         )
         return False
+    trainer, sampled, count = result.trainer, result.iterations, result.workers
+    replaced = result.workers_replaced
     summary = {
         "game": str(game.spec), "out": str(out), "backend": "ray", "workers": count,
         "iterations": sampled, "clock": trainer.iterations,

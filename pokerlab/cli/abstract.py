@@ -65,9 +65,11 @@ IterationsOption = Annotated[
 ]
 TargetOption = Annotated[
     float | None,
-    typer.Option(
-        "--target-exploitability", help="Stop once the abstract strategy is this close (chips)."
-    ),
+    typer.Option("--target", help="Stop once the abstract strategy is this close (chips)."),
+]
+OldTargetOption = Annotated[
+    float | None,
+    typer.Option("--target-exploitability", hidden=True, help="The old name of --target."),
 ]
 SearchOption = Annotated[
     int, typer.Option("--search-evaluations", help="Budget of optimized:B (solved bucketings).")
@@ -102,6 +104,7 @@ def abstract_command(
     seed: SeedOption = None,
     json: JsonOption = False,
     cache_dir: CacheDirOption = None,
+    old_target: OldTargetOption = None,
 ) -> None:
     """Solve an abstraction of GAME and lift its strategy back to GAME.
 
@@ -112,7 +115,6 @@ def abstract_command(
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TextColumn,
         TimeElapsedColumn,
     )
@@ -125,7 +127,7 @@ def abstract_command(
         solve_abstraction,
     )
     from pokerlab.abstraction.abstract_game import item_names
-    from pokerlab.cli._progress import solver_progress
+    from pokerlab.cli._progress import StageProgress, solver_progress
 
     real = load_game(game)
     if out is not None:
@@ -157,16 +159,15 @@ def abstract_command(
     else:
         abstract_game(real, cards, board=board, raise_cap=raise_cap)
     if optimized:
-        with Progress(
-            TextColumn("[bold]searching buckets"),
+        with StageProgress(
+            TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("best exploitability {task.fields[best]}"),
             TimeElapsedColumn(),
-            console=err_console,
             disable=json,
         ) as bar:
-            task = bar.add_task("search", total=search_evaluations, best="-")
+            task = bar.add_task("searching buckets", total=search_evaluations, best="-")
             found = optimize_buckets(
                 real,
                 count,
@@ -181,6 +182,8 @@ def abstract_command(
                 f"({plural(found.evaluations, 'evaluation')}, started from {found.start})",
                 style="dim",
             )
+    if target_exploitability is None:
+        target_exploitability = old_target
     iterative = algorithm != "lp"
     if iterative and iterations is None and target_exploitability is None:
         iterations = 1000

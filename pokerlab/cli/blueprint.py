@@ -1,23 +1,21 @@
 """``pokerlab blueprint train GAME --out FILE.bp``: train a Hold'em blueprint by ES-MCCFR.
 
-Runs in chunks of iterations between which it checks the budget (``--iterations`` and
-``--seconds`` count from the blueprint's start, so a resumed run ends where an uninterrupted
-one would), saves a checkpoint every ``--checkpoint-every`` seconds and on Ctrl-C or SIGTERM
-(the blueprint file itself: it holds all a resumed run needs), and shows iterations/s, table
-rows and memory on a progress bar.
+Runs through the one console runner (:func:`pokerlab.solvers.run_console.run_to_budget`):
+``--iterations`` and ``--seconds`` (wall-clock) count from the blueprint's start, so a
+resumed run ends where an uninterrupted one would; ``--target`` stops at an exploitability
+where the game compiles; a checkpoint is saved every ``--checkpoint-every`` seconds and on
+Ctrl-C or SIGTERM (within a batch of deals: the blueprint file itself, which holds all a
+resumed run needs); a progress bar shows iterations/s, table rows and memory.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pokerlab.cli._common import (
-    Interrupt,
     check_output_path,
     console,
     err_console,
@@ -67,7 +65,12 @@ def train_command(
         int | None, typer.Option("--iterations", min=1, help="Stop at this many iterations.")
     ] = None,
     seconds: Annotated[
-        float | None, typer.Option("--seconds", min=0.0, help="Stop after this much training.")
+        float | None, typer.Option("--seconds", min=0.0, help="Stop after this many "
+                                   "wall-clock seconds in all.")
+    ] = None,
+    target: Annotated[
+        float | None, typer.Option("--target", min=0.0, help="Stop at this exploitability "
+                                   "(chips per hand; games that compile, e.g. Leduc).")
     ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the blueprint in --out.")
@@ -87,8 +90,10 @@ def train_command(
         float, typer.Option("--checkpoint-every", min=1.0, help="Seconds between saves.")
     ] = 300.0,
     chunk: Annotated[
-        int, typer.Option("--chunk", min=1, help="Iterations per kernel call.")
-    ] = 4096,
+        int | None, typer.Option("--chunk", min=1, help="Iterations per kernel call (one "
+                                 "batch of deals; the same seed and chunk give the same "
+                                 "tables). Default 4096, or the file's when resuming.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
     backend: Annotated[
         str, typer.Option("--backend", help="Where it trains: local (this process) or ray "
@@ -110,18 +115,19 @@ def train_command(
     """Train a blueprint of GAME by ES-MCCFR; save it (and on Ctrl-C) to --out.
 
     Linear weighting, optional negative-regret pruning, --threads kernel threads.
-    --iterations and --seconds count from the blueprint's start; Ctrl-C or SIGTERM saves
-    --out and prints the command that resumes it (--resume).
+    --iterations and --seconds (wall-clock) count from the blueprint's start; Ctrl-C or
+    SIGTERM saves --out and prints the command that resumes it (--resume).
     """
     from pokerlab.blueprint.cards import cards_from_spec, parse_buckets
-    from pokerlab.blueprint.mccfr import BlueprintTrainer
+    from pokerlab.blueprint.mccfr import DEFAULT_BATCH, BlueprintTrainer
     from pokerlab.blueprint.nolimit import rules_for
     from pokerlab.blueprint.store import load_blueprint, save_blueprint
     from pokerlab.cli._blueprint_ray import check_backend, train_on_ray
+    from pokerlab.solvers.run_console import Budget, run_to_budget
 
     check_output_path(out)
-    if iterations is None and seconds is None:
-        raise SolverError("blueprint train needs a budget: --iterations or --seconds")
+    if iterations is None and seconds is None and target is None:
+        raise SolverError("blueprint train needs a budget: --iterations, --seconds or --target")
     game = load_game(game_text)
     cards_spec = parse_buckets(buckets)
     if cards_spec["kind"] == "holdem":
@@ -130,8 +136,8 @@ def train_command(
         cards_spec.update(n_bins=bins, sample=sample, boards=None)
     if check_backend(backend, address, workers, threads):
         if not train_on_ray(game, game_text, out, cards_spec, bet_menu, iterations=iterations,
-                            seconds=seconds, resume=resume, seed=seed, prune_after=prune_after,
-                            prune_threshold=prune_threshold,
+                            seconds=seconds, target=target, resume=resume, seed=seed,
+                            prune_after=prune_after, prune_threshold=prune_threshold,
                             checkpoint_every=checkpoint_every, address=address,
                             workers=workers, batch=batch, as_json=as_json):
             raise typer.Exit(130)
@@ -139,7 +145,7 @@ def train_command(
     if resume:
         if not out.exists():
             raise FileFormatError(f"--resume: {out} does not exist; train without --resume")
-        trainer, header = load_blueprint(out, game=game, threads=threads)
+        trainer, header = load_blueprint(out, game=game, threads=threads, batch=chunk)
         if header["cards"].get("boards") is not None:
             raise SpecError(
                 f"{out} was trained on the test-only tables of {header['cards']['boards']} "
@@ -163,20 +169,24 @@ def train_command(
         cards = cards_from_spec(game, cards_spec)
         trainer = BlueprintTrainer(
             game, cards, rules_for(game, bet_menu), seed=seed, prune_after=prune_after,
-            prune_threshold=prune_threshold, threads=threads,
+            prune_threshold=prune_threshold, threads=threads, batch=chunk or DEFAULT_BATCH,
         )  # fmt: skip
 
     def save() -> None:
         save_blueprint(trainer, out, cards=cards_spec, bet_menu=bet_menu)
 
-    finished = _train(trainer, iterations, seconds, chunk, checkpoint_every, save,
-                      quiet=as_json)
+    finished = run_to_budget(trainer, Budget(iterations, seconds, target),
+                             description="blueprint", save=save, save_every=checkpoint_every,
+                             quiet=as_json, console=err_console)
     save()
     summary = {
         "game": str(game.spec), "out": str(out), "iterations": trainer.iterations,
         "seconds": round(trainer.seconds, 3), "rows": trainer.n_rows,
         "memory_bytes": trainer.nbytes, "buckets": list(trainer.cards.bucket_counts),
         "iterations_per_second": round(trainer.iterations / max(trainer.seconds, 1e-9), 1),
+        "wall_seconds": round(trainer.wall_seconds, 3),
+        "compile_seconds": round(trainer.compile_seconds, 3),
+        "exploitability": trainer.history[-1].exploitability if trainer.history else None,
         "finished": finished,
     }  # fmt: skip
     if as_json:
@@ -194,48 +204,10 @@ def train_command(
             + (f" --bins {bins} --sample {sample}" if cards_spec["kind"] == "holdem" else "")
             + (f" --iterations {iterations}" if iterations else "")
             + (f" --seconds {seconds}" if seconds is not None else "")
+            + (f" --target {target}" if target is not None else "")
+            + (f" --chunk {chunk}" if chunk is not None else "")
         )
         raise typer.Exit(130)
-
-
-def _train(
-    trainer: Any,
-    iterations: int | None,
-    seconds: float | None,
-    chunk: int,
-    checkpoint_every: float,
-    save: Any,
-    *,
-    quiet: bool,
-) -> bool:
-    """Train in chunks until the budget is spent (True) or an interrupt (False, saved)."""
-    last_save = time.monotonic()
-    with (
-        Interrupt() as interrupt,
-        Progress(
-            TextColumn("blueprint"), BarColumn(), TextColumn("{task.completed:,.0f} it"),
-            TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[rows]} rows"),
-            TextColumn("{task.fields[memory]}"), TimeElapsedColumn(),
-            console=err_console, transient=True, disable=quiet,
-        ) as bar,
-    ):  # fmt: skip
-        task = bar.add_task("train", total=iterations, completed=trainer.iterations,
-                            rate="-", rows=f"{trainer.n_rows:,}",
-                            memory=format_bytes(trainer.nbytes))
-        while True:
-            if iterations is not None and trainer.iterations >= iterations:
-                return True
-            if seconds is not None and trainer.seconds >= seconds:
-                return True
-            if interrupt.requested:
-                return False
-            step = chunk if iterations is None else min(chunk, iterations - trainer.iterations)
-            trainer.run(step, batch=chunk)
-            rate = trainer.iterations / max(trainer.seconds, 1e-9)
-            bar.update(task, completed=trainer.iterations, rate=f"{rate:,.0f} it/s")
-            if time.monotonic() - last_save >= checkpoint_every:
-                save()
-                last_save = time.monotonic()
 
 
 def info_command(

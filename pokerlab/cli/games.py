@@ -219,7 +219,7 @@ def _rhode_island_info(game: RhodeIslandGame, *, as_json: bool) -> None:
     table.add_row("range solver memory (float64)", f"{public.bytes / 1e6:,.0f} MB")
     console.print(table)
     console.print(f"not compiled (too many histories); solve it with: pokerlab solve "
-                  f"'{game.spec}' --algorithm public-tree --target-exploitability 1e-3",
+                  f"'{game.spec}' --algorithm public-tree --target 1e-3",
                   soft_wrap=True, markup=False, highlight=False)
 
 

@@ -15,21 +15,19 @@ declared, so that ``pokerlab --help`` stays fast.
 from __future__ import annotations
 
 import shlex
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pokerlab.cli._common import (
-    Interrupt,
     check_output_path,
     console,
     err_console,
     load_game,
     print_json,
 )
-from pokerlab.cli._progress import format_bytes, solver_progress
+from pokerlab.cli._progress import format_bytes
 from pokerlab.errors import SolverError
 
 if TYPE_CHECKING:
@@ -58,7 +56,11 @@ IterationsOption = Annotated[
 ]
 TargetOption = Annotated[
     float | None,
-    typer.Option("--target-exploitability", help="Stop at this exploitability."),
+    typer.Option("--target", help="Stop at this exploitability (chips per hand)."),
+]
+OldTargetOption = Annotated[
+    float | None,
+    typer.Option("--target-exploitability", hidden=True, help="The old name of --target."),
 ]
 SecondsOption = Annotated[
     float | None, typer.Option("--seconds", help="Stop after this much solving time in all.")
@@ -68,7 +70,13 @@ CheckEveryOption = Annotated[
 ]
 SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of a sampling solver.")]
 ResumeOption = Annotated[
-    Path | None, typer.Option("--resume", help="A checkpoint of an interrupted run.")
+    bool, typer.Option("--resume", help="Continue the interrupted run of --out from its "
+                       "checkpoint.")
+]
+CheckpointOption = Annotated[
+    Path | None,
+    typer.Option("--checkpoint", help="The checkpoint file (default: beside --out, "
+                 "OUT.checkpoint.npz, or solve-ALGORITHM.checkpoint.npz here)."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
@@ -104,76 +112,29 @@ def _values(solver: Solver) -> tuple[float, ...] | None:
     return expected_value(solver.game, tabulate(solver.average_strategy(), solver.game))
 
 
-def _run_with_checkpoints(
-    solver: Solver,
-    *,
-    iterations: int | None,
-    target_exploitability: float | None,
-    seconds: float | None,
-    check_every: int,
-    checkpoint: Path,
-    quiet: bool,
-) -> bool:
-    """Run in chunks of ``check_every`` iterations; return False if interrupted (checkpointed).
-
-    ``iterations`` and ``seconds`` count from the solver's start, so a resumed run stops
-    where the uninterrupted one would have.
-    """
-    with (
-        Interrupt() as interrupt,
-        solver_progress(
-            f"{solver.algorithm} on {solver.game.spec}",
-            total=iterations,
-            target=target_exploitability,
-            value=lambda: _values(solver),
-            measured=solver.can_measure,
-            disable=quiet,
-        ) as bar,
-    ):
-        while True:
-            if iterations is not None and solver.iterations >= iterations:
-                return True
-            last = solver.history[-1].exploitability if solver.history else None
-            if target_exploitability is not None and last is not None and (
-                last <= target_exploitability
-            ):
-                return True
-            if seconds is not None and solver.seconds >= seconds:
-                return True
-            step = check_every
-            if iterations is not None:
-                step = min(step, iterations - solver.iterations)
-            solver.run(
-                iterations=step,
-                seconds=None if seconds is None else seconds - solver.seconds,
-                check_every=step,
-                callback=lambda p: bar(replace(p, target_iterations=iterations)),
-            )
-            if interrupt.requested:
-                solver.save_checkpoint(checkpoint)
-                return False
-
-
 def solve_command(
     game: GameArgument,
     out: OutOption = None,
     algorithm: AlgorithmOption = None,
     iterations: IterationsOption = None,
-    target_exploitability: TargetOption = None,
+    target: TargetOption = None,
     seconds: SecondsOption = None,
     check_every: CheckEveryOption = None,
     seed: SeedOption = None,
-    resume: ResumeOption = None,
+    resume: ResumeOption = False,
+    checkpoint: CheckpointOption = None,
     json: JsonOption = False,
+    target_exploitability: OldTargetOption = None,
 ) -> None:
     """Solve GAME with --algorithm; print the summary; save it to --out.
 
     Iterative solvers need a stopping rule and show a progress bar;
-    --iterations and --seconds count from the start of the run. Ctrl-C saves
-    a checkpoint (beside --out, or solve-ALGORITHM.checkpoint.npz here) and
-    prints the command that resumes it, which ends where an uninterrupted run
-    would have. Games too big to compile (Hold'em) are solved by the Monte
-    Carlo solvers walking their states, without measuring exploitability.
+    --iterations and --seconds (wall-clock) count from the start of the run,
+    resumed runs included. Ctrl-C saves a checkpoint within a second (beside
+    --out, or solve-ALGORITHM.checkpoint.npz here) and prints the command that
+    resumes it (--resume), which ends where an uninterrupted run would have.
+    Games too big to compile (Hold'em) are solved by the Monte Carlo solvers
+    walking their states, without measuring exploitability.
 
     \b
     Algorithms: cfr, cfr+, lcfr, dcfr (the CFR family); lp (exact, HiGHS);
@@ -186,7 +147,10 @@ def solve_command(
     from pokerlab.games import RhodeIslandGame
     from pokerlab.solvers import SOLVERS
     from pokerlab.solvers.base import Solver, check_stopping_rules
+    from pokerlab.solvers.run_console import Budget, run_to_budget
 
+    if target is None:
+        target = target_exploitability
     the_game = load_game(game)
     if isinstance(the_game, RhodeIslandGame) and algorithm in (None, "public-tree"):
         from pokerlab.cli.solve_public import ALGORITHM, solve_rhode_island
@@ -197,19 +161,27 @@ def solve_command(
             raise SolverError(f"{ALGORITHM} is deterministic and takes no --seed")
         solve_rhode_island(
             the_game, game, algorithm=algorithm or ALGORITHM, out=out, iterations=iterations,
-            target_exploitability=target_exploitability, seconds=seconds,
-            check_every=check_every, resume=resume, json=json,
+            target_exploitability=target, seconds=seconds,
+            check_every=check_every, resume=resume, checkpoint=checkpoint, json=json,
         )
         return
     algorithm = algorithm or "lp"
 
     if out is not None:
         check_output_path(out)
-    if resume is not None:
-        solver = Solver.load_checkpoint(resume, game=load_game(game))
+    saved_at = checkpoint or (
+        Path(f"solve-{algorithm}.checkpoint.npz")
+        if out is None
+        else out.with_name(out.stem + ".checkpoint.npz")
+    )
+    if resume:
+        if not saved_at.exists():
+            raise SolverError(f"--resume: there is no checkpoint {saved_at} to resume; run "
+                              "without --resume (or name it with --checkpoint)")
+        solver = Solver.load_checkpoint(saved_at, game=load_game(game))
         if SOLVERS.get(algorithm) is not type(solver):
             raise SolverError(
-                f"{resume} is a checkpoint of {type(solver).__name__}, not of --algorithm "
+                f"{saved_at} is a checkpoint of {type(solver).__name__}, not of --algorithm "
                 f"{algorithm}; resume with the algorithm that wrote it"
             )
     else:
@@ -218,48 +190,42 @@ def solve_command(
     if not solver.iterative:
         solver.run(
             iterations=iterations,
-            target_exploitability=target_exploitability,
+            target_exploitability=target,
             seconds=seconds,
             check_every=check_every,
         )
     else:
-        if iterations is None and target_exploitability is None and seconds is None:
+        if iterations is None and target is None and seconds is None:
             raise SolverError(
-                f"{algorithm} needs a stopping rule: --iterations, --target-exploitability "
-                "or --seconds"
+                f"{algorithm} needs a stopping rule: --iterations, --target or --seconds"
             )
-        check_stopping_rules(iterations, target_exploitability, seconds, check_every)
-        if target_exploitability is not None and not solver.can_measure:
+        check_stopping_rules(iterations, target, seconds, check_every)
+        if target is not None and not solver.can_measure:
             raise SolverError(
-                f"--target-exploitability needs the exploitability, which cannot be measured "
+                f"--target needs the exploitability, which cannot be measured "
                 f"on {solver.game.spec} (too big to compile); stop by --iterations or --seconds"
             )
-        checkpoint = (
-            Path(f"solve-{algorithm}.checkpoint.npz")
-            if out is None
-            else out.with_name(out.stem + ".checkpoint.npz")
-        )
         step = check_every or (max(1, iterations // 20) if iterations else 10)
-        finished = _run_with_checkpoints(
+        finished = run_to_budget(
             solver,
-            iterations=iterations,
-            target_exploitability=target_exploitability,
-            seconds=seconds,
+            Budget(iterations, seconds, target),
+            description=f"{solver.algorithm} on {solver.game.spec}",
             check_every=step,
-            checkpoint=checkpoint,
+            save=lambda: solver.save_checkpoint(saved_at),
+            value=lambda: _values(solver),
             quiet=json,
         )
         if not finished:
-            _print_resume(game, algorithm, out, checkpoint, solver.iterations, {
+            _print_resume(game, algorithm, out, checkpoint, solver.iterations, saved_at, {
                 "--iterations": iterations,
-                "--target-exploitability": target_exploitability,
+                "--target": target,
                 "--seconds": seconds,
                 "--check-every": check_every,
                 "--seed": seed,
             })
             raise typer.Exit(130)
-        if resume is not None and resume.resolve() == checkpoint.resolve():
-            checkpoint.unlink(missing_ok=True)  # the run it belonged to is finished
+        if resume:
+            saved_at.unlink(missing_ok=True)  # the run it belonged to is finished
     _report(solver, algorithm, out, json=json)
 
 
@@ -278,8 +244,9 @@ def _print_resume(
     game: str,
     algorithm: str,
     out: Path | None,
-    checkpoint: Path,
+    named: Path | None,
     done: int,
+    checkpoint: Path,
     flags: dict[str, object],
 ) -> None:
     command = f"pokerlab solve {shlex.quote(game)} --algorithm {algorithm}"
@@ -288,7 +255,9 @@ def _print_resume(
     for flag, value in flags.items():
         if value is not None:
             command += f" {flag} {value}"
-    command += f" --resume {shlex.quote(str(checkpoint))}"
+    if named is not None:
+        command += f" --checkpoint {shlex.quote(str(named))}"
+    command += " --resume"
     # Paths must not be wrapped mid-path: printed as they are, one line each.
     err_console.print(
         f"interrupted after {done:,} iterations; checkpoint saved to {checkpoint}",
@@ -314,6 +283,7 @@ def _report(solver: Solver, algorithm: str, out: Path | None, *, json: bool) -> 
         "algorithm": algorithm,
         "iterations": solver.iterations,
         "seconds": solver.seconds,
+        "wall_seconds": solver.wall_seconds,
         "hyperparameters": solver.hyperparameters(),
     }
     if exploitability is not None:
@@ -343,6 +313,8 @@ def _report(solver: Solver, algorithm: str, out: Path | None, *, json: bool) -> 
         "p2_advantage": None if values is None or n_players != 2 else 0.0 - values[0],
         "infosets": solver.infosets_touched(),
         "memory_bytes": solver.memory_bytes(),
+        "wall_seconds": solver.wall_seconds,
+        "compile_seconds": solver.compile_seconds,
         "out": None if path is None else str(path),
     }
     if json:
@@ -353,6 +325,9 @@ def _report(solver: Solver, algorithm: str, out: Path | None, *, json: bool) -> 
         console.print(text, soft_wrap=True, markup=False, highlight=False)
 
     line(f"solved {solver.game.spec} with {algorithm} in {solver.seconds:.3f} s")
+    if solver.compile_seconds >= 0.05:
+        line(f"compiled kernels in {solver.compile_seconds:.1f} s first (not solving time; "
+             "cached for the next runs)")
     line(f"iterations: {solver.iterations:,}")
     if values is not None:
         if n_players == 2:

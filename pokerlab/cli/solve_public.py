@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import typer
 
-from pokerlab.cli._common import Interrupt, console, err_console, path_text, print_json
-from pokerlab.cli._progress import format_bytes, solver_progress
+from pokerlab.cli._common import console, err_console, path_text, print_json
+from pokerlab.cli._progress import format_bytes
 from pokerlab.errors import SolverError
 
 if TYPE_CHECKING:
@@ -55,7 +55,8 @@ def solve_rhode_island(
     target_exploitability: float | None,
     seconds: float | None,
     check_every: int | None,
-    resume: Path | None,
+    resume: bool,
+    checkpoint: Path | None,
     json: bool,
 ) -> None:
     """Solve a Rhode Island game on its public tree; print the summary; save to ``out``.
@@ -65,7 +66,8 @@ def solve_rhode_island(
             checkpoint of another game.
     """
     from pokerlab.solvers.base import check_stopping_rules
-    from pokerlab.subgame.checkpoint import load_range_checkpoint
+    from pokerlab.solvers.run_console import Budget, run_to_budget
+    from pokerlab.subgame.checkpoint import load_range_checkpoint, save_range_checkpoint
     from pokerlab.subgame.range_solver import RangeSolver
     from pokerlab.subgame.rhode_island import public_size, rhode_island_public_game
 
@@ -73,83 +75,52 @@ def solve_rhode_island(
         raise SolverError(f"solve_rhode_island runs --algorithm {ALGORITHM}; got {algorithm}")
     if iterations is None and target_exploitability is None and seconds is None:
         raise SolverError(f"{ALGORITHM} needs a stopping rule: --iterations, "
-                          "--target-exploitability or --seconds")
+                          "--target or --seconds")
     every = check_stopping_rules(iterations, target_exploitability, seconds, check_every)
     if check_every is None:
         every = max(1, min(every, 50))
+    saved_at = checkpoint or (Path(f"solve-{ALGORITHM}.checkpoint.npz") if out is None
+                              else out.with_name(out.stem + ".checkpoint.npz"))
+    if resume and not saved_at.exists():
+        raise SolverError(f"--resume: there is no checkpoint {saved_at} to resume; run "
+                          "without --resume (or name it with --checkpoint)")
     size = public_size(game)
     err_console.print(f"{game.describe()}\n{game.size.describe()}\n{size.describe()}",
                       soft_wrap=True, markup=False, highlight=False)
     start = time.perf_counter()
     built = rhode_island_public_game(game)
     build_seconds = time.perf_counter() - start
-    if resume is not None:
-        solver = load_range_checkpoint(resume, game=built.public)
-    else:
-        solver = RangeSolver(built.public)
-    checkpoint = (Path(f"solve-{ALGORITHM}.checkpoint.npz") if out is None
-                  else out.with_name(out.stem + ".checkpoint.npz"))
-    finished, saved = _run(solver, iterations=iterations, target=target_exploitability,
-                           seconds=seconds, check_every=every, checkpoint=checkpoint,
-                           quiet=json, infosets=sum(size.abstract_infosets))
+    solver = (load_range_checkpoint(saved_at, game=built.public) if resume
+              else RangeSolver(built.public))
+    saved = False
+
+    def save() -> None:
+        nonlocal saved
+        save_range_checkpoint(solver, saved_at)
+        saved = True
+
+    finished = run_to_budget(
+        solver, Budget(iterations, seconds, target_exploitability),
+        description=f"{ALGORITHM} on {solver.game.description}", check_every=every,
+        save=save, save_every=CHECKPOINT_SECONDS, quiet=json,
+    )
     if not finished:
         command = f"pokerlab solve {shlex.quote(game_text)} --algorithm {ALGORITHM}"
         for flag, value in (("--out", out), ("--iterations", iterations),
-                            ("--target-exploitability", target_exploitability),
-                            ("--seconds", seconds), ("--check-every", check_every)):
+                            ("--target", target_exploitability),
+                            ("--seconds", seconds), ("--check-every", check_every),
+                            ("--checkpoint", checkpoint)):
             if value is not None:
                 command += f" {flag} {shlex.quote(str(value))}"
         err_console.print(f"interrupted after {solver.iterations:,} iterations; checkpoint "
-                          f"saved to {checkpoint}", soft_wrap=True, markup=False,
+                          f"saved to {saved_at}", soft_wrap=True, markup=False,
                           highlight=False)
-        err_console.print(f"resume with: {command} --resume {shlex.quote(str(checkpoint))}",
+        err_console.print(f"resume with: {command} --resume",
                           soft_wrap=True, markup=False, highlight=False)
         raise typer.Exit(130)
-    if saved or (resume is not None and resume.resolve() == checkpoint.resolve()):
-        checkpoint.unlink(missing_ok=True)  # it belonged to this run, which is finished
+    if saved or resume:
+        saved_at.unlink(missing_ok=True)  # it belonged to this run, which is finished
     _report(built, solver, out=out, json=json, build_seconds=build_seconds)
-
-
-def _run(solver: RangeSolver, *, iterations: int | None, target: float | None,
-         seconds: float | None, check_every: int, checkpoint: Path, quiet: bool,
-         infosets: int) -> tuple[bool, bool]:
-    """Run in chunks of ``check_every``: (finished, a checkpoint was written).
-
-    Not finished means interrupted, the checkpoint written.
-
-    ``iterations`` and ``seconds`` count from the solver's start (a resumed run stops where
-    the uninterrupted one would have).
-    """
-    from pokerlab.solvers.base import Progress
-    from pokerlab.subgame.checkpoint import save_range_checkpoint
-
-    memory = solver.game.memory_bytes(np.dtype(solver.dtype).itemsize)
-    saved, saved_at = False, time.monotonic()
-    with (
-        Interrupt() as interrupt,
-        solver_progress(f"{ALGORITHM} on {solver.game.description}", total=iterations,
-                        target=target, disable=quiet) as bar,
-    ):
-        while True:
-            last = solver.last_exploitability if solver.history else None
-            if iterations is not None and solver.iterations >= iterations:
-                return True, saved
-            if target is not None and last is not None and last <= target:
-                return True, saved
-            if seconds is not None and solver.seconds >= seconds:
-                return True, saved
-            step = check_every - solver.iterations % check_every
-            if iterations is not None:
-                step = min(step, iterations - solver.iterations)
-            solver.run(iterations=step, check_every=step)
-            bar(Progress(solver.iterations, solver.seconds, solver.last_exploitability,
-                         iterations, infosets, memory))
-            if interrupt.requested:
-                save_range_checkpoint(solver, checkpoint)
-                return False, True
-            if time.monotonic() - saved_at >= CHECKPOINT_SECONDS:
-                save_range_checkpoint(solver, checkpoint)
-                saved, saved_at = True, time.monotonic()
 
 
 def _report(built: RhodeIslandPublic, solver: RangeSolver, *, out: Path | None, json: bool,

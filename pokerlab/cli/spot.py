@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pokerlab.cli._common import (
-    Interrupt,
     check_output_path,
     console,
     err_console,
@@ -28,7 +27,6 @@ from pokerlab.cli._common import (
 from pokerlab.errors import SolverError, SpecError
 
 if TYPE_CHECKING:
-    from pokerlab.subgame.range_solver import RangeSolver
     from pokerlab.subgame.result import NodeReport, SpotSolution
 
 spot_app = typer.Typer(help="Hold'em spots: solve range vs range, show the solution.",
@@ -86,21 +84,29 @@ def solve_command(
     ] = True,
     target: Annotated[str | None, typer.Option(
         "--target", help="Stop at this exploitability: '0.5%' of the pot, or chips.")] = None,
-    iterations: Annotated[int | None, typer.Option("--iterations", help="Most iterations.")
-                          ] = None,
-    seconds: Annotated[float | None, typer.Option("--seconds", help="Most solving time.")
-                       ] = None,
+    iterations: Annotated[int | None, typer.Option(
+        "--iterations", help="Stop at this many iterations in all.")] = None,
+    seconds: Annotated[float | None, typer.Option(
+        "--seconds", help="Stop after this many wall-clock seconds in all.")] = None,
     check_every: Annotated[int, typer.Option(
         "--check-every", min=1, help="Iterations between exploitability checks.")] = 10,
     variant: Annotated[str, typer.Option("--variant", help="dcfr, cfr+ or cfr.")] = "dcfr",
     memory_limit: Annotated[int, typer.Option(
         "--memory-limit", min=1, help="Refuse spots needing more than this, in MB.")] = 8000,
-    resume: Annotated[Path | None, typer.Option(
-        "--resume", help="A checkpoint written by an interrupted run of this spot.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the interrupted run of --out from its checkpoint.")] = False,
+    checkpoint: Annotated[Path | None, typer.Option(
+        "--checkpoint", help="The checkpoint file (default: beside --out, "
+        "OUT.checkpoint.npz, or spot.checkpoint.npz here).")] = None,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Solve a Hold'em spot range vs range; print the summary; save it to --out."""
-    from pokerlab.subgame.checkpoint import load_range_checkpoint
+    """Solve a Hold'em spot range vs range; print the summary; save it to --out.
+
+    --iterations and --seconds (wall-clock) count from the start of the run, resumed
+    runs included. Ctrl-C saves a checkpoint within a second and prints the command
+    that resumes it (--resume).
+    """
+    from pokerlab.solvers.run_console import Budget, run_to_budget
     from pokerlab.subgame.range_solver import RangeSolver
     from pokerlab.subgame.result import SpotSolution
     from pokerlab.subgame.spot import Spot
@@ -116,26 +122,32 @@ def solve_command(
     limit = memory_limit * 10**6
     size = spot.size()
     err_console.print(f"{spot.describe()}\n{size.describe()}", soft_wrap=True)
+    saved_at = checkpoint or (Path("spot.checkpoint.npz") if out is None
+                              else out.with_name(out.stem + ".checkpoint.npz"))
+    if resume and not saved_at.exists():
+        raise SolverError(f"--resume: there is no checkpoint {saved_at} to resume; run without "
+                          "--resume (or name it with --checkpoint)")
     built = spot.build(memory_limit=limit)
-    if resume is not None:
-        solver = load_range_checkpoint(resume, game=built.public, memory_limit=limit)
+    if resume:
+        solver = RangeSolver.load_checkpoint(saved_at, game=built.public, memory_limit=limit)
     else:
         solver = RangeSolver(built.public, variant=variant, memory_limit=limit,
                              precision=built.precision)
-    checkpoint = (Path("spot.checkpoint.npz") if out is None
-                  else out.with_name(out.stem + ".checkpoint.npz"))
-    finished = _run(solver, goal=goal, iterations=iterations, seconds=seconds,
-                    check_every=check_every, checkpoint=checkpoint, quiet=json, pot=pot)
+    finished = run_to_budget(solver, Budget(iterations, seconds, goal), description="solving",
+                             check_every=check_every,
+                             save=lambda: solver.save_checkpoint(saved_at), quiet=json,
+                             console=err_console)
     if not finished:
         command = _resume_command(spot, out=out, target=target, iterations=iterations,
                                   seconds=seconds, check_every=check_every, variant=variant,
                                   memory_limit=memory_limit)
+        named = "" if checkpoint is None else f" --checkpoint {shlex.quote(str(checkpoint))}"
         err_console.print(f"interrupted after {solver.iterations:,} iterations; checkpoint "
-                          f"saved to {checkpoint}\nresume with: {command} --resume {checkpoint}",
-                          soft_wrap=True)
+                          f"saved to {saved_at}\nresume with: {command}{named} --resume",
+                          soft_wrap=True, markup=False, highlight=False)
         raise typer.Exit(130)
-    if resume is not None and resume.resolve() == checkpoint.resolve():
-        checkpoint.unlink(missing_ok=True)  # the run it belonged to is finished
+    if resume:
+        saved_at.unlink(missing_ok=True)  # the run it belonged to is finished
     solution = SpotSolution.from_solver(solver, built)
     path = None if out is None else solution.save(out)
     values = solution.values
@@ -146,6 +158,8 @@ def solve_command(
         "memory_mb": size.bytes / 1e6,
         "iterations": solution.iterations,
         "seconds": solution.seconds,
+        "wall_seconds": solver.wall_seconds,
+        "compile_seconds": solver.compile_seconds,
         "exploitability": solution.exploitability,
         "percent_of_pot": solution.percent_of_pot,
         "oop_value": values[0],
@@ -156,46 +170,15 @@ def solve_command(
         print_json(data)
         return
     console.print(f"solved in {solution.seconds:.3f} s, {solution.iterations:,} iterations")
+    if solver.compile_seconds >= 0.05:
+        console.print(f"compiled kernels in {solver.compile_seconds:.1f} s first (not solving "
+                      "time; cached for the next runs)")
     console.print(f"exploitability: {solution.percent_of_pot:.4f}% of the pot "
                   f"({solution.exploitability:.4f} chips)")
     console.print(f"OOP expects {values[0] + pot / 2:.3f} chips of the pot of {pot}, IP "
                   f"{values[1] + pot / 2:.3f}")
     if path is not None:
         console.print(f"saved to {path_text(path)}")
-
-
-def _run(solver: RangeSolver, *, goal: float | None, iterations: int | None,
-         seconds: float | None, check_every: int, checkpoint: Path, quiet: bool,
-         pot: int) -> bool:
-    """Run in chunks of ``check_every``; False if interrupted (checkpoint written)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from pokerlab.subgame.checkpoint import save_range_checkpoint
-
-    columns = (TextColumn("[bold]solving"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("exploitability {task.fields[percent]} of the pot"),
-               TimeElapsedColumn())
-    spent_at_start = solver.seconds
-    with Interrupt() as interrupt, Progress(*columns, console=err_console,
-                                              disable=quiet) as bar:
-        task = bar.add_task("solve", total=iterations, percent="-")
-        while True:
-            last = solver.last_exploitability if solver.history else None
-            if iterations is not None and solver.iterations >= iterations:
-                return True
-            if goal is not None and last is not None and last <= goal:
-                return True
-            if seconds is not None and solver.seconds - spent_at_start >= seconds:
-                return True
-            step = check_every - solver.iterations % check_every
-            if iterations is not None:
-                step = min(step, iterations - solver.iterations)
-            solver.run(iterations=step, check_every=step)
-            bar.update(task, completed=solver.iterations,
-                       percent=f"{100 * solver.last_exploitability / pot:.3f}%")
-            if interrupt.requested:
-                save_range_checkpoint(solver, checkpoint)
-                return False
 
 
 def _resume_command(spot: Any, *, out: Path | None, target: str | None, iterations: int | None,
@@ -364,6 +347,7 @@ def _grid_png(report: NodeReport, path: Path, *, title: str) -> None:
     import numpy as np
     from matplotlib.patches import Rectangle
 
+    from pokerlab.strategy.io import write_file_atomic
     from pokerlab.subgame.result import GRID_RANKS
 
     n_actions = report.strategy.shape[0]
@@ -402,8 +386,5 @@ def _grid_png(report: NodeReport, path: Path, *, title: str) -> None:
     axes.axis("off")
     axes.set_title(title, fontsize=9)
     figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.png")
-    figure.savefig(tmp, dpi=110)
+    write_file_atomic(path, lambda handle: figure.savefig(handle, format="png", dpi=110))
     plt.close(figure)
-    tmp.replace(path)

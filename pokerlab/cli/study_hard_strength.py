@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from pokerlab.cli._common import console, err_console, load_game
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import SpecError
 
 
@@ -102,11 +103,11 @@ def hard_strength_command(
     chosen = {"all": set(names), "none": set()}.get(aivat, {n.strip() for n in aivat.split(",")})
     plan = Plan(_counts(match_hands_for), match_hands, lbr_hands, opponent_lbr_hands,
                 frozenset(chosen))
-    with Progress(
+    with StageProgress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err_console, transient=True,
+        transient=True,
     ) as bar:  # fmt: skip
-        task = bar.add_task("cells", total=None)
+        task = bar.add_task("hard-strength cells", total=None)
 
         def progress(key: str, done: int, total: int) -> None:
             bar.update(task, description=key, completed=done, total=total)

@@ -22,13 +22,9 @@ again through it. A class joins it with the :func:`register_solver` decorator.
 
 from __future__ import annotations
 
-import math
-import time
-from abc import ABC, abstractmethod
-from collections.abc import Callable
-from dataclasses import dataclass
+from abc import abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -43,57 +39,20 @@ from pokerlab.errors import (
 from pokerlab.eval import exploitability, exploitability_array
 from pokerlab.games import Game, GameSpec, load
 from pokerlab.solvers.checkpoint import read_checkpoint, split_state, write_checkpoint
+from pokerlab.solvers.run_loop import (
+    Callback,
+    HistoryRow,
+    Interrupt,
+    Progress,
+    RunLoop,
+    check_stopping_rules,
+)
 from pokerlab.strategy import InfosetTable, Strategy, tabulate
 from pokerlab.strategy.io import keys_fingerprint
 from pokerlab.tree import CompiledTree, compile
 
 Seed = int | np.integer | np.random.Generator | None
 """What ``seed=`` accepts: an integer, a numpy Generator (used, not copied), or None."""
-
-
-@dataclass(frozen=True)
-class HistoryRow:
-    """One measurement during a run.
-
-    Attributes:
-        iteration: iterations done when measured.
-        seconds: solving time so far (measurement time excluded), in seconds.
-        exploitability: of the average strategy, in chips per hand (NashConv / players);
-            None where the game is too big to measure it.
-    """
-
-    iteration: int
-    seconds: float
-    exploitability: float | None
-
-
-@dataclass(frozen=True)
-class Progress:
-    """What a ``run`` callback receives after each check.
-
-    Attributes:
-        iteration: iterations done.
-        seconds: solving time so far, in seconds.
-        exploitability: of the average strategy (chips per hand), or None where it cannot
-            be measured.
-        target_iterations: the iteration count the run stops at, if it has one.
-        infosets: infosets the solver holds regrets for (those met, for a sampling
-            solver that walks the game's states), or None.
-        memory_bytes: memory of the solver's tables, in bytes, or None.
-    """
-
-    iteration: int
-    seconds: float
-    exploitability: float | None
-    target_iterations: int | None
-    infosets: int | None = None
-    memory_bytes: int | None = None
-
-
-Callback = Callable[[Progress], None]
-
-_TIME_SLICE = 0.1
-"""With a time budget, iterations run in batches of about this many seconds."""
 
 
 # -- seeding ----------------------------------------------------------------------------
@@ -144,41 +103,6 @@ def generator_from_state(rng_state: object) -> np.random.Generator:
     except (TypeError, ValueError, KeyError) as exc:
         raise SolverError(f"checkpoint state 'rng_state' is not valid: {exc}") from None
     return np.random.Generator(bit_generator)
-
-
-# -- stopping rules -----------------------------------------------------------------------
-def check_stopping_rules(
-    iterations: int | None,
-    target_exploitability: float | None,
-    seconds: float | None,
-    check_every: int | None,
-) -> int:
-    """Validate ``run()``'s stopping rules and return the resolved ``check_every``.
-
-    Raises:
-        SolverError: if no stopping rule is given, or one is out of range.
-    """
-    if iterations is None and target_exploitability is None and seconds is None:
-        raise SolverError(
-            "run() needs a stopping rule: iterations=, target_exploitability= or seconds="
-        )
-    if iterations is not None and (
-        isinstance(iterations, bool)
-        or not isinstance(iterations, int | np.integer)
-        or iterations < 1
-    ):
-        raise SolverError(f"iterations must be an integer >= 1; got {iterations!r}")
-    if target_exploitability is not None and not target_exploitability > 0:
-        raise SolverError(
-            f"target_exploitability must be > 0 (chips per hand); got {target_exploitability!r}"
-        )
-    if seconds is not None and not seconds > 0:
-        raise SolverError(f"seconds must be > 0; got {seconds!r}")
-    if check_every is None:
-        check_every = max(1, int(iterations) // 10) if iterations else 10
-    if isinstance(check_every, bool) or not isinstance(check_every, int) or check_every < 1:
-        raise SolverError(f"check_every must be an integer >= 1; got {check_every!r}")
-    return check_every
 
 
 # -- the registry -------------------------------------------------------------------------
@@ -251,8 +175,8 @@ def make_solver(algorithm: str, game: Game, *, seed: Seed = None, **hyperparamet
 
 
 # -- the solver ---------------------------------------------------------------------------
-class Solver(ABC):
-    """Base class of the solvers: the run loop, the stopping rules, the history, checkpoints.
+class Solver(RunLoop):
+    """Base class of the solvers: the run loop (:class:`RunLoop`), strategies, checkpoints.
 
     Subclasses implement :meth:`_iterate` (one iteration) or :meth:`_advance` (a batch),
     :meth:`average_strategy`, :meth:`current_strategy`, and the checkpoint state
@@ -267,10 +191,8 @@ class Solver(ABC):
     """True for a solver that takes ``seed=``."""
 
     def __init__(self, game: Game) -> None:
+        super().__init__()
         self.game = game
-        self.iterations = 0
-        self.history: list[HistoryRow] = []
-        self._seconds = 0.0
 
     # -- to implement -------------------------------------------------------------------
     @abstractmethod
@@ -309,110 +231,9 @@ class Solver(ABC):
             return None
         return exploitability(self.game, tabulate(self.average_strategy(), self.game))
 
-    def infosets_touched(self) -> int | None:
-        """How many infosets the solver holds regrets (or a strategy) for, if it knows."""
-        return None
-
-    def memory_bytes(self) -> int | None:
-        """Memory of the solver's tables, in bytes, if it knows."""
-        return None
-
     def _keys_fingerprint(self) -> str | None:
         """The fingerprint of the compiled tree the state is aligned with, if any."""
         return None
-
-    # -- the loop -----------------------------------------------------------------------
-    def run(
-        self,
-        *,
-        iterations: int | None = None,
-        target_exploitability: float | None = None,
-        seconds: float | None = None,
-        check_every: int | None = None,
-        callback: Callback | None = None,
-    ) -> Self:
-        """Iterate until one of the stopping rules holds; cumulative over calls.
-
-        Args:
-            iterations: how many more iterations to run.
-            target_exploitability: stop once the average strategy's exploitability (chips
-                per hand) is at most this; measured every ``check_every`` iterations.
-            seconds: stop after about this much more solving time.
-            check_every: iterations between checks (default: 10% of ``iterations``, or
-                10); each check measures the exploitability where it can, appends a row
-                to :attr:`history` and calls ``callback``. A run that stops by time
-                checks once more where it stops.
-            callback: called with a :class:`Progress` after every check.
-
-        Returns:
-            ``self``, for chaining.
-
-        Raises:
-            SolverError: if no stopping rule is given, one is out of range, or a target
-                exploitability is asked for where it cannot be measured.
-        """
-        check_every = check_stopping_rules(iterations, target_exploitability, seconds, check_every)
-        if target_exploitability is not None and not self.can_measure:
-            raise SolverError(
-                f"target_exploitability= needs the exploitability, which cannot be measured "
-                f"on {self.game.spec} (its tree is too big to compile); stop by iterations= "
-                "or seconds="
-            )
-        start_iterations = self.iterations
-        spent_at_start = self._seconds
-        target_iterations = None if iterations is None else start_iterations + iterations
-        per_iteration = math.inf  # seconds, measured on the last batch
-        while True:
-            done_count = self.iterations - start_iterations
-            if iterations is not None and done_count >= iterations:
-                break
-            spent = self._seconds - spent_at_start
-            if seconds is not None and spent >= seconds:
-                break
-            # Run up to the next check in one batch (one compiled call for the sampling
-            # solvers); with a time budget, in slices of about _TIME_SLICE.
-            batch = check_every - self.iterations % check_every
-            if iterations is not None:
-                batch = min(batch, iterations - done_count)
-            if seconds is not None:
-                budget = min(seconds - spent, _TIME_SLICE)
-                batch = min(batch, max(1, int(budget / per_iteration)))
-            tick = time.perf_counter()
-            self._advance(batch)
-            elapsed = time.perf_counter() - tick
-            self._seconds += elapsed
-            per_iteration = max(elapsed, 1e-9) / batch
-            done = target_iterations is not None and self.iterations >= target_iterations
-            out_of_time = seconds is not None and self._seconds - spent_at_start >= seconds
-            if self.iterations % check_every == 0 or done or out_of_time:
-                value = self._check(target_iterations, callback)
-                if target_exploitability is not None and value is not None and (
-                    value <= target_exploitability
-                ):
-                    break
-        return self
-
-    def _check(self, target_iterations: int | None, callback: Callback | None) -> float | None:
-        """Measure, record a history row, and call back; return the exploitability."""
-        value = self._measure()
-        self.history.append(HistoryRow(self.iterations, self._seconds, value))
-        if callback is not None:
-            callback(
-                Progress(
-                    self.iterations,
-                    self._seconds,
-                    value,
-                    target_iterations,
-                    infosets=self.infosets_touched(),
-                    memory_bytes=self.memory_bytes(),
-                )
-            )
-        return value
-
-    @property
-    def seconds(self) -> float:
-        """Total solving time so far, measurements excluded, in seconds."""
-        return self._seconds
 
     # -- checkpoints ----------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:
@@ -446,9 +267,7 @@ class Solver(ABC):
             "game": self.game.spec.to_dict(),
             "game_string": str(self.game.spec),
             "keys_fingerprint": self._keys_fingerprint(),
-            "iterations": self.iterations,
-            "seconds": self.seconds,
-            "history": [[r.iteration, r.seconds, r.exploitability] for r in self.history],
+            **self.clock_header(),
             "state_values": values,
         }
         return write_checkpoint(Path(path), header, arrays)
@@ -468,7 +287,7 @@ class Solver(ABC):
             SolverError: the algorithm is unknown or is not ``cls``, or the solver
                 rejects the saved state.
         """
-        header, arrays = read_checkpoint(path)
+        header, arrays = read_checkpoint(path, kind="solver")
         where = repr(str(path))
         file_game = _checkpoint_game(header, where, game)
         name = header.get("algorithm")
@@ -486,15 +305,6 @@ class Solver(ABC):
         if not isinstance(hyperparameters, dict):
             raise FileFormatError(f"{where} has corrupted hyper-parameters: {hyperparameters!r}")
         try:
-            iterations = int(header["iterations"])
-            seconds = float(header["seconds"])
-            history = [
-                HistoryRow(int(i), float(s), None if e is None else float(e))
-                for i, s, e in header["history"]
-            ]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise FileFormatError(f"{where} has a corrupted header: {exc!r}") from None
-        try:
             solver = factory(file_game, **hyperparameters)
         except TypeError as exc:
             raise FileFormatError(f"{where} has hyper-parameters {factory.__name__} does not "
@@ -509,9 +319,7 @@ class Solver(ABC):
         state: dict[str, Any] = dict(header.get("state_values", {}))
         state.update(arrays)
         solver._restore(state)
-        solver.iterations = iterations
-        solver._seconds = seconds
-        solver.history = history
+        solver.restore_clock(header, where)
         return solver
 
 
@@ -592,8 +400,10 @@ __all__ = [
     "SOLVERS",
     "Callback",
     "HistoryRow",
+    "Interrupt",
     "Progress",
     "RegretSolver",
+    "RunLoop",
     "Seed",
     "Solver",
     "check_stopping_rules",

@@ -1,19 +1,28 @@
-"""The checkpoint file: everything needed to resume a solver exactly, in one ``.npz`` file.
+"""The checkpoint file of every run loop: everything needed to resume exactly, in one ``.npz``.
 
-A checkpoint holds a JSON header (the algorithm, its hyper-parameters, the game spec and,
-where the game compiles, its infoset keys' fingerprint, the iterations, the solving
-seconds, the history of measurements, and the non-array part of the solver's state) and
-the arrays of the solver's state. It is written atomically (a temporary file, then a
-rename), so an interrupted save never leaves a damaged file.
+One family for every long run (:class:`~pokerlab.solvers.run_loop.RunLoop`): a JSON
+header and the arrays of the state, written atomically (a temporary file, then a
+rename), so an interrupted save never leaves a damaged file. The header's ``kind`` says
+whose state it holds:
 
-This module knows the file only: :meth:`pokerlab.solvers.Solver.save_checkpoint` and
-:meth:`~pokerlab.solvers.Solver.load_checkpoint` turn solvers into headers and arrays
-and back (and find the solver class again through the registry of algorithms,
-:data:`pokerlab.solvers.SOLVERS`).
+- ``"solver"``: a solver of :data:`pokerlab.solvers.SOLVERS` (the algorithm, its
+  hyper-parameters, the game spec and, where the game compiles, its infoset keys'
+  fingerprint; :meth:`pokerlab.solvers.Solver.save_checkpoint`);
+- ``"range"``: the range solver of :mod:`pokerlab.subgame` (the public game's source
+  instead of a spec; :meth:`pokerlab.subgame.RangeSolver.save_checkpoint`);
+- ``"blueprint"``: a blueprint trainer (:mod:`pokerlab.blueprint.store`: the ``.bp``
+  file is its checkpoint).
+
+Every kind records the run's clock the same way (:meth:`RunLoop.clock_header
+<pokerlab.solvers.run_loop.RunLoop.clock_header>`: ``iterations``, ``seconds``,
+``wall_seconds``, ``history``) and the non-array part of its state (``state_values``).
 
 Format versions: 1 named the solver by class (``"solver"``) and always held a
-fingerprint; 2 (this one) finds the solver by ``"algorithm"`` and holds a fingerprint
-only where the game compiles. Version 1 files load (their ``"algorithm"`` is there too).
+fingerprint; 2 found the solver by ``"algorithm"`` and held a fingerprint only where the
+game compiles; 3 (this one) adds ``kind`` (absent: ``"solver"``) and ``wall_seconds``
+(absent: the solving ``seconds``). All load. So do the files of the range solver's
+former format (``pokerlab-range-checkpoint`` 1, read as kind ``"range"``); the
+blueprint's former ``.bp`` container is read by :mod:`pokerlab.blueprint.store`.
 """
 
 from __future__ import annotations
@@ -25,12 +34,18 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import FileFormatError, SolverError
-from pokerlab.strategy.io import json_default, read_npz, write_npz_atomic
+from pokerlab.strategy.io import json_default, read_npz, write_file_atomic, write_npz_atomic
 
 FORMAT = "pokerlab-checkpoint"
 """The ``format`` field of a checkpoint's header."""
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+
+KINDS = ("solver", "range", "blueprint")
+"""What a checkpoint can hold (its header's ``kind``)."""
+
+LEGACY_RANGE_FORMAT = "pokerlab-range-checkpoint"
+"""The range solver's checkpoints before they joined this family (read as ``"range"``)."""
 
 _ARRAY_PREFIX = "state."
 
@@ -60,27 +75,52 @@ def split_state(owner: str, state: dict[str, Any]) -> tuple[dict[str, np.ndarray
     return arrays, values
 
 
-def write_checkpoint(path: Path, header: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
+def write_checkpoint(
+    path: Path,
+    header: dict[str, Any],
+    arrays: dict[str, np.ndarray],
+    *,
+    kind: str = "solver",
+    compress: bool = True,
+) -> Path:
     """Write ``header`` and the state ``arrays`` to ``path`` atomically; return the path.
 
-    ``header`` gets the ``format`` and ``format_version`` fields here.
+    ``header`` gets the ``format``, ``format_version`` and ``kind`` fields here.
+    ``compress=False`` stores the arrays as they are (large tables: much faster to write).
     """
+    if kind not in KINDS:
+        raise SolverError(f"unknown checkpoint kind {kind!r}; known: {', '.join(KINDS)}")
     stored = {_ARRAY_PREFIX + name: np.ascontiguousarray(a) for name, a in arrays.items()}
-    full = {"format": FORMAT, "format_version": FORMAT_VERSION, **header}
+    full = {"format": FORMAT, "format_version": FORMAT_VERSION, "kind": kind, **header}
     stored["header"] = np.frombuffer(
         json.dumps(full, default=json_default).encode(), dtype=np.uint8
     )
-    write_npz_atomic(path, stored)
+    if compress:
+        write_npz_atomic(path, stored)
+    else:
+        write_file_atomic(path, lambda handle: np.savez(handle, **stored))  # type: ignore[arg-type]
     return path
 
 
-def read_checkpoint(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def read_checkpoint(
+    path: str | Path, *, kind: str | None = None
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Read a checkpoint: its header and its state arrays (names without the prefix).
 
+    Args:
+        path: the file.
+        kind: if given, the file must hold a checkpoint of this kind.
+
     Raises:
-        FileFormatError: missing, damaged, not a checkpoint, or of a newer format.
+        FileFormatError: missing, damaged, not a checkpoint (or not of ``kind``), or of a
+            newer format.
     """
-    header, arrays = read_npz(path, FORMAT)
+    header, arrays = read_npz(path, (FORMAT, LEGACY_RANGE_FORMAT))
+    if header.get("format") == LEGACY_RANGE_FORMAT:
+        legacy = dict(header)
+        legacy["kind"] = "range"
+        _check_kind(legacy, kind, path)
+        return legacy, dict(arrays)
     version = header.get("format_version")
     if not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
         raise FileFormatError(
@@ -92,7 +132,23 @@ def read_checkpoint(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndar
         for name, value in arrays.items()
         if name.startswith(_ARRAY_PREFIX)
     }
-    return dict(header), state
+    full = dict(header)
+    full.setdefault("kind", "solver")
+    _check_kind(full, kind, path)
+    return full, state
+
+
+def _check_kind(header: dict[str, Any], kind: str | None, path: str | Path) -> None:
+    found = header.get("kind")
+    if kind is not None and found != kind:
+        raise FileFormatError(
+            f"{str(path)!r} is a checkpoint of a {_KIND_WORDS.get(str(found), found)}, not of "
+            f"a {_KIND_WORDS[kind]}"
+        )
+
+
+_KIND_WORDS = {"solver": "solver (pokerlab solve)", "range": "range solver (pokerlab spot "
+               "solve)", "blueprint": "blueprint trainer (pokerlab blueprint train)"}
 
 
 def _json_ready(value: object) -> bool:
@@ -105,4 +161,12 @@ def _json_ready(value: object) -> bool:
     return False
 
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "read_checkpoint", "split_state", "write_checkpoint"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "KINDS",
+    "LEGACY_RANGE_FORMAT",
+    "read_checkpoint",
+    "split_state",
+    "write_checkpoint",
+]

@@ -38,7 +38,7 @@ from scipy.optimize import linprog
 from pokerlab._types import FloatArray
 from pokerlab.errors import SolverError
 from pokerlab.games.base import Game
-from pokerlab.solvers.base import Callback, Solver, register_solver
+from pokerlab.solvers.base import Callback, Interrupt, Solver, register_solver
 from pokerlab.solvers.sequence_form import (
     SequenceForm,
     build_sequence_form,
@@ -268,12 +268,14 @@ class SequenceFormLP(Solver):
 
     def run(
         self,
-        *,
         iterations: int | None = None,
+        *,
         target_exploitability: float | None = None,
         seconds: float | None = None,
         check_every: int | None = None,
         callback: Callback | None = None,
+        interrupt: Interrupt | None = None,
+        measure: bool | None = None,
     ) -> Self:
         """Solve the LP (once; later calls do nothing) and measure its exploitability.
 
@@ -287,6 +289,8 @@ class SequenceFormLP(Solver):
             check_every: refused.
             callback: called once with a :class:`~pokerlab.solvers.base.Progress` after
                 solving and measuring the exploitability.
+            interrupt: polled once before solving (HiGHS cannot be stopped midway).
+            measure: False skips measuring the exploitability.
 
         Returns:
             ``self``, for chaining.
@@ -307,13 +311,18 @@ class SequenceFormLP(Solver):
                 f"the sequence-form LP solves exactly in one step and takes no stopping rule; "
                 f"got {', '.join(refused)}: call run() without them"
             )
+        self.interrupted = False
         if self._solution is not None:
+            return self
+        if interrupt is not None and interrupt():
+            self.interrupted = True
             return self
         tick = time.perf_counter()
         self._iterate()
         self.iterations = 1
         self._seconds += time.perf_counter() - tick
-        self._check(1, callback)
+        self._check(1, callback, measure is not False)
+        self._wall_seconds += time.perf_counter() - tick
         return self
 
     def _iterate(self) -> None:

@@ -26,7 +26,6 @@ from pokerlab.subgame.public_tree import HandSpace, NodeSpec, PublicGame, Public
 from pokerlab.subgame.range_solver import (
     VARIANTS,
     Evaluation,
-    RangeProgress,
     RangeSolver,
     evaluate_profile,
     uniform_arrays,
@@ -47,7 +46,6 @@ __all__ = [
     "PublicGame",
     "PublicTree",
     "PublicTreeCFR",
-    "RangeProgress",
     "RangeSolver",
     "Resolved",
     "Spot",

@@ -93,9 +93,7 @@ class PublicTreeCFR(Solver):
 
     def save_checkpoint(self, path: str | Path) -> Path:
         """Write everything needed to resume exactly to ``path``, atomically."""
-        self.range_solver.iterations = self.iterations
-        self.range_solver.history = list(self.history)
-        self.range_solver._seconds = self.seconds
+        self.range_solver.restore_clock(self.clock_header(), "the solver")
         return save_range_checkpoint(self.range_solver, path)
 
     @classmethod
@@ -117,10 +115,9 @@ class PublicTreeCFR(Solver):
                               f"not of {game.spec}")
         solver = cls(file_game, **saved.hyperparameters())
         solver.range_solver.restore(saved.state(), iterations=saved.iterations,
-                                    seconds=saved.seconds, history=saved.history)
-        solver.iterations = saved.iterations
-        solver._seconds = saved.seconds
-        solver.history = list(saved.history)
+                                    seconds=saved.seconds, history=saved.history,
+                                    wall_seconds=saved.wall_seconds)
+        solver.restore_clock(saved.clock_header(), repr(str(path)))
         return solver
 
 

@@ -36,16 +36,16 @@ References:
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Self
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from pokerlab._types import FloatArray, IntArray
-from pokerlab.errors import GameTooLargeError, SolverError
-from pokerlab.solvers.base import HistoryRow, check_stopping_rules
+from pokerlab.errors import FileFormatError, GameTooLargeError, SolverError
+from pokerlab.solvers.checkpoint import read_checkpoint, write_checkpoint
+from pokerlab.solvers.run_loop import HistoryRow, RunLoop
 from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.public_tree import PublicGame
 
@@ -59,33 +59,6 @@ where that fits the memory limit and float32 otherwise."""
 DEFAULT_MEMORY_LIMIT = 8 * 1024**3
 """Games whose solver arrays would exceed this (bytes) are refused unless a limit is given."""
 
-
-@dataclass(frozen=True)
-class RangeProgress:
-    """What a ``run`` callback receives after each exploitability check.
-
-    Attributes:
-        iteration: iterations done.
-        seconds: solving time so far (checks excluded), in seconds.
-        exploitability: of the average strategy, chips per hand (the mean of the two
-            players' best-response gains).
-        pot: the pot at the root, chips (exploitability / pot is the "% of the pot").
-        target_iterations: the iteration the run stops at, if known.
-    """
-
-    iteration: int
-    seconds: float
-    exploitability: float
-    pot: float
-    target_iterations: int | None
-
-    @property
-    def percent_of_pot(self) -> float:
-        """Exploitability in percent of the starting pot (as postflop solvers show it)."""
-        return 100.0 * self.exploitability / self.pot if self.pot > 0 else math.nan
-
-
-RangeCallback = Callable[[RangeProgress], None]
 
 WorkArrays = tuple[FloatArray, IntArray, FloatArray, FloatArray, FloatArray]
 """(opponent reach [nodes, hands], reach row of each node, values [nodes, hands], strategy
@@ -116,8 +89,13 @@ class Evaluation:
         return -self.best_response_values[1], self.best_response_values[0]
 
 
-class RangeSolver:
+class RangeSolver(RunLoop):
     """Discounted CFR / CFR+ over a :class:`PublicGame`, vectorized over hands.
+
+    On the run loop every solver shares (:class:`~pokerlab.solvers.run_loop.RunLoop`):
+    ``run(iterations=, target_exploitability=, seconds=, check_every=, callback=,
+    interrupt=)``, whose callback receives a :class:`~pokerlab.solvers.run_loop.Progress`
+    with the root's ``pot``; checkpoints (:meth:`save_checkpoint`) resume bit for bit.
 
     Args:
         game: the public game (Kuhn, Leduc, a Hold'em spot...).
@@ -170,15 +148,14 @@ class RangeSolver:
                 allowed = "a finite number >= 0" if lowest is not None else "a finite number"
                 raise SolverError(f"{name} must be {allowed}; got {value!r}")
         dtype = storage_dtype(game, memory_limit, precision)
+        super().__init__()
         self.game = game
         self.dtype = dtype
         self.variant = variant
         self.alpha = float(alpha)
         self.beta = float(beta)
         self.gamma = float(gamma)
-        self.iterations = 0
-        self.history: list[HistoryRow] = []
-        self._seconds = 0.0
+        self.memory_limit = memory_limit
         tree = game.tree
         n0, n1 = game.n_hands
         shapes = ((tree.n_rows[0], n0), (tree.n_rows[1], n1))
@@ -273,64 +250,22 @@ class RangeSolver:
         return profile_exploitability(self.game, strategies or self.average_arrays(),
                                       work=self._work)
 
-    # -- the loop -------------------------------------------------------------------------
-    def run(
-        self,
-        *,
-        iterations: int | None = None,
-        target_exploitability: float | None = None,
-        seconds: float | None = None,
-        check_every: int | None = None,
-        callback: RangeCallback | None = None,
-    ) -> Self:
-        """Iterate until a stopping rule holds; cumulative over calls.
-
-        Args:
-            iterations: how many more iterations to run.
-            target_exploitability: stop once the average strategy's exploitability (chips
-                per hand) is at most this; measured every ``check_every`` iterations.
-            seconds: stop after about this much more solving time.
-            check_every: iterations between measurements (default 10, or 10% of
-                ``iterations``).
-            callback: called with a :class:`RangeProgress` after every measurement.
-
-        Returns:
-            ``self``.
-
-        Raises:
-            SolverError: if no stopping rule is given, or one is out of range.
-        """
-        check_every = check_stopping_rules(iterations, target_exploitability, seconds,
-                                           check_every)
-        start = self.iterations
-        spent_at_start = self._seconds
-        stop_at = None if iterations is None else start + iterations
-        while True:
-            if stop_at is not None and self.iterations >= stop_at:
-                break
-            if seconds is not None and self._seconds - spent_at_start >= seconds:
-                break
-            batch = check_every - self.iterations % check_every
-            if stop_at is not None:
-                batch = min(batch, stop_at - self.iterations)
-            tick = time.perf_counter()
-            self._advance(batch)
-            self._seconds += time.perf_counter() - tick
-            done = stop_at is not None and self.iterations >= stop_at
-            if self.iterations % check_every == 0 or done:
-                value = self.exploitability()
-                self.history.append(HistoryRow(self.iterations, self._seconds, value))
-                if callback is not None:
-                    callback(RangeProgress(self.iterations, self._seconds, value,
-                                           self.game.pot, stop_at))
-                if target_exploitability is not None and value <= target_exploitability:
-                    break
-        return self
+    # -- the run loop -------------------------------------------------------------------
+    def _measure(self) -> float:
+        return self.exploitability()
 
     @property
-    def seconds(self) -> float:
-        """Solving time so far, measurements excluded, in seconds."""
-        return self._seconds
+    def can_measure(self) -> bool:
+        """Always: the vectorized best response is exact on every public game."""
+        return True
+
+    def _progress_fields(self) -> dict[str, Any]:
+        return {"pot": float(self.game.pot)}
+
+    def memory_bytes(self) -> int | None:
+        """Bytes of the regret, strategy-sum and work arrays."""
+        arrays = (*self._regrets, *self._sums, *self._work)
+        return int(sum(a.nbytes for a in arrays))
 
     @property
     def last_exploitability(self) -> float:
@@ -355,7 +290,7 @@ class RangeSolver:
         }
 
     def restore(self, state: dict[str, np.ndarray], *, iterations: int, seconds: float,
-                history: list[HistoryRow]) -> None:
+                history: list[HistoryRow], wall_seconds: float | None = None) -> None:
         """Put back what :meth:`state` returned (and the counters saved with it).
 
         Raises:
@@ -371,7 +306,57 @@ class RangeSolver:
             target[...] = value
         self.iterations = iterations
         self._seconds = seconds
+        self._wall_seconds = seconds if wall_seconds is None else wall_seconds
         self.history = list(history)
+
+    def save_checkpoint(self, path: str | Path) -> Path:
+        """Write everything needed to resume exactly to ``path``, atomically.
+
+        A checkpoint of kind ``"range"`` (:mod:`pokerlab.solvers.checkpoint`): the public
+        game's source (to rebuild it), the hyper-parameters, the run's clock and history,
+        and both players' regrets and strategy sums.
+        """
+        from pokerlab import __version__
+
+        header = {
+            "pokerlab_version": __version__,
+            "solver": type(self).__name__,
+            "algorithm": f"range-{self.variant}",
+            "source": dict(self.game.source),
+            "description": self.game.description,
+            "hyperparameters": self.hyperparameters(),
+            **self.clock_header(),
+            "state_values": {},
+        }
+        return write_checkpoint(Path(path), header, self.state(), kind="range")
+
+    @classmethod
+    def load_checkpoint(cls, path: str | Path, *, game: PublicGame,
+                        memory_limit: int = DEFAULT_MEMORY_LIMIT) -> RangeSolver:
+        """Rebuild the solver saved in ``path`` on ``game``; the next iteration is the same.
+
+        Reads the range solver's former checkpoint format too. To rebuild the game from
+        the file's source, use :func:`pokerlab.subgame.checkpoint.load_range_checkpoint`.
+
+        Raises:
+            FileFormatError: missing, damaged, or not a range checkpoint.
+            SolverError: ``game`` is not the checkpoint's game, or the arrays do not fit it.
+        """
+        header, arrays = read_checkpoint(path, kind="range")
+        where = repr(str(path))
+        if dict(game.source) != header.get("source"):
+            raise SolverError(f"{where} is a checkpoint of {header.get('description')}, not of "
+                              f"{game.description}")
+        hyperparameters = header.get("hyperparameters", {})
+        if not isinstance(hyperparameters, dict):
+            raise FileFormatError(f"{where} has corrupted hyper-parameters: {hyperparameters!r}")
+        try:
+            solver = cls(game, memory_limit=memory_limit, **hyperparameters)
+        except TypeError as exc:
+            raise FileFormatError(f"{where} has corrupted hyper-parameters: {exc}") from None
+        solver.restore(arrays, iterations=0, seconds=0.0, history=[])
+        solver.restore_clock(header, where)
+        return solver
 
     def __repr__(self) -> str:
         return (f"<RangeSolver {self.variant} on {self.game.description} after "
@@ -534,8 +519,6 @@ __all__ = [
     "PRECISIONS",
     "VARIANTS",
     "Evaluation",
-    "RangeCallback",
-    "RangeProgress",
     "RangeSolver",
     "check_memory",
     "evaluate_profile",

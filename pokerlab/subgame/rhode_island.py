@@ -52,10 +52,9 @@ from pokerlab.errors import FileFormatError
 from pokerlab.games import GameSpec, load
 from pokerlab.games.observation import Observation
 from pokerlab.games.rhode_island import RhodeIslandGame, RhodeIslandState
-from pokerlab.strategy.io import read_npz
+from pokerlab.solvers.checkpoint import read_checkpoint
 from pokerlab.strategy.policy import Policy
 from pokerlab.strategy.strategy import Strategy
-from pokerlab.subgame.checkpoint import FORMAT as CHECKPOINT_FORMAT
 from pokerlab.subgame.checkpoint import load_range_checkpoint
 from pokerlab.subgame.holdem_hands import TRANSPOSITIONS, swap_card
 from pokerlab.subgame.public_tree import (
@@ -592,7 +591,7 @@ def load_rhode_island(path: str | Path) -> tuple[RhodeIslandPublic, RangeSolver]
     Raises:
         FileFormatError: a missing or damaged file, or a checkpoint of another game.
     """
-    header, _ = read_npz(path, CHECKPOINT_FORMAT)
+    header, _ = read_checkpoint(path, kind="range")
     source = header.get("source")
     if not isinstance(source, dict) or source.get("kind") != "rhode_island":
         raise FileFormatError(f"{str(path)!r} is not a checkpoint of a Rhode Island game "

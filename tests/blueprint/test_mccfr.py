@@ -7,7 +7,7 @@ import pytest
 
 from pokerlab.blueprint.deals import hand_strengths, lossless_holdem
 from pokerlab.blueprint.mccfr import BlueprintTrainer
-from pokerlab.errors import SpecError
+from pokerlab.errors import SolverError, SpecError
 from pokerlab.eval.exploitability import exploitability
 from pokerlab.games import load
 from pokerlab.games.holdem import holdem
@@ -69,9 +69,9 @@ def test_three_player_holdem_trains_to_a_valid_policy() -> None:
 
 def test_holdem_same_seed_same_tables_other_seed_differs() -> None:
     game = load(LEDUC_AS_HOLDEM)
-    runs = [BlueprintTrainer(game, seed=s) for s in (7, 7, 8)]
+    runs = [BlueprintTrainer(game, seed=s, batch=1000) for s in (7, 7, 8)]
     for trainer in runs:
-        trainer.run(5000, batch=1000)
+        trainer.run(5000)
     np.testing.assert_array_equal(runs[0].regrets, runs[1].regrets)
     np.testing.assert_array_equal(runs[0].strategy_sum, runs[1].strategy_sum)
     assert not np.array_equal(runs[0].regrets, runs[2].regrets)
@@ -139,5 +139,7 @@ def test_bad_trainer_options_are_refused() -> None:
         BlueprintTrainer(game, threads=0)
     with pytest.raises(SpecError, match="prune_threshold must be >= 0"):
         BlueprintTrainer(game, prune_threshold=-1.0)
-    with pytest.raises(SpecError, match="iterations must be >= 0"):
+    with pytest.raises(SolverError, match="iterations must be an integer >= 1"):
         BlueprintTrainer(game).run(-1)
+    with pytest.raises(SpecError, match="batch must be an integer >= 1"):
+        BlueprintTrainer(game, batch=0)

@@ -21,17 +21,18 @@ LOSSLESS = {"kind": "lossless"}
 
 def test_saved_then_resumed_equals_uninterrupted(tmp_path: Path) -> None:
     game = load(SMALL)
-    whole = BlueprintTrainer(game, seed=4)
-    whole.run(6000, batch=1000)
-    part = BlueprintTrainer(game, seed=4)
-    part.run(3000, batch=1000)
+    whole = BlueprintTrainer(game, seed=4, batch=1000)
+    whole.run(6000)
+    part = BlueprintTrainer(game, seed=4, batch=1000)
+    part.run(3000)
     path = save_blueprint(part, tmp_path / "part.bp", cards=LOSSLESS)
     resumed, header = load_blueprint(path, game=game)
     assert header["iterations"] == 3000
     assert header["seed"] == 4
     assert header["bucket_counts"] == [3, 9]
     assert header["bet_menu"] is None
-    resumed.run(3000, batch=1000)
+    assert resumed.batch == 1000
+    resumed.run(3000)
     np.testing.assert_array_equal(resumed.regrets, whole.regrets)
     np.testing.assert_array_equal(resumed.strategy_sum, whole.strategy_sum)
     assert resumed.iterations == 6000

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from pokerlab.blueprint.store import read_header
-from pokerlab.cli import blueprint as blueprint_cli
 from pokerlab.cli import main
+from pokerlab.solvers import run_console
 
 SMALL = (
     'holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", seat_blinds=(1, 1), '
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class _InterruptAfter:
-    """Stands in for the signal flag: 'pressed' after a number of checks."""
+    """Stands in for the signal flag: 'pressed' after a number of polls (one per slice)."""
 
     def __init__(self, checks: int) -> None:
         self._checks = checks
@@ -46,7 +46,7 @@ def test_train_interrupt_resume_reaches_the_budget(
     out = tmp_path / "small.bp"
     args = ["blueprint", "train", SMALL, "--out", str(out), "--iterations", "5000",
             "--chunk", "1000", "--json"]
-    monkeypatch.setattr(blueprint_cli, "Interrupt", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(2))
     assert main(args) == 130
     assert read_header(out)["iterations"] == 2000
     assert "--resume" in capsys.readouterr().err

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pokerlab.blueprint.store import read_header
-from pokerlab.cli import blueprint as blueprint_cli
 from pokerlab.cli import main
+from pokerlab.solvers import run_console
 from tests.cli.test_blueprint_cli import ROOT, SMALL
 
 
@@ -21,13 +21,13 @@ def test_an_unwritable_out_is_refused_before_training(
     where: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     trained: list[object] = []
-    real = blueprint_cli._train
+    real = run_console.run_to_budget
 
     def spy(*args: object, **kwargs: object) -> object:
         trained.append(args)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(blueprint_cli, "_train", spy)
+    monkeypatch.setattr(run_console, "run_to_budget", spy)
     assert main(["blueprint", "train", SMALL, "--out", where, "--iterations", "2000"]) == 1
     err = capsys.readouterr().err
     assert "--out" in err
@@ -44,12 +44,17 @@ def test_sigterm_saves_and_a_resume_continues(tmp_path: Path) -> None:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, cwd=ROOT)
     # --checkpoint-every is far away: whatever is saved is the SIGTERM's doing. Wait for the
-    # iterations to start (the progress line on stderr is not a terminal: give it time).
-    time.sleep(12)
-    assert process.poll() is None, process.communicate()[1]
+    # run to say it runs (stderr is not a terminal: one line, after the imports).
+    assert process.stderr is not None
+    lines = [process.stderr.readline()]
+    while "running (" not in lines[-1] and process.poll() is None:
+        lines.append(process.stderr.readline())
+    time.sleep(1)
+    assert process.poll() is None, "".join(lines) + process.communicate()[1]
     assert not out.exists()
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
+    err = "".join(lines) + err
     assert process.returncode == 130, err
     assert "Traceback" not in err
     assert "--resume" in err

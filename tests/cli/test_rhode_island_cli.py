@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pokerlab.cli import main, solve_public
+from pokerlab.cli import main
+from pokerlab.solvers import run_console
 from pokerlab.subgame.rhode_island import load_rhode_island
 
 GAME = "rhode_island(ranks=3, suits=2, raises=0)"
@@ -36,7 +37,7 @@ def test_solve_reports_value_bounds_exploitability_and_memory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "ri.npz"
-    code = main(["solve", GAME, "--target-exploitability", "0.01", "--check-every", "10",
+    code = main(["solve", GAME, "--target", "0.01", "--check-every", "10",
                  "--out", str(out), "--json"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
@@ -60,12 +61,12 @@ def test_interrupted_and_resumed_run_equals_uninterrupted(
     whole = tmp_path / "whole.npz"
     assert main([*args, "--out", str(whole)]) == 0
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(solve_public, "Interrupt", lambda: _InterruptAfter(1))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(1))
     assert main([*args, "--out", str(part)]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
     monkeypatch.undo()
-    assert main([*args, "--out", str(part), "--resume", str(checkpoint)]) == 0
+    assert main([*args, "--out", str(part), "--resume"]) == 0
     assert not checkpoint.exists()
     _, first = load_rhode_island(whole)
     _, second = load_rhode_island(part)

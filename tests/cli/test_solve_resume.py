@@ -11,13 +11,12 @@ import numpy as np
 import pytest
 
 from pokerlab.cli import main
-from pokerlab.cli import solve as solve_cli
-from pokerlab.solvers import SOLVERS
+from pokerlab.solvers import SOLVERS, run_console
 from pokerlab.strategy import InfosetTable, Strategy, load_policy
 
 
 class _InterruptAfter:
-    """Stands in for the SIGINT flag: 'pressed' after a number of checks."""
+    """Stands in for the SIGINT flag: 'pressed' after a number of polls (one per slice)."""
 
     def __init__(self, checks: int) -> None:
         self._checks = checks
@@ -46,14 +45,14 @@ def test_interrupted_and_resumed_run_equals_uninterrupted(
     assert main([*args, "--out", str(whole), "--json"]) == 0
 
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(2))
     assert main([*args, "--out", str(part), "--json"]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
     assert not part.exists()
     monkeypatch.undo()
 
-    assert main([*args, "--out", str(part), "--resume", str(checkpoint), "--json"]) == 0
+    assert main([*args, "--out", str(part), "--resume", "--json"]) == 0
     resumed = Strategy.load(part)
     uninterrupted = Strategy.load(whole)
     assert resumed.metadata["iterations"] == 60
@@ -61,7 +60,7 @@ def test_interrupted_and_resumed_run_equals_uninterrupted(
 
 
 def test_interrupt_flag_catches_sigint_without_raising() -> None:
-    with solve_cli.Interrupt() as interrupt:
+    with run_console.StopSignals() as interrupt:
         os.kill(os.getpid(), signal.SIGINT)
         assert interrupt.requested
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -70,14 +69,14 @@ def test_interrupt_flag_catches_sigint_without_raising() -> None:
 def test_resume_with_another_algorithm_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(0))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(0))
     out = tmp_path / "s.npz"
     assert main(["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "20",
                  "--check-every", "5", "--out", str(out)]) == 130
     monkeypatch.undo()
     capsys.readouterr()
     code = main(["solve", "kuhn", "--algorithm", "cfr", "--iterations", "20",
-                 "--out", str(out), "--resume", str(tmp_path / "s.checkpoint.npz")])
+                 "--out", str(out), "--resume"])
     assert code == 1
     assert "checkpoint of CFRPlus" in capsys.readouterr().err
 
@@ -113,11 +112,11 @@ def test_a_finished_resume_removes_its_checkpoint(
 ) -> None:
     args = ["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "30", "--check-every", "10"]
     out = tmp_path / "s.npz"
-    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(0))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(0))
     assert main([*args, "--out", str(out), "--json"]) == 130
     monkeypatch.undo()
     checkpoint = tmp_path / "s.checkpoint.npz"
-    assert main([*args, "--out", str(out), "--resume", str(checkpoint), "--json"]) == 0
+    assert main([*args, "--out", str(out), "--resume", "--json"]) == 0
     assert out.exists()
     assert not checkpoint.exists()
 
@@ -134,12 +133,12 @@ def test_holdem_interrupted_and_resumed_run_writes_the_same_table(
     whole = tmp_path / "whole.npz"
     assert main([*args, "--out", str(whole), "--json"]) == 0
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(1))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(1))
     assert main([*args, "--out", str(part), "--json"]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
     monkeypatch.undo()
-    assert main([*args, "--out", str(part), "--resume", str(checkpoint), "--json"]) == 0
+    assert main([*args, "--out", str(part), "--resume", "--json"]) == 0
     resumed, uninterrupted = load_policy(part), load_policy(whole)
     assert isinstance(resumed, InfosetTable)
     assert isinstance(uninterrupted, InfosetTable)
@@ -164,7 +163,10 @@ def test_holdem_by_seconds_reports_infosets_and_memory(
     table = load_policy(out)
     assert isinstance(table, InfosetTable)
     assert len(table) > 0
-    assert table.metadata["seconds"] >= 0.5
+    assert 0 < table.metadata["seconds"] <= table.metadata["wall_seconds"]
+    # a fresh process builds Hold'em's showdown tables in its first iteration: the budget
+    # is met from there on (the conformance suite checks it within 10% once warm)
+    assert table.metadata["wall_seconds"] >= 0.5
 
 
 def test_holdem_target_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,15 +224,15 @@ def test_long_paths_are_never_wrapped(
 ) -> None:
     deep = tmp_path / ("a-rather-long-folder-name-" * 8) / ("and-another-one-" * 8)
     out = deep / "strategy.npz"
-    monkeypatch.setattr(solve_cli, "Interrupt", lambda: _InterruptAfter(0))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(0))
     capsys.readouterr()
     assert main(["solve", "kuhn", "--algorithm", "cfr", "--iterations", "20", "--check-every",
                  "5", "--out", str(out)]) == 130
     err = capsys.readouterr().err
     checkpoint = str(deep / "strategy.checkpoint.npz")
     assert any(checkpoint in line for line in err.splitlines())
-    assert any(line.startswith("resume with: ") and line.endswith(checkpoint)
-               for line in err.splitlines())
+    assert any(line.startswith("resume with: ") and f"--out {out}" in line
+               and line.endswith("--resume") for line in err.splitlines())
     monkeypatch.undo()
     assert main(["solve", "kuhn", "--algorithm", "cfr", "--iterations", "20",
                  "--out", str(out)]) == 0
@@ -247,7 +249,8 @@ def test_help_is_readable_at_80_columns(
     assert main(["solve", "--help"]) == 0
     text = capsys.readouterr().out
     assert "…" not in text
-    assert "--target-exploitability" in text
+    assert "--target" in text
+    assert "--target-exploitability" not in text  # the old name still works, hidden
     assert all(len(line) <= 80 for line in text.splitlines())
     for name in SOLVERS:
         assert name in text
@@ -274,7 +277,7 @@ def test_arguments_a_solver_cannot_honour_are_refused(
 
 def test_interrupt_flag_catches_sigterm_too() -> None:
     previous = signal.getsignal(signal.SIGTERM)
-    with solve_cli.Interrupt() as interrupt:
+    with run_console.StopSignals() as interrupt:
         os.kill(os.getpid(), signal.SIGTERM)
         assert interrupt.requested
     assert signal.getsignal(signal.SIGTERM) is previous
@@ -293,9 +296,17 @@ def test_sigterm_checkpoints_a_real_run(tmp_path: Path) -> None:
          str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
-    time.sleep(8)  # past numba's compilation, into the iterations
+    assert process.stderr is not None
+    began = time.monotonic()
+    lines = []
+    while time.monotonic() - began < 120:  # until the run says it runs (imports take long)
+        lines.append(process.stderr.readline())
+        if "running (" in lines[-1]:
+            break
+    time.sleep(0.5)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=120)
+    err = "".join(lines) + err
     assert process.returncode == 130, err
     checkpoint = tmp_path / "leduc.checkpoint.npz"
     assert checkpoint.exists()

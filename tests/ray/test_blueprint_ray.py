@@ -79,7 +79,7 @@ def test_ctrl_c_between_rounds_leaves_a_checkpoint_that_resumes_exactly(tmp_path
     path = tmp_path / "bp.bp"
 
     def stop(progress) -> None:
-        if progress.rounds == 2:
+        if progress.iteration == 2 * 2 * 250:  # after two rounds of 2 workers x 250
             raise KeyboardInterrupt
 
     options = {"iterations": 3000, "workers": 2, "batch": 250, "seed": 6, "backend": "local"}

@@ -293,7 +293,7 @@ def test_cli_refuses_pt_for_a_tabular_solver(
 def test_cli_interrupted_run_resumes_to_the_same_network(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pokerlab.cli import solve as solve_cli
+    from pokerlab.solvers import run_console
 
     class InterruptAfterOneCheck:
         """Stands in for the Ctrl-C flag: 'pressed' after the first chunk."""
@@ -317,12 +317,12 @@ def test_cli_interrupted_run_resumes_to_the_same_network(
     whole = tmp_path / "whole.pt"
     assert main([*args, "--out", str(whole)]) == 0
     part = tmp_path / "part.pt"
-    monkeypatch.setattr(solve_cli, "Interrupt", InterruptAfterOneCheck)
+    monkeypatch.setattr(run_console, "StopSignals", InterruptAfterOneCheck)
     assert main([*args, "--out", str(part)]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
     monkeypatch.undo()
-    assert main([*args, "--out", str(part), "--resume", str(checkpoint)]) == 0
+    assert main([*args, "--out", str(part), "--resume"]) == 0
     resumed, uninterrupted = DeepPolicy.load(part), DeepPolicy.load(whole)
     assert resumed.metadata["iterations"] == 2
     assert np.array_equal(resumed.to_strategy().probs, uninterrupted.to_strategy().probs)

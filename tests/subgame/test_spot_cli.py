@@ -10,8 +10,8 @@ import pytest
 
 from pokerlab.cards import equity
 from pokerlab.cli import main
-from pokerlab.cli import spot as spot_cli
 from pokerlab.eval import exploitability
+from pokerlab.solvers import run_console
 from pokerlab.strategy import tabulate
 from pokerlab.subgame import RangeSolver, Spot
 from pokerlab.subgame.checkpoint import load_range_checkpoint, save_range_checkpoint
@@ -55,6 +55,8 @@ def test_solve_then_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "node 'x': decision, IP to act" in text
     assert "13x13 grid" in text
     assert png.read_bytes()[:4] == b"\x89PNG"
+    assert png.stat().st_mode & 0o777 == 0o644 & ~_umask()  # the one atomic writer's mode
+    assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name] == []
 
     assert main(["spot", "show", str(out), "--node", "b50", "--json"]) == 0
     node = json.loads(capsys.readouterr().out)
@@ -70,13 +72,13 @@ def test_an_interrupted_solve_resumes_to_the_same_solution(
     args = [*ARGS, "--iterations", "60", "--check-every", "10", "--json"]
     assert main([*args, "--out", str(whole)]) == 0
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(spot_cli, "Interrupt", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(2))
     assert main([*args, "--out", str(part)]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
     assert not part.exists()
     monkeypatch.undo()
-    assert main([*args, "--out", str(part), "--resume", str(checkpoint)]) == 0
+    assert main([*args, "--out", str(part), "--resume"]) == 0
     assert not checkpoint.exists()
     resumed, uninterrupted = SpotSolution.load(part), SpotSolution.load(whole)
     assert resumed.iterations == uninterrupted.iterations == 60
@@ -180,3 +182,11 @@ def test_the_policy_view_follows_isomorphic_cards() -> None:
     strategy = tabulate(solution.policy(), solution.game)
     assert exploitability(solution.game, strategy) == pytest.approx(solution.exploitability,
                                                                     abs=1e-9)
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
