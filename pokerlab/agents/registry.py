@@ -16,6 +16,7 @@ import numpy as np
 
 from pokerlab.agents.easy import EasyAI
 from pokerlab.agents.ehs_bot import EHSBot
+from pokerlab.agents.ehs_threshold import EHSThresholdBot
 from pokerlab.agents.exploitative import ExploitativeAgent
 from pokerlab.agents.hard import HardAI
 from pokerlab.agents.hard_seed import HardSeedAI
@@ -73,8 +74,12 @@ _BUILTINS: dict[str, BuiltinAgent] = {
         BuiltinAgent("hard", "the Hard AI: a blueprint trained by ES-MCCFR on an abstraction "
                      "(default blueprint trained once, then cached)", "holdem",
                      lambda game, seed, cache: HardAI(game, seed=seed, cache_dir=cache)),
-        BuiltinAgent("ehs", "a 1999-style rule bot on effective hand strength (Billings et al.)",
-                     "holdem", lambda game, seed, cache: EHSBot(game)),
+        BuiltinAgent("ehs", "the 1999 Alberta bot: effective hand strength against modelled "
+                     "ranges, a (fold, call, raise) probability triple (Billings et al.)",
+                     "holdem", lambda game, seed, cache: EHSBot(game, seed=seed)),
+        BuiltinAgent("ehs-threshold", "Loki-1's fixed thresholds on effective hand strength "
+                     "against a random hand (deterministic)", "holdem",
+                     lambda game, seed, cache: EHSThresholdBot(game)),
         BuiltinAgent("exploitative", "models its opponent and best-responds to the model",
                      "compiles, 2 players", lambda game, seed, cache: ExploitativeAgent(game)),
     )
