@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pokerlab.blueprint.lbr import run_lbr
+from pokerlab.eval.lbr import run_lbr
 from pokerlab.cli import main
 from pokerlab.games.holdem import holdem
 from pokerlab.strategy.policy import FunctionPolicy
