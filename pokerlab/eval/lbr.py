@@ -140,13 +140,15 @@ class LocalBestResponse:
         self.rollouts = rollouts
         self._rng = np.random.default_rng(seed)
         self._prior = deck_range(game.rules.deck)
-        self._trail: tuple[tuple[Action, ...], NDArray[np.float64]] = ((), self._prior)
+        # (LBR's cards, the actions after the hole cards, the range after them)
+        self._trail: tuple[tuple[int, ...], tuple[Action, ...], NDArray[np.float64]] = (
+            (), (), self._prior)
 
     # -- the Agent hooks the dealer calls ----------------------------------------------------
 
     def reset(self) -> None:
         """A new hand: forget the range."""
-        self._trail = ((), self._prior)
+        self._trail = ((), (), self._prior)
 
     def seed(self, value: int) -> None:
         """Restart LBR's generator (runout sampling) from ``value``."""
@@ -164,18 +166,20 @@ class LocalBestResponse:
         """The opponent's range at ``state`` (LBR to act): Bayes over the hand so far.
 
         ``state`` holds LBR's cards; the opponent's are stand-ins, never read. The range is
-        kept between decisions of one hand and extended by the actions since.
+        kept between decisions and extended by the actions since (recomputed from the start
+        when LBR's cards or the earlier actions differ: any observation may be asked).
         """
         seat = state.to_act
         n_hole = 2 * self.game.n_players
         history = tuple(state.history)
-        done, weights = self._trail
-        if history[n_hole:n_hole + len(done)] != done:
+        mine = tuple(int(c) for c in state.hole_cards(seat))
+        cards, done, weights = self._trail
+        if cards != mine or history[n_hole:n_hole + len(done)] != done:
             done, weights = (), self._prior
         replay = self.game.initial_state()
         for action in history[:n_hole]:
             replay = replay.child(action)
-        weights = without_cards(weights, state.hole_cards(seat))
+        weights = without_cards(weights, mine)
         for action in history[n_hole:n_hole + len(done)]:
             replay = replay.child(action)
         for action in history[n_hole + len(done):]:
@@ -186,7 +190,7 @@ class LocalBestResponse:
                 after = weights * table[:, legal.index(action)]
                 weights = after if after.sum() > 0 else weights  # off the policy: keep
             replay = replay.child(action)
-        self._trail = (history[n_hole:], weights)
+        self._trail = (mine, history[n_hole:], weights)
         return weights
 
     def decide(
