@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from pokerlab._types import CHANCE, TERMINAL
-from pokerlab.eval import lbr_range as lbr
 from pokerlab.blueprint.cards import cards_from_spec
 from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.blueprint.nolimit import rules_for
 from pokerlab.blueprint.policy import BlueprintPolicy
+from pokerlab.eval import lbr_range as lbr
 from pokerlab.games import load
 
 TINY_CARDS = {"kind": "holdem", "bucket_counts": [10, 4, 4, 3], "seed": 0, "n_bins": 4,
