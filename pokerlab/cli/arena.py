@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pokerlab.arena import (
@@ -42,6 +42,7 @@ from pokerlab.arena import (
 )
 from pokerlab.cli._common import (
     JsonOption,
+    TrustEntrantsOption,
     console,
     err_console,
     load_game,
@@ -49,6 +50,7 @@ from pokerlab.cli._common import (
     plural,
     print_json,
 )
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import PokerlabError
 
 DbOption = Annotated[Path, typer.Option("--db", help="The SQLite database of the arena.")]
@@ -99,8 +101,9 @@ def run_command(
         typer.Option(
             "--builtins",
             help="Comma-separated built-in agents (pokerlab bots list): random, always-call, "
-            "always-raise, rule-based, easy, hard-seed, hard, ehs, exploitative, solver (CFR+ "
-            "10,000 it.), solvers (all five), cfr+N.",
+            "always-raise, rule-based, easy, hard-seed, hard, hard-search, ehs, ehs-threshold, "
+            "exploitative, "
+            "solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",
     executables: Annotated[
@@ -139,6 +142,7 @@ def run_command(
                      "(default: the cluster's CPUs)."),
     ] = None,
     json: JsonOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play every table of agents, seats rotated over shared deals, and store every hand.
 
@@ -151,13 +155,11 @@ def run_command(
     runner = _runner(backend, address, workers)
     the_game = load_game(game)
     entrants: list[Entrant] = []
+    limits = SandboxLimits(decision_seconds=time_limit, trusted=trust)
     if agents is not None:
-        entrants += file_entrants(agents, the_game,
-                                  limits=SandboxLimits(decision_seconds=time_limit))
+        entrants += file_entrants(agents, the_game, limits=limits)
     if executables:
-        entrants += _executable_entrants(
-            executables, the_game, SandboxLimits(decision_seconds=time_limit)
-        )
+        entrants += _executable_entrants(executables, the_game, limits)
     for name in (n.strip() for n in builtins.split(",")):
         if name:
             entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)
@@ -181,6 +183,7 @@ def run_command(
             command += ["--builtins", builtins]
         command += ["--hands", str(hands), "--db", str(db), "--seed", str(seed),
                     "--time-limit", f"{time_limit:g}"]
+        command += ["--trust-entrants"] if trust else []
         if cache_dir is not None:
             command += ["--cache-dir", str(cache_dir)]
         if runner is not None:
@@ -264,9 +267,9 @@ def _run(game: Any, entrants: list[Entrant], interactive: bool, **options: Any) 
                                   "stored")
 
         return run_tournament(game, entrants, progress=line, **options)
-    with Progress(
+    with StageProgress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeRemainingColumn(), console=err_console, transient=True,
+        TimeRemainingColumn(), transient=True,
     ) as bar:
         task = bar.add_task("arena", total=None)
 
@@ -288,11 +291,13 @@ def check_agent_command(
     time_limit: TimeLimitOption = 1.0,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deals.")] = 0,
     json: JsonOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Try an entrant as the arena would: its own process, its limits, random opponents."""
     from pokerlab.testing import check_agent
 
-    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit)
+    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit,
+                         trust=trust)
     if json:
         print_json({**{k: v for k, v in vars(report).items() if k != "log"},
                     "log": report.log[:4000]})
@@ -329,9 +334,9 @@ def leaderboard_command(
     policies = _policies(db, run, policy or []) if policy else None
     profile = _reference(db, run, reference) if reference else None
     if aivat or policy or reference:
-        with Progress(TextColumn("AIVAT"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=err_console, transient=True) as bar:
-            task = bar.add_task("AIVAT", total=None)
+        with StageProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), transient=True) as bar:
+            task = bar.add_task("AIVAT estimates", total=None)
             board = leaderboard(
                 db, run_id=run, aivat=True, policies=policies, reference=profile,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),

@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
-from pokerlab.cli._common import console, err_console, load_game, print_json
+from pokerlab.cli._common import console, load_game, print_json
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import PokerlabError
 
 DEFAULT_ACTIONS = {"paper": "100%,a", "refined": "FC/FCPA/FCPA/FCPA"}
@@ -77,11 +78,11 @@ def lbr_command(
     check_hands(hands)
     raises = lbr_raises(chosen, game)
     policy = _policy(agent, game)
-    with Progress(
-        TextColumn("LBR"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err_console, transient=True,
+    with StageProgress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        transient=True,
     ) as bar:  # fmt: skip
-        task = bar.add_task("lbr", total=hands)
+        task = bar.add_task("LBR hands", total=hands)
         result = run_lbr(
             game, policy, hands, seed=seed, raises=raises, variant=variant,  # type: ignore[arg-type]
             rollouts=rollouts, progress=lambda done: bar.update(task, completed=done),

@@ -19,7 +19,7 @@ import typer
 from pokerlab.agents.human import HumanAgent, HumanQuitError
 from pokerlab.agents.registry import agent_names
 from pokerlab.cards import cards_pretty, describe
-from pokerlab.cli._common import UnsafeInProcessOption, build_agent
+from pokerlab.cli._common import TrustEntrantsOption, UnsafeInProcessOption, build_agent
 from pokerlab.errors import SpecError
 from pokerlab.games import Game, load
 from pokerlab.games.holdem import STREET_NAMES, HoldemState
@@ -82,8 +82,8 @@ def holdem_command(
         str,
         typer.Option(
             "--opponents", "--opponent",
-            help="The AIs: easy, hard-seed, hard (heads-up), ehs, random, always-call or "
-            "always-raise.",
+            help="The AIs: easy, hard-seed, hard (heads-up), ehs, ehs-threshold, random, "
+            "always-call or always-raise.",
         ),
     ] = "easy",
     stack: Annotated[int, typer.Option("--stack", help="Each seat's starting chips.")] = 200,
@@ -101,8 +101,8 @@ def holdem_command(
     session = HoldemSession(players, betting=betting, blinds=(small, big), stack=stack)
     first = session.start_hand().game
     if opponents not in agent_names():
-        raise SpecError(f"--opponents must be easy, hard-seed, hard, ehs, random, always-call or "
-                        f"always-raise; got {opponents!r}")
+        raise SpecError(f"--opponents must be easy, hard-seed, hard, ehs, ehs-threshold, random, "
+                        f"always-call or always-raise; got {opponents!r}")
     deal_seed = _fresh_seed(seed)
     seeds = np.random.SeedSequence(deal_seed).spawn(players)
     human = HumanAgent(output=out)
@@ -112,7 +112,7 @@ def holdem_command(
         for seat in range(1, players)
     ]
     labels = {"easy": "Easy AI", "hard-seed": "seed Hard AI", "hard": "Hard AI", "ehs": "EHS bot",
-              "random": "Random"}
+              "ehs-threshold": "EHS threshold bot", "random": "Random"}
     label = labels.get(opponents, opponents)
     print(
         f"Texas Hold'em, {betting}, blinds {small}/{big}, {players} seats of {stack} chips. "
@@ -219,7 +219,8 @@ OpponentOption = Annotated[
 
 
 def opponent_factory(
-    opponent: str, game: Game, seed: int | None, *, in_process: bool = False
+    opponent: str, game: Game, seed: int | None, *, in_process: bool = False,
+    trust: bool = False,
 ) -> Callable[[], object]:
     """How to build the AI named by ``--opponent`` for ``game`` (the one resolver).
 
@@ -230,7 +231,7 @@ def opponent_factory(
     from pokerlab.agents.resolve import resolve_agent
 
     try:
-        entrant = resolve_agent(opponent, game, seed=seed, in_process=in_process)
+        entrant = resolve_agent(opponent, game, seed=seed, in_process=in_process, trust=trust)
     except SpecError as error:
         raise SpecError(f"--opponent: {error}") from None
     if entrant.factory is None:
@@ -244,11 +245,12 @@ def kuhn_command(
     hands: HandsOption = None,
     seed: SeedOption = None,
     in_process: UnsafeInProcessOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play Kuhn poker against an AI (you alternate seats)."""
     game = load(game_spec)
-    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process),
-                     hands, seed)
+    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process,
+                                            trust=trust), hands, seed)
 
 
 def leduc_command(
@@ -257,14 +259,15 @@ def leduc_command(
     hands: HandsOption = None,
     seed: SeedOption = None,
     in_process: UnsafeInProcessOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play Leduc poker against an AI: a built-in agent, a saved strategy, or an entrant.
 
     An entrant file plays from a sandboxed process of its own (docs/entrants.md).
     """
     game = load(game_spec)
-    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process),
-                     hands, seed)
+    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process,
+                                            trust=trust), hands, seed)
 
 
 class SmallGameRenderer:
