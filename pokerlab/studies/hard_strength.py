@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pokerlab.abstraction.lbr_actions import lbr_raises
 from pokerlab.agents import make_agent
 from pokerlab.agents.hard import HardAI
-from pokerlab.blueprint.lbr import check_hands, run_lbr
 from pokerlab.blueprint.store import read_header
 from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.eval import play_match
 from pokerlab.eval.aivat import aivat_method, match_aivat
+from pokerlab.eval.lbr import check_hands, run_lbr
 from pokerlab.games import Game
 from pokerlab.games.holdem import HoldemGame
 from pokerlab.strategy.io import write_file_atomic
@@ -147,7 +148,7 @@ def lbr_cell(
         raise SpecError(f"LBR plays heads-up Hold'em; got {game.spec}")
     started = time.perf_counter()
     policy = _policy_of(game, who, seed)
-    result = run_lbr(game, policy, hands, seed=seed, sizes=sizes,  # type: ignore[arg-type]
+    result = run_lbr(game, policy, hands, seed=seed, raises=lbr_raises(sizes, game),  # type: ignore[arg-type]
                      rollouts=rollouts, progress=progress)
     cell: dict[str, Any] = {
         "kind": "lbr", "hands": result.hands, "seed": seed, "sizes": sizes,

@@ -22,14 +22,15 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.abstraction.lbr_actions import lbr_raises
 from pokerlab.agents import make_agent
 from pokerlab.agents.hard import HardAI
 from pokerlab.agents.hard_search import HardSearchAI, parse_search_name
 from pokerlab.agents.search_policy import SearchSettings
-from pokerlab.blueprint.lbr import check_hands, run_lbr
 from pokerlab.errors import SpecError
 from pokerlab.eval import play_match
 from pokerlab.eval.aivat import aivat_method, match_aivat
+from pokerlab.eval.lbr import check_hands, run_lbr
 from pokerlab.games import Game
 
 BLUEPRINT = "blueprint"
@@ -108,7 +109,7 @@ def search_lbr_cell(game: Game, snapshot: Any, hands: int, name: str, *, seed: i
     started = time.perf_counter()
     settings = search_settings(name)
     searcher = HardSearchAI(game, blueprint=snapshot.path, settings=settings, seed=seed)
-    result = run_lbr(game, searcher.policy, hands, seed=seed, sizes=sizes,  # type: ignore[arg-type]
+    result = run_lbr(game, searcher.policy, hands, seed=seed, raises=lbr_raises(sizes, game),  # type: ignore[arg-type]
                      rollouts=rollouts)
     return {
         "kind": "search-lbr", "search": name, "snapshot": snapshot.label,
