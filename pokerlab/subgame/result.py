@@ -230,6 +230,10 @@ class SpotSolution:
     def node(self, key: str = "", *, player: int | None = None) -> NodeReport:
         """The report of the node named ``key`` (see :attr:`BuiltSpot.node_of_key`).
 
+        A key may name a card whose subtree the tree shares with an isomorphic card
+        (``x-x/2h`` where hearts reuse the clubs): the report is the shared node's, its
+        hands, board and children named as the key's cards are.
+
         Args:
             key: the public-history key, e.g. ``"x-b100"``; ``""`` is the root.
             player: whose hands to report (default: the player to act, else OOP).
@@ -239,8 +243,7 @@ class SpotSolution:
         """
         built = self.built
         tree = built.public.tree
-        key = self.canonical_key(key)
-        node = built.node_of_key[key]
+        node, key, swaps = self._resolve(key)
         kind = tree.kind(node)
         acting = tree.player(node) if kind == DECISION else -1
         if player is None:
@@ -265,15 +268,45 @@ class SpotSolution:
         else:
             strategy = np.zeros((0, hands.n_hands))
         board = built.board_of(node)
+        names, children = hands.names, self._children_keys(node)
+        equity = self._equity(player, board, opponent_reach)
+        if swaps:  # the shared subtree's cards, named as the key's world names them
+            def real(card: int) -> int:
+                for swap in reversed(swaps):
+                    card = swap_card(card, swap)
+                return card
+
+            names = tuple(cards_str(sorted((real(int(c)) for c in cards), reverse=True))
+                          for cards in hands.cards)
+            board = tuple(real(c) for c in board)
+            shared = tree.keys[node]
+            children = tuple(key + child[len(shared):] for child in children)
         return NodeReport(
             key=key, kind=KIND_NAMES[kind], player=player, acting=acting,
             board=cards_str(board), pot=float(sum(tree.chips(node))),
             actions=tuple(tree.labels[c] for c in tree.children(node)) if kind == DECISION
             else (),
-            children=self._children_keys(node), hands=hands.names, weights=own_reach.copy(),
-            matchups=mass, strategy=strategy, ev=ev,
-            equity=self._equity(player, board, opponent_reach),
+            children=children, hands=names, weights=own_reach.copy(),
+            matchups=mass, strategy=strategy, ev=ev, equity=equity,
         )
+
+    def _resolve(self, key: str) -> tuple[int, str, list[int]]:
+        """``(node, key, suit swaps)``: the node a key names.
+
+        Directly, or through the suit swaps of isomorphic cards (the key then ends with
+        ``/`` after a card, as the tree's keys do).
+        """
+        try:
+            canonical = self.canonical_key(key)
+        except PokerlabError as missing:
+            try:
+                node, swaps = self._locate(key)
+            except PokerlabError:
+                raise missing from None
+            if key.split("/")[-1] != "" and key.count("/") % 2 == 1:
+                key += "/"
+            return node, key, swaps
+        return self.built.node_of_key[canonical], canonical, []
 
     def canonical_key(self, key: str) -> str:
         """The key of the node ``key`` names, as the tree spells it.

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pokerlab.cards import cards_str, parse_cards
 from pokerlab.cli import main
 from pokerlab.subgame import RangeSolver, Spot
 from pokerlab.subgame.range_table import (
@@ -250,3 +251,23 @@ def test_the_readme_solves_a_spot_and_shows_its_strategy(
     assert "whole range at the root" in outputs[0]
     assert "13x13 grid" in outputs[0]
     assert any("by class" in out for out in outputs[1:])
+
+
+def test_a_card_that_shares_a_subtree_is_shown_in_its_own_suits(turn: SpotSolution) -> None:
+    # On AsKd7s2d hearts reuse the clubs' subtrees: 3h is shown as the 3c node, suits swapped.
+    assert "x-x/3h/" not in turn.built.node_of_key
+    clubs, hearts = turn.node("x-x/3c", player=0), turn.node("x-x/3h", player=0)
+    assert hearts.key == "x-x/3h/"
+    assert hearts.board == "AsKd7s2d3h"
+    assert hearts.children == ("x-x/3h/x", "x-x/3h/b60")
+    swapped = {name: name.translate(str.maketrans("ch", "hc")) for name in clubs.hands}
+    by_name = dict(zip(hearts.hands, hearts.weights, strict=True))
+    for h, name in enumerate(clubs.hands):
+        cards = parse_cards(swapped[name])
+        real = cards_str(sorted(cards, reverse=True))
+        assert by_name[real] == clubs.weights[h]
+    assert all(by_name[name] == 0 for name in hearts.hands if "3h" in name)
+    below = turn.node("x-x/3h/x")
+    for h, name in enumerate(below.hands):
+        assert list(below.strategy[:, h]) == pytest.approx(
+            turn.probabilities(1, name, "x-x/3h/x"), abs=1e-12)
