@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from pokerlab.cli._common import console, err_console
+from pokerlab.cli._common import TrustEntrantsOption, console, err_console
 from pokerlab.errors import PokerlabError
 
 _GAMEDEF_HELP = (
@@ -54,13 +54,36 @@ def dealer_command(
     spin_us: Annotated[
         float, typer.Option("--spin-us", help=_SPIN_HELP.format(waits="a client's answer"))
     ] = 0.0,
+    start_timeout: Annotated[
+        float,
+        typer.Option(
+            "--start-timeout",
+            help="Seconds to wait for a client announcing VERSION:2.0.0 on every seat before "
+            "giving up (default 60).",
+        ),
+    ] = 60.0,
+    hello_timeout: Annotated[
+        float,
+        typer.Option(
+            "--hello-timeout",
+            help="Seconds a new connection has to send its VERSION line; one silent past it "
+            "is dropped and the seat listens again (default 5).",
+        ),
+    ] = 5.0,
 ) -> None:
     """Deal a match to ACPC clients on 127.0.0.1 and print chips and mbb/hand."""
     from pokerlab.games.holdem_state import HoldemGame
     from pokerlab.play.acpc_seat import TimeLimits, check_spin_us
-    from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
+    from pokerlab.protocols.acpc_dealer import (
+        accept_seats,
+        check_seconds,
+        open_seats,
+        run_acpc_match,
+    )
 
     check_spin_us(spin_us)  # before the ports are opened and printed
+    check_seconds(start_timeout, "--start-timeout")
+    check_seconds(hello_timeout, "--hello-timeout")
     holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
     if len(names) != holdem.n_players:
@@ -69,8 +92,10 @@ def dealer_command(
     ports = " ".join(str(s.getsockname()[1]) for s in servers)
     console.print(ports)  # as ACPC's dealer does: the ports, in seat order, on one line
     seats = accept_seats(
-        servers, names, TimeLimits(action_limit, hand_limit, match_limit), spin_us=spin_us
-    )
+        servers, names, TimeLimits(action_limit, hand_limit, match_limit), spin_us=spin_us,
+        start_timeout=start_timeout, hello_timeout=hello_timeout,
+        report=lambda text: err_console.print(text, markup=False, highlight=False),
+    )  # fmt: skip
     try:
         result = run_acpc_match(holdem, seats, hands=hands, seed=seed, log_path=log)
     finally:
@@ -101,16 +126,18 @@ def client_command(
     spin_us: Annotated[
         float, typer.Option("--spin-us", help=_SPIN_HELP.format(waits="the dealer's next state"))
     ] = 0.0,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play an agent against an ACPC dealer at HOST PORT until the dealer closes."""
     from pokerlab.games.holdem_state import HoldemGame
     from pokerlab.play.acpc_seat import check_spin_us
+    from pokerlab.play.sandbox import SandboxLimits
     from pokerlab.protocols.acpc_client import client_agent, run_client
 
     check_spin_us(spin_us)  # before an entrant's process is started
     holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
-    connection = client_agent(agent, holdem, seed=seed)
+    connection = client_agent(agent, holdem, seed=seed, limits=SandboxLimits(trusted=trust))
     hands = run_client(
         holdem,
         host,

@@ -55,7 +55,8 @@ def lbr_command(
     check_hands(hands)
     policy = _policy(agent, game)
     with StageProgress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        transient=True,
     ) as bar:  # fmt: skip
         task = bar.add_task("LBR hands", total=hands)
         result = run_lbr(

@@ -103,6 +103,7 @@ def solve_command(
     runs included. Ctrl-C saves a checkpoint within a second and prints the command
     that resumes it (--resume).
     """
+    from pokerlab.cards.ranges import check_ranges_meet
     from pokerlab.cli import _spot_report as report
     from pokerlab.solvers.run_console import Budget, run_to_budget
     from pokerlab.subgame.range_solver import RangeSolver
@@ -117,6 +118,7 @@ def solve_command(
                           "--iterations or --seconds")
     spot = Spot(board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
                 allin_threshold=allin_threshold, raise_cap=raise_cap, isomorphism=isomorphism)
+    check_ranges_meet(oop, ip, spot.board_cards)  # else no deal exists to solve
     goal = None if target is None else parse_target(target, pot)
     limit = memory_limit * 10**6
     size = spot.size()

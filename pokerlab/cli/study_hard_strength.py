@@ -71,6 +71,11 @@ def hard_strength_command(
     lbr_sizes: Annotated[
         str, typer.Option("--lbr-sizes", help="LBR raise sizes (no-limit).")
     ] = "100%,a",
+    search: Annotated[
+        str, typer.Option("--search", help="Add the searching Hard AI over the last snapshot "
+                          "(a hard-search name, e.g. hard-search@500ms or hard-search+200): "
+                          "its matches, head to head with its blueprint, LBR against it.")
+    ] = "",
     seed: Annotated[int, typer.Option("--seed", min=0, help="Matches' and LBR's seed.")] = 0,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw LBR and win rate vs training (png).")
@@ -101,8 +106,12 @@ def hard_strength_command(
     snaps = [Snapshot.from_file(path) for path in snapshots]
     names = [n.strip() for n in opponents.split(",") if n.strip()]
     chosen = {"all": set(names), "none": set()}.get(aivat, {n.strip() for n in aivat.split(",")})
+    if search:
+        from pokerlab.studies.search_strength import search_settings
+
+        search_settings(search)  # refused before any cell
     plan = Plan(_counts(match_hands_for), match_hands, lbr_hands, opponent_lbr_hands,
-                frozenset(chosen))
+                frozenset(chosen), search)
     with StageProgress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         transient=True,
