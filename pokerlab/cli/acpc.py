@@ -37,7 +37,15 @@ def dealer_command(
     gamedef: Annotated[str, typer.Argument(metavar="GAMEDEF", help=_GAMEDEF_HELP)],
     names: Annotated[list[str], typer.Argument(help="One name per seat.")],
     hands: Annotated[int, typer.Option("--hands", help="Hands to deal.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seeds the cards.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", min=0,
+            help="The deal seed, for reproducible research. Default: a fresh secret seed "
+            "from the operating system, printed and logged once the match is over. A seed "
+            "that is known lets every client that knows it predict the cards.",
+        ),
+    ] = None,
     port_base: Annotated[
         int, typer.Option("--port-base", help="Seat i listens on PORT+i (0: any free ports).")
     ] = 18791,
@@ -108,6 +116,7 @@ def dealer_command(
         )
     if result.faults:
         err_console.print(f"{len(result.faults)} faults (see the log)")
+    err_console.print(f"deal seed {result.seed} (replay with --seed {result.seed})")
 
 
 def client_command(

@@ -117,7 +117,16 @@ def run_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the latest run of the database.")
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="The run's seed.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", min=0,
+            help="The run's seed, for reproducible research. Default: a fresh secret seed "
+            "from the operating system, stored in the database (resume and audits read it "
+            "back). A seed that is known lets every entrant that knows it predict the cards: "
+            "never give one to a contest.",
+        ),
+    ] = None,
     time_limit: TimeLimitOption = 10.0,
     batch: Annotated[
         int | None,
@@ -181,8 +190,9 @@ def run_command(
             command += ["--exec", item]
         if builtins:
             command += ["--builtins", builtins]
-        command += ["--hands", str(hands), "--db", str(db), "--seed", str(seed),
-                    "--time-limit", f"{time_limit:g}"]
+        command += ["--hands", str(hands), "--db", str(db)]
+        command += ["--seed", str(seed)] if seed is not None else []  # else: stored, secret
+        command += ["--time-limit", f"{time_limit:g}"]
         command += ["--trust-entrants"] if trust else []
         if cache_dir is not None:
             command += ["--cache-dir", str(cache_dir)]

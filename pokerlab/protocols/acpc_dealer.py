@@ -15,6 +15,11 @@ version or closes is dropped and its seat listens again, until the start deadlin
 garbage or lines too long (:data:`~pokerlab.play.acpc_seat.MAX_LINE_BYTES`), an illegal
 action, answers out of turn or stays silent past its time limit never stops the match:
 the dealer plays the seat's default action (check, else fold) and records the fault.
+
+The cards come from a secret seed (:func:`~pokerlab.play.deals.fresh_seed`) unless one is
+given: no client can compute them from the hand numbers it sees. The seed is written at
+the end of the log and returned with the result, once the match is over, so the match
+can be replayed and audited.
 """
 
 from __future__ import annotations
@@ -45,12 +50,16 @@ from pokerlab.play.acpc_seat import (
     TimeLimits,
     check_spin_us,
 )
+from pokerlab.play.deals import check_seed, fresh_seed
 from pokerlab.play.records import FaultEvent, HandRecord
 
 
 @dataclass(frozen=True)
 class AcpcResult:
-    """What a dealt match gave each entrant: chips in total and mbb per hand (95% interval)."""
+    """What a dealt match gave each entrant: chips in total and mbb per hand (95% interval).
+
+    ``seed`` is the match's deal seed, revealed once the match is over (replay with it).
+    """
 
     names: tuple[str, ...]
     hands: int
@@ -58,6 +67,7 @@ class AcpcResult:
     mbb_per_hand: tuple[Estimate, ...]
     faults: tuple[FaultEvent, ...]
     records: tuple[HandRecord, ...]
+    seed: int = 0
 
 
 def open_seats(n: int, port_base: int) -> list[socket.socket]:
@@ -282,15 +292,26 @@ def run_acpc_match(
     seats: Sequence[AcpcSeat],
     *,
     hands: int,
-    seed: int,
+    seed: int | None = None,
     log_path: Path | None = None,
     on_hand: Callable[[HandRecord], None] | None = None,
 ) -> AcpcResult:
     """Play ``hands`` hands between connected seats and return each entrant's result.
 
     The log (ACPC ``STATE:`` lines and ``#`` fault lines) is written to a temporary file
-    beside ``log_path`` and moved into place at the end, even when interrupted.
+    beside ``log_path`` and moved into place at the end, even when interrupted; its last
+    line, ``# seed N``, gives the deal seed once the match is over.
+
+    Args:
+        game: the Hold'em game.
+        seats: the connected seats, in entrant order.
+        hands: hands to deal.
+        seed: the deal seed; None (the default) draws a fresh secret one. A seed that is
+            known lets every client that knows it predict the cards.
+        log_path: the ACPC log file, or None.
+        on_hand: called with each hand's record.
     """
+    seed = fresh_seed() if seed is None else check_seed(seed)
     n = game.n_players
     if len(seats) != n:
         raise PokerlabError(f"{game.spec} has {n} seats; got {len(seats)} entrants")
@@ -322,6 +343,8 @@ def run_acpc_match(
         for seat in seats:
             seat.flush()  # the last hand's end: the clients see every state of the match
         if handle is not None and tmp is not None and log_path is not None:
+            log(f"# seed {seed} (the deal seed, secret until now: --seed {seed} replays "
+                f"the {len(records)} hands dealt)")
             handle.close()
             os.replace(tmp, log_path)
     by_agent = np.array([r.agent_returns() for r in records], dtype=np.float64)
@@ -333,6 +356,7 @@ def run_acpc_match(
         mbb_per_hand=tuple(mean_estimate(by_agent[:, k] * 1000.0 / big_blind) for k in range(n)),
         faults=tuple(e for r in records for e in r.events),
         records=tuple(records),
+        seed=seed,
     )
 
 

@@ -43,7 +43,7 @@ class HoldemTable(Table):
         bots: the bot of every other seat (None in the person's seat), built for the game.
         bot_names: the display name of every seat.
         session: the table's books (:class:`~pokerlab.games.holdem_session.HoldemSession`).
-        seed: the deal's seed (hand ``k`` is deal ``k`` of it).
+        seed: the deal seed, the server's secret (hand ``k`` is deal ``k`` of it).
         bot_time_limit: seconds a bot may think per decision.
         idle_seconds: how long the table waits for the person.
     """

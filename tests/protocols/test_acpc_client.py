@@ -265,7 +265,10 @@ def test_the_cli_plays_a_strategy_file_against_a_sandboxed_entrant_on_a_gamedef_
     assert all("played 40 hands" in e for e in client_errors), client_errors
     states = [line for line in log.read_text().splitlines() if line.startswith("STATE:")]
     assert len(states) == 40
-    assert not any(line.startswith("#") for line in log.read_text().splitlines())
+    lines = log.read_text().splitlines()
+    assert not any(line.startswith("# hand") for line in lines)  # no fault
+    assert lines[-1].startswith("# seed 3 ")  # the deal seed, written once the match is over
+    assert "deal seed 3 (replay with --seed 3)" in err
     # the entrant always raises or bets when it can: every hand it opens has an r
     opened = [s for s in states if s.split(":")[-1].split("|")[0] == "entrant"]
     assert opened

@@ -94,8 +94,10 @@ def test_no_limit_match_over_loopback_equals_in_process(tmp_path) -> None:  # ty
     assert result.chips[0] == sum(r.agent_returns()[0] for r in local)
     assert result.chips[0] == -result.chips[1]
     lines = log.read_text().splitlines()
-    assert len(lines) == hands
+    assert len(lines) == hands + 1
     assert lines[0].startswith("STATE:0:")
+    assert lines[-1].startswith(f"# seed {seed} ")  # the deal seed, once the match is over
+    assert result.seed == seed
 
 
 def _raw_client(behaviour: str):  # type: ignore[no-untyped-def]
