@@ -112,15 +112,18 @@ class SpotSize:
         return None
 
     def describe(self) -> str:
-        """One line: nodes, hands and memory."""
+        """One line: nodes, hands and the peak memory with each storage, like for like."""
         return (f"{self.n_nodes:,} public nodes, {self.n_hands[0]:,} x {self.n_hands[1]:,} "
-                f"hands, {self.n_boards:,} boards; about {_megabytes(self.bytes)} "
-                f"({_megabytes(self.solver_bytes)} solver arrays; "
-                f"{_megabytes(self.bytes_in(4))} with float32 storage)")
+                f"hands, {self.n_boards:,} boards; memory about {_megabytes(self.bytes)} with "
+                f"float64 storage, {_megabytes(self.bytes_in(4))} with float32 storage "
+                f"(of which solver arrays {_megabytes(self.solver_bytes)} and "
+                f"{_megabytes(self.solver_bytes // 2)})")
 
 
 def _megabytes(size: int) -> str:
-    return f"{size / 1e6:,.0f} MB" if size >= 10**7 else f"{size / 1e6:.1f} MB"
+    if size >= 10**7:
+        return f"{size / 1e6:,.0f} MB"
+    return f"{size / 1e6:.1f} MB" if size >= 10**6 else f"{size / 1e6:.2f} MB"
 
 
 @dataclass(frozen=True)

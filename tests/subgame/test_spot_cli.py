@@ -45,7 +45,7 @@ def test_solve_then_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main([*ARGS, "--target", "0.5%", "--out", str(out), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["percent_of_pot"] <= 0.5
-    assert result["oop_value"] == pytest.approx(-result["ip_value"], abs=1e-9)
+    assert result["ev"]["oop"] + result["ev"]["ip"] == pytest.approx(100.0, abs=1e-9)
     solution = SpotSolution.load(out)
     assert solution.iterations == result["iterations"]
 
