@@ -55,8 +55,8 @@ def lbr_command(
     policy = _policy(agent, game)
     with Progress(
         TextColumn("LBR"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err_console, transient=True,
-    ) as bar:  # fmt: skip
+        console=err_console, transient=True, disable=not err_console.is_terminal,
+    ) as bar:  # fmt: skip  (off a terminal, a live display would leave a blank line)
         task = bar.add_task("lbr", total=hands)
         result = run_lbr(
             game, policy, hands, seed=seed, sizes=sizes, rollouts=rollouts,  # type: ignore[arg-type]

@@ -80,7 +80,8 @@ def match_command(
     built = [build_agent(text, game, seed=seed + k, in_process=in_process)
              for k, text in enumerate(agents)]
     try:
-        with err_console.status(f"playing {hands:,} hands per seat") if not json else _Quiet():
+        live = not json and err_console.is_terminal  # else a live display leaves a blank line
+        with err_console.status(f"playing {hands:,} hands per seat") if live else _Quiet():
             result = play_match(game, *built, hands=hands, seed=seed)
     finally:
         close_agents(built)
@@ -94,7 +95,8 @@ def match_command(
     method = aivat_method(game) if aivat else None
     estimates = None
     if method is not None:
-        with Progress(console=err_console, transient=True, disable=json) as bar:
+        with Progress(console=err_console, transient=True,
+                      disable=json or not err_console.is_terminal) as bar:
             task = bar.add_task("AIVAT", total=len(result.hands))
             try:
                 estimates = match_aivat(
