@@ -50,6 +50,7 @@ from pokerlab.abstraction.holdem_features import (
 )
 from pokerlab.abstraction.holdem_iso import index_hand, street_indexer
 from pokerlab.errors import CardError, FileFormatError, SpecError
+from pokerlab.strategy.archive import NpzArchive, parse_json, read_npy
 from pokerlab.strategy.io import write_file_atomic, write_npz_atomic
 
 CACHE_ENV = "POKERLAB_CACHE"
@@ -214,20 +215,29 @@ def load(path: str | Path) -> HoldemCardAbstraction:
         FileFormatError: if the file is missing, not such a file, or damaged.
     """
     source = Path(path)
+    where = repr(str(source))
+    if not source.is_file():
+        raise FileFormatError(f"cannot read a Hold'em card abstraction from {where}: no file")
     try:
-        with np.load(source) as data:
-            header = json.loads(bytes(data["header"]).decode())
-            if header.get("format") != FILE_FORMAT or header.get("version") != FORMAT_VERSION:
-                raise FileFormatError(
-                    f"{str(source)!r} is not a Hold'em card abstraction (format "
-                    f"{header.get('format')!r} version {header.get('version')!r})"
-                )
-            tables = tuple(data[f"street{s}"] for s in range(4))
-    except FileFormatError:
-        raise
-    except (OSError, KeyError, ValueError, EOFError) as exc:
+        opened = NpzArchive(source, where=where)
+    except FileFormatError as exc:
+        raise FileFormatError(f"cannot read a Hold'em card abstraction: {exc}") from None
+    try:
+        with opened as archive:
+            header = _tables_header(archive, where)
+            tables = []
+            for street in range(4):
+                name, size = f"street{street}", street_indexer(street).size
+                info = archive.arrays.get(name)
+                if info is None or info.shape != (size,) or info.dtype.kind not in "iu":
+                    shown = "missing" if info is None else f"{info.shape} ({info.dtype})"
+                    raise FileFormatError(
+                        f"{where} is damaged: its {name} table is {shown}, not {size} integers"
+                    )
+                tables.append(archive.read(name))
+    except OSError as exc:
         raise FileFormatError(
-            f"cannot read a Hold'em card abstraction from {str(source)!r}: {exc}"
+            f"cannot read a Hold'em card abstraction from {where}: {exc.strerror or exc}"
         ) from None
     try:
         saved = header.get("report")
@@ -241,13 +251,29 @@ def load(path: str | Path) -> HoldemCardAbstraction:
             )
         )
         abstraction = HoldemCardAbstraction(
-            tables, int(header["seed"]), int(header["n_bins"]), report
+            tuple(tables), int(header["seed"]), int(header["n_bins"]), report
         )
-    except (SpecError, TypeError, AttributeError, ValueError) as exc:
+    except (SpecError, TypeError, AttributeError, ValueError, KeyError, OverflowError) as exc:
         raise FileFormatError(f"{str(source)!r} is damaged: {exc}") from None
-    if list(abstraction.bucket_counts) != header["bucket_counts"]:
+    if list(abstraction.bucket_counts) != header.get("bucket_counts"):
         raise FileFormatError(f"{str(source)!r} is damaged: its bucket counts do not match")
     return abstraction
+
+
+def _tables_header(archive: NpzArchive, where: str) -> dict[str, Any]:
+    """The JSON header of a card abstraction file, checked for format and version."""
+    info = archive.arrays.get("header")
+    if info is None or info.dtype != np.uint8 or len(info.shape) != 1:
+        raise FileFormatError(f"{where} is not a Hold'em card abstraction (no header)")
+    header = parse_json(archive.read("header").tobytes(), where=where)
+    if not isinstance(header, dict) or (
+        header.get("format") != FILE_FORMAT or header.get("version") != FORMAT_VERSION
+    ):
+        found = header if not isinstance(header, dict) else header.get("format")
+        raise FileFormatError(
+            f"{where} is not a Hold'em card abstraction (format {str(found)[:40]!r})"
+        )
+    return header
 
 
 def cache_folder(cache_dir: str | Path | None = None) -> Path:
@@ -465,13 +491,11 @@ class _Steps:
         if not path.exists() or not key.exists() or key.read_text() != self.key:
             return None
         try:
-            table = np.load(path)
+            table = read_npy(path, shape=(street_indexer(street).size,), kinds="iu")
         except (OSError, ValueError):
             return None
-        if table.shape != (street_indexer(street).size,):
-            return None
         self.resumed.append(street)
-        return table  # type: ignore[no-any-return]
+        return table
 
     def save(self, street: int, table: NDArray[np.integer]) -> NDArray[np.integer]:
         """Keep a finished street table in the partial folder (atomically); return it."""

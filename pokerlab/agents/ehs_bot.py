@@ -1,228 +1,236 @@
-"""A 1999-style rule bot for Hold'em driven by effective hand strength (Billings et al.).
+"""The 1999 Alberta bot (``ehs``): probability triples from EHS against modelled ranges.
 
-Loki (Billings, Papp, Schaeffer and Szafron, 1998-1999) judged a hand by its *effective
-hand strength* ``EHS = HS_n * (1 - NPOT) + (1 - HS_n) * PPOT``:
+The tutorial's history (seed 000, section 2): "A basic rule-based system was developed in
+1999 in the University of Alberta Computer Poker Research Group (CPRG), which took an
+effective hand-strength as input and outputted a (fold, call, raise) probability triple,
+using a form of basic opponent modelling." That is Loki-2 (Billings, Peña, Schaeffer and
+Szafron, "Using probabilistic knowledge and simulation to play poker", AAAI-99), without
+its simulations. At each decision the bot:
 
-- ``HS``: the chance that the hand is best now against one random opposing hand (ties
-  count half), enumerated over every opposing pair of the unseen cards; against ``n``
-  opponents ``HS_n = HS ** n``;
-- ``PPOT`` (positive potential): among the deals where we are behind (ties half), the
-  chance that the next board card puts us ahead; ``NPOT`` (negative potential): among the
-  deals where we are ahead (ties half), the chance that it puts us behind. Both are
-  enumerated over every opposing pair and every next card (Billings' one-card lookahead,
-  on the flop and on the turn); on the river there is no card to come: both are 0.
+1. follows the hand: every opponent action since its last look re-weights that opponent's
+   weight table (:mod:`.opponent_model`: generic or specific modelling);
+2. measures its hand against each opponent still in: after the flop ``EHS = HS + (1 - HS)
+   PPOT`` against his weighted range with card removal (:mod:`.ehs_strength`), preflop the
+   all-in equity against it; against several, the product of the EHS (for uniform tables
+   without potential, Loki's ``HS_n = HS ** n``) and the smallest PPOT;
+3. maps EHS to a probability triple (:mod:`.ehs_triple`) and samples it: fold, check or
+   call, bet or raise (no-limit: half the pot over the bet faced, as the other Hold'em
+   bots size it).
 
-Preflop, ``HS`` is the hand's equity against one random hand to the river, estimated
-from :data:`PREFLOP_SAMPLES` deals drawn with a generator seeded by the hole cards (the
-same hand always gets the same figure), and the potentials are 0. Loki played preflop
-from income-rate tables we do not reproduce: our preflop thresholds are 0.65 (raise) and
-0.45 (call) on ``HS_n``.
-
-Betting (Loki's thresholds): ``EHS >= 0.85`` bets or raises; ``EHS >= 0.5`` bets when no
-one has, else calls; otherwise it calls when ``PPOT`` beats the pot odds (a draw), else
-checks or folds. The raise size is :func:`pokerlab.agents.hard_seed.move_to_action`'s
-(no-limit: half the pot over the bet faced).
+The specific model learns from each hand's result (the dealer's ``observe`` hook), so the
+bot adapts over a match; ``reset`` starts a hand, not a new bot. ``ehs-threshold``
+(:mod:`.ehs_threshold`) is the deterministic 1998 bot it grew from.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 
 from pokerlab._types import Action
+from pokerlab.agents.ehs_strength import (
+    combo_of,
+    hand_potential,
+    preflop_equity,
+    preflop_strength,
+)
+from pokerlab.agents.ehs_threshold import check_texas
+from pokerlab.agents.ehs_triple import (
+    CALL_ACTION,
+    FOLD_ACTION,
+    RAISE_ACTION,
+    drawing_chance,
+    probability_triple,
+)
 from pokerlab.agents.hard_seed import RAISE_MOVE, move_to_action
-from pokerlab.cards import evaluate_batch, parse_cards
+from pokerlab.agents.opponent_model import (
+    HandModel,
+    OpponentModel,
+    result_observation,
+    situation_of,
+    stand_in_cards,
+)
+from pokerlab.cards import parse_cards
 from pokerlab.errors import SpecError
+from pokerlab.games import load
 from pokerlab.games.base import Game
 from pokerlab.games.holdem import CALL, FOLD
-from pokerlab.games.observation import Observation
+from pokerlab.games.holdem_state import HoldemGame
+from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.dealer import reseed
 from pokerlab.strategy import FunctionPolicy
 
-BET_THRESHOLD = 0.85
-"""Loki's "make 2": bet or raise at or above this EHS."""
-CALL_THRESHOLD = 0.5
-"""Loki's "make 1": bet when unopened, call a bet, at or above this EHS."""
-PREFLOP_BET_THRESHOLD = 0.65
-"""Ours, preflop: raise at or above this HS_n (heads-up: 88+, AK, AQs...)."""
-PREFLOP_CALL_THRESHOLD = 0.45
-"""Ours, preflop: call at or above this HS_n (heads-up, about the better 70% of hands)."""
-PREFLOP_SAMPLES = 2000
-"""Deals sampled for the preflop equity of a hand."""
 
-
-@dataclass(frozen=True)
-class HandPotential:
-    """A hand's strength now and its potentials for the next card.
-
-    Attributes:
-        hs: the chance of being best now against one random hand (ties half).
-        ppot: the chance of moving from behind (or tied) to ahead with the next card.
-        npot: the chance of moving from ahead (or tied) to behind with the next card.
-    """
-
-    hs: float
-    ppot: float
-    npot: float
-
-    def ehs(self, opponents: int = 1) -> float:
-        """EHS against ``opponents`` opponents: ``HS_n (1 - NPOT) + (1 - HS_n) PPOT``."""
-        hs_n = self.hs ** max(opponents, 1)
-        return hs_n * (1.0 - self.npot) + (1.0 - hs_n) * self.ppot
-
-
-def _compare(ours: np.ndarray, theirs: np.ndarray) -> np.ndarray:
-    """0 ahead, 1 tied, 2 behind."""
-    return np.where(ours > theirs, 0, np.where(ours == theirs, 1, 2))
-
-
-def hand_potential(hole: Sequence[int], board: Sequence[int]) -> HandPotential:
-    """HS, PPOT and NPOT of ``hole`` on a flop, turn or river ``board``, by full enumeration.
-
-    Raises:
-        SpecError: for a board of other than 3, 4 or 5 cards, or repeated cards.
-    """
-    if len(board) not in (3, 4, 5) or len(hole) != 2:
-        raise SpecError(f"hand_potential needs 2 hole cards and a 3..5-card board; got "
-                        f"{len(hole)} and {len(board)}")
-    known = [*hole, *board]
-    if len(set(known)) != len(known):
-        raise SpecError(f"repeated cards in {known}")
-    deck = np.array([c for c in range(52) if c not in known], dtype=np.int64)
-    pairs = np.array(list(combinations(range(len(deck)), 2)), dtype=np.int64)
-    opp = deck[pairs]  # [k, 2]
-    board_row = np.array(board, dtype=np.int64)
-    ours_now = int(evaluate_batch(np.array([known]))[0])
-    theirs_now = evaluate_batch(np.hstack([opp, np.tile(board_row, (len(opp), 1))]))
-    now = _compare(np.full(len(opp), ours_now), theirs_now)
-    hs = float(np.mean(np.where(now == 0, 1.0, np.where(now == 1, 0.5, 0.0))))
-    if len(board) == 5:
-        return HandPotential(hs, 0.0, 0.0)
-    # Every (opposing pair, next card) with distinct cards.
-    n = len(deck)
-    card_index = np.arange(n)
-    valid = (card_index[None, :] != pairs[:, :1]) & (card_index[None, :] != pairs[:, 1:])
-    rows, cols = np.nonzero(valid)
-    nxt = deck[cols]
-    ours_next = evaluate_batch(np.hstack([np.tile(np.array(known), (n, 1)), deck[:, None]]))
-    theirs_next = evaluate_batch(
-        np.hstack([opp[rows], np.tile(board_row, (len(rows), 1)), nxt[:, None]]))
-    later = _compare(ours_next[cols], theirs_next)
-    before = now[rows]
-    counts = np.zeros((3, 3))
-    np.add.at(counts, (before, later), 1.0)
-    totals = counts.sum(axis=1)  # deals by where we stand now (weights: next cards)
-    ahead, tied, behind = 0, 1, 2
-    ppot_den = totals[behind] + totals[tied] / 2
-    npot_den = totals[ahead] + totals[tied] / 2
-    ppot = (counts[behind, ahead] + counts[behind, tied] / 2 + counts[tied, ahead] / 2)
-    npot = (counts[ahead, behind] + counts[tied, behind] / 2 + counts[ahead, tied] / 2)
-    return HandPotential(hs, float(ppot / ppot_den) if ppot_den else 0.0,
-                         float(npot / npot_den) if npot_den else 0.0)
-
-
-@functools.lru_cache(maxsize=2048)
-def preflop_strength(hole: tuple[int, int]) -> float:
-    """Equity of ``hole`` against one random hand to the river (ties half), sampled."""
-    first, second = sorted(hole)
-    rng = np.random.default_rng(first * 52 + second)
-    deck = np.array([c for c in range(52) if c not in hole], dtype=np.int64)
-    draws = np.argsort(rng.random((PREFLOP_SAMPLES, len(deck))), axis=1)[:, :7]
-    cards = deck[draws]  # 2 opposing cards, then 5 board cards
-    board = cards[:, 2:]
-    ours = evaluate_batch(np.hstack([np.tile(np.array([first, second]), (PREFLOP_SAMPLES, 1)),
-                                     board]))
-    theirs = evaluate_batch(cards)
-    return float(np.mean(np.where(ours > theirs, 1.0, np.where(ours == theirs, 0.5, 0.0))))
-
-
-def opponents_in(observation: Observation) -> int:
-    """Opponents who have not folded."""
-    folded = {player for player, name in observation.public_history if name == "fold"}
-    return len(set(range(len(observation.committed))) - folded - {observation.seat})
-
-
-def decide(observation: Observation) -> Action:
-    """The rule bot's action for an observation (see the module docstring)."""
-    hole = parse_cards(observation.private_cards)
-    board = parse_cards(observation.board)
-    opponents = opponents_in(observation)
-    if board:
-        potential = hand_potential(hole, board)
-    else:
-        potential = HandPotential(preflop_strength((hole[0], hole[1])), 0.0, 0.0)
-    ehs = potential.ehs(opponents)
-    bet, call = ((BET_THRESHOLD, CALL_THRESHOLD) if board
-                 else (PREFLOP_BET_THRESHOLD, PREFLOP_CALL_THRESHOLD))
-    legal = observation.legal_actions
-    facing = FOLD in legal
-    if ehs >= bet:
-        return move_to_action(RAISE_MOVE, observation)
-    if ehs >= call:
-        return CALL if facing else move_to_action(RAISE_MOVE, observation)
-    if facing:
-        owed = max(observation.committed) - observation.committed[observation.seat]
-        pot_odds = owed / (observation.pot + owed)
-        return CALL if potential.ppot >= pot_odds else FOLD
-    return CALL
+@functools.lru_cache(maxsize=8)
+def _game_of(spec: str) -> HoldemGame:
+    game = load(spec)
+    if not isinstance(game, HoldemGame):
+        raise SpecError(f"the EHS bot plays holdem only; got {spec}")
+    check_texas(game, "EHS bot")
+    return game
 
 
 class EHSBot:
-    """Loki-style rule bot: bet, call or fold by effective hand strength (deterministic).
+    """The 1999 Alberta bot: EHS against modelled ranges, a probability triple, sampled.
 
     Args:
         game: the Hold'em game, when known: the bot then exposes its ``policy``.
+        seed: its randomness (a generator, a seed, or None); matches reseed it per hand.
+        modelling: ``"specific"`` (default), ``"generic"`` or ``"none"``
+            (:mod:`.opponent_model`).
 
     Raises:
-        SpecError: if ``game`` is not a Hold'em game.
+        SpecError: if ``game`` is not Texas Hold'em, or for an unknown modelling.
+
+    Example:
+        >>> from pokerlab.games import holdem
+        >>> game = holdem(betting="limit")
+        >>> bot = EHSBot(game, seed=1)
+        >>> state = game.initial_state().apply_sequence([2, 51, 3, 50])  # seat 1: As Ah
+        >>> [round(p, 2) for p in bot.triple(state.observation())]
+        [0.0, 0.0, 1.0]
     """
 
     name = "ehs"
 
-    def __init__(self, game: Game | None = None) -> None:
+    def __init__(self, game: Game | None = None, *, seed: np.random.Generator | int | None = None,
+                 modelling: str = "specific") -> None:
         if game is not None:
             self.check_game(game)
+        self.model = OpponentModel(modelling)
+        self.learns = modelling == "specific"
+        """True when its policy changes over a match (the specific model learns): AIVAT
+        then treats it as unknown."""
+        self.rng = np.random.default_rng(seed)
         self.policy: FunctionPolicy | None = (
-            None if game is None else FunctionPolicy(game, self.probabilities, name="ehs")
+            None if game is None else FunctionPolicy(game, self.probabilities, name=self.name)
         )
+        self._game = game
+        self._hand: HandModel | None = None
+        self.last_ehs: float | None = None
+        """The EHS of the last decision (for displays and tests)."""
 
     def check_game(self, game: Game) -> None:
-        """Refuse a game that is not Hold'em.
+        """Refuse a game that is not Texas Hold'em.
 
         Raises:
-            SpecError: for games other than Hold'em.
+            SpecError: for other games.
         """
-        if game.spec.name != "holdem":
-            raise SpecError(f"the EHS bot plays holdem only; it cannot play {game.spec}")
+        check_texas(game, "EHS bot")
 
-    def probabilities(self, observation: Observation) -> dict[Action, float]:
-        """Probability 1 on the rule's action."""
-        probs = dict.fromkeys(observation.legal_actions, 0.0)
-        probs[decide(observation)] = 1.0
-        return probs
+    def seed(self, value: int) -> None:
+        """Restart the generator from ``value`` (called by matches before each hand)."""
+        self.rng = reseed(self.rng, value)
 
-    def act(self, observation: Observation) -> Action:
-        """The rule's action.
+    def reset(self) -> None:
+        """Start a hand: the weight tables start again; the action counts stay."""
+        self._hand = None
+
+    def observe(self, update: Observation | HandResult) -> None:
+        """At the end of a hand, count the opponents' actions (the specific model's data)."""
+        if isinstance(update, HandResult):
+            self._learn(update)
+
+    def hand(self, observation: Observation) -> HandModel:
+        """The hand as followed up to ``observation`` (weight tables re-weighted).
 
         Raises:
-            SpecError: if the observation is not of a Hold'em game.
+            SpecError: if the observation is not of Texas Hold'em.
         """
         if not observation.game.startswith("holdem"):
             raise SpecError(f"the EHS bot plays holdem only; got {observation.game}")
-        return decide(observation)
+        if self._hand is None or not self._hand.extends(observation):
+            self._hand = HandModel(_game_of(observation.game), observation.seat,
+                                   observation.private_cards, self.model)
+        self._hand.follow(observation)
+        return self._hand
+
+    def triple(self, observation: Observation) -> tuple[float, float, float]:
+        """The (fold, call, raise) probabilities of this decision (before legality)."""
+        hand = self.hand(observation)
+        state = hand.state
+        assert state is not None
+        hole = parse_cards(observation.private_cards)
+        board = tuple(state.board)
+        opponents = [p for p in range(hand.game.n_players)
+                     if p != hand.seat and not state.folded[p]]
+        ehs = 1.0
+        ppots = []
+        for player in opponents:
+            if board:
+                potential = hand_potential(hole, board, hand.weights[player])
+                ehs *= potential.ehs()
+                ppots.append(potential.ppot)
+            elif np.all(hand.weights[player] == 1.0):  # nothing learnt: a random hand
+                ehs *= preflop_strength((hole[0], hole[1]))
+            else:
+                ehs *= preflop_equity(hole, hand.weights[player])
+        situation = situation_of(state, hand.seat)
+        draw = drawing_chance(situation.street, ehs, min(ppots, default=0.0))
+        self.last_ehs = ehs
+        f, c, r = probability_triple(ehs, draw, situation).tolist()
+        return f, c, r
+
+    def probabilities(self, observation: Observation) -> dict[Action, float]:
+        """The triple on the legal actions: a free fold is a check, a barred raise a call."""
+        triple = self.triple(observation)
+        legal = observation.legal_actions
+        probs = dict.fromkeys(legal, 0.0)
+        raise_action = move_to_action(RAISE_MOVE, observation)
+        fold = triple[FOLD_ACTION] if FOLD in legal else 0.0
+        probs[raise_action] += triple[RAISE_ACTION]
+        probs[CALL] += triple[CALL_ACTION] + triple[FOLD_ACTION] - fold
+        if fold:
+            probs[FOLD] += fold
+        return probs
+
+    def act(self, observation: Observation) -> Action:
+        """Sample the probabilities.
+
+        Raises:
+            SpecError: if the observation is not of Texas Hold'em.
+        """
+        probs = self.probabilities(observation)
+        draw = self.rng.random()
+        running = 0.0
+        chosen = observation.legal_actions[0]
+        for action in observation.legal_actions:
+            if probs[action] <= 0.0:
+                continue
+            chosen = action
+            running += probs[action]
+            if draw < running:
+                break
+        return chosen
+
+    def _learn(self, result: HandResult) -> None:
+        hand = self._hand
+        if hand is not None:
+            game = hand.game
+        elif self._game is not None:
+            game = _game_of(str(self._game.spec))
+        else:
+            return  # never told the game: nothing to replay the hand with
+        history = result.public_history
+        if hand is None or hand.seat != result.seat or history[:len(hand.history)] != hand.history:
+            board = "".join(name.split(" ", 1)[1] for p, name in history if p < 0)
+            hand = HandModel(game, result.seat, stand_in_cards(board, 2), self.model)
+        # Showdowns are scored only in hands the bot played to the end (heads-up: every
+        # showdown), whose boards it has mostly valued already.
+        shown: set[int] = set()
+        if self.model.modelling == "specific" and result.showdown[result.seat]:
+            shown = {seat for seat, cards in enumerate(result.showdown)
+                     if cards and seat != result.seat}
+        hand.follow(result_observation(game, result, hand.private_cards), reweight=shown)
+        for offset, situation, kind in hand.actions:
+            self.model.record(offset, situation, kind)
+        for player, offset, done in hand.scored:
+            cards = parse_cards(result.showdown[player]) if player in shown else ()
+            if done.likelihood is not None and len(cards) == 2:
+                self.model.score_showdown(offset, float(done.likelihood[combo_of(cards)]),
+                                          done.marginal)
+        self._hand = None
 
 
-__all__ = [
-    "BET_THRESHOLD",
-    "CALL_THRESHOLD",
-    "PREFLOP_BET_THRESHOLD",
-    "PREFLOP_CALL_THRESHOLD",
-    "EHSBot",
-    "HandPotential",
-    "decide",
-    "hand_potential",
-    "preflop_strength",
-]
+__all__ = ["EHSBot"]

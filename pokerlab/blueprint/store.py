@@ -31,24 +31,23 @@ damaged file or another format is a clear error.
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
-import zipfile
+import math
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from pokerlab._version import __version__
 from pokerlab.abstraction.card_abstraction import CardAbstraction
 from pokerlab.blueprint.betting_tree import BettingRules
 from pokerlab.blueprint.mccfr import DEFAULT_BATCH, BlueprintTrainer
-from pokerlab.errors import FileFormatError, SpecError
+from pokerlab.errors import FileFormatError, PokerlabError, SpecError
 from pokerlab.games import Game, load
 from pokerlab.games.spec import GameSpec
 from pokerlab.solvers.checkpoint import FORMAT as CHECKPOINT_FORMAT
 from pokerlab.solvers.checkpoint import FORMAT_VERSION as CHECKPOINT_VERSION
 from pokerlab.solvers.checkpoint import write_checkpoint
+from pokerlab.strategy.archive import NpzArchive, parse_json
+from pokerlab.strategy.io import read_npz_header
 
 MAGIC = "pokerlab-blueprint"
 """The first word of a blueprint file of the former container (still read)."""
@@ -103,48 +102,93 @@ def save_blueprint(
     return write_checkpoint(path, header, tables, kind="blueprint", compress=False)
 
 
-def read_header(path: str | Path) -> dict[str, Any]:
-    """The header of a blueprint file (either container), checked for format and version.
+MAX_HEADER_BYTES = 1024**2
+"""The longest JSON header line a blueprint file may have."""
 
-    Reads only the header, however large the tables.
+_INT = (int,)
+_NUMBER = (int, float)
+HEADER_FIELDS: dict[str, tuple[type, ...]] = {
+    "spec": (str,),
+    "spec_dict": (dict,),
+    "cards": (dict,),
+    "bucket_counts": (list,),
+    "rules": (dict,),
+    "iterations": _INT,
+    "seed": _INT,
+    "rng": (dict,),
+    "prune_after": _INT,
+    "prune_threshold": _NUMBER,
+}
+"""The header fields a loader needs, with their JSON types (see the module docstring)."""
+OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
+    "seconds": _NUMBER,
+    "bet_menu": (str, type(None)),
+    "cards_name": (str,),
+    "rows": _INT,
+    "max_actions": _INT,
+    "rounds": (dict, type(None)),
+    "pokerlab_version": (str,),
+    "wall_seconds": _NUMBER,
+    "history": (list,),
+    "batch": _INT,
+    "format_version": _INT,
+}
+"""Header fields that may be missing (older files), with their JSON types when present."""
+LARGEST_COUNT = 2**62
+"""The largest integer a counter field (iterations, seeds, rows...) may hold."""
+LARGEST_BATCH = 2**24
+"""The most deals per kernel call a header may ask for (the default is 4096)."""
+
+
+def read_header(path: str | Path) -> dict[str, Any]:
+    """The header of a blueprint file (either container), checked field by field.
+
+    Reads only the header, however large the tables: the former container's JSON line at
+    most :data:`MAX_HEADER_BYTES`; a checkpoint's zip directory, ``.npy`` headers and its
+    ``header`` array (declared at most :data:`MAX_HEADER_BYTES`), nothing inflated first.
 
     Raises:
-        FileFormatError: if the file is missing, not a blueprint or of another version.
+        FileFormatError: if the file is missing, not a blueprint, of another version, or
+            its header is malformed (a one-line message naming the field).
     """
     path = Path(path)
     try:
         with path.open("rb") as stream:
             first = stream.readline(200)
-            second = b"" if first.startswith(b"PK") else stream.readline()
+            second = b"" if first.startswith(b"PK") else stream.readline(MAX_HEADER_BYTES + 1)
     except OSError as error:
         raise FileFormatError(f"cannot read blueprint {path}: {error.strerror}") from None
-    if first.startswith(b"PK"):
-        return _checkpoint_header(path)
-    return _parse_header(path, first, second)
+    header = _checkpoint_header(path) if first.startswith(b"PK") else _parse_header(
+        path, first, second)
+    check_header(header, path)
+    return header
 
 
 def _checkpoint_header(path: Path) -> dict[str, Any]:
     """The header of a blueprint stored as a checkpoint (the tables are not read)."""
     try:
-        with np.load(path, allow_pickle=False) as data:
-            raw = data["header"].tobytes() if "header" in data.files else None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
-        raise FileFormatError(f"{path} is not a pokerlab blueprint file (not a readable "
-                              "checkpoint archive: damaged or truncated?)") from None
-    try:
-        header = json.loads(raw.decode()) if raw is not None else None
-    except (UnicodeDecodeError, ValueError):
-        header = None
-    if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT or (
-        header.get("kind") != "blueprint"
-    ):
-        found = (f"a {header.get('kind', 'solver')} checkpoint" if isinstance(header, dict)
-                 and header.get("format") == CHECKPOINT_FORMAT else "another .npz file")
+        with NpzArchive(path, where="its archive") as archive:
+            info = archive.arrays.get("header")
+            if info is not None and info.nbytes > MAX_HEADER_BYTES:
+                raise FileFormatError(
+                    f"its header declares {info.nbytes} bytes, over the {MAX_HEADER_BYTES} "
+                    "allowed"
+                )
+            header = read_npz_header(archive, "pokerlab blueprint")
+    except FileFormatError as error:
+        raise FileFormatError(
+            f"{path} is damaged or not a pokerlab blueprint file: {error}"
+        ) from None
+    if header.get("format") != CHECKPOINT_FORMAT or header.get("kind") != "blueprint":
+        found = (f"a {_shown(header.get('kind', 'solver'))} checkpoint"
+                 if header.get("format") == CHECKPOINT_FORMAT else "another .npz file")
         raise FileFormatError(f"{path} is not a pokerlab blueprint file ({found})")
     version = header.get("format_version")
-    if not isinstance(version, int) or version > CHECKPOINT_VERSION:
-        raise FileFormatError(f"{path} is a blueprint of checkpoint format {version!r}; this "
-                              f"pokerlab reads versions up to {CHECKPOINT_VERSION}")
+    if not isinstance(version, int) or isinstance(version, bool) or not (
+        1 <= version <= CHECKPOINT_VERSION
+    ):
+        raise FileFormatError(f"{path} is a blueprint of checkpoint format {_shown(version)}; "
+                              f"this pokerlab reads versions 1 to {CHECKPOINT_VERSION}")
     return header
 
 
@@ -155,13 +199,92 @@ def _parse_header(path: Path, first: bytes, second: bytes) -> dict[str, Any]:
         raise FileFormatError(f"{path} is not a pokerlab blueprint file (no '{MAGIC}' line)")
     if words[1] != str(VERSION):
         raise FileFormatError(
-            f"{path} is a blueprint of format version {words[1]}; this pokerlab reads {VERSION}"
+            f"{path} is a blueprint of format version {words[1][:20]!r}; this pokerlab reads "
+            f"{VERSION}"
         )
-    try:
-        header: dict[str, Any] = json.loads(second)
-    except ValueError:
-        raise FileFormatError(f"{path}: the blueprint header is not valid JSON") from None
-    return header
+    if not second.endswith(b"\n"):
+        raise FileFormatError(
+            f"{path}: the blueprint header is cut short or over {MAX_HEADER_BYTES} bytes "
+            "(truncated or corrupted?)"
+        )
+    parsed = parse_json(second, where=f"{path}: the blueprint", max_bytes=MAX_HEADER_BYTES)
+    if not isinstance(parsed, dict):
+        raise FileFormatError(f"{path}: the blueprint header is not a JSON object")
+    return parsed
+
+
+def check_header(header: dict[str, Any], path: Path) -> None:
+    """Check the types and ranges of a blueprint header's fields.
+
+    Raises:
+        FileFormatError: naming the first field missing or of the wrong kind.
+    """
+    fields = {**HEADER_FIELDS, **{k: v for k, v in OPTIONAL_FIELDS.items() if k in header}}
+    for name, kinds in fields.items():
+        if name not in header:
+            raise FileFormatError(f"{path}: the blueprint header has no {name!r} field")
+        value = header[name]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            allowed = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+            raise FileFormatError(
+                f"{path}: the blueprint header's {name!r} is {_shown(value)}, not {allowed}"
+            )
+        if isinstance(value, int | float) and not _counter_ok(value, name):
+            raise FileFormatError(
+                f"{path}: the blueprint header's {name!r} is {_shown(value)}; it must be a "
+                f"finite number from 0 to {LARGEST_COUNT}"
+            )
+    batch = header.get("batch", 1)
+    if not 1 <= batch <= LARGEST_BATCH:
+        raise FileFormatError(
+            f"{path}: the blueprint header's 'batch' is {_shown(batch)}; deals per kernel "
+            f"call go from 1 to {LARGEST_BATCH}"
+        )
+    counts = header["bucket_counts"]
+    if not counts or not all(
+        isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= LARGEST_COUNT
+        for c in counts
+    ):
+        raise FileFormatError(
+            f"{path}: the blueprint header's 'bucket_counts' is {_shown(counts)}, not a list "
+            "of positive integers"
+        )
+    cards = header["cards"]
+    if cards.get("kind") not in ("lossless", "holdem"):
+        raise FileFormatError(
+            f"{path}: the blueprint header's card abstraction kind is "
+            f"{_shown(cards.get('kind'))}; 'lossless' or 'holdem'"
+        )
+    if cards["kind"] == "holdem":
+        for name in ("seed", "n_bins", "sample"):
+            value = cards.get(name)
+            if not isinstance(value, int) or isinstance(value, bool) or not _counter_ok(
+                value, name
+            ):
+                raise FileFormatError(
+                    f"{path}: the blueprint header's cards {name!r} is {_shown(value)}, not a "
+                    f"count from 0 to {LARGEST_COUNT}"
+                )
+        boards = cards.get("boards")
+        if boards is not None and (
+            not isinstance(boards, int) or isinstance(boards, bool) or boards < 1
+        ):
+            raise FileFormatError(
+                f"{path}: the blueprint header's cards 'boards' is {_shown(boards)}, not null "
+                "or a positive count"
+            )
+
+
+def _counter_ok(value: float, name: str) -> bool:
+    if name == "seed":
+        return -LARGEST_COUNT <= value <= LARGEST_COUNT
+    return math.isfinite(value) and 0 <= value <= LARGEST_COUNT
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value) if isinstance(value, str | int | float | bool | None) else (
+        type(value).__name__)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check_game(header: dict[str, Any], game: Game, path: Path) -> None:
@@ -178,12 +301,28 @@ def check_game(header: dict[str, Any], game: Game, path: Path) -> None:
 
 
 def rules_from_header(header: dict[str, Any]) -> BettingRules:
-    """The betting rules a header records."""
-    fields = dict(header["rules"])
+    """The betting rules a header records.
+
+    Raises:
+        FileFormatError: the header's ``rules`` are not betting rules.
+        SpecError: rules that :class:`BettingRules` refuses (naming what is allowed).
+    """
+    rules = header.get("rules")
+    if not isinstance(rules, dict):
+        raise FileFormatError(f"the blueprint header's 'rules' is {_shown(rules)}, not an object")
+    fields = dict(rules)
     for name, value in fields.items():
         if isinstance(value, list):
             fields[name] = tuple(value)
-    return BettingRules(**fields)
+    try:
+        return BettingRules(**fields)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:
+        if isinstance(error, PokerlabError):
+            raise
+        raise FileFormatError(
+            f"the blueprint header's 'rules' are not betting rules ({type(error).__name__}: "
+            f"{str(error)[:120]})"
+        ) from None
 
 
 def load_blueprint(
@@ -216,53 +355,69 @@ def load_blueprint(
     path = Path(path)
     header = read_header(path)
     if game is None:
-        game = load(GameSpec.from_dict(header["spec_dict"]))
+        game = _header_game(header, path)
     check_game(header, game, path)
-    if cards is None:
-        cards = cards_from_spec(game, header["cards"], cache_dir=cache_dir)
-    if list(cards.bucket_counts) != list(header["bucket_counts"]):
-        raise SpecError(
-            f"{path} was trained with buckets {header['bucket_counts']}; the card abstraction "
-            f"given has {list(cards.bucket_counts)}"
-        )
-    trainer = BlueprintTrainer(
-        game, cards, rules_from_header(header), seed=int(header["seed"]),
-        prune_after=int(header["prune_after"]), prune_threshold=float(header["prune_threshold"]),
-        threads=threads, batch=batch or int(header.get("batch", DEFAULT_BATCH)),
-    )  # fmt: skip
-    regrets, strategy_sum = _tables(path, header)
-    if regrets.shape != trainer.regrets.shape or strategy_sum.shape != regrets.shape:
+    try:
+        if cards is None:
+            cards = cards_from_spec(game, header["cards"], cache_dir=cache_dir)
+        if list(cards.bucket_counts) != list(header["bucket_counts"]):
+            raise SpecError(
+                f"{path} was trained with buckets {header['bucket_counts']}; the card "
+                f"abstraction given has {list(cards.bucket_counts)}"
+            )
+        trainer = BlueprintTrainer(
+            game, cards, rules_from_header(header), seed=header["seed"],
+            prune_after=header["prune_after"], prune_threshold=float(header["prune_threshold"]),
+            threads=threads, batch=batch or header.get("batch", DEFAULT_BATCH),
+        )  # fmt: skip
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, PokerlabError):
+            raise
         raise FileFormatError(
-            f"{path}: tables of shape {regrets.shape}, the abstract game needs "
-            f"{trainer.regrets.shape}"
-        )
-    trainer.regrets[:] = regrets
-    trainer.strategy_sum[:] = strategy_sum
+            f"{path}: the blueprint header describes no trainer ({type(error).__name__}: "
+            f"{str(error)[:120]})"
+        ) from None
+    _read_tables(path, trainer, "state." if "format_version" in header else "")
     trainer.restore_clock(header, repr(str(path)))
-    trainer.rng.bit_generator.state = header["rng"]
+    try:
+        trainer.rng.bit_generator.state = header["rng"]
+    except (KeyError, TypeError, ValueError, OverflowError):
+        kind = type(trainer.rng.bit_generator).__name__
+        raise FileFormatError(
+            f"{path}: the blueprint header's 'rng' is not a {kind} generator state"
+        ) from None
     return trainer, header
 
 
-def _tables(path: Path, header: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """The regret and strategy-sum tables of a blueprint file (either container).
-
-    Raises:
-        FileFormatError: if they are damaged.
-    """
+def _header_game(header: dict[str, Any], path: Path) -> Game:
     try:
-        if "format_version" in header:  # a checkpoint of the one family
-            with np.load(path, allow_pickle=False) as arrays:
-                regrets = np.array(arrays["state.regrets"], dtype=np.float64)
-                strategy_sum = np.array(arrays["state.strategy_sum"], dtype=np.float64)
-            return regrets, strategy_sum
-        data = path.read_bytes()
-        start = data.index(b"\n", data.index(b"\n") + 1) + 1
-        with np.load(io.BytesIO(data[start:])) as arrays:
-            regrets = np.array(arrays["regrets"], dtype=np.float64)
-            strategy_sum = np.array(arrays["strategy_sum"], dtype=np.float64)
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        raise FileFormatError(f"{path}: the blueprint tables are damaged ({error})") from None
-    return regrets, strategy_sum
+        return load(GameSpec.from_dict(header["spec_dict"]))
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        reason = str(error) if isinstance(error, PokerlabError) else type(error).__name__
+        raise FileFormatError(
+            f"{path}: the blueprint header's 'spec_dict' names no valid game ({reason[:160]})"
+        ) from None
+
+
+def _read_tables(path: Path, trainer: BlueprintTrainer, prefix: str) -> None:
+    """Read the file's tables (either container) into ``trainer``, declared shapes first.
+
+    ``prefix``: the tables' names' prefix (``"state."`` in a checkpoint).
+    """
+    where = str(path)
+    with NpzArchive(path, where=where, contents="the blueprint tables") as archive:
+        expected = trainer.regrets.shape
+        for name in ("regrets", "strategy_sum"):
+            info = archive.arrays.get(prefix + name)
+            if info is None:
+                raise FileFormatError(f"{where}: the blueprint tables are damaged (no {name!r})")
+            if info.shape != expected or info.dtype.kind != "f":
+                raise FileFormatError(
+                    f"{where}: tables of shape {info.shape} ({info.dtype}), the abstract game "
+                    f"needs {expected} floats"
+                )
+        trainer.regrets[:] = archive.read(prefix + "regrets")
+        trainer.strategy_sum[:] = archive.read(prefix + "strategy_sum")
 
 
 __all__ = [
@@ -271,6 +426,7 @@ __all__ = [
     "VERSION",
     "CardsSpec",
     "check_game",
+    "check_header",
     "header_of",
     "load_blueprint",
     "read_header",

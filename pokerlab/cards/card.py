@@ -54,7 +54,8 @@ RANK_NAMES = (
 N_CARDS = 52
 """Number of cards in the standard deck."""
 
-_CARD_PATTERN = re.compile(r"(10|[2-9TJQKA])([cdhs])", re.IGNORECASE)
+_CARD_PATTERN = re.compile(r"(10|[2-9TJQKA])([cdhs])", re.IGNORECASE | re.ASCII)
+"""ASCII only: Unicode case folding would read the Kelvin sign as K and a long s as s."""
 _SEPARATORS = re.compile(r"[\s,]+")
 _ALLOWED = "a rank 2-9, T, J, Q, K, A (or 10) followed by a suit c, d, h, s, e.g. 'As', 'Td'"
 

@@ -44,11 +44,11 @@ N_COMBOS = 1326
 
 _RANK = r"[2-9TJQKA]"
 _CLASS = rf"({_RANK})({_RANK})([so]?)"
-_SINGLE = re.compile(rf"{_CLASS}", re.IGNORECASE)
-_PLUS = re.compile(rf"{_CLASS}\+", re.IGNORECASE)
-_DASH = re.compile(rf"{_CLASS}-{_CLASS}", re.IGNORECASE)
-_COMBO = re.compile(rf"({_RANK}[cdhs])({_RANK}[cdhs])", re.IGNORECASE)
-_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+_SINGLE = re.compile(rf"{_CLASS}", re.IGNORECASE | re.ASCII)
+_PLUS = re.compile(rf"{_CLASS}\+", re.IGNORECASE | re.ASCII)
+_DASH = re.compile(rf"{_CLASS}-{_CLASS}", re.IGNORECASE | re.ASCII)
+_COMBO = re.compile(rf"({_RANK}[cdhs])({_RANK}[cdhs])", re.IGNORECASE | re.ASCII)
+_NUMBER = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?")
 _WHITESPACE = re.compile(r"\s+")
 _RANDOM = frozenset({"random", "any", "*"})
 _ALLOWED = (
@@ -234,6 +234,24 @@ class HandRange:
             return self
         return HandRange(
             combos=tuple(self.combos[i] for i in kept), weights=tuple(self.weights[i] for i in kept)
+        )
+
+    def can_meet(self, other: HandRange) -> bool:
+        """Whether a hand of this range and one of `other` can be dealt together.
+
+        False when every pair shares a card (``AA`` against ``AA`` on a board holding
+        two aces): no deal of the two ranges exists, so nothing can be played or solved.
+
+        Example:
+            >>> parse_range("AA").without("AcAd").can_meet(parse_range("AA").without("AcAd"))
+            False
+            >>> parse_range("AA").can_meet(parse_range("AA"))
+            True
+        """
+        mine, theirs = self.masks(), other.masks()
+        return any(
+            bool(np.any((mine[start : start + 256, None] & theirs[None, :]) == 0))
+            for start in range(0, len(mine), 256)
         )
 
     def grid(self) -> NDArray[np.float64]:
@@ -538,6 +556,30 @@ def parse_range(text: str) -> HandRange:
     return HandRange(combos=tuple(weights), weights=tuple(weights.values()), text=text)
 
 
+def check_ranges_meet(first: str, second: str, board: CardsLike = ()) -> None:
+    """Refuse two ranges (texts) of which no two hands can be dealt together on `board`.
+
+    Raises:
+        CardError: a range that does not parse, one left empty by the board, or two ranges
+            whose every pair of hands shares a card (nothing can be dealt, played or solved).
+
+    Example:
+        >>> check_ranges_meet("AA", "KK", "AcAd2h")  # AhAs against any KK: fine
+        >>> check_ranges_meet("AA", "AA", "AcAd2h")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pokerlab.errors.CardError: no hand of 'AA' can be dealt with one of 'AA' on ...
+    """
+    ranges = [parse_range(text).without(board) for text in (first, second)]
+    if not ranges[0].can_meet(ranges[1]):
+        shown = cards_str(to_cards(board, what="the board"))
+        raise CardError(
+            f"no hand of {first!r} can be dealt with one of {second!r}"
+            + (f" on {shown}" if shown else "")
+            + ": every pair shares a card; widen a range"
+        )
+
+
 def combo_str(combo: Combo) -> str:
     """Return a combo as text, such as ``"AsKs"``."""
     return cards_str(combo)
@@ -548,6 +590,7 @@ __all__ = [
     "N_COMBOS",
     "Combo",
     "HandRange",
+    "check_ranges_meet",
     "combo_index",
     "combo_str",
     "hand_class",

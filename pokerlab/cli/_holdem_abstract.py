@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from pokerlab.cli._common import console, err_console, path_text, print_json
-from pokerlab.cli._progress import format_bytes
+from pokerlab.cli._progress import StageProgress, format_bytes
 from pokerlab.errors import SpecError
 from pokerlab.games import Game
 
@@ -59,7 +59,6 @@ def abstract_holdem(
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
@@ -72,13 +71,12 @@ def abstract_holdem(
     counts = parse_counts(cards)
     path = cache_path(counts, seed, cache_dir=cache_dir)
     start = time.perf_counter()
-    with Progress(
+    with StageProgress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=err_console,
         disable=json,
     ) as bar:
         tasks: dict[str, object] = {}

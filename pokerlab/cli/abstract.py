@@ -115,7 +115,6 @@ def abstract_command(
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TextColumn,
         TimeElapsedColumn,
     )
@@ -128,7 +127,7 @@ def abstract_command(
         solve_abstraction,
     )
     from pokerlab.abstraction.abstract_game import item_names
-    from pokerlab.cli._progress import solver_progress
+    from pokerlab.cli._progress import StageProgress, solver_progress
 
     real = load_game(game)
     if out is not None:
@@ -160,16 +159,15 @@ def abstract_command(
     else:
         abstract_game(real, cards, board=board, raise_cap=raise_cap)
     if optimized:
-        with Progress(
-            TextColumn("[bold]searching buckets"),
+        with StageProgress(
+            TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("best exploitability {task.fields[best]}"),
             TimeElapsedColumn(),
-            console=err_console,
             disable=json,
         ) as bar:
-            task = bar.add_task("search", total=search_evaluations, best="-")
+            task = bar.add_task("searching buckets", total=search_evaluations, best="-")
             found = optimize_buckets(
                 real,
                 count,

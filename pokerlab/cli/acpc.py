@@ -55,17 +55,36 @@ def dealer_command(
     spin_us: Annotated[
         float, typer.Option("--spin-us", help=_SPIN_HELP.format(waits="a client's answer"))
     ] = 0.0,
-    connect_timeout: Annotated[
-        float, typer.Option("--connect-timeout", min=0.1,
-                            help="Seconds each client has to connect.")
-    ] = 30.0,
+    start_timeout: Annotated[
+        float,
+        typer.Option(
+            "--start-timeout",
+            help="Seconds to wait for a client announcing VERSION:2.0.0 on every seat before "
+            "giving up (default 60).",
+        ),
+    ] = 60.0,
+    hello_timeout: Annotated[
+        float,
+        typer.Option(
+            "--hello-timeout",
+            help="Seconds a new connection has to send its VERSION line; one silent past it "
+            "is dropped and the seat listens again (default 5).",
+        ),
+    ] = 5.0,
 ) -> None:
     """Deal a match to ACPC clients on 127.0.0.1 and print chips and mbb/hand."""
     from pokerlab.games.holdem_state import HoldemGame
     from pokerlab.play.acpc_seat import TimeLimits, check_spin_us
-    from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
+    from pokerlab.protocols.acpc_dealer import (
+        accept_seats,
+        check_seconds,
+        open_seats,
+        run_acpc_match,
+    )
 
     check_spin_us(spin_us)  # before the ports are opened and printed
+    check_seconds(start_timeout, "--start-timeout")
+    check_seconds(hello_timeout, "--hello-timeout")
     holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
     if len(names) != holdem.n_players:
@@ -80,8 +99,9 @@ def dealer_command(
             soft_wrap=True)
     seats = accept_seats(
         servers, names, TimeLimits(action_limit, hand_limit, match_limit), spin_us=spin_us,
-        connect_timeout=connect_timeout,
-    )
+        start_timeout=start_timeout, hello_timeout=hello_timeout,
+        report=lambda text: err_console.print(text, markup=False, highlight=False),
+    )  # fmt: skip
     try:
         result = run_acpc_match(holdem, seats, hands=hands, seed=seed, log_path=log)
     finally:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pokerlab.arena import (
@@ -49,6 +49,7 @@ from pokerlab.cli._common import (
     plural,
     print_json,
 )
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import PokerlabError
 
 DbOption = Annotated[Path, typer.Option("--db", help="The SQLite database of the arena.")]
@@ -100,8 +101,9 @@ def run_command(
         typer.Option(
             "--builtins",
             help="Comma-separated built-in agents (pokerlab bots list): random, always-call, "
-            "always-raise, rule-based, easy, hard-seed, hard, ehs, exploitative, solver (CFR+ "
-            "10,000 it.), solvers (all five), cfr+N.",
+            "always-raise, rule-based, easy, hard-seed, hard, hard-search, ehs, ehs-threshold, "
+            "exploitative, "
+            "solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",
     executables: Annotated[
@@ -265,9 +267,9 @@ def _run(game: Any, entrants: list[Entrant], interactive: bool, **options: Any) 
                                   "stored")
 
         return run_tournament(game, entrants, progress=line, **options)
-    with Progress(
+    with StageProgress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeRemainingColumn(), console=err_console, transient=True,
+        TimeRemainingColumn(), transient=True,
     ) as bar:
         task = bar.add_task("arena", total=None)
 
@@ -330,9 +332,9 @@ def leaderboard_command(
     policies = _policies(db, run, policy or []) if policy else None
     profile = _reference(db, run, reference) if reference else None
     if aivat or policy or reference:
-        with Progress(TextColumn("AIVAT"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=err_console, transient=True) as bar:
-            task = bar.add_task("AIVAT", total=None)
+        with StageProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), transient=True) as bar:
+            task = bar.add_task("AIVAT estimates", total=None)
             board = leaderboard(
                 db, run_id=run, aivat=True, policies=policies, reference=profile,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.table import Table
 
 from pokerlab.cli._common import (
@@ -28,6 +28,7 @@ from pokerlab.cli._common import (
     plural,
     print_json,
 )
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import PokerlabError
 
 FORMATS = ("phh",)
@@ -52,11 +53,10 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="hands")
 
 
-def _bar(json: bool = False) -> Progress:
-    """A progress bar on a terminal's stderr (none with --json or without a terminal)."""
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    console=err_console, transient=True,
-                    disable=json or not err_console.is_terminal)
+def _bar(json: bool = False) -> StageProgress:
+    """A progress bar on a terminal's stderr (a line per stage elsewhere; none with --json)."""
+    return StageProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                         transient=True, disable=json)
 
 
 def export_command(

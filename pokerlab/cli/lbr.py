@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
-from pokerlab.cli._common import console, err_console, load_game, print_json
+from pokerlab.cli._common import console, load_game, print_json
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import PokerlabError
 
 
@@ -53,11 +54,11 @@ def lbr_command(
         raise PokerlabError(f"lbr plays heads-up Hold'em; got {game_text!r}")
     check_hands(hands)
     policy = _policy(agent, game)
-    with Progress(
-        TextColumn("LBR"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err_console, transient=True, disable=not err_console.is_terminal,
-    ) as bar:  # fmt: skip  (off a terminal, a live display would leave a blank line)
-        task = bar.add_task("lbr", total=hands)
+    with StageProgress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("LBR hands", total=hands)
         result = run_lbr(
             game, policy, hands, seed=seed, sizes=sizes, rollouts=rollouts,  # type: ignore[arg-type]
             progress=lambda done: bar.update(task, completed=done),

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
 from pokerlab.cli._common import (
@@ -27,6 +26,7 @@ from pokerlab.cli._common import (
     path_text,
     print_json,
 )
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import PokerlabError
 
 
@@ -95,8 +95,7 @@ def match_command(
     method = aivat_method(game) if aivat else None
     estimates = None
     if method is not None:
-        with Progress(console=err_console, transient=True,
-                      disable=json or not err_console.is_terminal) as bar:
+        with StageProgress(transient=True, disable=json) as bar:
             task = bar.add_task("AIVAT", total=len(result.hands))
             try:
                 estimates = match_aivat(

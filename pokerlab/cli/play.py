@@ -82,8 +82,8 @@ def holdem_command(
         str,
         typer.Option(
             "--opponents", "--opponent",
-            help="The AIs: easy, hard-seed, hard (heads-up), ehs, random, always-call or "
-            "always-raise.",
+            help="The AIs: easy, hard-seed, hard (heads-up), ehs, ehs-threshold, random, "
+            "always-call or always-raise.",
         ),
     ] = "easy",
     stack: Annotated[int, typer.Option("--stack", help="Each seat's starting chips.")] = 200,
@@ -101,8 +101,8 @@ def holdem_command(
     session = HoldemSession(players, betting=betting, blinds=(small, big), stack=stack)
     first = session.start_hand().game
     if opponents not in agent_names():
-        raise SpecError(f"--opponents must be easy, hard-seed, hard, ehs, random, always-call or "
-                        f"always-raise; got {opponents!r}")
+        raise SpecError(f"--opponents must be easy, hard-seed, hard, ehs, ehs-threshold, random, "
+                        f"always-call or always-raise; got {opponents!r}")
     deal_seed = _fresh_seed(seed)
     seeds = np.random.SeedSequence(deal_seed).spawn(players)
     human = HumanAgent(output=out)
@@ -112,7 +112,7 @@ def holdem_command(
         for seat in range(1, players)
     ]
     labels = {"easy": "Easy AI", "hard-seed": "seed Hard AI", "hard": "Hard AI", "ehs": "EHS bot",
-              "random": "Random"}
+              "ehs-threshold": "EHS threshold bot", "random": "Random"}
     label = labels.get(opponents, opponents)
     print(
         f"Texas Hold'em, {betting}, blinds {small}/{big}, {players} seats of {stack} chips. "

@@ -106,6 +106,7 @@ def solve_command(
     runs included. Ctrl-C saves a checkpoint within a second and prints the command
     that resumes it (--resume).
     """
+    from pokerlab.cards.ranges import check_ranges_meet
     from pokerlab.solvers.run_console import Budget, run_to_budget
     from pokerlab.subgame.range_solver import RangeSolver
     from pokerlab.subgame.result import SpotSolution
@@ -118,6 +119,7 @@ def solve_command(
                           "--iterations or --seconds")
     spot = Spot(board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
                 allin_threshold=allin_threshold, raise_cap=raise_cap, isomorphism=isomorphism)
+    check_ranges_meet(oop, ip, spot.board_cards)  # else no deal exists to solve
     goal = None if target is None else parse_target(target, pot)
     limit = memory_limit * 10**6
     size = spot.size()
@@ -347,6 +349,7 @@ def _grid_png(report: NodeReport, path: Path, *, title: str) -> None:
     import numpy as np
     from matplotlib.patches import Rectangle
 
+    from pokerlab.strategy.io import write_file_atomic
     from pokerlab.subgame.result import GRID_RANKS
 
     n_actions = report.strategy.shape[0]
@@ -385,8 +388,5 @@ def _grid_png(report: NodeReport, path: Path, *, title: str) -> None:
     axes.axis("off")
     axes.set_title(title, fontsize=9)
     figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.png")
-    figure.savefig(tmp, dpi=110)
+    write_file_atomic(path, lambda handle: figure.savefig(handle, format="png", dpi=110))
     plt.close(figure)
-    tmp.replace(path)

@@ -11,10 +11,10 @@ import math
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
-from pokerlab.cli._common import JsonOption, console, err_console, print_json
+from pokerlab.cli._common import JsonOption, console, print_json
+from pokerlab.cli._progress import StageProgress
 
 
 def aivat_command(
@@ -27,7 +27,7 @@ def aivat_command(
     """AIVAT in matches: unbiasedness (exact) and variance reduction, Kuhn and Leduc."""
     from pokerlab.studies.aivat_study import OPPONENTS, aivat_study
 
-    with Progress(console=err_console, transient=True) as bar:
+    with StageProgress(transient=True) as bar:
         task = bar.add_task("AIVAT matches", total=2 * len(OPPONENTS))
         rows = aivat_study(
             hands=hands,
@@ -80,7 +80,7 @@ def aivat_holdem_command(
     """AIVAT on limit Hold'em (2 to 6 seats): Easy AI's mean, corrected; the mean correction."""
     from pokerlab.studies.aivat_holdem_study import holdem_aivat_study
 
-    with Progress(console=err_console, transient=True) as bar:
+    with StageProgress(transient=True) as bar:
         task = bar.add_task("Hold'em hands", total=players * hands)
         result = holdem_aivat_study(
             hands=hands, seed=seed, opponent=opponent, players=players,

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TaskID, TextColumn, TimeElapsedColumn
 
-from pokerlab.cli._common import console, err_console, print_json
+from pokerlab.cli._common import console, print_json
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import FileFormatError
 
 
@@ -40,7 +41,7 @@ def challenge_command(
         TextColumn("{task.percentage:>3.0f}%"),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=err_console, disable=json) as bar:
+    with StageProgress(*columns, disable=json) as bar:
         tasks: dict[str, TaskID] = {}
 
         def progress(step: str, completed: float, total: float) -> None:

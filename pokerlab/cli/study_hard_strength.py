@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from pokerlab.cli._common import console, err_console, load_game
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import SpecError
 
 LONG_MATCH_HANDS = 10_000
@@ -73,6 +74,11 @@ def hard_strength_command(
     lbr_sizes: Annotated[
         str, typer.Option("--lbr-sizes", help="LBR raise sizes (no-limit).")
     ] = "100%,a",
+    search: Annotated[
+        str, typer.Option("--search", help="Add the searching Hard AI over the last snapshot "
+                          "(a hard-search name, e.g. hard-search@500ms or hard-search+200): "
+                          "its matches, head to head with its blueprint, LBR against it.")
+    ] = "",
     seed: Annotated[int, typer.Option("--seed", min=0, help="Matches' and LBR's seed.")] = 0,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw LBR and win rate vs training (png).")
@@ -112,13 +118,17 @@ def hard_strength_command(
     snaps = [Snapshot.from_file(path) for path in snapshots]
     names = [n.strip() for n in opponents.split(",") if n.strip()]
     chosen = {"all": set(names), "none": set()}.get(aivat, {n.strip() for n in aivat.split(",")})
+    if search:
+        from pokerlab.studies.search_strength import search_settings
+
+        search_settings(search)  # refused before any cell
     plan = Plan(_counts(match_hands_for), match_hands, lbr_hands, opponent_lbr_hands,
-                frozenset(chosen))
-    with Progress(
+                frozenset(chosen), search)
+    with StageProgress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err_console, transient=True,
+        transient=True,
     ) as bar:  # fmt: skip
-        task = bar.add_task("cells", total=None)
+        task = bar.add_task("hard-strength cells", total=None)
 
         def progress(key: str, done: int, total: int) -> None:
             bar.update(task, description=key, completed=done, total=total)

@@ -19,23 +19,23 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pokerlab.cli._common import JsonOption, check_output_path, console, err_console, print_json
+from pokerlab.cli._common import JsonOption, check_output_path, console, print_json
+from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import SpecError
 
 OutOption = Annotated[Path | None, typer.Option("--out", help="Write the figure here (.png).")]
 SeedOption = Annotated[int, typer.Option("--seed", min=0, help="The seed of every random draw.")]
 
 
-def _progress() -> Progress:
-    return Progress(
+def _progress() -> StageProgress:
+    return StageProgress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=err_console,
         transient=True,
     )
 

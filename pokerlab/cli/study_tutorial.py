@@ -20,19 +20,19 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from pokerlab.cli._common import JsonOption, check_output_path, console, err_console, print_json
+from pokerlab.cli._common import JsonOption, check_output_path, console, print_json
+from pokerlab.cli._progress import StageProgress
 
 
-def _progress() -> Progress:
-    return Progress(
+def _progress() -> StageProgress:
+    return StageProgress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=err_console,
         transient=True,
     )
 

@@ -36,6 +36,7 @@ from pokerlab.cards.card import RANKS
 from pokerlab.cards.equity import equity
 from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import PokerlabError
+from pokerlab.strategy.archive import read_npy
 from pokerlab.strategy.io import write_file_atomic
 
 N_CLASSES = 169
@@ -178,8 +179,8 @@ def class_pair_equity(
         if table is not None:
             return table
         try:
-            table = np.load(path)
-            if table.shape != (N_CLASSES, N_CLASSES) or table.dtype != np.float64:
+            table = read_npy(path, shape=(N_CLASSES, N_CLASSES), kinds="f")
+            if table.dtype != np.float64:
                 table = None
         except (OSError, ValueError):
             table = None

@@ -252,6 +252,11 @@ class HoldemState(State):
         return self._holdem
 
     @property
+    def betting_node(self) -> BettingNode:
+        """The betting node this state plays on (shared by every state with its betting)."""
+        return self._node
+
+    @property
     def hole(self) -> tuple[int, ...]:
         """Hole cards in deal order: player ``p`` holds ``hole[p]``, ``hole[p + n]``..."""
         return self._hole

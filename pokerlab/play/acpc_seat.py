@@ -43,7 +43,10 @@ from pokerlab.play.dealer import (
 )
 from pokerlab.play.records import FaultEvent
 
-_MAX_LINE = 4096
+MAX_LINE_BYTES = 8192
+"""The longest line read from a client or a dealer, in bytes (twice the longest match state
+the protocol's parser accepts); a longer line is dropped whole and is a protocol fault."""
+_COMPACT_BYTES = 65536
 _SEND_SECONDS = 5.0
 """How long a send waits for a client that does not read (its buffer full)."""
 _RECORDED_LINES = 3
@@ -65,6 +68,59 @@ class TimeLimits:
     per_match: float | None = None
 
 
+class LineBuffer:
+    """Bytes in, lines out: each line at most ``limit`` bytes, each byte scanned once.
+
+    A line longer than ``limit`` is dropped whole (up to its newline, however long) and
+    reported once, by :meth:`pop` raising ``ProtocolError``; what follows it is read as
+    usual. Memory stays under ``limit`` plus one chunk, and time is linear in the bytes
+    fed, whatever their lines: no quadratic rescans of a growing buffer.
+    """
+
+    def __init__(self, limit: int = MAX_LINE_BYTES) -> None:
+        self.limit = limit
+        self._data = bytearray()
+        self._start = 0  # where the next line begins
+        self._scanned = 0  # bytes before this hold no newline after _start
+        self._dropping = False  # inside a line too long, dropped up to its newline
+
+    def feed(self, chunk: bytes) -> None:
+        """Append bytes read from the peer."""
+        if self._start >= _COMPACT_BYTES or (self._start and self._start == len(self._data)):
+            del self._data[: self._start]
+            self._scanned -= self._start
+            self._start = 0
+        self._data += chunk
+
+    def pop(self) -> str | None:
+        """The next whole line (without its line end; bytes not ASCII replaced), or None.
+
+        Raises:
+            ProtocolError: a line longer than ``limit`` bytes was dropped.
+        """
+        while True:
+            end = self._data.find(b"\n", self._scanned)
+            if end < 0:
+                self._scanned = len(self._data)
+                if len(self._data) - self._start > self.limit:
+                    self._data.clear()
+                    self._start = self._scanned = 0
+                    if not self._dropping:
+                        self._dropping = True
+                        raise ProtocolError(
+                            f"a line longer than {self.limit} bytes (dropped up to its end)"
+                        )
+                return None
+            line = self._data[self._start : end]
+            self._start = self._scanned = end + 1
+            if self._dropping:
+                self._dropping = False
+                continue
+            if len(line) > self.limit:
+                raise ProtocolError(f"a line of {len(line)} bytes; at most {self.limit} are read")
+            return bytes(line).rstrip(b"\r").decode("ascii", errors="replace")
+
+
 class _LineSocket:
     """Lines in and out of a connected socket, with deadlines; never raises past ``AgentFault``.
 
@@ -72,12 +128,15 @@ class _LineSocket:
     there yet: a send, or a read of an answer that has arrived, is one system call. With
     ``spin`` seconds, a read first retries ``recv`` for up to that long before it sleeps
     in ``poll`` (an answer that comes within it costs no wake-up; the CPU is spent).
+    Lines are bounded (:class:`LineBuffer`): a longer one is a ``protocol`` fault.
     """
 
-    def __init__(self, sock: socket.socket, spin: float = 0.0) -> None:
+    def __init__(
+        self, sock: socket.socket, spin: float = 0.0, received: LineBuffer | None = None
+    ) -> None:
         self.sock = sock
         self.spin = spin
-        self.buffer = b""
+        self.lines = LineBuffer() if received is None else received
         self.closed = False
         sock.setblocking(False)
         self._poll = select.poll()
@@ -105,12 +164,15 @@ class _LineSocket:
 
     def read_line(self, deadline: float | None) -> str:
         spin_until = None
-        while b"\n" not in self.buffer:
+        while True:
+            try:
+                line = self.lines.pop()
+            except ProtocolError as error:
+                raise AgentFault("protocol", str(error)) from None
+            if line is not None:
+                return line
             if self.closed:
                 raise AgentFault("crash", "the client disconnected")
-            if len(self.buffer) > _MAX_LINE:
-                self.buffer = b""
-                raise AgentFault("protocol", f"a line longer than {_MAX_LINE} bytes")
             try:
                 chunk = self.sock.recv(65536)
             except BlockingIOError:
@@ -133,9 +195,7 @@ class _LineSocket:
             if not chunk:
                 self.closed = True
                 raise AgentFault("crash", "the client disconnected")
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return line.rstrip(b"\r").decode("ascii", errors="replace")
+            self.lines.feed(chunk)
 
     def close(self) -> None:
         self.closed = True
@@ -295,16 +355,25 @@ class AcpcTable:
 
 
 class AcpcSeat:
-    """One entrant reached over a socket: a transport for the library dealer."""
+    """One entrant reached over a socket: a transport for the library dealer.
+
+    ``received``: bytes already read from the socket (after the version line), if any.
+    """
 
     wants_updates = False
 
     def __init__(
-        self, sock: socket.socket, name: str, limits: TimeLimits, *, spin_us: float = 0.0
+        self,
+        sock: socket.socket,
+        name: str,
+        limits: TimeLimits,
+        *,
+        spin_us: float = 0.0,
+        received: LineBuffer | None = None,
     ) -> None:
         self.name = name
         self.limits = limits
-        self.lines = _LineSocket(sock, spin=spin_us / 1e6)
+        self.lines = _LineSocket(sock, spin=spin_us / 1e6, received=received)
         self.table: AcpcTable | None = None
         self.sent = ""
         self.hand_seconds = 0.0
@@ -436,8 +505,10 @@ def check_spin_us(spin_us: float) -> float:
 
 __all__ = [
     "DEFAULT_SPIN_US",
+    "MAX_LINE_BYTES",
     "AcpcSeat",
     "AcpcTable",
+    "LineBuffer",
     "MatchStateSink",
     "TimeLimits",
     "check_spin_us",

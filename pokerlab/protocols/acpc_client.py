@@ -39,7 +39,7 @@ from pokerlab.play.acpc_matchstate import (
     MatchStateTracker,
     action_token,
 )
-from pokerlab.play.acpc_seat import DEFAULT_SPIN_US, check_spin_us
+from pokerlab.play.acpc_seat import DEFAULT_SPIN_US, LineBuffer, check_spin_us
 from pokerlab.play.dealer import (
     AgentConnection,
     AgentFault,
@@ -232,26 +232,31 @@ def run_client(
 def _serve(
     sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None], spin: float
 ) -> None:
-    buffer = b""
+    buffer = LineBuffer()
     reported = 0
     while True:
         chunk = _receive(sock, spin)
         if not chunk:
             return
-        buffer += chunk
-        *raw_lines, buffer = buffer.split(b"\n")
-        lines = [
-            line
-            for line in (raw.decode("ascii", errors="replace").rstrip("\r") for raw in raw_lines)
-            if line and not line.startswith("#")
-        ]
+        buffer.feed(chunk)
+        lines = []
+        while True:
+            try:
+                line = buffer.pop()
+            except ProtocolError as error:
+                say(f"unreadable line from the dealer ({error}); not answered")
+                continue
+            if line is None:
+                break
+            if line and not line.startswith("#"):
+                lines.append(line)
         if not player.connection.wants_updates:
             lines = latest_states(lines)
         replies = []
         for line in lines:
             try:
                 reply = player.answer(line)
-            except ProtocolError as error:
+            except PokerlabError as error:
                 say(f"unreadable line from the dealer ({error}); not answered")
                 continue
             if reply is not None:

@@ -8,14 +8,20 @@ by an :class:`~pokerlab.play.acpc_seat.AcpcTable` (the listener that sends match
 and writes the ACPC log). Entrant ``i`` sits in seat ``(i + hand) % n`` (seats rotate
 every hand, as ACPC's dealer does).
 
-A client that disconnects, sends garbage, an illegal action, answers out of turn or stays
-silent past its time limit never stops the match: the dealer plays the seat's default
-action (check, else fold) and records the fault.
+Before the match, every port is watched at once (:func:`accept_seats`): a connection that
+stays silent past the hello timeout (:data:`DEFAULT_HELLO_SECONDS`), announces another
+version or closes is dropped and its seat listens again, until the start deadline
+(:data:`DEFAULT_START_SECONDS`). During the match, a client that disconnects, sends
+garbage or lines too long (:data:`~pokerlab.play.acpc_seat.MAX_LINE_BYTES`), an illegal
+action, answers out of turn or stays silent past its time limit never stops the match:
+the dealer plays the seat's default action (check, else fold) and records the fault.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import selectors
 import socket
 import time
 from collections.abc import Callable, Sequence
@@ -24,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import PokerlabError, ProtocolError
 from pokerlab.eval.matches import iter_hands
 from pokerlab.eval.statistics import Estimate, mean_estimate
 from pokerlab.games.holdem_state import HoldemGame
@@ -35,11 +41,9 @@ from pokerlab.play.acpc_seat import (
     DEFAULT_SPIN_US,
     AcpcSeat,
     AcpcTable,
+    LineBuffer,
     TimeLimits,
     check_spin_us,
-)
-from pokerlab.play.dealer import (
-    AgentFault,
 )
 from pokerlab.play.records import FaultEvent, HandRecord
 
@@ -74,9 +78,41 @@ def open_seats(n: int, port_base: int) -> list[socket.socket]:
                 other.close()
             server.close()
             raise PokerlabError(f"cannot listen on 127.0.0.1:{port} ({error})") from error
-        server.listen(1)
+        server.listen(MAX_WAITING)
         listeners.append(server)
     return listeners
+
+
+DEFAULT_START_SECONDS = 60.0
+"""Seconds the dealer waits for every seat to be taken by a client that announced its
+version (``--start-timeout``); past it, the dealer stops and names the empty seats."""
+DEFAULT_HELLO_SECONDS = 5.0
+"""Seconds a new connection has to send its ``VERSION:2.0.0`` line (``--hello-timeout``);
+a connection silent past it is dropped and its seat listens again."""
+MAX_WAITING = 8
+"""Connections that may wait to announce their version on one seat at once; more are
+dropped as they come (so no one can exhaust the dealer's file descriptors)."""
+
+
+@dataclass(eq=False)
+class _Waiting:
+    """A connection that has not announced its version yet."""
+
+    sock: socket.socket
+    seat: int
+    deadline: float
+    received: LineBuffer
+
+
+def check_seconds(value: float, option: str) -> float:
+    """``value`` if it is a positive, finite number of seconds.
+
+    Raises:
+        PokerlabError: otherwise, naming ``option``.
+    """
+    if not 0 < value < math.inf:  # False for NaN too
+        raise PokerlabError(f"{option} must be a positive number of seconds; got {value!r}")
+    return value
 
 
 def accept_seats(
@@ -84,41 +120,161 @@ def accept_seats(
     names: Sequence[str],
     limits: TimeLimits,
     *,
-    connect_timeout: float = 30.0,
+    start_timeout: float = DEFAULT_START_SECONDS,
+    hello_timeout: float = DEFAULT_HELLO_SECONDS,
     spin_us: float = DEFAULT_SPIN_US,
+    report: Callable[[str], None] | None = None,
 ) -> list[AcpcSeat]:
-    """Accept one client per listener and read its ``VERSION:2.0.0`` line.
+    """Give each seat to the first client on its port that announces ``VERSION:2.x``.
+
+    Every port is watched at once. A connection that says nothing within
+    ``hello_timeout`` seconds, announces another version, sends a line too long or
+    closes is dropped (and told to ``report``), and its seat goes on listening, until
+    ``start_timeout`` seconds after the call: so a silent or hostile connection delays
+    no seat for longer than ``hello_timeout`` and stops nothing. At most
+    :data:`MAX_WAITING` connections wait on one seat at once (a newer one drops the
+    oldest).
 
     ``spin_us``: microseconds a seat waiting for its client's answer polls the socket
     before it sleeps (see :data:`DEFAULT_SPIN_US`).
 
     Raises:
-        PokerlabError: if a client does not connect within ``connect_timeout`` seconds or
-            does not announce version 2.0.
+        PokerlabError: if a seat has no client within ``start_timeout`` seconds (naming
+            the empty seats), or a timeout is not a positive number.
     """
     check_spin_us(spin_us)
-    seats = []
-    for server, name in zip(listeners, names, strict=True):
-        server.settimeout(connect_timeout)
+    check_seconds(start_timeout, "the start timeout")
+    check_seconds(hello_timeout, "the hello timeout")
+    say = report or (lambda text: None)
+    seats: dict[int, AcpcSeat] = {}
+    waiting: list[_Waiting] = []
+    dropped = [0] * len(names)
+    selector = selectors.DefaultSelector()
+    ports = [server.getsockname()[1] for server in listeners]
+
+    def drop(entry: _Waiting, why: str) -> None:
+        selector.unregister(entry.sock)
+        entry.sock.close()
+        waiting.remove(entry)
+        dropped[entry.seat] += 1
+        then = "" if entry.seat in seats else ", the seat listens again"
+        say(f"{names[entry.seat]} (port {ports[entry.seat]}): a connection {why}; "
+            f"dropped{then}")
+
+    try:
+        for index, server in enumerate(listeners):
+            server.setblocking(False)
+            selector.register(server, selectors.EVENT_READ, index)
+        start_deadline = time.monotonic() + start_timeout
+        while len(seats) < len(names):
+            now = time.monotonic()
+            for entry in [e for e in waiting if e.deadline <= now]:
+                drop(entry, f"said nothing within {hello_timeout:g} s")
+            if now >= start_deadline:
+                break
+            wake = min([start_deadline, *(e.deadline for e in waiting)])
+            for key, _ in selector.select(max(0.0, wake - now)):
+                if (key.data in seats) if isinstance(key.data, int) else (
+                    key.data not in waiting
+                ):
+                    continue  # taken or dropped by an earlier event of this round
+                if isinstance(key.data, int):
+                    server = listeners[key.data]
+                    _accept(server, key.data, waiting, selector, hello_timeout, drop, say,
+                            f"{names[key.data]} (port {ports[key.data]})")
+                    continue
+                entry = key.data
+                line = _hello(entry, drop)
+                if line is None:
+                    continue
+                if not line.startswith("VERSION:2."):
+                    drop(entry, f"announced {line[:40]!r}, not {VERSION_LINE}")
+                    continue
+                selector.unregister(entry.sock)
+                waiting.remove(entry)
+                listener = listeners[entry.seat]
+                selector.unregister(listener)
+                listener.close()
+                entry.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                seats[entry.seat] = AcpcSeat(entry.sock, names[entry.seat], limits,
+                                             spin_us=spin_us, received=entry.received)
+                for other in [e for e in waiting if e.seat == entry.seat]:
+                    drop(other, "lost the seat to one that announced its version first")
+        if len(seats) < len(names):
+            empty = [
+                f"{names[i]} (port {ports[i]}"
+                + (f"; {dropped[i]} connections dropped)" if dropped[i] else ")")
+                for i in range(len(names)) if i not in seats
+            ]
+            raise PokerlabError(
+                f"no client announced {VERSION_LINE} within {start_timeout:g} s on "
+                f"{', '.join(empty)}; start the clients sooner or give a longer "
+                "--start-timeout"
+            )
+        return [seats[i] for i in range(len(names))]
+    except BaseException:
+        for seat in seats.values():
+            seat.close()
+        raise
+    finally:
+        for entry in waiting:
+            entry.sock.close()
+        for server in listeners:
+            server.close()
+        selector.close()
+
+
+def _accept(
+    server: socket.socket,
+    index: int,
+    waiting: list[_Waiting],
+    selector: selectors.BaseSelector,
+    hello_timeout: float,
+    drop: Callable[[_Waiting, str], None],
+    say: Callable[[str], None],
+    label: str,
+) -> None:
+    """Take every connection waiting on ``server`` (seat ``index``, named ``label``).
+
+    Past :data:`MAX_WAITING` waiting on the seat, the oldest is dropped: a flood of
+    silent connections cannot keep a real client (which speaks at once) out.
+    """
+    while True:
         try:
             sock, _ = server.accept()
-        except TimeoutError as error:
-            raise PokerlabError(
-                f"{name} did not connect to port {server.getsockname()[1]} within "
-                f"{connect_timeout:g} s"
-            ) from error
-        finally:
-            server.close()
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        seat = AcpcSeat(sock, name, limits, spin_us=spin_us)
-        try:
-            version = seat.lines.read_line(time.monotonic() + connect_timeout)
-        except AgentFault as fault:
-            raise PokerlabError(f"{name} sent no version line: {fault.detail}") from fault
-        if not version.startswith("VERSION:2."):
-            raise PokerlabError(f"{name} announced {version[:40]!r}; allowed: {VERSION_LINE}")
-        seats.append(seat)
-    return seats
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as error:  # out of descriptors, aborted: the seat keeps listening
+            say(f"{label}: cannot accept a connection ({error})")
+            return
+        mine = [e for e in waiting if e.seat == index]
+        if len(mine) >= MAX_WAITING:
+            drop(mine[0], f"made room for a newer one ({MAX_WAITING} wait at most)")
+        sock.setblocking(False)
+        entry = _Waiting(sock, index, time.monotonic() + hello_timeout, LineBuffer())
+        waiting.append(entry)
+        selector.register(sock, selectors.EVENT_READ, entry)
+
+
+def _hello(entry: _Waiting, drop: Callable[[_Waiting, str], None]) -> str | None:
+    """The version line of a waiting connection, once whole; None meanwhile or if dropped."""
+    try:
+        chunk = entry.sock.recv(4096)
+    except (BlockingIOError, InterruptedError):
+        return None
+    except OSError as error:
+        drop(entry, f"failed ({error})")
+        return None
+    if not chunk:
+        drop(entry, "closed before announcing its version")
+        return None
+    entry.received.feed(chunk)
+    try:
+        line = entry.received.pop()
+    except ProtocolError as error:
+        drop(entry, f"sent {error}")
+        return None
+    return line
 
 
 def run_acpc_match(
@@ -181,8 +337,12 @@ def run_acpc_match(
 
 
 __all__ = [
+    "DEFAULT_HELLO_SECONDS",
+    "DEFAULT_START_SECONDS",
+    "MAX_WAITING",
     "AcpcResult",
     "accept_seats",
+    "check_seconds",
     "open_seats",
     "run_acpc_match",
 ]

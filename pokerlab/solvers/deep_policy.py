@@ -25,8 +25,10 @@ from pokerlab.solvers.deep_networks import (
     tree_observations,
 )
 from pokerlab.strategy import Strategy
-from pokerlab.strategy.io import write_file_atomic
+from pokerlab.strategy.archive import check_zip_sizes
+from pokerlab.strategy.io import describe_file, write_file_atomic
 from pokerlab.tree import CompiledTree, compile
+from pokerlab.tree.compile import DEFAULT_MEMORY_LIMIT
 
 POLICY_FORMAT = "pokerlab-deep-policy"
 """The ``format`` field of a saved :class:`DeepPolicy` (a ``.pt`` file)."""
@@ -142,6 +144,12 @@ class DeepPolicy:
         where = repr(str(path))
         if not Path(path).is_file():
             raise FileFormatError(f"{where} does not exist or is not a file")
+        kind = describe_file(Path(path))
+        if kind != "a zip archive (.npz)":
+            raise FileFormatError(
+                f"{where} is {kind}, not a readable Deep CFR policy (.pt) file"
+            )
+        check_zip_sizes(Path(path), where=where, limit=DEFAULT_MEMORY_LIMIT)
         try:
             payload = torch.load(path, map_location="cpu", weights_only=True)
         except Exception as exc:  # torch raises many kinds on a damaged file

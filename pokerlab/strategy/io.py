@@ -21,7 +21,14 @@ import numpy as np
 from pokerlab._version import __version__
 from pokerlab.errors import FileFormatError, PokerlabError, StrategyMismatchError
 from pokerlab.games import Game, GameSpec, load
+from pokerlab.strategy.archive import (
+    MAX_JSON_BYTES,
+    NpzArchive,
+    format_bytes,
+    parse_json,
+)
 from pokerlab.tree import CompiledTree
+from pokerlab.tree.compile import DEFAULT_MEMORY_LIMIT
 
 
 def keys_fingerprint(tree: CompiledTree) -> str:
@@ -165,52 +172,95 @@ def file_game(
     return found
 
 
+ArrayCheck = Callable[[dict[str, object], NpzArchive], None]
+"""A reader's check of a file's declared arrays (``archive.arrays``), given its header,
+before they are read; it may read small arrays (``archive.read``) to check the others."""
+
+
 def read_npz(
-    path: str | Path, expected_format: str | tuple[str, ...]
+    path: str | Path,
+    expected_format: str | tuple[str, ...],
+    *,
+    check: ArrayCheck | None = None,
+    limit: int | None = None,
 ) -> tuple[dict[str, object], dict[str, np.ndarray]]:
-    """Read a pokerlab ``.npz`` file: its JSON header and its arrays.
+    """Read a pokerlab ``.npz`` file: its JSON header and its arrays, checked before reading.
+
+    The zip directory and every array's ``.npy`` header are read first (shape, dtype,
+    declared size: :class:`~pokerlab.strategy.archive.NpzArchive`); then the JSON header
+    (bounded: :func:`~pokerlab.strategy.archive.parse_json`); then ``check`` sees the
+    header and the declared arrays (and may read small ones); then the declared total is
+    compared with ``limit``; only then are the arrays read, never more bytes than
+    declared. Object (pickled) arrays are never read.
 
     Args:
         path: the file.
         expected_format: the format (or formats) the caller can read.
+        check: the caller's check of the declared shapes (raises to refuse the file).
+        limit: the most bytes the arrays may declare together (default: the memory
+            limit, :data:`pokerlab.tree.compile.DEFAULT_MEMORY_LIMIT`).
 
     Raises:
         FileFormatError: missing, a folder, another kind of file (named), truncated,
-            corrupted, or not of ``expected_format``.
+            corrupted, declaring arrays the format does not allow or over ``limit``, or
+            not of ``expected_format``.
     """
     formats = (expected_format,) if isinstance(expected_format, str) else expected_format
     wanted = " or ".join(formats)
     source = Path(path)
+    where = repr(str(source))
     kind = describe_file(source)
     if kind == "a file that does not exist":
-        raise FileFormatError(f"{str(source)!r} does not exist")
+        raise FileFormatError(f"{where} does not exist")
     if kind != "a zip archive (.npz)":
-        raise FileFormatError(f"{str(source)!r} is {kind}, not a {wanted} file (.npz)")
-    try:
-        loaded = np.load(source, allow_pickle=False)
-        with loaded as data:
-            arrays = {name: data[name] for name in data.files}
-    except FileFormatError:
-        raise
-    except Exception as exc:  # a damaged zip fails in zipfile, zlib, numpy's header parser...
-        reason = "it holds Python objects" if "allow_pickle" in str(exc) else (
-            f"{type(exc).__name__}: {str(exc)[:120]}")
-        raise FileFormatError(
-            f"{str(source)!r} is a zip archive that is not a readable {wanted} file "
-            f"(truncated or corrupted? or another program's .npz: {reason})"
-        ) from None
-    if "header" not in arrays:
-        raise FileFormatError(
-            f"{str(source)!r} is an .npz file with no pokerlab header (its arrays: "
-            f"{', '.join(sorted(arrays)[:5]) or 'none'}), not a {wanted} file"
-        )
-    try:
-        header = json.loads(arrays.pop("header").tobytes().decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise FileFormatError(f"{str(source)!r} has a corrupted header: {exc}") from None
-    if not isinstance(header, dict) or header.get("format") not in formats:
-        found = header.get("format") if isinstance(header, dict) else None
-        raise FileFormatError(
-            f"{str(source)!r} is a {found or 'unknown'} file, not a {' or '.join(formats)} file"
-        )
+        raise FileFormatError(f"{where} is {kind}, not a {wanted} file (.npz)")
+    with NpzArchive(source, where=where) as archive:
+        header = read_npz_header(archive, wanted)
+        if header.get("format") not in formats:
+            raise FileFormatError(
+                f"{where} is a {header.get('format') or 'unknown'} file, not a {wanted} file"
+            )
+        if check is not None:
+            check(header, archive)
+        archive.check_limit(DEFAULT_MEMORY_LIMIT if limit is None else limit)
+        arrays = {name: archive.read(name) for name in archive.arrays if name != "header"}
     return header, arrays
+
+
+def read_npz_header(archive: NpzArchive, wanted: str) -> dict[str, object]:
+    """The JSON header of an opened pokerlab archive (its ``header`` array), bounded.
+
+    Raises:
+        FileFormatError: no header, a header that is not a ``uint8`` vector of at most
+            :data:`~pokerlab.strategy.archive.MAX_JSON_BYTES`, or not a JSON object.
+    """
+    where = archive.where
+    info = archive.arrays.get("header")
+    if info is None:
+        names = ", ".join(sorted(archive.arrays)[:5]) or "none"
+        raise FileFormatError(
+            f"{where} is an .npz file with no pokerlab header (its arrays: {names}), not a "
+            f"{wanted} file"
+        )
+    if info.dtype != np.uint8 or len(info.shape) != 1 or info.nbytes > MAX_JSON_BYTES:
+        raise FileFormatError(
+            f"{where} has a corrupted header: a {info.dtype} array of shape {info.shape}, "
+            f"not the text of at most {format_bytes(MAX_JSON_BYTES)}"
+        )
+    header = parse_json(archive.read("header").tobytes(), where=where)
+    if not isinstance(header, dict):
+        raise FileFormatError(f"{where} has a corrupted header: not a JSON object")
+    return header
+
+
+def read_npz_format(path: str | Path) -> str | None:
+    """The ``format`` field of a pokerlab ``.npz`` file's header; None for any other file.
+
+    Only the zip directory, the ``.npy`` headers and the (bounded) JSON header are read.
+    """
+    try:
+        with NpzArchive(Path(path), where=repr(str(path))) as archive:
+            value = read_npz_header(archive, "pokerlab").get("format")
+    except (FileFormatError, OSError):
+        return None
+    return value if isinstance(value, str) else None

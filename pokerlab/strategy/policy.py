@@ -32,11 +32,12 @@ from pokerlab._types import Action
 from pokerlab.errors import GameTooLargeError, PolicyError, StrategyError, StrategyMismatchError
 from pokerlab.games.base import Game
 from pokerlab.games.observation import Observation
+from pokerlab.strategy.archive import NpzArchive
 from pokerlab.strategy.io import read_npz
 from pokerlab.strategy.strategy import FORMAT as STRATEGY_FORMAT
-from pokerlab.strategy.strategy import Strategy, strategy_from_file
+from pokerlab.strategy.strategy import Strategy, check_strategy_arrays, strategy_from_file
 from pokerlab.strategy.table import FORMAT as TABLE_FORMAT
-from pokerlab.strategy.table import InfosetTable, table_from_file
+from pokerlab.strategy.table import InfosetTable, check_table_arrays, table_from_file
 from pokerlab.tree import compile
 
 DISTRIBUTION_TOLERANCE = 1e-6
@@ -246,7 +247,13 @@ def load_policy(path: str | Path, *, game: Game | None = None) -> Strategy | Inf
         StrategyMismatchError: if ``game`` is given and the file was made for another.
         FileFormatError: if the file is missing, damaged, or of another format.
     """
-    header, arrays = read_npz(path, (STRATEGY_FORMAT, TABLE_FORMAT))
+    def check(header: dict[str, object], archive: NpzArchive) -> None:
+        if header.get("format") == TABLE_FORMAT:
+            check_table_arrays(header, archive, path)
+        else:
+            check_strategy_arrays(header, archive, path, game)
+
+    header, arrays = read_npz(path, (STRATEGY_FORMAT, TABLE_FORMAT), check=check)
     if header.get("format") == TABLE_FORMAT:
         return table_from_file(header, arrays, path, game)
     return strategy_from_file(header, arrays, path, game)

@@ -19,6 +19,7 @@ from pokerlab._types import Action, FloatArray
 from pokerlab.errors import FileFormatError, StrategyError, StrategyMismatchError
 from pokerlab.games.base import Game, State
 from pokerlab.games.observation import Observation
+from pokerlab.strategy.archive import NpzArchive
 from pokerlab.strategy.io import (
     file_game,
     header_array,
@@ -307,6 +308,28 @@ def strategy_from_file(
     )
 
 
+def check_strategy_arrays(
+    header: dict[str, object], archive: NpzArchive, path: str | Path, game: Game | None
+) -> None:
+    """Refuse a strategy file whose declared ``probs`` the game cannot have, before reading it.
+
+    ``probs`` must be declared ``[n_infosets, max_actions]`` of the game the header names
+    (compiled once, as loading it needs), of a real number type.
+
+    Raises:
+        FileFormatError: a shape or dtype the game cannot have, or no valid game.
+        StrategyMismatchError: ``game`` is given and the file was made for another.
+    """
+    tree = compile(file_game(header, path, game, "a strategy"))
+    probs = archive.arrays.get("probs")
+    expected = (tree.n_infosets, tree.max_actions)
+    if probs is not None and (probs.shape != expected or probs.dtype.kind not in "iuf"):
+        raise FileFormatError(
+            f"{str(path)!r} declares probs of shape {probs.shape} ({probs.dtype}); its game "
+            f"needs {expected} real numbers"
+        )
+
+
 def load_strategy(path: str | Path, *, game: Game | None = None) -> Strategy:
     """Read a strategy file; check it against ``game`` when one is given.
 
@@ -314,7 +337,9 @@ def load_strategy(path: str | Path, *, game: Game | None = None) -> Strategy:
         StrategyMismatchError: if ``game`` is given and the file was made for another.
         FileFormatError: if the file is missing, truncated, corrupted or of another format.
     """
-    header, arrays = read_npz(path, FORMAT)
+    header, arrays = read_npz(
+        path, FORMAT, check=lambda head, declared: check_strategy_arrays(head, declared, path, game)
+    )
     return strategy_from_file(header, arrays, path, game)
 
 

@@ -24,7 +24,16 @@ from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab.errors import FileFormatError, PokerlabError, StrategyError, StrategyMismatchError
 from pokerlab.games.base import Game
 from pokerlab.games.observation import Observation
-from pokerlab.strategy.io import file_game, header_array, make_header, read_npz, write_npz_atomic
+from pokerlab.strategy.archive import NpzArchive
+from pokerlab.strategy.io import (
+    file_game,
+    header_array,
+    header_game,
+    make_header,
+    read_npz,
+    write_npz_atomic,
+)
+from pokerlab.tree.compile import DEFAULT_MEMORY_LIMIT
 
 FORMAT = "pokerlab-table"
 """The ``format`` field of an infoset table file's header."""
@@ -280,8 +289,61 @@ class InfosetTable:
             StrategyMismatchError: if ``game`` is given and the file was made for another.
             FileFormatError: if the file is missing, truncated, corrupted or of another format.
         """
-        header, arrays = read_npz(path, FORMAT)
+        header, arrays = read_npz(
+            path, FORMAT, check=lambda head, declared: check_table_arrays(head, declared, path)
+        )
         return table_from_file(header, arrays, path, game)
+
+
+def check_table_arrays(header: dict[str, object], archive: NpzArchive, path: str | Path) -> None:
+    """Refuse a table file whose declared arrays cannot be a table, before reading them.
+
+    The keys (a byte vector, one line per row) are read first and must be distinct; then
+    ``offsets`` must be declared one longer than the rows, and ``actions`` and ``probs``
+    as vectors of one length, at most the game's ``max_actions`` per row. So what the
+    file makes pokerlab allocate is bounded by the distinct keys it really holds.
+
+    Raises:
+        FileFormatError: naming the array whose declaration is impossible.
+    """
+    where = repr(str(path))
+    arrays = archive.arrays
+    missing = [name for name in ("keys", "offsets", "actions", "probs") if name not in arrays]
+    if missing:
+        raise FileFormatError(f"{where} has no {', '.join(repr(m) for m in missing)} array")
+    keys, offsets = arrays["keys"], arrays["offsets"]
+    actions, probs = arrays["actions"], arrays["probs"]
+    if any(len(a.shape) != 1 for a in (keys, offsets, actions, probs)) or keys.dtype != np.uint8:
+        raise FileFormatError(f"{where} declares table arrays that are not vectors of its format")
+    archive.check_limit(DEFAULT_MEMORY_LIMIT, names=("keys",))
+    rows = len(_file_keys(archive.read("keys"), where))
+    game = header_game(header, path)
+    if (
+        offsets.shape != (rows + 1,)
+        or actions.shape != probs.shape
+        or actions.shape[0] > rows * game.max_actions
+        or offsets.dtype.kind not in "iu"
+        or actions.dtype.kind not in "iu"
+        or probs.dtype.kind not in "iuf"
+    ):
+        raise FileFormatError(
+            f"{where} declares a table that cannot be: offsets {offsets.shape} "
+            f"({offsets.dtype}), actions {actions.shape} ({actions.dtype}), probs "
+            f"{probs.shape} ({probs.dtype}) for {rows} keys and at most {game.max_actions} "
+            "actions per row"
+        )
+
+
+def _file_keys(raw: np.ndarray, where: str) -> list[str]:
+    """The distinct keys of a table file's ``keys`` bytes."""
+    try:
+        text = raw.tobytes().decode()
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"{where} has corrupted keys: {exc}") from None
+    keys = text.split("\n") if text else []
+    if len(set(keys)) != len(keys):
+        raise FileFormatError(f"{where} holds an invalid table: its keys are not distinct")
+    return keys
 
 
 def table_from_file(
@@ -293,11 +355,7 @@ def table_from_file(
     missing = [name for name in ("keys", "offsets", "actions", "probs") if name not in arrays]
     if missing:
         raise FileFormatError(f"{str(path)!r} has no {', '.join(repr(m) for m in missing)} array")
-    try:
-        text = arrays["keys"].tobytes().decode()
-    except UnicodeDecodeError as exc:
-        raise FileFormatError(f"{str(path)!r} has corrupted keys: {exc}") from None
-    keys = text.split("\n") if text else []
+    keys = _file_keys(arrays["keys"], repr(str(path)))
     metadata = header.get("metadata", {})
     try:
         return InfosetTable.from_arrays(
@@ -308,4 +366,4 @@ def table_from_file(
         raise FileFormatError(f"{str(path)!r} holds an invalid table: {exc}") from None
 
 
-__all__ = ["InfosetTable", "table_from_file"]
+__all__ = ["InfosetTable", "check_table_arrays", "table_from_file"]

@@ -228,6 +228,9 @@ class Plan:
     lbr_hands: int
     opponent_lbr_hands: int
     aivat: frozenset[str] = frozenset(OPPONENTS)
+    search: str = ""
+    """A ``hard-search`` name: the searcher's cells for the last snapshot
+    (:mod:`pokerlab.studies.search_strength`); empty: none."""
 
 
 def plan_cells(
@@ -244,6 +247,16 @@ def plan_cells(
         lbr += [(f"lbr/agent/{opp}", "lbr", opp, plan.opponent_lbr_hands) for opp in opponents]
     if plan.lbr_hands > 0:
         lbr += [(f"lbr/{snap.label}", "lbr", snap, plan.lbr_hands) for snap in snapshots]
+    if plan.search and snapshots:
+        from pokerlab.studies.search_strength import BLUEPRINT
+
+        last = snapshots[-1]
+        hands = plan.match_hands.get(last.label, plan.default_match_hands)
+        if hands > 0:
+            cells += [(f"search/{last.label}/{opp}", "search", last, hands)
+                      for opp in (BLUEPRINT, *opponents)]
+        if plan.lbr_hands > 0:
+            lbr.append((f"search-lbr/{last.label}", "search-lbr", last, plan.lbr_hands))
     return lbr + cells if lbr_first else cells + lbr
 
 
@@ -251,7 +264,7 @@ def _done(cell: dict[str, Any] | None, kind: str, hands: int) -> bool:
     """Whether a stored cell already holds this measurement (same kind and hand count)."""
     if cell is None:
         return False
-    return cell.get("hands_per_seat" if kind == "match" else "hands") == hands
+    return cell.get("hands_per_seat" if kind in ("match", "search") else "hands") == hands
 
 
 def run_study(
@@ -306,6 +319,16 @@ def run_study(
             opponent = key.rsplit("/", 1)[1]
             cell = match_cell(game, who, opponent, hands, seed=seed,
                               aivat=opponent in plan.aivat)
+        elif kind in ("search", "search-lbr"):
+            from pokerlab.studies.search_strength import search_lbr_cell, search_match_cell
+
+            if kind == "search":
+                opponent = key.rsplit("/", 1)[1]
+                cell = search_match_cell(game, who, opponent, hands, plan.search, seed=seed,
+                                         aivat=opponent in plan.aivat or "/blueprint" in key)
+            else:
+                cell = search_lbr_cell(game, who, hands, plan.search, seed=seed,
+                                       sizes=lbr_sizes)
         else:
             report = None if progress is None else (
                 lambda done, k=key, n=hands: progress(k, done, n))
@@ -321,7 +344,7 @@ def run_study(
 
 def describe_cell(key: str, cell: dict[str, Any]) -> str:
     """One line: the cell's key, its estimate and interval, hands and wall time."""
-    if cell["kind"] == "match":
+    if cell["kind"] in ("match", "search"):
         plain = cell["plain"]
         text = (f"{key}: {plain['mean']:+.0f} [{plain['low']:+.0f}, {plain['high']:+.0f}] "
                 f"mbb/hand over {cell['hands']:,} hands")
@@ -366,7 +389,9 @@ def markdown_tables(data: dict[str, Any]) -> str:
         who = c.get("snapshot") or c.get("agent")
         trained = _seconds(c["training_seconds"]) if "training_seconds" in c else "-"
         lines.append(f"| {who} | {trained} | {c['hands']:,} | {fmt(c)} |")
-    return "\n".join(lines + _trend_lines(data)) + "\n"
+    from pokerlab.studies.search_strength import search_markdown
+
+    return "\n".join(lines + _trend_lines(data) + search_markdown(cells)) + "\n"
 
 
 def lbr_trend(data: dict[str, Any]) -> dict[str, Any] | None:

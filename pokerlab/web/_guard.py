@@ -55,8 +55,9 @@ def guarded(handler: Handler) -> Handler:
             return await handler(request)
         except RequestError as refused:
             return error_response(refused.message, refused.status)
-        except PokerlabError as error:
-            return error_response(str(error), 400)
+        except PokerlabError as error:  # 400, or its own status (429 when busy)
+            status = getattr(error, "status", 400)
+            return error_response(str(error), status if isinstance(status, int) else 400)
 
     return wrapper
 
@@ -151,7 +152,7 @@ async def read_json_object(request: Request) -> dict[str, object]:
             raise RequestError(f"the body is over {MAX_BODY} bytes", 413)
     try:
         body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested deep
         raise RequestError("the body must be a JSON object") from None
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object")
@@ -218,18 +219,13 @@ def listed_files(root: Path | None, formats: tuple[str, ...]) -> list[dict[str, 
 
 
 def npz_format(path: Path) -> str | None:
-    """The ``format`` field of a pokerlab ``.npz`` file's header, or None."""
-    import numpy as np
+    """The ``format`` field of a pokerlab ``.npz`` file's header, or None.
 
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            if "header" not in data.files:
-                return None
-            header = json.loads(data["header"].tobytes().decode())
-    except Exception:  # any unreadable file is simply not listed
-        return None
-    value = header.get("format") if isinstance(header, dict) else None
-    return value if isinstance(value, str) else None
+    Only the archive's directory and its bounded header are read, never the arrays.
+    """
+    from pokerlab.strategy.io import read_npz_format
+
+    return read_npz_format(path)
 
 
 def relative_message(message: str, target: Path, relative: str) -> str:

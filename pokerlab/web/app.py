@@ -27,16 +27,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import shlex
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -44,14 +43,21 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from pokerlab.agents.registry import agent_names, check_builtin, expand_name
+from pokerlab.agents.registry import SOLVER_PREFIX, agent_names, check_builtin, expand_name
 from pokerlab.agents.resolve import build_agent
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games.base import Game
 from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
 from pokerlab.play.dealer import DealStream, connect, deal_hand
 from pokerlab.web import arena_view, explorer, hands_download, spot_view
+from pokerlab.web._security import (
+    MAX_BUSY,
+    BusyError,
+    BusyGate,
+    OriginGuard,
+    in_daemon_thread,
+)
 from pokerlab.web.holdem_table import HoldemTable
 from pokerlab.web.small_table import SmallGameTable
 from pokerlab.web.tables import Table, TableRegistry, WebRequestError
@@ -84,29 +90,16 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _same_origin(connection: Request | WebSocket) -> bool:
-    """False when the browser says the request comes from a page of another site.
-
-    A page elsewhere must not drive this server's tables from the person's browser (a
-    cross-site form post, a cross-site WebSocket); browsers send ``Origin`` on both.
-    """
-    origin = connection.headers.get("origin")
-    if origin is None:
-        return True
-    return urlsplit(origin).netloc == connection.headers.get("host", "")
-
-
 async def _json_body(request: Request) -> dict[str, object]:
-    """The request's JSON object, at most :data:`MAX_BODY` bytes, from a page of this site.
+    """The request's JSON object, at most :data:`MAX_BODY` bytes.
+
+    (A request from another site's page never gets here: :class:`OriginGuard` refuses it.)
 
     Raises:
-        WebRequestError: 403 for a request from another site's page, 413 for a larger
-            body, 400 for a body that is not a JSON object.
+        WebRequestError: 413 for a larger body, 400 for a body that is not a JSON object.
     """
-    if not _same_origin(request):
-        raise WebRequestError(403, "a request from a page of another site is refused; open "
-                              "the page this server serves")
-    if int(request.headers.get("content-length") or 0) > MAX_BODY:
+    declared = request.headers.get("content-length") or "0"
+    if not declared.isdigit() or int(declared) > MAX_BODY:
         raise WebRequestError(413, f"the body is over {MAX_BODY} bytes")
     raw = bytearray()
     async for chunk in request.stream():
@@ -139,6 +132,12 @@ def _int_field(body: Mapping[str, object], name: str, default: int, low: int, hi
     return value
 
 
+class BotHold(contextlib.ExitStack):
+    """What building bots holds until it is done: at most one busy slot (``has_slot``)."""
+
+    has_slot = False
+
+
 class WebApp:
     """The app's shared parts: the tables, the strategies folder, the extra agents."""
 
@@ -149,11 +148,13 @@ class WebApp:
         extra_agents: Mapping[str, AgentFactory],
         bot_time_limit: float,
         max_tables: int,
+        busy: BusyGate,
     ) -> None:
         self.strategies = strategies.resolve() if strategies is not None else None
         self.extra_agents = dict(extra_agents)
         self.bot_time_limit = bot_time_limit
         self.tables = TableRegistry(max_tables=max_tables)
+        self.busy = busy
         self._playable: dict[str, list[str]] = {}
 
     # -- agents ------------------------------------------------------------------------------
@@ -182,11 +183,19 @@ class WebApp:
             self._playable[key] = names
         return self._playable[key]
 
-    def make_bot(self, name: object, game: Game, seed: int) -> object:
+    def make_bot(
+        self, name: object, game: Game, seed: int, hold: BotHold | None = None
+    ) -> object:
         """A fresh bot ``name`` for ``game``.
 
+        A bot that would train is refused until it is prepared (:func:`check_prepared`);
+        one that solves on first use takes a slot of the busy check, kept in ``hold``
+        (without ``hold``, it is refused as busy work).
+
         Raises:
-            WebRequestError: 400 for a name that is not an agent or cannot play ``game``.
+            WebRequestError: 400 for a name that is not an agent or cannot play ``game``;
+                409 for a bot not prepared (naming the command that prepares it).
+            BusyError: the bot would solve and the server is busy (429).
         """
         allowed = self.playable(game)
         if not isinstance(name, str) or name not in allowed:
@@ -194,12 +203,26 @@ class WebApp:
                                   f"{game.spec}: {', '.join(allowed)}")
         if name in self.extra_agents:
             return self.extra_agents[name](game, seed)
-        if name == "hard":
-            _check_blueprint_ready(game)
+        self.hold_for(name, game, hold)
         try:
             return build_agent(name, game, seed=seed)
         except PokerlabError as exc:
             raise WebRequestError(400, str(exc)) from None
+
+    def hold_for(self, name: str, game: Game, hold: BotHold | None) -> None:
+        """Refuse ``name`` if it would train; take a busy slot into ``hold`` if it would solve.
+
+        Raises:
+            WebRequestError: 409 for a bot not prepared (the command that prepares it).
+            BusyError: the bot would solve and every slot is taken (429).
+        """
+        check_prepared(name, game)
+        if would_solve(name, game) and (hold is None or not hold.has_slot):
+            if hold is None:
+                raise BusyError(f"{name} solves {game.spec} on first use; open a table with "
+                                "it first")
+            hold.enter_context(self.busy.slot(f"{name} on {game.spec}"))
+            hold.has_slot = True
 
     # -- strategy files ----------------------------------------------------------------------
 
@@ -249,16 +272,24 @@ class WebApp:
     def open_table(self, body: Mapping[str, object]) -> Table:
         """Build the table a ``POST /api/tables`` body asks for (runs in a worker thread).
 
+        A bot that solves on first use holds a busy slot while the table is built.
+
         Raises:
-            WebRequestError: 400 naming the bad field and what is allowed.
+            WebRequestError: 400 naming the bad field and what is allowed; 409 for a bot
+                not prepared.
+            BusyError: a bot would solve and the server is busy (429).
         """
+        with BotHold() as hold:
+            return self._open_table(body, hold)
+
+    def _open_table(self, body: Mapping[str, object], hold: BotHold) -> Table:
         game_text = body.get("game")
         if not isinstance(game_text, str) or len(game_text) > MAX_SPEC:
             raise WebRequestError(400, f"game must be a game name or spec (at most {MAX_SPEC} "
                                   f"characters); allowed: {', '.join(GAMES)}")
         name = game_text.split("(")[0].strip()
         if name == "holdem":
-            return self._holdem_table(body)
+            return self._holdem_table(body, hold)
         if name not in SMALL_GAMES:
             raise WebRequestError(400, f"game {game_text!r} is not served at a table; allowed: "
                                   f"{', '.join(GAMES)} (Kuhn and Leduc with any parameters)")
@@ -279,13 +310,13 @@ class WebApp:
                 raise WebRequestError(400, f"strategy {strategy!r}: {exc}") from None
             label = Path(str(strategy)).stem
         else:
-            bot = self.make_bot(opponent, game, seed)
+            bot = self.make_bot(opponent, game, seed, hold)
             label = str(opponent)
         return self.tables.open(lambda token: SmallGameTable(
             token=token, game=game, bot=bot, bot_name=label, seed=seed,
             bot_time_limit=self.bot_time_limit))
 
-    def _holdem_table(self, body: Mapping[str, object]) -> Table:
+    def _holdem_table(self, body: Mapping[str, object], hold: BotHold) -> Table:
         seats = _int_field(body, "seats", 2, 2, 9)
         user_seat = _int_field(body, "user_seat", 0, 0, seats - 1)
         stack = _int_field(body, "stack", 200, 1, MAX_STACK)
@@ -321,28 +352,74 @@ class WebApp:
                 names.append("You")
                 continue
             name = next(others)
-            bots.append(self.make_bot(name, game, int(rng[seat].generate_state(1)[0])))
+            bots.append(self.make_bot(name, game, int(rng[seat].generate_state(1)[0]), hold))
             names.append(f"{name} (seat {seat})")
         return self.tables.open(lambda token: HoldemTable(
             token=token, user_seat=user_seat, bots=bots, bot_names=names, session=session,
             seed=seed, bot_time_limit=self.bot_time_limit))
 
 
-def _check_blueprint_ready(game: Game) -> None:
-    """Refuse the Hard AI while its default blueprint for ``game`` is not trained.
+def check_prepared(name: str, game: Game) -> None:
+    """Refuse a bot that would train inside the request: the Hard AI before its blueprint.
 
-    Training takes many minutes; a page request must not wait for it (nor start several).
+    Training takes many minutes; a request must never do it (nor start several). The Hard
+    AI needs its default blueprint for ``game`` and the card tables that blueprint was
+    trained with; either missing (or a blueprint that does not read) is refused with the
+    command that prepares it, once.
 
     Raises:
-        WebRequestError: 409 with the command that trains it once.
+        WebRequestError: 409 naming the command to run.
     """
+    if name != "hard":
+        return
+    from pokerlab.abstraction.holdem_cards import cache_path as tables_path
     from pokerlab.agents.hard import default_blueprint_path, default_command
+    from pokerlab.blueprint.store import read_header
 
-    path = default_blueprint_path(game)
+    try:
+        path = default_blueprint_path(game)
+        command = default_command(game, path)
+    except PokerlabError as exc:  # no default recipe for this game
+        raise WebRequestError(400, str(exc)) from None
     if not path.exists():
         raise WebRequestError(
             409, f"the Hard AI has no blueprint for {game.spec} yet (training it takes many "
-            f"minutes, once): run {default_command(game, path)} and start the table again")
+            f"minutes, once): run {command} and start the table again")
+    try:
+        header = read_header(path)
+        if header["spec"] != str(game.spec):  # HardAI would train it again
+            raise FileFormatError(f"{path} is a blueprint for {header['spec']}")
+    except FileFormatError as exc:
+        raise WebRequestError(
+            409, f"the Hard AI's blueprint for {game.spec} does not read ({exc}): run "
+            f"{command} to train it again and start the table again") from None
+    cards = header["cards"]
+    if cards["kind"] == "holdem" and cards.get("boards") is None:
+        counts = cards["bucket_counts"]
+        tables = tables_path(counts, cards["seed"], n_bins=cards["n_bins"],
+                             sample=cards["sample"])
+        if not tables.exists():
+            spec = shlex.quote(str(game.spec))
+            raise WebRequestError(
+                409, f"the Hard AI's card tables for {game.spec} are not built (it takes many "
+                f"minutes, once): run pokerlab abstract {spec} --cards "
+                f"{','.join(str(c) for c in counts)} and start the table again")
+
+
+def would_solve(name: str, game: Game) -> bool:
+    """Whether building ``name`` for ``game`` solves it (a solver bot not yet cached)."""
+    from pokerlab.agents.solver_bots import cache_path
+
+    try:
+        names = expand_name(name)
+    except PokerlabError:
+        return False
+    for one in names:
+        digits = one[len(SOLVER_PREFIX):]
+        solver = one.startswith(SOLVER_PREFIX) and digits.isdigit() and int(digits) > 0
+        if solver and not cache_path(game, int(digits)).exists():
+            return True
+    return False
 
 
 def _check_table_size(game: Game) -> None:
@@ -403,15 +480,25 @@ async def hand(request: Request) -> JSONResponse:
         if name not in names:
             return _error(f"agent {seat}={name!r} is unknown; allowed: {', '.join(names)}")
     seed = _seed(body, default=0)
-    # In a worker thread: a slow agent must not hold up the other clients' requests.
-    result = await run_in_threadpool(_deal, str(game_name), str(a), str(b), seed)
+    # In a worker thread: a slow agent must not hold up the other clients' requests; a
+    # daemon one: a server told to stop does not wait for a bot that solves.
+    web = _web(request)
+    result = await in_daemon_thread(lambda: _deal(web, str(game_name), str(a), str(b), seed))
     return JSONResponse(result)
 
 
-def _deal(game_name: str, a: str, b: str, seed: int) -> dict[str, object]:
-    """One hand of ``game_name``, ``a`` in seat 0 and ``b`` in seat 1, as the API answers it."""
+def _deal(web: WebApp, game_name: str, a: str, b: str, seed: int) -> dict[str, object]:
+    """One hand of ``game_name``, ``a`` in seat 0 and ``b`` in seat 1, as the API answers it.
+
+    Raises:
+        WebRequestError: 409 for a bot not prepared (:func:`check_prepared`).
+        BusyError: a bot would solve and the server is busy (429).
+    """
     game = load(game_name)
-    seats = [connect(build_agent(name, game, seed=seed + i)) for i, name in enumerate((a, b))]
+    with BotHold() as hold:  # a bot that solves on first use holds a busy slot meanwhile
+        for name in (a, b):
+            web.hold_for(name, game, hold)
+        seats = [connect(build_agent(name, game, seed=seed + i)) for i, name in enumerate((a, b))]
     record, state = deal_hand(game, seats, chance=DealStream(seed, 0))
     return {
         "game": game_name,
@@ -425,7 +512,7 @@ async def open_table(request: Request) -> JSONResponse:
     """Open a table and deal its first hand; answer its token and view."""
     body = await _json_body(request)
     web = _web(request)
-    table = await run_in_threadpool(web.open_table, body)
+    table = await in_daemon_thread(lambda: web.open_table(body))
     version = table.deal()
     await table.settle(version, ACT_WAIT)
     return JSONResponse({"token": table.token, "view": table.view()})
@@ -474,10 +561,10 @@ async def table_options(request: Request) -> JSONResponse:
 
 
 async def table_socket(websocket: WebSocket) -> None:
-    """Send the table's view now and after every change, until the page goes away."""
-    if not _same_origin(websocket):
-        await websocket.close(code=4403, reason="a page of another site")
-        return
+    """Send the table's view now and after every change, until the page goes away.
+
+    (A WebSocket from another site's page is closed before this: :class:`OriginGuard`.)
+    """
     try:
         table = _web(websocket).tables.get(str(websocket.path_params["token"]))
     except WebRequestError:
@@ -514,10 +601,9 @@ async def table_socket(websocket: WebSocket) -> None:
 
 
 async def _refused(request: Request, exc: Exception) -> Response:
-    """A refused request: its status (4xx) and the message, as JSON."""
-    if isinstance(exc, WebRequestError):
-        return _error(str(exc), exc.status)
-    return _error(str(exc), 400)
+    """A refused request: its status (4xx; 429 when busy) and the message, as JSON."""
+    status = getattr(exc, "status", 400)
+    return _error(str(exc), status if isinstance(status, int) else 400)
 
 
 @contextlib.asynccontextmanager
@@ -538,6 +624,7 @@ def create_app(
     bot_time_limit: float = BOT_TIME_LIMIT,
     max_tables: int = 256,
     allowed_hosts: Sequence[str] | None = None,
+    max_busy: int = MAX_BUSY,
 ) -> Starlette:
     """A fresh app (one per server, or per test).
 
@@ -550,9 +637,14 @@ def create_app(
         max_tables: how many tables may be open at once.
         allowed_hosts: the ``Host`` names requests may carry (None: any); a server on
             loopback lists its own, so that a DNS-rebound name cannot reach it.
+        max_busy: solves and trainings run at once (the busy check); more get 429.
+
+    Every state-changing request and WebSocket from another site's page is refused
+    (:class:`~pokerlab.web._security.OriginGuard`), whatever its route or content type.
     """
+    busy = BusyGate(max_busy)
     web = WebApp(strategies=strategies, extra_agents=extra_agents or {},
-                 bot_time_limit=bot_time_limit, max_tables=max_tables)
+                 bot_time_limit=bot_time_limit, max_tables=max_tables, busy=busy)
     app = Starlette(
         routes=[
             Route("/", index),
@@ -568,12 +660,16 @@ def create_app(
               for route in view.routes(strategies, db)),
             *extra_routes,
         ],
-        middleware=[] if allowed_hosts is None else [
-            Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
+        middleware=[
+            *([] if allowed_hosts is None else [
+                Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))]),
+            Middleware(OriginGuard),
+        ],
         exception_handlers={PokerlabError: _refused},
         lifespan=_lifespan,
     )
     app.state.web = web
+    app.state.busy = busy
     app.state.db = db
     app.state.strategies = strategies
     return app

@@ -58,6 +58,7 @@ from pokerlab.web._guard import (
     static_page,
     static_script,
 )
+from pokerlab.web._security import WORK_THREAD, BusyGate
 
 MAX_ROWS = 3000
 """A view lists at most this many infosets (narrow it with ``prefix=``)."""
@@ -68,8 +69,6 @@ MAX_ITERATIONS = {"kuhn": 100_000, "leduc": 5_000}
 """The most iterations a solve from the page may ask for, per game."""
 KUHN_CARDS = (3, 13)
 """The card counts of Kuhn the page can solve."""
-MAX_RUNNING = 2
-"""Solves running at once; a further request gets 429."""
 MAX_KEPT = 16
 """Finished solves kept (their views are what the event stream sends)."""
 STREAM_SECONDS = 600.0
@@ -222,6 +221,8 @@ class SolveJob:
     error: str | None = None
     done: threading.Event = field(default_factory=threading.Event)
     stop: threading.Event = field(default_factory=threading.Event)
+    give_back: Callable[[], None] = field(default=lambda: None)
+    """Gives the busy slot the solve holds back (called when it ends)."""
 
     def run(self) -> None:
         """Solve, recording a progress row at every check, then build the view."""
@@ -248,6 +249,7 @@ class SolveJob:
         except Exception as error:  # a bug must still end the stream, with its name
             self.error = f"the solve failed: {type(error).__name__}: {error}"
         finally:
+            self.give_back()
             self.done.set()
 
 
@@ -328,19 +330,19 @@ class Explorer:
             game = f"kuhn(cards={cards})"
         elif "cards" in body:
             raise RequestError("cards= is only for kuhn")
+        busy = request.app.state.busy
+        assert isinstance(busy, BusyGate)
+        give_back = busy.take(f"a solve of {game}")  # the busy check: 429 when it is full
         with self.lock:
-            running = sum(not job.done.is_set() for job in self.jobs.values())
-            if running >= MAX_RUNNING:
-                raise RequestError(f"{running} solves are running (at most {MAX_RUNNING}); wait "
-                                 "for one to finish", 429)
-            job = SolveJob(uuid.uuid4().hex, game, algorithm, iterations)
+            job = SolveJob(uuid.uuid4().hex, game, algorithm, iterations, give_back=give_back)
             self.jobs[job.id] = job
             while len(self.jobs) > MAX_KEPT:
                 oldest = next(iter(self.jobs))
                 if not self.jobs[oldest].done.is_set():
                     break
                 del self.jobs[oldest]
-        threading.Thread(target=job.run, name=f"explorer-solve-{job.id[:8]}", daemon=True).start()
+        threading.Thread(target=job.run, name=f"{WORK_THREAD}-explorer-{job.id[:8]}",
+                         daemon=True).start()
         return JSONResponse({"job": job.id, "game": game, "algorithm": algorithm,
                              "iterations": iterations}, status_code=202)
 

@@ -31,6 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from pokerlab.cards import GRID_LABELS
+from pokerlab.cards.ranges import check_ranges_meet
 from pokerlab.errors import PokerlabError
 from pokerlab.subgame.range_solver import RangeSolver
 from pokerlab.subgame.result import FORMAT as SPOT_FORMAT
@@ -49,6 +50,7 @@ from pokerlab.web._guard import (
     static_page,
     static_script,
 )
+from pokerlab.web._security import BusyGate, in_daemon_thread
 
 MAX_SOLVE_NODES = 40
 """A spot solved from the page has at most this many public nodes."""
@@ -125,7 +127,6 @@ class SpotView:
         self.lock = threading.Lock()
         self.solved: OrderedDict[str, SpotSolution] = OrderedDict()
         self.opened: OrderedDict[tuple[str, float], SpotSolution] = OrderedDict()
-        self.solving = threading.Semaphore(1)
 
     def routes(self) -> list[BaseRoute]:
         """The routes of the page and its API."""
@@ -206,16 +207,15 @@ class SpotView:
             raise RequestError(f"the page solves river spots only (5 board cards); got "
                              f"{len(spot.board_cards)} cards; solve others with "
                              "`pokerlab spot solve`")
+        check_ranges_meet(oop, ip, spot.board_cards)  # else no deal exists to solve
         size = spot.size()
         if size.n_nodes > MAX_SOLVE_NODES or size.bytes > SOLVE_MEMORY:
             raise RequestError(f"the spot is too large to solve here ({size.describe()}); at most "
                              f"{MAX_SOLVE_NODES} nodes", 413)
-        if not self.solving.acquire(blocking=False):
-            raise RequestError("a spot is being solved; wait for it to finish", 429)
-        try:
-            solution = await run_in_threadpool(_solve, spot, iterations)
-        finally:
-            self.solving.release()
+        busy = request.app.state.busy
+        assert isinstance(busy, BusyGate)
+        with busy.slot("a spot solve"):  # the busy check: 429 when it is full
+            solution = await in_daemon_thread(lambda: _solve(spot, iterations))
         solved_id = uuid.uuid4().hex
         with self.lock:
             self.solved[solved_id] = solution

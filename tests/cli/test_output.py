@@ -162,7 +162,10 @@ def test_sigterm_stops_any_command_cleanly(tmp_path: Path) -> None:
          "optimized:20", "--search-evaluations", "100000", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
-    time.sleep(6)
+    assert process.stderr is not None
+    first = process.stderr.readline()  # off a terminal each stage says when it starts
+    assert first.startswith("searching buckets..."), first
+    time.sleep(1)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130

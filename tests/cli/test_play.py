@@ -102,7 +102,8 @@ def test_holdem_quit_and_end_of_input(
 
 def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "holdem", "--opponents", "hardest"]) == 1
-    expected = "--opponents must be easy, hard-seed, hard, ehs, random, always-call or always-raise"
+    expected = ("--opponents must be easy, hard-seed, hard, ehs, ehs-threshold, random, "
+                "always-call or always-raise")
     assert expected in capsys.readouterr().err
     assert main(["play", "holdem", "--opponents", "hard"]) == 1  # 4 seats: no default blueprint
     assert "the hard AI plays heads-up Texas Hold'em" in capsys.readouterr().err

@@ -77,7 +77,7 @@ def _match(gamedef: str, agents: list[str], hands: int, log: Path
     dealer = subprocess.Popen(
         _acpc("dealer", gamedef, *[f"seat{i}" for i in range(len(agents))], "--hands",
               str(hands), "--port-base", "0", "--log", str(log), "--seed", "5",
-              "--connect-timeout", "300"),  # clients start slowly on a loaded machine
+              "--start-timeout", "300"),  # clients start slowly on a loaded machine
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
     assert dealer.stdout is not None

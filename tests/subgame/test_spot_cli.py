@@ -55,6 +55,8 @@ def test_solve_then_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "node 'x': decision, IP to act" in text
     assert "13x13 grid" in text
     assert png.read_bytes()[:4] == b"\x89PNG"
+    assert png.stat().st_mode & 0o777 == 0o644 & ~_umask()  # the one atomic writer's mode
+    assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name] == []
 
     assert main(["spot", "show", str(out), "--node", "b50", "--json"]) == 0
     node = json.loads(capsys.readouterr().out)
@@ -180,3 +182,11 @@ def test_the_policy_view_follows_isomorphic_cards() -> None:
     strategy = tabulate(solution.policy(), solution.game)
     assert exploitability(solution.game, strategy) == pytest.approx(solution.exploitability,
                                                                     abs=1e-9)
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

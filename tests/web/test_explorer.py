@@ -12,7 +12,6 @@ import pytest
 
 from pokerlab.eval import expected_value, exploitability
 from pokerlab.strategy import Strategy
-from pokerlab.web import explorer
 from tests.web.views_data import build_strategies, client
 
 if TYPE_CHECKING:
@@ -219,7 +218,7 @@ def test_a_body_that_is_not_json_or_too_big_is_refused(api: TestClient) -> None:
 
 
 def test_too_many_solves_at_once_get_429(api: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(explorer, "MAX_RUNNING", 0)
+    monkeypatch.setattr(api.app.state.busy, "limit", 0)  # type: ignore[attr-defined]
     answer = api.post("/api/explorer/solve", json={"game": "kuhn"})
     assert answer.status_code == 429
     assert "at most 0" in answer.json()["error"]

@@ -359,3 +359,200 @@ def test_the_number_of_open_tables_is_bounded(strategies_dir: Path) -> None:
             open_table(small, game="kuhn", opponent="random", seed=seed)
         _refused(small.post("/api/tables", json={"game": "kuhn", "opponent": "random"}), 503,
                  "2 open tables")
+
+
+# -- other sites' pages: every state-changing request, whatever its content type ----------
+
+EVIL_HEADERS = [
+    {"origin": "http://evil.example"},
+    {"origin": "null"},  # a sandboxed frame or a local file
+    {"origin": "http://testserver.evil.example"},
+    {"origin": "http://testserver:8081"},  # another port of this host: another origin
+    {"sec-fetch-site": "cross-site"},  # a browser that leaves Origin out
+    {"origin": "http://testserver", "sec-fetch-site": "same-site"},
+]
+SIMPLE_BODIES = [
+    ("text/plain", b'{"game": "kuhn", "algorithm": "cfr+", "iterations": 100}'),
+    ("application/x-www-form-urlencoded", b"game=kuhn"),
+    ("multipart/form-data; boundary=x", b"--x\r\n\r\nkuhn\r\n--x--\r\n"),
+]
+
+
+def _state_changing_routes(client: TestClient) -> list[tuple[str, str]]:
+    """Every route of the app with a method that may change something, paths filled in."""
+    found = []
+    for route in client.app.routes:  # type: ignore[attr-defined]
+        for method in sorted(getattr(route, "methods", None) or ()):
+            if method not in ("GET", "HEAD", "OPTIONS"):
+                path = route.path.replace("{token}", "t" * 32).replace("{job}", "j" * 32)
+                found.append((method, path))
+    return found
+
+
+def test_every_state_changing_route_is_listed(client: TestClient) -> None:
+    routes = _state_changing_routes(client)
+    for expected in [("POST", "/api/explorer/solve"), ("POST", "/api/spot/solve"),
+                     ("POST", "/api/hand"), ("POST", "/api/tables"),
+                     ("DELETE", "/api/explorer/jobs/" + "j" * 32)]:
+        assert expected in routes
+
+
+@pytest.mark.parametrize("headers", EVIL_HEADERS, ids=lambda h: ",".join(h.values()))
+@pytest.mark.parametrize(("content_type", "content"), SIMPLE_BODIES,
+                         ids=[c for c, _ in SIMPLE_BODIES])
+def test_a_page_of_another_site_changes_nothing_whatever_the_content_type(
+    client: TestClient, headers: dict[str, str], content_type: str, content: bytes
+) -> None:
+    state = client.app.state  # type: ignore[attr-defined]
+    tables = len(state.web.tables)
+    for method, path in _state_changing_routes(client):
+        answer = client.request(method, path, content=content,
+                                headers={**headers, "content-type": content_type})
+        assert answer.status_code == 403, (method, path, answer.text)
+        assert "another site" in answer.json()["error"]
+    assert state.busy.running == 0  # no solve was started
+    assert len(state.web.tables) == tables
+
+
+def test_the_same_site_s_page_still_solves(client: TestClient) -> None:
+    same = {"origin": "http://testserver", "sec-fetch-site": "same-origin"}
+    answer = client.post("/api/explorer/solve", headers=same,
+                         json={"game": "kuhn", "algorithm": "cfr+", "iterations": 50})
+    assert answer.status_code == 202, answer.text
+    curl = client.post("/api/explorer/solve",
+                       json={"game": "kuhn", "algorithm": "cfr+", "iterations": 50})
+    assert curl.status_code == 202  # no Origin: a program, not another site's page
+
+
+def test_a_websocket_from_a_page_without_an_origin_it_may_have_is_closed(
+    client: TestClient, holdem: tuple[str, dict[str, object]]
+) -> None:
+    token, _ = holdem
+    for headers in EVIL_HEADERS:
+        with pytest.raises(WebSocketDisconnect), \
+                client.websocket_connect(f"/ws/tables/{token}", headers=headers) as socket:
+            socket.receive_json()
+
+
+# -- DNS rebinding: the Host allow-list holds on every loopback ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "good", "bad"),
+    [
+        ("::1", ["[::1]:8000", "[::1]", "localhost:8000"],
+         ["evil.example:8000", "evil.example", "127.0.0.1.evil.example", "[::2]:8000"]),
+        ("127.0.0.1", ["127.0.0.1:8000", "localhost"], ["evil.example:8000", "[::1]:8000"]),
+        ("localhost", ["localhost:8000", "[::1]:8000", "127.0.0.1:8000"], ["evil.example"]),
+    ],
+)
+def test_a_rebound_name_cannot_reach_a_loopback_server(
+    host: str, good: list[str], bad: list[str]
+) -> None:
+    from pokerlab.cli.serve import allowed_hosts
+    from pokerlab.web.app import create_app
+
+    names = allowed_hosts(host)
+    assert names is not None
+    with TestClient(create_app(allowed_hosts=names)) as loopback:
+        for name in good:
+            assert loopback.get("/api/agents", headers={"host": name}).status_code == 200, name
+        for name in bad:
+            answer = loopback.post("/api/tables", headers={"host": name},
+                                   json={"game": "kuhn", "opponent": "random"})
+            assert answer.status_code == 400, name
+            assert len(loopback.app.state.web.tables) == 0  # type: ignore[attr-defined]
+
+
+# -- busy work: nothing trains inside a request, every solve passes the busy check ---------
+
+
+@pytest.fixture
+def empty_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty bot cache: no blueprint, no solved strategy, no card tables."""
+    monkeypatch.setenv("POKERLAB_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_the_hard_ai_is_never_trained_inside_a_request(
+    client: TestClient, empty_cache: Path
+) -> None:
+    answer = client.post("/api/hand", json={"game": "holdem", "a": "hard", "b": "random"})
+    assert answer.status_code == 409, answer.text
+    assert "pokerlab blueprint train" in answer.json()["error"]
+    assert "--out" in answer.json()["error"]
+    for opponents in ("hard", ["easy", "hard"]):
+        body = {"game": "holdem", "seats": 3 if isinstance(opponents, list) else 2,
+                "opponents": opponents}
+        assert client.post("/api/tables", json=body).status_code in (400, 409)
+    assert not empty_cache.exists() or not list(empty_cache.rglob("*.bp"))
+    assert client.app.state.busy.running == 0  # type: ignore[attr-defined]
+
+
+def test_a_damaged_hard_ai_blueprint_is_refused_with_the_command_not_read(
+    client: TestClient, empty_cache: Path
+) -> None:
+    from pokerlab.agents.hard import default_blueprint_path
+    from pokerlab.games.holdem_session import HoldemSession
+
+    game = HoldemSession(2, blinds=(1, 2), stack=200).start_hand().game
+    path = default_blueprint_path(game)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"pokerlab-blueprint 1\n{\"cards\": [[[[[[\n")
+    answer = client.post("/api/tables", json={"game": "holdem", "seats": 2,
+                                              "opponents": "hard"})
+    assert answer.status_code == 409, answer.text
+    error = answer.json()["error"]
+    assert "does not read" in error
+    assert "pokerlab blueprint train" in error
+    assert "\n" not in error
+    assert "Traceback" not in error
+    # A readable blueprint of another game there (HardAI would train over it): refused too.
+    from pokerlab.blueprint.mccfr import BlueprintTrainer
+    from pokerlab.blueprint.store import save_blueprint
+    from pokerlab.games import load
+
+    other = load('holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", '
+                 'seat_blinds=(1, 1), raises="2,4", caps="2,2", first="0,0", stack=100)')
+    save_blueprint(BlueprintTrainer(other, seed=0), path, cards={"kind": "lossless"})
+    answer = client.post("/api/tables", json={"game": "holdem", "seats": 2,
+                                              "opponents": "hard"})
+    assert answer.status_code == 409, answer.text
+    assert "is a blueprint for holdem(" in answer.json()["error"]
+    assert client.app.state.busy.running == 0  # type: ignore[attr-defined]
+
+
+def test_a_bot_that_solves_on_first_use_passes_the_busy_check(
+    client: TestClient, empty_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    busy = client.app.state.busy  # type: ignore[attr-defined]
+    monkeypatch.setattr(busy, "limit", 0)
+    for path, body in [
+        ("/api/hand", {"game": "kuhn", "a": "cfr+100", "b": "random"}),
+        ("/api/hand", {"game": "kuhn", "a": "random", "b": "solver"}),
+        ("/api/tables", {"game": "kuhn", "opponent": "cfr+100"}),
+        ("/api/explorer/solve", {"game": "kuhn"}),
+        ("/api/spot/solve", {"board": "AsKd7h2c3d", "oop": "AA", "ip": "KK"}),
+    ]:
+        _refused(client.post(path, json=body), 429, "the server is busy")
+    assert not list(empty_cache.rglob("*.npz"))  # nothing was solved
+    monkeypatch.setattr(busy, "limit", 1)
+    assert client.post("/api/hand", json={"game": "kuhn", "a": "cfr+100",
+                                          "b": "random"}).status_code == 200
+    assert list(empty_cache.rglob("*cfrplus-100.npz"))
+    assert busy.running == 0  # the slot was given back
+    monkeypatch.setattr(busy, "limit", 0)  # solved once: cached, no solve, no slot needed
+    assert client.post("/api/hand", json={"game": "kuhn", "a": "cfr+100",
+                                          "b": "random"}).status_code == 200
+
+
+def test_a_busy_slot_is_given_back_when_the_request_fails(
+    client: TestClient, empty_cache: Path
+) -> None:
+    busy = client.app.state.busy  # type: ignore[attr-defined]
+    answer = client.post("/api/tables", json={"game": "kuhn", "opponent": "cfr+100",
+                                              "strategy": "missing.npz"})
+    assert answer.status_code == 404
+    answer = client.post("/api/spot/solve", json={"board": "AsKd7h2c", "oop": "AA", "ip": "KK"})
+    assert answer.status_code == 400
+    assert busy.running == 0
