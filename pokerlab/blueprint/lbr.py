@@ -20,8 +20,8 @@ values (chips from now on):
   ``fp`` the range's probability that the policy folds right after the raise.
 
 and takes the best (ties: the first, fold < call < raises). Raises: limit the one raise;
-no-limit a small menu of raise-to amounts (``sizes``, default pot and all-in, via
-:mod:`pokerlab.abstraction.bet_menu`). Its value is a lower bound on the best response's.
+no-limit a small menu of raise-to amounts (``sizes``, default pot and all-in, in the grammar
+of :mod:`pokerlab.games.bet_sizes`). Its value is a lower bound on the best response's.
 
 :func:`run_lbr` plays ``hands`` deals, each twice with the seats swapped and the same cards
 (duplicate: the card luck cancels in the pair), and reports mbb/hand (thousandths of a big
@@ -43,11 +43,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._types import CHANCE, TERMINAL, Action
-from pokerlab.abstraction.bet_menu import BetMenu, menu_raises, parse_bet_menu
 from pokerlab.cards import cards_str
 from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import SpecError
-from pokerlab.games.holdem import CALL, FOLD, RAISE, HoldemGame, HoldemState
+from pokerlab.games.bet_sizes import BetMenu, parse_bet_menu
+from pokerlab.games.betting_sequences import menu_raises
+from pokerlab.games.holdem import CALL, FOLD, RAISE, STREET_NAMES, HoldemGame, HoldemState
 from pokerlab.games.observation import Observation
 
 PAIRS: NDArray[np.int64] = np.array(list(itertools.combinations(range(52), 2)), dtype=np.int64)
@@ -192,7 +193,8 @@ class LocalBestResponse:
             raise SpecError(f"rollouts must be >= 1; got {rollouts}")
         self.game = game
         self.policy = policy
-        self.menu = parse_bet_menu(sizes) if isinstance(sizes, str) else sizes
+        names = STREET_NAMES[: game.rules.n_streets]
+        self.menu = parse_bet_menu(sizes, names=names) if isinstance(sizes, str) else sizes
         self.rollouts = rollouts
 
     def _raises(self, state: HoldemState) -> tuple[Action, ...]:

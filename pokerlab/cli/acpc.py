@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from pokerlab.cli._common import console, err_console
+from pokerlab.cli._common import TrustEntrantsOption, console, err_console
 from pokerlab.errors import PokerlabError
 
 _GAMEDEF_HELP = (
@@ -133,6 +133,7 @@ def client_command(
     spin_us: Annotated[
         float, typer.Option("--spin-us", help=_SPIN_HELP.format(waits="the dealer's next state"))
     ] = 0.0,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play an agent against an ACPC dealer at HOST PORT until the dealer closes.
 
@@ -141,12 +142,14 @@ def client_command(
     """
     from pokerlab.games.holdem_state import HoldemGame
     from pokerlab.play.acpc_seat import check_spin_us
+    from pokerlab.play.sandbox import SandboxLimits
     from pokerlab.protocols.acpc_client import AcpcPlayer, client_agent, run_client
 
     check_spin_us(spin_us)  # before an entrant's process is started
     holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
-    player = AcpcPlayer(holdem, client_agent(agent, holdem, seed=seed), seed=seed)
+    connection = client_agent(agent, holdem, seed=seed, limits=SandboxLimits(trusted=trust))
+    player = AcpcPlayer(holdem, connection, seed=seed)
     hands = run_client(
         holdem,
         host,

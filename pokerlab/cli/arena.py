@@ -42,6 +42,7 @@ from pokerlab.arena import (
 )
 from pokerlab.cli._common import (
     JsonOption,
+    TrustEntrantsOption,
     console,
     err_console,
     load_game,
@@ -142,6 +143,7 @@ def run_command(
                      "(default: the cluster's CPUs)."),
     ] = None,
     json: JsonOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play every table of agents, seats rotated over shared deals, and store every hand.
 
@@ -154,13 +156,11 @@ def run_command(
     runner = _runner(backend, address, workers)
     the_game = load_game(game)
     entrants: list[Entrant] = []
+    limits = SandboxLimits(decision_seconds=time_limit, trusted=trust)
     if agents is not None:
-        entrants += file_entrants(agents, the_game,
-                                  limits=SandboxLimits(decision_seconds=time_limit))
+        entrants += file_entrants(agents, the_game, limits=limits)
     if executables:
-        entrants += _executable_entrants(
-            executables, the_game, SandboxLimits(decision_seconds=time_limit)
-        )
+        entrants += _executable_entrants(executables, the_game, limits)
     for name in (n.strip() for n in builtins.split(",")):
         if name:
             entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)
@@ -184,6 +184,7 @@ def run_command(
             command += ["--builtins", builtins]
         command += ["--hands", str(hands), "--db", str(db), "--seed", str(seed),
                     "--time-limit", f"{time_limit:g}"]
+        command += ["--trust-entrants"] if trust else []
         if cache_dir is not None:
             command += ["--cache-dir", str(cache_dir)]
         if runner is not None:
@@ -291,11 +292,13 @@ def check_agent_command(
     time_limit: TimeLimitOption = 1.0,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deals.")] = 0,
     json: JsonOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Try an entrant as the arena would: its own process, its limits, random opponents."""
     from pokerlab.testing import check_agent
 
-    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit)
+    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit,
+                         trust=trust)
     if json:
         print_json({**{k: v for k, v in vars(report).items() if k != "log"},
                     "log": report.log[:4000]})

@@ -38,7 +38,7 @@ def lbr_command(
     ] = 20_000,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the cards and LBR.")] = 0,
     sizes: Annotated[
-        str, typer.Option("--sizes", help="No-limit raise sizes (a bet menu).")
+        str, typer.Option("--bets", help="No-limit raise sizes (a bet menu: '100%,a').")
     ] = "100%,a",
     rollouts: Annotated[
         int, typer.Option("--rollouts", min=1, help="Sampled runouts per equity pre-river.")

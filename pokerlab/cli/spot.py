@@ -73,9 +73,18 @@ def solve_command(
                                       )] = "50%,100%",
     raises: Annotated[str, typer.Option("--raises", help="Raise sizes: '2.5x', '60%', 'a'."
                                         )] = "2.5x",
-    allin_threshold: Annotated[float, typer.Option(
-        "--allin-threshold", help="Add all-in where it is at most this many pots (0: never).")
-    ] = 0.0,
+    donks: Annotated[str | None, typer.Option(
+        "--donks", help="Donk-bet sizes (OOP leading after calling a bet; default: its bet "
+        "sizes): '33%', 'river=50%'.")] = None,
+    add_all_in_threshold: Annotated[float, typer.Option(
+        "--add-all-in-threshold", min=0.0,
+        help="Add all-in where it is at most this many pots (0: never).")] = 0.0,
+    force_all_in_threshold: Annotated[float, typer.Option(
+        "--force-all-in-threshold", min=0.0, help="A size leaving at most this many pots "
+        "behind after a call becomes all-in (0: never; 0.1-0.2 is usual).")] = 0.0,
+    merging_threshold: Annotated[float, typer.Option(
+        "--merging-threshold", min=0.0, help="Merge sizes whose (1 + pot fraction) differ by "
+        "less than this factor, keeping the larger (PioSOLVER's rule; 0: never).")] = 0.0,
     raise_cap: Annotated[int | None, typer.Option(
         "--raise-cap", help="Bets and raises per street (default: until the stacks are in).")
     ] = None,
@@ -118,7 +127,10 @@ def solve_command(
         raise SolverError("spot solve needs a stopping rule: --target (e.g. 0.5%), "
                           "--iterations or --seconds")
     spot = Spot(board=board, oop=oop, ip=ip, pot=pot, stack=stack, bets=bets, raises=raises,
-                allin_threshold=allin_threshold, raise_cap=raise_cap, isomorphism=isomorphism)
+                donks=donks, add_all_in_threshold=add_all_in_threshold,
+                force_all_in_threshold=force_all_in_threshold,
+                merging_threshold=merging_threshold, raise_cap=raise_cap,
+                isomorphism=isomorphism)
     check_ranges_meet(oop, ip, spot.board_cards)  # else no deal exists to solve
     goal = None if target is None else parse_target(target, pot)
     limit = memory_limit * 10**6
@@ -189,8 +201,15 @@ def _resume_command(spot: Any, *, out: Path | None, target: str | None, iteratio
     parts = ["pokerlab spot solve", f"--board {spot.board}", f"--oop {shlex.quote(spot.oop)}",
              f"--ip {shlex.quote(spot.ip)}", f"--pot {spot.pot}", f"--stack {spot.stack}",
              f"--bets {shlex.quote(spot.bets)}", f"--raises {shlex.quote(spot.raises)}",
-             f"--allin-threshold {spot.allin_threshold}", f"--check-every {check_every}",
-             f"--variant {variant}", f"--memory-limit {memory_limit}"]
+             f"--check-every {check_every}", f"--variant {variant}",
+             f"--memory-limit {memory_limit}"]
+    if spot.donks is not None:
+        parts.append(f"--donks {shlex.quote(spot.donks)}")
+    for flag, threshold in (("--add-all-in-threshold", spot.add_all_in_threshold),
+                            ("--force-all-in-threshold", spot.force_all_in_threshold),
+                            ("--merging-threshold", spot.merging_threshold)):
+        if threshold:
+            parts.append(f"{flag} {threshold:g}")
     if out is not None:
         parts.append(f"--out {shlex.quote(str(out))}")
     if spot.raise_cap is not None:

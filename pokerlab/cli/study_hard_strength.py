@@ -72,7 +72,7 @@ def hard_strength_command(
     ] = "",
     lbr_first: Annotated[bool, typer.Option("--lbr-first", help="LBR cells first.")] = False,
     lbr_sizes: Annotated[
-        str, typer.Option("--lbr-sizes", help="LBR raise sizes (no-limit).")
+        str, typer.Option("--lbr-bets", help="LBR raise sizes (no-limit bet menu).")
     ] = "100%,a",
     search: Annotated[
         str, typer.Option("--search", help="Add the searching Hard AI over the last snapshot "

@@ -12,13 +12,14 @@ from pokerlab._types import Action, Player
 
 FAULT_KINDS = (
     "exception", "illegal", "timeout", "policy", "crash", "protocol", "disqualified",
-    "stray-process",
+    "stray-process", "budget",
 )
 """The kinds of :class:`FaultEvent`: an exception in the agent's code, an answer that is not
 a legal action id, no answer within the time limit, a policy whose probabilities are not a
 distribution over the legal actions; for agents in their own processes also a process that
 died or exited (``crash``), broke the protocol, was disqualified after too many faults, or
-left a process of its own running after a call (``stray-process``: it is killed)."""
+left a process of its own running after a call (``stray-process``: it is killed), or used
+up its time budget for the match (``budget``: it plays the default action for the rest)."""
 
 
 @dataclass(frozen=True)

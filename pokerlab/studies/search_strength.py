@@ -4,9 +4,9 @@
 snapshot, the cells this module measures (:mod:`pokerlab.studies.hard_strength` schedules
 and stores them like its own):
 
-- ``search/<snapshot>/<opponent>``: a duplicate match of the searcher (the snapshot's
-  blueprint re-solved at each decision, :class:`~pokerlab.agents.hard_search.
-  HardSearchAI`) against each fixed bot, with AIVAT where the game has it;
+- ``search/<snapshot>/<opponent>``: a duplicate match of the searcher
+  (:class:`~pokerlab.agents.hard_search.HardSearchAI`: the snapshot's blueprint re-solved
+  at each decision) against each fixed bot, with AIVAT where the game has it;
 - ``search/<snapshot>/blueprint``: the searcher against its own blueprint, head to head;
 - ``search-lbr/<snapshot>``: LBR's winnings against the searcher (its policy answers for
   every hand at once, as LBR asks).

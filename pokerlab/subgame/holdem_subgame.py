@@ -216,7 +216,7 @@ def _token(action: Action, no_limit: bool) -> str:
 
 def _offered(build: _Build, node: BettingNode, events: tuple[Event, ...]) -> list[Action]:
     """The menu's actions at ``node``, with the hand's own action where it passes here."""
-    legal = node.legal_actions() if not node.tree.no_limit else None
+    legal = node.legal_actions() if not node.cache.no_limit else None
     offered = [int(a) for a in build.menu(node, events)]
     for action in offered:
         if not node.is_legal(action):
@@ -239,7 +239,7 @@ def _offered(build: _Build, node: BettingNode, events: tuple[Event, ...]) -> lis
 
 def _decision(build: _Build, node: BettingNode, board: tuple[int, ...],
               events: tuple[Event, ...], label: str, card: int, factor: float) -> NodeSpec:
-    no_limit = node.tree.no_limit
+    no_limit = node.cache.no_limit
     spec = build.new(NodeSpec(DECISION, player=node.to_act, chips=_chips(node),
                               board=build.board_index(board), label=label, card=card,
                               chance_factor=factor,
@@ -258,7 +258,7 @@ def _decision(build: _Build, node: BettingNode, board: tuple[int, ...],
 def _after(build: _Build, parent: BettingNode, action: Action, node: BettingNode,
            board: tuple[int, ...], events: tuple[Event, ...], label: str) -> NodeSpec:
     """The node an action leads to: a decision, a fold, a showdown, a deal or a leaf."""
-    key = build.key_of(events, node.tree.no_limit)
+    key = build.key_of(events, node.cache.no_limit)
     if node.to_act >= 0:
         return _decision(build, node, board, events, label, -1, 1.0)
     if node.to_act == TERMINAL and any(node.folded):

@@ -31,7 +31,7 @@ from pokerlab.subgame.public_tree import FOLD as FOLD_NODE
 def _menu(node: BettingNode, events: tuple[Event, ...]) -> list[int]:
     """Fold, call, a pot-sized raise and all-in (no-limit); every legal action in limit."""
     legal = node.legal_actions()
-    if not node.tree.no_limit:
+    if not node.cache.no_limit:
         return list(legal)
     out = [a for a in (FOLD, CALL) if a in legal]
     bounds = node.raise_bounds()
