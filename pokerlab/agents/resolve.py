@@ -33,19 +33,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pokerlab.agents.policy_agent import PolicyAgent
+from pokerlab.agents.policy_files import POLICY_SUFFIXES, read_policy_file
 from pokerlab.agents.registry import Seed, check_builtin, expand_name, make_agent
 from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.games import Game
-from pokerlab.strategy import Policy, load_policy
+from pokerlab.strategy import Policy
 
 AgentFactory = Callable[[Game], object]
 """Builds a fresh agent (or a transport to one) for a match of the given game."""
 
 AGENT_KINDS = ("builtin", "strategy", "blueprint", "deep", "entrant", "executable")
 """What a text may name (see the module docstring)."""
-
-POLICY_SUFFIXES = {".npz": "strategy", ".bp": "blueprint", ".pt": "deep"}
-"""Policy files by suffix, and their kind."""
 
 ALLOWED = (
     "a built-in agent name, a strategy or table file (.npz), a blueprint (.bp), a Deep CFR "
@@ -123,24 +121,14 @@ def load_file_policy(
 ) -> Policy:
     """The policy of a policy file (``.npz``, ``.bp``, ``.pt``) for ``game``.
 
+    Any file a pokerlab command saves a strategy to (:mod:`pokerlab.agents.policy_files`):
+    strategies, infoset tables, solver and Rhode Island checkpoints, blueprints, networks.
+
     Raises:
         SpecError: another kind of file (the message lists the allowed suffixes).
         FileFormatError, StrategyMismatchError: a damaged file, or one for another game.
     """
-    file = Path(path)
-    kind = POLICY_SUFFIXES.get(file.suffix)
-    if kind == "strategy":
-        return load_policy(file, game=game)
-    if kind == "blueprint":
-        from pokerlab.blueprint.policy import BlueprintPolicy
-
-        return BlueprintPolicy.from_file(file, game, cache_dir=cache_dir)
-    if kind == "deep":
-        from pokerlab.solvers.deep_policy import DeepPolicy
-
-        return DeepPolicy.load(file, game=game)
-    raise SpecError(f"{str(file)!r} is not a policy file; allowed: "
-                    + ", ".join(POLICY_SUFFIXES))
+    return read_policy_file(path, game, cache_dir=cache_dir).policy
 
 
 def _sandbox_limits(limits: object, trust: bool) -> object:

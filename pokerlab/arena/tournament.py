@@ -48,6 +48,7 @@ from typing import TextIO
 
 import numpy as np
 
+from pokerlab.agents.policy_files import POLICY_SUFFIXES
 from pokerlab.agents.registry import expand_name
 from pokerlab.agents.resolve import (
     AgentFactory,
@@ -156,16 +157,22 @@ def file_entrant(
         return Entrant(Path(path).stem, str(path), None,
                        f"entrant {str(path)!r} is missing; give a Python file", kind="entrant",
                        sandboxed=True)
-    return resolve_agent(str(path), game, limits=limits)
+    try:
+        return resolve_agent(str(path), game, limits=limits)
+    except PokerlabError as error:  # a policy file of another game: reported, left out
+        return Entrant(Path(path).stem, str(path), None, str(error),
+                       kind=POLICY_SUFFIXES.get(Path(path).suffix, "entrant"))
 
 
 def file_entrants(
     folder: str | Path, game: Game, *, limits: SandboxLimits | None = None
 ) -> list[Entrant]:
-    """One entrant per ``*.py`` file of ``folder`` (files starting with ``_`` skipped).
+    """One entrant per ``*.py`` file and policy file of ``folder`` (``_*`` files skipped).
 
-    Each file is checked in a sandbox of its own, several at a time (see
-    :func:`file_entrant`).
+    Each ``.py`` file is checked in a sandbox of its own, several at a time (see
+    :func:`file_entrant`); each policy file pokerlab writes (``.npz``, ``.bp``, ``.pt``:
+    strategies, tables, checkpoints, blueprints, networks) is read and played by a
+    :class:`~pokerlab.agents.PolicyAgent`, checked against ``game``.
 
     Raises:
         PokerlabError: if ``folder`` is not a folder.
@@ -173,7 +180,9 @@ def file_entrants(
     path = Path(folder)
     if not path.is_dir():
         raise PokerlabError(f"--agents must be a folder of agent files; {str(path)!r} is not")
-    files = [f for f in sorted(path.glob("*.py")) if not f.name.startswith("_")]
+    suffixes = {".py", *POLICY_SUFFIXES}
+    files = [f for f in sorted(path.iterdir())
+             if f.suffix in suffixes and f.is_file() and not f.name.startswith("_")]
     with ThreadPoolExecutor(max_workers=4) as pool:
         return list(pool.map(lambda f: file_entrant(f, game, limits=limits), files))
 

@@ -94,7 +94,8 @@ def _interrupts() -> Iterator[None]:
 def run_command(
     game: Annotated[str, typer.Argument(help="The game, e.g. 'leduc(stack=50, raise_cap=None)'.")],
     agents: Annotated[
-        Path | None, typer.Option("--agents", help="A folder of agent files (class Agent).")
+        Path | None, typer.Option("--agents", help="A folder of agent files (.py defining "
+                                   "Agent) and policy files (.npz, .bp, .pt).")
     ] = None,
     builtins: Annotated[
         str,
@@ -365,9 +366,9 @@ def _policies(db: Path, run: int | None, items: list[str]) -> dict[str, Any]:
     Raises:
         SpecError: an option without ``=``, or a file that is missing or of another game.
     """
+    from pokerlab.agents.resolve import load_file_policy
     from pokerlab.arena.store import ArenaStore
     from pokerlab.errors import SpecError
-    from pokerlab.strategy import load_policy
 
     with ArenaStore(db, readonly=True) as store:
         game = load_game(store.run(run).game)
@@ -378,7 +379,7 @@ def _policies(db: Path, run: int | None, items: list[str]) -> dict[str, Any]:
             raise SpecError(f"--policy takes NAME=FILE.npz; got {item!r}")
         if not Path(path).is_file():
             raise SpecError(f"--policy {item}: the strategy file does not exist")
-        out[name] = load_policy(path, game=game)
+        out[name] = load_file_policy(path, game)
     return out
 
 

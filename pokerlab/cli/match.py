@@ -82,7 +82,8 @@ def match_command(
     built = [build_agent(text, game, seed=seed + k, in_process=in_process, trust=trust)
              for k, text in enumerate(agents)]
     try:
-        with err_console.status(f"playing {hands:,} hands per seat") if not json else _Quiet():
+        live = not json and err_console.is_terminal  # else a live display leaves a blank line
+        with err_console.status(f"playing {hands:,} hands per seat") if live else _Quiet():
             result = play_match(game, *built, hands=hands, seed=seed)
     finally:
         close_agents(built)

@@ -212,8 +212,8 @@ OpponentOption = Annotated[
     typer.Option(
         "--opponent",
         help="A built-in agent (solver: CFR+ after 10,000 iterations, the default; random, "
-        "always-call, always-raise, rule-based, exploitative, cfr+N), a strategy .npz file, "
-        "or an entrant's agent .py file (played from a sandboxed process).",
+        "always-call, always-raise, rule-based, exploitative, cfr+N), a policy file (.npz, .bp, "
+        ".pt), or an entrant's agent .py file (played from a sandboxed process).",
     ),
 ]
 
