@@ -162,8 +162,9 @@ async def _player(url: str, index: int, hands: int, seats: int, load: TableLoad)
             return data
 
         async def new_table() -> tuple[str, dict[str, object], asyncio.Task[None]]:
+            # No seed: a table's cards are the server's secret (a request naming one is refused).
             data = await post("/api/tables", {"game": "holdem", "seats": seats,
-                                              "opponents": "easy", "seed": index})
+                                              "opponents": "easy"})
             load.tables += 1
             token = str(data["token"])
             listener = asyncio.create_task(_listen(url, token, load))

@@ -127,7 +127,7 @@ def default_command(game: Game, out: str | Path) -> str:
         if cards["sample"] != FULL_BUILD["sample"]:
             words += ["--sample", str(cards["sample"])]
     if recipe.bet_menu is not None:
-        words += ["--bet-menu", recipe.bet_menu]
+        words += ["--bets", recipe.bet_menu]
     words += ["--iterations", str(recipe.iterations), "--seed", str(recipe.seed)]
     if recipe.prune_threshold > 0:
         words += ["--prune-after", str(recipe.prune_after),

@@ -124,19 +124,28 @@ class HumanAgent:
             f"    Board: {cards_pretty(board) if board else '-'}    Pot: {state.pot}",
         ]
         n = state.game.n_players
+        names = [self.seat_name(player, seat) for player in range(n)]
+        width = max(len(name) for name in names)
+        rules = state.game.rules
+        blinds = [b if posts else 0 for b, posts in zip(rules.blinds_paid, rules.posts_blind,
+                                                         strict=True)]
+        posted = sorted({b for b in blinds if b})
+        labels = {posted[0]: "SB", posted[-1]: "BB"} if len(posted) > 1 else {}
         for player in range(n):
             marks = []
             if player == n - 1:
                 marks.append("button")
+            if blinds[player] in labels:
+                marks.append(labels[blinds[player]])
             if state.folded[player]:
                 marks.append("folded")
             elif state.behind[player] == 0:
                 marks.append("all-in")
             if player == state.player:
                 marks.append("to act")
-            name = self.seat_name(player, seat)
+            name = names[player]
             lines.append(
-                f"  {name:<12} stack {state.behind[player]:>6}   bet {state.bets[player]:>5}"
+                f"  {name:<{width}} stack {state.behind[player]:>6}   bet {state.bets[player]:>5}"
                 + (f"   ({', '.join(marks)})" if marks else "")
             )
         return "\n".join(lines)

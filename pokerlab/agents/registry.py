@@ -19,6 +19,8 @@ from pokerlab.agents.ehs_bot import EHSBot
 from pokerlab.agents.ehs_threshold import EHSThresholdBot
 from pokerlab.agents.exploitative import ExploitativeAgent
 from pokerlab.agents.hard import HardAI
+from pokerlab.agents.hard_search import NAME as SEARCH_NAME
+from pokerlab.agents.hard_search import HardSearchAI, parse_search_name
 from pokerlab.agents.hard_seed import HardSeedAI
 from pokerlab.agents.simple import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased
 from pokerlab.agents.solver_bots import SOLVER_BOT_ITERATIONS, solver_bot
@@ -36,8 +38,8 @@ class BuiltinAgent:
     Attributes:
         name: the name users type.
         summary: one line.
-        plays: ``"any"``, ``"kuhn/leduc"``, ``"holdem"``, ``"compiles"`` (games small enough
-            to solve exactly) or ``"compiles, 2 players"``.
+        plays: ``"any"``, ``"kuhn/leduc"``, ``"holdem"``, ``"holdem, 2 players"``,
+            ``"compiles"`` (games small enough to solve exactly) or ``"compiles, 2 players"``.
         build: ``(game, seed, cache_dir) -> agent``.
     """
 
@@ -74,6 +76,10 @@ _BUILTINS: dict[str, BuiltinAgent] = {
         BuiltinAgent("hard", "the Hard AI: a blueprint trained by ES-MCCFR on an abstraction "
                      "(default blueprint trained once, then cached)", "holdem",
                      lambda game, seed, cache: HardAI(game, seed=seed, cache_dir=cache)),
+        BuiltinAgent(SEARCH_NAME, "the Hard AI re-solving each decision from the turn on, "
+                     "safely, over its blueprint; @250ms, @2s: time per decision; +N: N "
+                     "solver iterations per search", "holdem, 2 players",
+                     lambda game, seed, cache: HardSearchAI(game, seed=seed, cache_dir=cache)),
         BuiltinAgent("ehs", "the 1999 Alberta bot: effective hand strength against modelled "
                      "ranges, a (fold, call, raise) probability triple (Billings et al.)",
                      "holdem", lambda game, seed, cache: EHSBot(game, seed=seed)),
@@ -102,6 +108,8 @@ def describe_agents() -> list[tuple[str, str, str]]:
     rows.append(("solvers", "CFR+ after " + ", ".join(f"{n:,}" for n in SOLVER_BOT_ITERATIONS)
                  + " iterations (five agents)", "compiles"))
     rows.append(("cfr+N", "CFR+ after N iterations", "compiles"))
+    rows.append((f"{SEARCH_NAME}@250ms, {SEARCH_NAME}+N", "the searching Hard AI with 250 ms "
+                 "per decision, or N solver iterations per search", "holdem, 2 players"))
     return rows
 
 
@@ -124,6 +132,8 @@ def expand_name(name: str) -> list[str]:
         return [f"{SOLVER_PREFIX}{SOLVER_BOT_ITERATIONS[-1]}"]
     if name in _BUILTINS or _solver_iterations(name) is not None:
         return [name]
+    if parse_search_name(name) is not None:
+        return [name]
     known = ", ".join(n for n in agent_names() if not n.startswith(SOLVER_PREFIX))
     raise PokerlabError(f"unknown built-in agent {name!r}; known: {known}, cfr+N (any N >= 1)")
 
@@ -135,7 +145,7 @@ def check_builtin(name: str, game: Game) -> None:
         PokerlabError: naming the agent, the game and what the agent plays.
     """
     for single in expand_name(name):
-        entry = _BUILTINS.get(single)
+        entry = _BUILTINS.get(SEARCH_NAME if parse_search_name(single) else single)
         plays = entry.plays if entry is not None else "compiles"
         checks: dict[str, Callable[[], bool]] = {  # lazy: compiling a game can take long
             "any": lambda: True,
@@ -143,6 +153,7 @@ def check_builtin(name: str, game: Game) -> None:
             "holdem": lambda: game.spec.name == "holdem",
             "compiles": lambda: _compiles(game),
             "compiles, 2 players": lambda: game.n_players == 2 and _compiles(game),
+            "holdem, 2 players": lambda: game.spec.name == "holdem" and game.n_players == 2,
         }
         ok = checks[plays]()
         if not ok:
@@ -171,6 +182,9 @@ def make_agent(
     if iterations is not None:
         return solver_bot(game, iterations, cache_dir=cache,
                           seed=seed if isinstance(seed, int) else None)
+    settings = parse_search_name(single)
+    if settings is not None:
+        return HardSearchAI(game, settings=settings, seed=seed, cache_dir=cache)
     return _BUILTINS[single].build(game, seed, cache)
 
 

@@ -7,9 +7,12 @@ A text names one of:
 - a **policy file** pokerlab writes: a strategy or an infoset table (``.npz``), a blueprint
   (``.bp``, played by the Hard AI) or a Deep CFR policy (``.pt``, needs torch);
 - an **entrant file** (``.py``, defining ``Agent``): it always plays from a sandboxed
-  process of its own (:class:`~pokerlab.play.sandbox.SandboxedAgent`). ``in_process=True``
-  imports it into the calling process instead: for debugging one's own bot only, since the
-  file then gets everything that process may do (its files, its network, its memory);
+  process of its own (:class:`~pokerlab.play.sandbox.SandboxedAgent`), isolated; where
+  the machine cannot isolate it, it is refused (naming what is missing) unless
+  ``trust=True`` (``--trust-entrants``: a plain process with resource limits only).
+  ``in_process=True`` imports it into the calling process instead: for debugging one's
+  own bot only, since the file then gets everything that process may do (its files, its
+  network, its memory);
 - an **executable** program speaking the ACPC protocol on its standard streams (Hold'em
   games only), sandboxed likewise (:class:`~pokerlab.play.executable.ExecutableAgent`).
 
@@ -23,25 +26,24 @@ once with what is allowed.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from pokerlab.agents.policy_agent import PolicyAgent
+from pokerlab.agents.policy_files import POLICY_SUFFIXES, read_policy_file
 from pokerlab.agents.registry import Seed, check_builtin, expand_name, make_agent
 from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.games import Game
-from pokerlab.strategy import Policy, load_policy
+from pokerlab.strategy import Policy
 
 AgentFactory = Callable[[Game], object]
 """Builds a fresh agent (or a transport to one) for a match of the given game."""
 
 AGENT_KINDS = ("builtin", "strategy", "blueprint", "deep", "entrant", "executable")
 """What a text may name (see the module docstring)."""
-
-POLICY_SUFFIXES = {".npz": "strategy", ".bp": "blueprint", ".pt": "deep"}
-"""Policy files by suffix, and their kind."""
 
 ALLOWED = (
     "a built-in agent name, a strategy or table file (.npz), a blueprint (.bp), a Deep CFR "
@@ -119,27 +121,28 @@ def load_file_policy(
 ) -> Policy:
     """The policy of a policy file (``.npz``, ``.bp``, ``.pt``) for ``game``.
 
+    Any file a pokerlab command saves a strategy to (:mod:`pokerlab.agents.policy_files`):
+    strategies, infoset tables, solver and Rhode Island checkpoints, blueprints, networks.
+
     Raises:
         SpecError: another kind of file (the message lists the allowed suffixes).
         FileFormatError, StrategyMismatchError: a damaged file, or one for another game.
     """
-    file = Path(path)
-    kind = POLICY_SUFFIXES.get(file.suffix)
-    if kind == "strategy":
-        return load_policy(file, game=game)
-    if kind == "blueprint":
-        from pokerlab.blueprint.policy import BlueprintPolicy
+    return read_policy_file(path, game, cache_dir=cache_dir).policy
 
-        return BlueprintPolicy.from_file(file, game, cache_dir=cache_dir)
-    if kind == "deep":
-        from pokerlab.solvers.deep_policy import DeepPolicy
 
-        return DeepPolicy.load(file, game=game)
-    raise SpecError(f"{str(file)!r} is not a policy file; allowed: "
-                    + ", ".join(POLICY_SUFFIXES))
+def _sandbox_limits(limits: object, trust: bool) -> object:
+    """``limits`` (SandboxLimits or None), trusted when ``trust``."""
+    from pokerlab.play.sandbox import SandboxLimits
+
+    assert limits is None or isinstance(limits, SandboxLimits)
+    if not trust:
+        return limits
+    return dataclasses.replace(limits or SandboxLimits(), trusted=True)
 
 
 def _entrant_file(path: Path, game: Game, limits: object, in_process: bool) -> Entrant:
+    from pokerlab.play.containment import require_isolation
     from pokerlab.play.sandbox import EntrantSource, SandboxedAgent, SandboxLimits, check_loads
 
     if in_process:
@@ -152,6 +155,7 @@ def _entrant_file(path: Path, game: Game, limits: object, in_process: bool) -> E
         return Entrant(path.stem, str(path), lambda game: load_agent(path, game),
                        kind="entrant")
     assert limits is None or isinstance(limits, SandboxLimits)
+    require_isolation((limits or SandboxLimits()).trusted)
     try:
         source = EntrantSource.read(path)
     except PokerlabError as error:
@@ -170,6 +174,7 @@ def _entrant_file(path: Path, game: Game, limits: object, in_process: bool) -> E
 
 def _executable(path: Path, game: Game, limits: object) -> Entrant:
     from pokerlab.games.holdem_state import HoldemGame
+    from pokerlab.play.containment import require_isolation
     from pokerlab.play.dealer import AgentFault
     from pokerlab.play.executable import ExecutableAgent, read_program
     from pokerlab.play.sandbox import SandboxLimits
@@ -178,12 +183,14 @@ def _executable(path: Path, game: Game, limits: object) -> Entrant:
     if not isinstance(game, HoldemGame):
         raise SpecError(f"{str(path)!r} is an executable: ACPC programs play Hold'em games "
                         f"only; got {game.spec}")
+    require_isolation((limits or SandboxLimits()).trusted)
+    hidden = (path.resolve().parent,)  # its folder (rivals' programs often lie beside it)
     name = path.name
     try:
         program = read_program(path)
     except PokerlabError as error:
         return Entrant(name, str(path), None, str(error), kind="executable")
-    probe = ExecutableAgent(name, program, game, limits=limits)
+    probe = ExecutableAgent(name, program, game, limits=limits, hidden=hidden)
     try:
         probe.start()
     except AgentFault as fault:
@@ -193,7 +200,7 @@ def _executable(path: Path, game: Game, limits: object) -> Entrant:
         probe.close()
 
     def factory(game: Game) -> object:
-        return ExecutableAgent(name, program, game, limits=limits)
+        return ExecutableAgent(name, program, game, limits=limits, hidden=hidden)
 
     return Entrant(name, str(path), factory, kind="executable", sandboxed=True)
 
@@ -206,6 +213,7 @@ def resolve_agents(
     cache_dir: str | Path | None = None,
     limits: object = None,
     in_process: bool = False,
+    trust: bool = False,
 ) -> list[Entrant]:
     """Every agent ``text`` names for ``game`` (a group such as ``solvers`` names several).
 
@@ -216,13 +224,18 @@ def resolve_agents(
         cache_dir: the bot cache (solver bots, default blueprints); None: ``$POKERLAB_CACHE``.
         limits: the :class:`~pokerlab.play.sandbox.SandboxLimits` of sandboxed entrants.
         in_process: import an entrant's ``.py`` file into this process (unsafe; debugging).
+        trust: run entrant files and programs even where this machine cannot isolate
+            them (``--trust-entrants``: plain processes with resource limits only).
 
     Raises:
         SpecError: a text that names nothing, a missing file, a built-in that cannot play
             ``game``, an executable for a game other than Hold'em.
         FileFormatError, StrategyMismatchError: a damaged policy file or one of another game.
+        IsolationUnavailable: an entrant file or program, on a machine that cannot
+            isolate it, without ``trust`` (the message names what is missing).
     """
     cache = None if cache_dir is None else Path(cache_dir)
+    limits = _sandbox_limits(limits, trust)
     path = Path(text)
     if not path.suffix and "/" not in text:
         try:
@@ -260,14 +273,16 @@ def resolve_agent(
     cache_dir: str | Path | None = None,
     limits: object = None,
     in_process: bool = False,
+    trust: bool = False,
 ) -> Entrant:
     """The one agent ``text`` names (as :func:`resolve_agents`, a group refused).
 
     Raises:
         SpecError: as :func:`resolve_agents`, or a group name (``solvers``).
+        IsolationUnavailable: as :func:`resolve_agents`.
     """
     found = resolve_agents(text, game, seed=seed, cache_dir=cache_dir, limits=limits,
-                           in_process=in_process)
+                           in_process=in_process, trust=trust)
     if len(found) != 1:
         raise SpecError(f"agent {text!r} stands for {len(found)} agents "
                         f"({', '.join(e.name for e in found)}); name one")
@@ -282,14 +297,16 @@ def build_agent(
     cache_dir: str | Path | None = None,
     limits: object = None,
     in_process: bool = False,
+    trust: bool = False,
 ) -> object:
     """A fresh agent for ``game`` from ``text`` (an entrant that does not load is refused).
 
     Raises:
         SpecError: as :func:`resolve_agent`, or an entrant file or program that does not load.
+        IsolationUnavailable: as :func:`resolve_agents`.
     """
     entrant = resolve_agent(text, game, seed=seed, cache_dir=cache_dir, limits=limits,
-                            in_process=in_process)
+                            in_process=in_process, trust=trust)
     if entrant.factory is None:
         raise SpecError(f"agent {text!r}: {entrant.error}")
     return entrant.factory(game)

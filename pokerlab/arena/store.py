@@ -9,12 +9,20 @@ A database is pokerlab's when its ``meta`` table says so (format ``pokerlab-aren
 version :data:`SCHEMA_VERSION`); any other SQLite file is refused before anything is
 written to it. ``ArenaStore(path, readonly=True)`` opens it read-only (the leaderboard).
 
+Whatever goes wrong with the file itself (a corrupted database, a read-only or immutable
+file or folder, a full disk, an I/O error) is a one-line :class:`PokerlabError` naming the
+database and the problem (:func:`database_problem`), never SQLite's traceback. Texts an
+entrant controls are stored bounded: a fault's detail and a load error at most
+:data:`~pokerlab.play.records.FAULT_DETAIL_LIMIT` characters, what it printed at most
+:data:`~pokerlab.play.records.LOG_LIMIT` per match.
+
 Schema (a match's agents are numbered 0..n-1 by their *position* in the match)::
 
     meta(key, value)
     run(id, game, players, hands, seed, batch_size, time_limit, created, finished, config)
+        -- seed: the run's secret (decimal text: 128 bits do not fit an SQLite integer)
     agent(id, run_id, position, name, source, error)     -- error: why it could not load
-    match(id, run_id, match_index, seed, hands, finished)
+    match(id, run_id, match_index, seed, hands, finished)    -- seed: decimal text
     match_agent(match_id, position, agent_id)
     hand(match_id, hand_index, deal, seats, returns, agent_returns, history)
         -- seats: the position of the agent in each seat; returns: chips by seat;
@@ -25,21 +33,32 @@ Schema (a match's agents are numbered 0..n-1 by their *position* in the match)::
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import functools
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from pokerlab.errors import PokerlabError
-from pokerlab.play.records import FaultEvent, HandRecord
+from pokerlab.play.records import (
+    FAULT_DETAIL_LIMIT,
+    LOG_LIMIT,
+    FaultEvent,
+    HandRecord,
+    bounded_text,
+)
 
 FORMAT = "pokerlab-arena"
-SCHEMA_VERSION = 2
-"""Version 2: matches of any number of seats (version 1, two seats, is not read)."""
+SCHEMA_VERSION = 3
+"""Version 3: secret seeds (128 bits, stored as decimal text). Version 2 (64-bit seeds of
+the public deal stream) is read (leaderboards) but never written; version 1 is not read."""
+READABLE_VERSIONS = ("2", "3")
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -48,7 +67,7 @@ CREATE TABLE run (
     game TEXT NOT NULL,
     players INTEGER NOT NULL,
     hands INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     batch_size INTEGER NOT NULL,
     time_limit REAL,
     created REAL NOT NULL,
@@ -68,7 +87,7 @@ CREATE TABLE match (
     id INTEGER PRIMARY KEY,
     run_id INTEGER NOT NULL REFERENCES run(id),
     match_index INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     hands INTEGER NOT NULL,
     finished REAL,
     UNIQUE (run_id, match_index)
@@ -124,9 +143,73 @@ def _readonly_uri(path: Path) -> str:
     return uri
 
 
+def database_problem(path: Path, error: BaseException) -> PokerlabError:
+    """The one-line error that names what is wrong with arena database ``path``.
+
+    SQLite and the operating system say it in their words (``database disk image is
+    malformed``, ``attempt to write a readonly database``, ``database or disk is full``,
+    ``[Errno 28] No space left on device``); this says which database, what it means and
+    what to do.
+    """
+    shown = repr(str(path))
+    said = " ".join(str(error).split()) or type(error).__name__
+    text = said.lower()
+    code = getattr(error, "errno", None)
+    if "malformed" in text or "not a database" in text or "corrupt" in text or isinstance(
+        error, ValueError
+    ):
+        return PokerlabError(
+            f"arena database {shown} is corrupted ({said}); restore it from a copy, or start "
+            "a new database with another --db"
+        )
+    if "full" in text or code == errno.ENOSPC:
+        return PokerlabError(
+            f"the disk holding arena database {shown} is full ({said}); free some space, then "
+            "run again with --resume (every stored batch is kept)"
+        )
+    if "readonly" in text or "read-only" in text or code in (errno.EACCES, errno.EPERM,
+                                                            errno.EROFS):
+        return PokerlabError(
+            f"arena database {shown} cannot be written ({said}): the file, its folder or its "
+            "file system is read-only or immutable; give a writable --db"
+        )
+    if "locked" in text or "busy" in text:
+        return PokerlabError(
+            f"arena database {shown} is locked by another process ({said}); wait for it, "
+            "then try again"
+        )
+    if "unable to open" in text:
+        return PokerlabError(
+            f"arena database {shown} cannot be opened ({said}); check that its folder exists "
+            "and can be written"
+        )
+    return PokerlabError(f"arena database {shown}: {said}")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _translated(
+    method: Callable[Concatenate[ArenaStore, _P], _R],
+) -> Callable[Concatenate[ArenaStore, _P], _R]:
+    """Turn SQLite's and the file system's errors inside ``method`` into one-line errors."""
+
+    def wrapper(self: ArenaStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(self, *args, **kwargs)
+        except (PokerlabError, sqlite3.IntegrityError):  # IntegrityError: a bug, not the file
+            raise
+        except (sqlite3.Error, OSError, ValueError) as error:  # ValueError: a corrupted row
+            raise database_problem(self.path, error) from None
+
+    functools.update_wrapper(wrapper, method)  # the method's name and docstring
+    return wrapper
+
+
 @dataclass(frozen=True)
 class RunRow:
-    """A tournament run as stored."""
+    """A tournament run as stored (``seed``: its secret; never give it to an entrant)."""
 
     id: int
     game: str
@@ -187,6 +270,8 @@ class ArenaStore:
             raise PokerlabError(f"arena database {shown!r} is a folder; give a file name")
         if (readonly or not create) and not self.path.is_file():
             raise PokerlabError(f"arena database {shown!r} does not exist")
+        self.readonly = readonly
+        self.version = str(SCHEMA_VERSION)
         try:
             if readonly:
                 self._db = sqlite3.connect(_readonly_uri(self.path), uri=True,
@@ -194,20 +279,33 @@ class ArenaStore:
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            empty = _is_empty(self._db)
-        except sqlite3.DatabaseError as exc:
-            raise PokerlabError(
-                f"{shown!r} is not a pokerlab arena database: not an SQLite file ({exc})"
-            ) from None
+        except (sqlite3.Error, OSError) as exc:
+            raise database_problem(self.path, exc) from None
         try:
+            try:
+                empty = _is_empty(self._db)
+            except sqlite3.DatabaseError as exc:
+                if "not a database" not in str(exc):
+                    raise
+                raise PokerlabError(
+                    f"{shown!r} is not a pokerlab arena database: not an SQLite file ({exc})"
+                ) from None
             if empty and not readonly:
                 self._create()
             else:
                 self._check_format(empty)
+                if not readonly:
+                    self._check_integrity()
             if not readonly:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
+        except PokerlabError:
+            self._db.close()
+            raise
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self._db.close()
+            raise database_problem(self.path, exc) from None
         except BaseException:
             self._db.close()
             raise
@@ -244,10 +342,32 @@ class ArenaStore:
                 f"{shown!r} is not a pokerlab arena database (its tables: "
                 f"{', '.join(tables[:6]) or 'none'}); nothing was written to it"
             )
-        if meta.get("version") != str(SCHEMA_VERSION):
+        version = meta.get("version")
+        if version == str(SCHEMA_VERSION) or (self.readonly and version in READABLE_VERSIONS):
+            self.version = str(version)
+            return
+        if version in READABLE_VERSIONS:
             raise PokerlabError(
-                f"{shown!r} is an arena database of schema version {meta.get('version')}; this "
-                f"pokerlab reads version {SCHEMA_VERSION}"
+                f"{shown!r} is an arena database of schema version {version} (seeds of the "
+                f"public deal stream, before secret deals); this pokerlab reads it but writes "
+                f"version {SCHEMA_VERSION} only: start a new database with another --db"
+            )
+        raise PokerlabError(
+            f"{shown!r} is an arena database of schema version {version}; this pokerlab "
+            f"reads versions {', '.join(READABLE_VERSIONS)}"
+        )
+
+    def _check_integrity(self) -> None:
+        """Refuse to write a database SQLite finds damaged (``quick_check``: every page read).
+
+        A writer checks once when it opens an existing database, so that a run never adds
+        to a corrupted file; readers meet damage as an error of the query that reaches it.
+        """
+        problems = [str(row[0]) for row in self._db.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            raise PokerlabError(
+                f"arena database {str(self.path)!r} is corrupted ({'; '.join(problems)[:300]}); "
+                "restore it from a copy, or start a new database with another --db"
             )
 
     def close(self) -> None:
@@ -267,11 +387,14 @@ class ArenaStore:
         try:
             yield self._db
         except BaseException:
-            self._db.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk): the first error is the one.
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
 
     # -- runs, agents, matches -------------------------------------------------------------
+    @_translated
     def create_run(
         self,
         *,
@@ -293,7 +416,7 @@ class ArenaStore:
             cursor = db.execute(
                 "INSERT INTO run (game, players, hands, seed, batch_size, time_limit, created, "
                 "config) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game, players, hands, seed, batch_size, time_limit, time.time(),
+                (game, players, hands, str(int(seed)), batch_size, time_limit, time.time(),
                  json.dumps(config)),
             )
             run_id = int(cursor.lastrowid or 0)
@@ -302,13 +425,14 @@ class ArenaStore:
                 cursor = db.execute(
                     "INSERT INTO agent (run_id, position, name, source, error) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    (run_id, position, name, source, error),
+                    (run_id, position, name, source,
+                     None if error is None else bounded_text(error, FAULT_DETAIL_LIMIT)),
                 )
                 ids.append(int(cursor.lastrowid or 0))
             for index, (members, match_seed, match_hands) in enumerate(matches):
                 cursor = db.execute(
                     "INSERT INTO match (run_id, match_index, seed, hands) VALUES (?, ?, ?, ?)",
-                    (run_id, index, match_seed, match_hands),
+                    (run_id, index, str(int(match_seed)), match_hands),
                 )
                 match_id = int(cursor.lastrowid or 0)
                 db.executemany(
@@ -317,6 +441,7 @@ class ArenaStore:
                 )
         return run_id
 
+    @_translated
     def runs(self) -> list[RunRow]:
         """Every run, oldest first."""
         rows = self._db.execute(
@@ -324,9 +449,11 @@ class ArenaStore:
             "FROM run ORDER BY id"
         ).fetchall()
         return [
-            RunRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8])) for r in rows
+            RunRow(r[0], r[1], r[2], r[3], int(r[4]), r[5], r[6], r[7], json.loads(r[8]))
+            for r in rows
         ]
 
+    @_translated
     def run(self, run_id: int | None = None) -> RunRow:
         """The run ``run_id``, or the latest.
 
@@ -345,14 +472,17 @@ class ArenaStore:
         raise PokerlabError(f"{str(self.path)!r} has no run {run_id}; runs: "
                             f"{[r.id for r in runs]}")
 
+    @_translated
     def entrant_sources(self) -> list[str]:
         """Where every entrant of every run came from (``builtin:NAME`` or a file)."""
         return [str(r[0]) for r in self._db.execute("SELECT DISTINCT source FROM agent")]
 
+    @_translated
     def finish_run(self, run_id: int) -> None:
         """Mark a run finished."""
         self._db.execute("UPDATE run SET finished = ? WHERE id = ?", (time.time(), run_id))
 
+    @_translated
     def agents(self, run_id: int) -> list[AgentRow]:
         """The run's entrants, in entry order."""
         rows = self._db.execute(
@@ -362,6 +492,7 @@ class ArenaStore:
         ).fetchall()
         return [AgentRow(*r) for r in rows]
 
+    @_translated
     def matches(self, run_id: int) -> list[MatchRow]:
         """The run's matches, in play order."""
         rows = self._db.execute(
@@ -376,19 +507,22 @@ class ArenaStore:
             (run_id,),
         ):
             members.setdefault(match_id, []).append(agent_id)
-        return [MatchRow(r[0], r[1], tuple(members.get(r[0], ())), r[2], r[3], r[4])
+        return [MatchRow(r[0], r[1], tuple(members.get(r[0], ())), int(r[2]), r[3], r[4])
                 for r in rows]
 
+    @_translated
     def finish_match(self, match_id: int) -> None:
         """Mark a match finished."""
         self._db.execute("UPDATE match SET finished = ? WHERE id = ?", (time.time(), match_id))
 
     # -- hands and events --------------------------------------------------------------------
+    @_translated
     def hands_done(self, match_id: int) -> int:
         """Number of hands of the match stored so far."""
         row = self._db.execute("SELECT COUNT(*) FROM hand WHERE match_id = ?", (match_id,))
         return int(row.fetchone()[0])
 
+    @_translated
     def write_hands(self, match_id: int, records: Sequence[HandRecord]) -> None:
         """Store a batch of hands and their events in one transaction."""
         with self.transaction() as db:
@@ -412,39 +546,49 @@ class ArenaStore:
                 "INSERT INTO event (match_id, hand_index, seat, agent, kind, detail, action) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (match_id, e.hand, e.seat, e.agent, e.kind, e.detail, e.action)
+                    (match_id, e.hand, e.seat, e.agent, e.kind[:40],
+                     bounded_text(e.detail, FAULT_DETAIL_LIMIT), e.action)
                     for r in records
                     for e in r.events
                 ],
             )
 
+    @_translated
     def write_event(self, match_id: int, hand: int, kind: str, detail: str) -> None:
         """Store an event of the match that belongs to no seat (a replay mismatch)."""
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO event (match_id, hand_index, seat, agent, kind, detail, action) "
                 "VALUES (?, ?, NULL, NULL, ?, ?, -1)",
-                (match_id, hand, kind, detail),
+                (match_id, hand, kind, bounded_text(detail, FAULT_DETAIL_LIMIT)),
             )
 
+    @_translated
     def write_log(self, match_id: int, position: int, text: str) -> None:
-        """Store (or extend, on a resumed match) what an entrant printed during a match."""
+        """Store (or extend, on a resumed match) what an entrant printed during a match.
+
+        At most :data:`~pokerlab.play.records.LOG_LIMIT` characters are kept per entrant
+        per match: the head and the tail, with a marker saying how much was cut.
+        """
         with self.transaction() as db:
             row = db.execute("SELECT text FROM log WHERE match_id = ? AND position = ?",
                              (match_id, position)).fetchone()
             if row is None:
                 db.execute("INSERT INTO log (match_id, position, text) VALUES (?, ?, ?)",
-                           (match_id, position, text))
+                           (match_id, position, bounded_text(text, LOG_LIMIT)))
             else:
+                whole = str(row[0]) + "\n" + bounded_text(text, LOG_LIMIT)
                 db.execute("UPDATE log SET text = ? WHERE match_id = ? AND position = ?",
-                           (row[0] + "\n" + text, match_id, position))
+                           (bounded_text(whole, LOG_LIMIT), match_id, position))
 
+    @_translated
     def logs(self, match_id: int) -> dict[int, str]:
         """What each isolated entrant of the match printed, by position."""
         rows = self._db.execute("SELECT position, text FROM log WHERE match_id = ?",
                                 (match_id,)).fetchall()
         return {int(position): str(text) for position, text in rows}
 
+    @_translated
     def hands(self, match_id: int) -> list[HandRecord]:
         """The stored hands of a match, in order, as records (with their events)."""
         events: dict[int, list[FaultEvent]] = {}
@@ -467,6 +611,7 @@ class ArenaStore:
             for r in rows
         ]
 
+    @_translated
     def hand(self, match_id: int, hand_index: int) -> HandRecord | None:
         """One stored hand of a match with its events, or None (an indexed lookup: replays)."""
         row = self._db.execute(
@@ -490,6 +635,7 @@ class ArenaStore:
             events=tuple(FaultEvent(*e) for e in events),
         )
 
+    @_translated
     def hand_table(self, run_id: int) -> list[tuple[Any, ...]]:
         """Every hand of a run as ``(match_index, hand_index, deal, seats, returns, history)``."""
         return self._db.execute(
@@ -499,6 +645,7 @@ class ArenaStore:
             (run_id,),
         ).fetchall()
 
+    @_translated
     def agent_returns(self, match_id: int) -> list[tuple[int, list[float]]]:
         """``(deal, chips won by each agent position)`` for every hand of the match, in order."""
         rows = self._db.execute(
@@ -507,6 +654,7 @@ class ArenaStore:
         ).fetchall()
         return [(int(deal), json.loads(values)) for deal, values in rows]
 
+    @_translated
     def events(self, match_id: int | None = None, *, run_id: int | None = None) -> list[FaultEvent]:
         """Fault events of one match, or of every match of a run (``agent`` is the position)."""
         if match_id is not None:
@@ -524,4 +672,14 @@ class ArenaStore:
         return [FaultEvent(*r) for r in rows]
 
 
-__all__ = ["FORMAT", "SCHEMA", "SCHEMA_VERSION", "AgentRow", "ArenaStore", "MatchRow", "RunRow"]
+__all__ = [
+    "FORMAT",
+    "READABLE_VERSIONS",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "AgentRow",
+    "ArenaStore",
+    "MatchRow",
+    "RunRow",
+    "database_problem",
+]

@@ -6,21 +6,31 @@
 ``hands`` hands in each seat: ``n * hands`` hands per match), writing every hand to the
 SQLite store, one transaction per batch.
 
-Reproducibility and resumption:
+Secrecy, reproducibility and resumption:
 
-1. Match ``m`` gets the seed ``match_seed(seed, m)``; hand ``i`` of a match depends only
-   on that seed and ``i`` (chance, and the agents' ``seed()`` hook) -- or, for
-   policy-backed agents sampled on the compiled tree, on the seed and the batch's first
-   hand, batches always starting at multiples of the run's batch size.
-2. Agents are created afresh for each match. On ``resume=True`` the latest run of the
-   database continues: for each unfinished match, fresh agents are fed the stored hands
+1. A run's seed is a fresh secret (:func:`~pokerlab.play.deals.fresh_seed`, 128 bits from
+   the operating system) unless the caller gives one (reproducible research: whoever knows
+   it can compute every card). It is stored with the run (never given to an entrant), so
+   the run can be resumed, replayed and audited. Match ``m`` gets the seed
+   ``match_seed(seed, m)``, a keyed derivation; hand ``i`` of a match depends only on that
+   seed and ``i`` (chance, and the agents' ``seed()`` hook, from independent keyed
+   streams) -- or, for policy-backed agents sampled on the compiled tree, on the seed and
+   the batch's first hand, batches always starting at multiples of the run's batch size
+   from the start of a leg.
+2. A match is played in ``n`` legs, one per rotation of the table: leg ``r`` plays the
+   match's deals ``0..hands-1`` with the seats rotated ``r`` times, so every agent meets
+   every deal in every seat (duplicate poker), and each leg is played by agents created
+   afresh (an entrant's process is restarted), so that no agent remembers the cards of a
+   deal it is about to play again from another seat.
+3. On ``resume=True`` the latest run of the database continues: for each unfinished
+   match, fresh agents are fed the stored hands of the current leg
    (:func:`pokerlab.eval.matches.replay_hands`: reset, seed, act on the recorded
    observations, observe the results), then play goes on after the last committed hand.
    Agents whose behaviour depends only on what they observed and on the ``seed()`` hook
    (every built-in, the exploitative bot included) then play exactly the hands of an
    uninterrupted run; an entrant that draws unseeded randomness cannot be reproduced,
    and a replay that disagrees with the record is stored as a ``"replay"`` event.
-3. Files that fail to load are stored with their error and left out; the others play.
+4. Files that fail to load are stored with their error and left out; the others play.
 """
 
 from __future__ import annotations
@@ -34,9 +44,11 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
+from pokerlab.agents.policy_files import POLICY_SUFFIXES
 from pokerlab.agents.registry import expand_name
 from pokerlab.agents.resolve import (
     AgentFactory,
@@ -45,7 +57,7 @@ from pokerlab.agents.resolve import (
     resolve_agent,
     resolve_agents,
 )
-from pokerlab.arena.store import ArenaStore, MatchRow
+from pokerlab.arena.store import ArenaStore, MatchRow, database_problem
 from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.eval.matches import (
     HandRecord,
@@ -58,6 +70,7 @@ from pokerlab.eval.matches import (
 from pokerlab.eval.sampling import _LazyRecords, _sampler, sample_match
 from pokerlab.games import Game
 from pokerlab.play.dealer import AgentConnection, connect
+from pokerlab.play.deals import check_seed, derive_seed, fresh_seed
 from pokerlab.play.sandbox import (
     ProcessEntrant,
     SandboxedAgent,
@@ -144,16 +157,22 @@ def file_entrant(
         return Entrant(Path(path).stem, str(path), None,
                        f"entrant {str(path)!r} is missing; give a Python file", kind="entrant",
                        sandboxed=True)
-    return resolve_agent(str(path), game, limits=limits)
+    try:
+        return resolve_agent(str(path), game, limits=limits)
+    except PokerlabError as error:  # a policy file of another game: reported, left out
+        return Entrant(Path(path).stem, str(path), None, str(error),
+                       kind=POLICY_SUFFIXES.get(Path(path).suffix, "entrant"))
 
 
 def file_entrants(
     folder: str | Path, game: Game, *, limits: SandboxLimits | None = None
 ) -> list[Entrant]:
-    """One entrant per ``*.py`` file of ``folder`` (files starting with ``_`` skipped).
+    """One entrant per ``*.py`` file and policy file of ``folder`` (``_*`` files skipped).
 
-    Each file is checked in a sandbox of its own, several at a time (see
-    :func:`file_entrant`).
+    Each ``.py`` file is checked in a sandbox of its own, several at a time (see
+    :func:`file_entrant`); each policy file pokerlab writes (``.npz``, ``.bp``, ``.pt``:
+    strategies, tables, checkpoints, blueprints, networks) is read and played by a
+    :class:`~pokerlab.agents.PolicyAgent`, checked against ``game``.
 
     Raises:
         PokerlabError: if ``folder`` is not a folder.
@@ -161,7 +180,9 @@ def file_entrants(
     path = Path(folder)
     if not path.is_dir():
         raise PokerlabError(f"--agents must be a folder of agent files; {str(path)!r} is not")
-    files = [f for f in sorted(path.glob("*.py")) if not f.name.startswith("_")]
+    suffixes = {".py", *POLICY_SUFFIXES}
+    files = [f for f in sorted(path.iterdir())
+             if f.suffix in suffixes and f.is_file() and not f.name.startswith("_")]
     with ThreadPoolExecutor(max_workers=4) as pool:
         return list(pool.map(lambda f: file_entrant(f, game, limits=limits), files))
 
@@ -178,9 +199,11 @@ def _unique(entrants: Sequence[Entrant]) -> list[Entrant]:
 
 
 def match_seed(seed: int, match_index: int) -> int:
-    """The seed of match ``match_index`` of a run seeded with ``seed`` (fits SQLite)."""
-    words = np.random.SeedSequence([seed, match_index, 0xA7E4A]).generate_state(2, np.uint32)
-    return int((int(words[0]) << 30) ^ int(words[1]))
+    """The seed of match ``match_index`` of a run seeded with ``seed`` (128 bits, keyed).
+
+    Knowing a match's seed tells nothing of the run's seed or of another match's.
+    """
+    return derive_seed(seed, "match", match_index)
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -192,7 +215,7 @@ def run_tournament(
     *,
     db: str | Path,
     hands: int = 1000,
-    seed: int = 0,
+    seed: int | None = None,
     resume: bool = False,
     batch_size: int | None = None,
     time_limit: float | None = None,
@@ -206,9 +229,12 @@ def run_tournament(
         entrants: the entrants (see :func:`builtin_entrants`, :func:`file_entrants`).
         db: the SQLite database file (created if missing).
         hands: hands per seat per table (each match plays ``n * hands`` hands).
-        seed: the run's seed.
+        seed: the run's seed; None (the default) draws a fresh secret one, stored with the
+            run. A seed you give makes the run reproducible, and every card predictable to
+            whoever knows it: entrants that know it can compute their opponents' cards.
         resume: continue the latest run of ``db`` instead of starting a new one (the
-            game must match; the other settings are the stored run's).
+            game must match; the other settings, the seed included, are the stored run's;
+            a ``seed`` given must be the stored one).
         batch_size: hands per transaction, a multiple of the number of players (whole
             deals); default about 100.
         time_limit: seconds allowed per decision.
@@ -233,10 +259,12 @@ def run_tournament(
             f"batch_size must be a positive multiple of the {n} players (whole deals); "
             f"got {batch_size!r}"
         )
+    if seed is not None:
+        seed = check_seed(seed)
     entrants = _unique(entrants)
     playable = [i for i, e in enumerate(entrants) if e.error is None and e.factory is not None]
     failed = tuple((e.name, e.error or "") for e in entrants if e.error is not None)
-    with _writer_lock(Path(db)), ArenaStore(db) as store:
+    with _writer_lock(Path(db)) as lock, ArenaStore(db) as store:
         if resume:
             run_id, batch_size, time_limit, factories, names = _resumed(
                 store, game, hands, seed, entrants
@@ -250,18 +278,21 @@ def run_tournament(
                        else "")
                 )
             tables = list(itertools.combinations(playable, n))
+            run_seed = fresh_seed() if seed is None else seed
             run_id = store.create_run(
-                game=str(game.spec), players=n, hands=hands, seed=seed, batch_size=batch_size,
-                time_limit=time_limit,
-                config={"entrants": [e.name for e in entrants]},
+                game=str(game.spec), players=n, hands=hands, seed=run_seed,
+                batch_size=batch_size, time_limit=time_limit,
+                config={"entrants": [e.name for e in entrants], "legs": True,
+                        "secret_seed": seed is None},
                 agents=[(e.name, e.source, e.error) for e in entrants],
-                matches=[(table, match_seed(seed, m), n * hands)
+                matches=[(table, match_seed(run_seed, m), n * hands)
                          for m, table in enumerate(tables)],
             )
             stored = store.agents(run_id)
             names = {row.id: row.name for row in stored}
             factories = {row.id: entrants[row.position].factory for row in stored
                          if row.error is None}
+        lock.note(run_id)
         matches = store.matches(run_id)
         plan = MatchPlan(store, game, tuple(m for m in matches if m.finished is None),
                          len(matches), names, factories, batch_size, time_limit, progress)
@@ -270,42 +301,100 @@ def run_tournament(
         return TournamentResult(run_id, Path(db), len(matches), played, failed)
 
 
-@contextlib.contextmanager
-def _writer_lock(db: Path) -> Iterator[None]:
-    """Hold ``DB.lock`` while a run writes ``db``: a second run or ``--resume`` is refused.
+class _RunLock:
+    """The lock a run holds on its database; :meth:`note` names the run in it."""
 
-    An ``flock`` lock: the operating system releases it when the process dies, so a killed
+    def __init__(self, handle: TextIO) -> None:
+        self._handle = handle
+
+    def note(self, run_id: int) -> None:
+        """Write who holds the lock (this process, and its run) for a refused second writer."""
+        _write_holder(self._handle, f"{os.getpid()} {run_id}")
+
+
+def _write_holder(handle: TextIO, text: str) -> None:
+    """Replace the lock file's text; a full disk only costs the second writer's message."""
+    with contextlib.suppress(OSError):
+        handle.seek(0)
+        handle.truncate()
+        handle.write(text)
+        handle.flush()
+
+
+def _lock_holder(fd: int) -> str | None:
+    """The process holding an ``flock`` on the file open as ``fd``, from ``/proc/locks``."""
+    info = os.fstat(fd)
+    wanted = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == wanted:
+            return fields[4]
+    return None
+
+
+@contextlib.contextmanager
+def _writer_lock(db: Path) -> Iterator[_RunLock]:
+    """Hold the run lock of database ``db`` while a run writes it: a second writer is refused.
+
+    The lock is keyed on the database itself, whatever name reaches it: an ``flock`` on
+    ``REAL.lock`` beside its real path (symbolic links resolved), where the holder writes
+    its process and run, and an ``flock`` on the database file (its inode: hard links,
+    bind mounts). The operating system releases both when the process dies, so a killed
     run never leaves a stale lock behind.
 
     Raises:
-        PokerlabError: if another process is running a tournament on ``db``.
+        PokerlabError: if another process is running a tournament on the database, or the
+            lock cannot be taken (a read-only folder).
     """
-    if db.is_dir():
-        raise PokerlabError(f"arena database {str(db)!r} is a folder; give a file name")
-    db.parent.mkdir(parents=True, exist_ok=True)
-    lock = db.with_name(db.name + ".lock")
-    with open(lock, "a+") as handle:
+    real = Path(os.path.realpath(db))
+    same = "" if real == db.absolute() else f" (the file {str(real)!r})"
+    if real.is_dir():
+        raise PokerlabError(f"arena database {str(db)!r}{same} is a folder; give a file name")
+
+    def refused(holder: str | None) -> PokerlabError:
+        pid, _, run = (holder or "").partition(" ")
+        who = f"process {pid}" if pid else "another process"
+        who += f", run {run}" if run else ""
+        return PokerlabError(
+            f"arena database {str(db)!r}{same} is being written by another tournament "
+            f"({who}); wait for it to finish (or stop it), then --resume"
+        )
+
+    try:
+        real.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(real.with_name(real.name + ".lock"), "a+")  # noqa: SIM115 - held below
+    except OSError as error:
+        raise database_problem(db, error) from None
+    with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             handle.seek(0)
-            holder = handle.read().strip() or "?"
-            raise PokerlabError(
-                f"another tournament (process {holder}) is writing {str(db)!r}; wait for it to "
-                "finish (or stop it), then --resume"
-            ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
+            raise refused(handle.read(200).strip() or None) from None
         try:
-            yield
+            # Created empty when missing: SQLite takes an empty file for a new database.
+            fd = os.open(real, os.O_RDONLY | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise database_problem(db, error) from None
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise refused(_lock_holder(fd)) from None
+            _write_holder(handle, str(os.getpid()))
+            yield _RunLock(handle)
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            # Closed after the store: closing a descriptor of the database drops every
+            # POSIX lock this process holds on it (SQLite's included).
+            os.close(fd)
 
 
 def _resumed(
-    store: ArenaStore, game: Game, hands: int, seed: int, entrants: Sequence[Entrant]
+    store: ArenaStore, game: Game, hands: int, seed: int | None, entrants: Sequence[Entrant]
 ) -> tuple[int, int, float | None, dict[int, AgentFactory | None], dict[int, str]]:
     """The stored run to continue: its id, batch size, time limit, factories and names."""
     if not store.runs():
@@ -315,11 +404,10 @@ def _resumed(
     if run.game != str(game.spec):
         raise PokerlabError(f"{str(store.path)!r}: the latest run is of {run.game}, not "
                             f"{game.spec}; drop --resume to start a new run")
-    changed = [
-        f"{name} {stored} (asked {asked})"
-        for name, stored, asked in (("hands", run.hands, hands), ("seed", run.seed, seed))
-        if stored != asked
-    ]
+    changed = [f"hands {run.hands} (asked {hands})"] if run.hands != hands else []
+    if seed is not None and seed != run.seed:  # never print the stored (secret) seed
+        changed.append(f"another seed (asked {seed})")
+
     if changed:
         raise PokerlabError(
             f"{str(store.path)!r}: the run to resume was started with {', '.join(changed)}; "
@@ -343,24 +431,32 @@ def _policies(game: Game, agents: Sequence[object]) -> list[Strategy] | None:
 
 
 def sample_batch(
-    game: Game, strategies: Sequence[Strategy], *, start: int, stop: int, seed: int
+    game: Game,
+    strategies: Sequence[Strategy],
+    *,
+    start: int,
+    stop: int,
+    seed: int,
+    leg: int | None = None,
 ) -> list[HandRecord]:
     """Sample hands ``start..stop-1`` of a rotated match of policy-backed agents.
 
     The arena's fast path: the result depends only on ``(seed, start, stop)``, so a batch
-    replayed after a crash is the same batch. ``start`` and ``stop`` must be whole deals.
+    replayed after a crash is the same batch. ``leg``: hands per leg (the arena's schedule,
+    see :func:`~pokerlab.eval.matches.hand_schedule`); without it the seats rotate deal by
+    deal, and ``start`` and ``stop`` must be whole deals.
 
     Raises:
-        PokerlabError: if the batch would split a deal.
+        PokerlabError: if the batch would split a deal (without ``leg``).
     """
     n = game.n_players
-    if start % n or stop % n:
+    if leg is None and (start % n or stop % n):
         raise PokerlabError(f"a batch must hold whole deals ({n} hands each); got {start}..{stop}")
     if stop <= start:
         return []
     index = np.arange(start, stop, dtype=np.int64)
-    deals, seatings = schedule_arrays(index, n, "rotate", True)
-    rng = np.random.default_rng([seed, start, 0xFA57])
+    deals, seatings = schedule_arrays(index, n, "rotate", True, leg=leg)
+    rng = np.random.default_rng(derive_seed(seed, "decisions", start))
     terminals, returns = sample_match(game, strategies, seatings, deals, seed=seed, rng=rng)
     tree = _sampler(game).tree
     return list(_LazyRecords(tree, terminals, deals, seatings, returns, first_hand=start))
@@ -420,16 +516,19 @@ class MatchBatch:
 class MatchPlayer:
     """Plays one match from its first missing hand, batch by batch, wherever it runs.
 
-    Builds fresh agents (an isolated entrant gets its own sandboxed process, hidden from
-    ``hidden``); on a resumed match the agents are first fed the ``stored`` hands. Used
-    by the local runner and by remote workers alike, so both play the same hands.
+    The match is played in legs, one per rotation of the table (see the module docstring):
+    each leg gets fresh agents (an isolated entrant gets a sandboxed process of its own,
+    hidden from ``hidden``), so no agent carries the memory of a deal into the leg that
+    deals it again. On a resumed match the agents of the current leg are first fed its
+    ``stored`` hands. Used by the local runner and by remote workers alike, so both play
+    the same hands.
 
     Args:
         game: the game.
-        match: the match.
+        match: the match (``hands``: a multiple of the number of players).
         factories: what builds each agent of the match (by agent id).
         hidden: paths no sandboxed entrant may see (the database, the entrants' files).
-        batch_size: hands per batch (whole deals).
+        batch_size: hands per batch (a batch never spans two legs).
         time_limit: seconds allowed per decision.
         stored: the hands of the match already stored, in order.
 
@@ -458,54 +557,82 @@ class MatchPlayer:
         self.batch_size = batch_size
         self.time_limit = time_limit
         self.stored = tuple(stored)
-        self.agents = [build(game) for build in builders if build is not None]
+        self.hidden = tuple(hidden)
+        self.leg = max(1, match.hands // game.n_players)
+        """Hands per leg (the hands each agent plays in each seat)."""
+        self._builders = [build for build in builders if build is not None]
+        self.agents: list[object] = []
+        """The agents of the leg being played (none between legs)."""
+        self._logs: dict[int, list[str]] = {}
+
+    def _start_leg(self) -> list[object]:
+        self.agents = [build(self.game) for build in self._builders]
         for agent in self.agents:
             if isinstance(agent, SandboxedAgent | ProcessEntrant):  # the store, entrants' files
-                agent.hidden = tuple(dict.fromkeys((*agent.hidden, *hidden)))
+                agent.hidden = tuple(dict.fromkeys((*agent.hidden, *self.hidden)))
+        return self.agents
 
-    def batches(self) -> Iterator[MatchBatch]:
-        """Play the missing hands; yield them a batch at a time (and a replay's verdict)."""
-        game, match, batch_size = self.game, self.match, self.batch_size
-        check_agents(game, self.agents)
-        done = len(self.stored)
-        strategies = _policies(game, self.agents)
-        if strategies is not None:
-            for start in range(done, match.hands, batch_size):
-                stop = min(start + batch_size, match.hands)
-                batch = sample_batch(game, strategies, start=start, stop=stop, seed=match.seed)
-                yield MatchBatch(tuple(batch), stop)
-            return
-        connections = [connect(agent, time_limit=self.time_limit) for agent in self.agents]
-        if done:
-            mismatches = replay_hands(game, connections, self.stored, seed=match.seed)
-            if mismatches:
-                yield MatchBatch((), done, mismatches)
-        # Transports that follow the hand themselves (ACPC executables) listen to the dealer.
-        listeners = [attach(index) for index, agent in enumerate(self.agents)
-                     if callable(attach := getattr(agent, "dealer_listener", None))]
-        records: list[HandRecord] = []
-        for record in iter_hands(game, connections, hands=match.hands, seed=match.seed,
-                                 time_limit=self.time_limit, start=done, listeners=listeners):
-            records.append(record)
-            if len(records) == batch_size:
-                yield MatchBatch(tuple(records), record.hand + 1)
-                records = []
-        if records:
-            yield MatchBatch(tuple(records), match.hands)
-
-    def close(self) -> dict[int, str]:
-        """Stop the agents; return what each isolated entrant printed, by position."""
-        logs = {}
+    def _end_leg(self) -> None:
         for position, agent in enumerate(self.agents):
             close = getattr(agent, "close", None)
             if isinstance(agent, SandboxedAgent | ProcessEntrant):
                 agent.close()
                 if agent.log:
-                    logs[position] = agent.log
+                    self._logs.setdefault(position, []).append(agent.log)
             elif callable(close) and isinstance(agent, AgentConnection):
                 with contextlib.suppress(Exception):
                     close()
-        return logs
+        self.agents = []
+
+    def batches(self) -> Iterator[MatchBatch]:
+        """Play the missing hands; yield them a batch at a time (and a replay's verdict)."""
+        done, leg = len(self.stored), self.leg
+        for first in range(done - done % leg, self.match.hands, leg):
+            agents = self._start_leg()
+            try:
+                yield from self._leg(agents, first, min(first + leg, self.match.hands), done)
+            finally:
+                self._end_leg()
+
+    def _leg(
+        self, agents: list[object], first: int, stop: int, done: int
+    ) -> Iterator[MatchBatch]:
+        """The batches of the leg of hands ``first..stop-1``, from hand ``max(first, done)``."""
+        game, match, batch_size = self.game, self.match, self.batch_size
+        check_agents(game, agents)
+        start = max(first, done)
+        strategies = _policies(game, agents)
+        if strategies is not None:
+            for begin in range(start, stop, batch_size):
+                end = min(begin + batch_size, stop)
+                batch = sample_batch(game, strategies, start=begin, stop=end, seed=match.seed,
+                                     leg=self.leg)
+                yield MatchBatch(tuple(batch), end)
+            return
+        connections = [connect(agent, time_limit=self.time_limit) for agent in agents]
+        if start > first:
+            mismatches = replay_hands(game, connections, self.stored[first:start],
+                                      seed=match.seed)
+            if mismatches:
+                yield MatchBatch((), start, mismatches)
+        # Transports that follow the hand themselves (ACPC executables) listen to the dealer.
+        listeners = [attach(index) for index, agent in enumerate(agents)
+                     if callable(attach := getattr(agent, "dealer_listener", None))]
+        records: list[HandRecord] = []
+        for record in iter_hands(game, connections, hands=stop, seed=match.seed,
+                                 time_limit=self.time_limit, start=start, listeners=listeners,
+                                 leg=self.leg):
+            records.append(record)
+            if len(records) == batch_size:
+                yield MatchBatch(tuple(records), record.hand + 1)
+                records = []
+        if records:
+            yield MatchBatch(tuple(records), stop)
+
+    def close(self) -> dict[int, str]:
+        """Stop the agents; return what each isolated entrant printed (every leg), by position."""
+        self._end_leg()
+        return {position: "\n".join(parts) for position, parts in self._logs.items()}
 
 
 def store_batch(plan: MatchPlan, match: MatchRow, batch: MatchBatch) -> int:

@@ -1,27 +1,37 @@
-"""The public betting tree of a Hold'em-like game, enumerated once into flat arrays.
+"""The public betting tree of a Hold'em-like game, unfolded once into flat arrays.
 
 The betting of Leduc and Hold'em does not depend on the cards: who acts, what is legal and
 how many chips each player has in are functions of the actions alone. The blueprint trainer
-therefore enumerates this tree once (here, in Python: it is small) and its compiled kernels
-walk it with integers only: a node index, a child index per action, the chips each player
-has in, and at a terminal whether it is a fold or a showdown and who is still in.
+therefore unfolds this tree once and its compiled kernels walk it with integers only: a
+node index, a child index per action, the chips each player has in, and at a terminal
+whether it is a fold or a showdown and who is still in.
 
-:class:`BettingRules` describes the betting: players, board cards per street, antes and
-blinds, stacks, and either limit bet sizes with a cap on bets per street, or no-limit with
-a bet menu. The menu is the format of :mod:`pokerlab.abstraction.bet_menu` (per street pot
-percentages, raise multiples ``"2.5x"`` and all-in ``"a"``, e.g.
-``"2.5x,a/33%,75%,a/75%,a/a"``), its amounts worked out by that module's
-:func:`~pokerlab.abstraction.bet_menu.street_raises`, the same definition the engine-side
-menu and LBR use. Blueprints written before per-street menus recorded ``pot_fractions``
-instead (the same fractions on every street, all-in always offered, sizes below the
-minimum raise left out): such rules still build the tree they were trained on. Adapters
-build the rules from pokerlab's Leduc (:func:`rules_from_leduc`) and limit Hold'em
-(:func:`rules_from_holdem`) games.
+:class:`BettingRules` describes the betting (the blueprint file records it): players,
+board cards per street, antes and blinds, stacks, and either limit bet sizes with a cap on
+bets per street, or no-limit with a bet menu in the grammar of
+:mod:`pokerlab.games.bet_sizes` (``"2.5x,a/33%,75%,a/75%,a/a"``: one list per street,
+serving bets and raises) and at most ``max_raises`` bets and raises a street. The rules
+become the engine's (:class:`~pokerlab.games.holdem_rules.HoldemRules`) and the one
+enumerator of betting sequences, :func:`pokerlab.games.betting_sequences.enumerate_betting`,
+walks the engine's own nodes; :func:`build_tree` unfolds the situations it finds into
+arrays. So the tree's rules are the engine's: a round ends when every player still in has
+called (checked) since the last bet; a bet beyond a stack is an all-in for what is left; a
+short all-in does not reopen the betting; a player facing an all-in with nobody else to
+act may only fold or call; once at most one player still in has chips, the hand goes to
+showdown (the tree has no chance nodes).
 
-Semantics follow pokerlab's engines: a round ends when every player still in has called
-(checked) since the last bet, or checked when nothing was bet; a limit bet beyond a
-player's stack is an all-in for what is left; a player facing an all-in may only fold or
-call; after a round in which everyone still in is all-in, the hand goes to showdown.
+Old files. Blueprints written before per-street menus recorded ``pot_fractions`` instead
+(the same fractions on every street, all-in always offered, sizes below the minimum raise
+left out), and those written before the one rounding rule rounded a menu's halves to even
+(``rounding="half_even"``, set by :func:`pokerlab.blueprint.store.rules_from_header` for a
+header without the field): such rules still build the tree they were trained on, by the
+two small sizings of this module. Every new tree rounds halves away from zero.
+
+Size. The tree's nodes are counted from the situations before anything is allocated, and a
+tree whose arrays would pass the memory limit (``POKERLAB_MEMORY_LIMIT``, 4 GiB by
+default) is refused with its size; any tree below it is built (three-handed limit Hold'em:
+24 million nodes, about 2 GB, a few seconds). Adapters build the rules from pokerlab's
+Leduc (:func:`rules_from_leduc`) and limit Hold'em (:func:`rules_from_holdem`) games.
 """
 
 from __future__ import annotations
@@ -29,18 +39,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
-from pokerlab.abstraction.bet_menu import BetMenu, parse_bet_menu, street_raises
+from pokerlab._cache import SpecCache
 from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games.base import Game
+from pokerlab.games.bet_sizes import BetContext, BetMenu, SizeTable, parse_bet_menu
+from pokerlab.games.betting_sequences import (
+    DEAL,
+    DECISION,
+    FOLDED_OUT,
+    RUNOUT,
+    SHOWDOWN,
+    Sizing,
+    enumerate_betting,
+)
+from pokerlab.games.holdem_betting import BettingNodeCache
+from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, STREET_NAMES, HoldemRules
+from pokerlab.tree.compile import DEFAULT_MEMORY_LIMIT
 
-FOLD, CALL, RAISE = 0, 1, 2
-"""Action kinds: fold, check or call, bet or raise (to the amount in ``raise_to``)."""
-DECISION, FOLDED_OUT, SHOWDOWN = 0, 1, 2
-"""Node kinds: a player acts; everyone but one folded; a showdown among those still in."""
-MAX_NODES = 2_000_000
-"""The most nodes :func:`build_tree` enumerates before it refuses the rules."""
+ROUNDINGS = ("half_up", "half_even")
+"""``half_up``: the one rule (halves away from zero); ``half_even``: files written before it."""
+UNLIMITED_STACK = 1 << 40
+"""The engine's stack for rules without stacks (limit with a raise cap: never reached)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +84,11 @@ class BettingRules:
             (of the pot after calling) on every street, all-in always offered; empty
             when ``bet_menu`` is given.
         max_raises: no-limit: bets and raises allowed per street in the abstract tree.
-        bet_menu: no-limit: the bet menu of each street in the
-            :mod:`~pokerlab.abstraction.bet_menu` format (e.g.
-            ``"2.5x,a/33%,75%,a/75%,a/a"``); None: the old ``pot_fractions`` menu.
+        bet_menu: no-limit: the bets and raises of each street in the
+            :mod:`~pokerlab.games.bet_sizes` grammar (e.g. ``"2.5x,a/33%,75%,a/75%,a/a"``);
+            None: the old ``pot_fractions`` menu.
+        rounding: how the menu's amounts round halves: ``"half_up"`` (away from zero, the
+            one rule) or ``"half_even"`` (menus of files written before it).
     """
 
     n_players: int
@@ -78,6 +102,7 @@ class BettingRules:
     pot_fractions: tuple[float, ...] = ()
     max_raises: int = 3
     bet_menu: str | None = None
+    rounding: str = "half_up"
 
     def __post_init__(self) -> None:
         n, streets = self.n_players, len(self.board_cards)
@@ -99,6 +124,8 @@ class BettingRules:
                 f"stacks must be {n} chip counts above each player's ante and blind; "
                 f"got {self.stacks!r}"
             )
+        if self.rounding not in ROUNDINGS:
+            raise SpecError(f"rounding must be one of {ROUNDINGS}; got {self.rounding!r}")
         if self.limit:
             if self.bet_menu is not None or self.pot_fractions:
                 raise SpecError(
@@ -118,15 +145,15 @@ class BettingRules:
                 raise SpecError("no-limit betting needs finite stacks")
             if any(f <= 0 for f in self.pot_fractions):
                 raise SpecError(f"pot fractions must be > 0; got {self.pot_fractions!r}")
+            if self.max_raises < 1:
+                raise SpecError(f"max_raises must be >= 1; got {self.max_raises}")
             if self.bet_menu is not None:
                 if self.pot_fractions:
                     raise SpecError(
                         "no-limit rules take a bet_menu or (old files) pot_fractions, not "
                         f"both; got {self.bet_menu!r} and {self.pot_fractions!r}"
                     )
-                parse_bet_menu(self.bet_menu, n_streets=self.n_streets)
-            if self.max_raises < 1:
-                raise SpecError(f"max_raises must be >= 1; got {self.max_raises}")
+                self.menu()
 
     @property
     def limit(self) -> bool:
@@ -139,15 +166,96 @@ class BettingRules:
         return len(self.board_cards)
 
     def menu(self) -> BetMenu | None:
-        """The parsed ``bet_menu`` (None for limit rules and old ``pot_fractions`` ones)."""
+        """The parsed ``bet_menu`` (None for limit rules and old ``pot_fractions`` ones).
+
+        Raises:
+            SpecError: a menu that cannot be read (what was wrong, what is allowed).
+        """
         if self.bet_menu is None:
             return None
-        return parse_bet_menu(self.bet_menu, n_streets=self.n_streets)
+        return parse_bet_menu(self.bet_menu, names=STREET_NAMES[: self.n_streets],
+                              players=self.n_players, raise_cap=self.max_raises)
+
+    def engine_rules(self) -> HoldemRules:
+        """The same betting as the engine's numbers (what the enumerator walks)."""
+        n, streets = self.n_players, self.n_streets
+        board = tuple(int(x) for x in np.cumsum(self.board_cards))
+        big = max(max(self.blinds), 1)
+        stacks = self.stacks or (UNLIMITED_STACK,) * n
+        small = min((b for b in self.blinds if b), default=big)
+        return HoldemRules(
+            n_players=n, no_limit=not self.limit, small_blind=small, big_blind=big,
+            ante=max(self.antes), starting_stacks=stacks,
+            cap=0, posts_blind=tuple(b > 0 for b in self.blinds), antes_paid=self.antes,
+            blinds_paid=self.blinds,
+            street_bets=self.bet_sizes if self.limit else (big,) * streets,
+            raise_caps=self.raise_caps if self.limit else (None,) * streets,
+            board_sizes=board, openers=self.first_actor,
+        )  # fmt: skip
+
+    def sizing(self) -> Sizing | None:
+        """What chooses the no-limit raises (None for limit rules)."""
+        if self.limit:
+            return None
+        menu = self.menu()
+        if menu is None:
+            return _PotFractions(self.pot_fractions, self.max_raises)
+        if self.rounding == "half_even":
+            return _HalfEvenMenu(menu)
+        return menu
+
+
+class _PotFractions:
+    """Old files' sizing: pot fractions on every street (rounded half to even), all-in."""
+
+    donks: SizeTable | None = None
+
+    def __init__(self, fractions: tuple[float, ...], max_raises: int) -> None:
+        self.fractions = fractions
+        self.max_raises = max_raises
+
+    def amounts(self, context: BetContext) -> tuple[int, ...]:
+        if context.raise_count >= self.max_raises:
+            return ()
+        targets = {context.high}
+        for fraction in self.fractions:
+            target = context.faced + round(fraction * context.pot_after_call)
+            if target >= context.high:
+                targets.add(context.high)
+            elif target >= context.low:
+                targets.add(target)
+        return tuple(sorted(targets))
+
+
+class _HalfEvenMenu:
+    """Menus of files written before the one rounding rule: halves rounded to even."""
+
+    donks: SizeTable | None = None
+
+    def __init__(self, menu: BetMenu) -> None:
+        self.menu = menu
+
+    def amounts(self, context: BetContext) -> tuple[int, ...]:
+        menu = self.menu
+        if menu.raise_cap is not None and context.raise_count >= menu.raise_cap:
+            return ()
+        found: set[int] = set()
+        for size in menu.sizes(context):
+            if size.kind == "all_in":
+                amount = context.high
+            elif size.kind == "times":
+                if context.faced == 0:
+                    continue
+                amount = round(size.value * context.faced)
+            else:
+                amount = round(context.faced + size.value * context.pot_after_call)
+            found.add(min(max(amount, context.low), context.high))
+        return tuple(sorted(found))
 
 
 @dataclass(frozen=True)
 class BettingTree:
-    """The enumerated betting tree; node 0 is the root, children follow their parent.
+    """The unfolded betting tree; node 0 is the root (see :func:`build_tree` for the order).
 
     Attributes:
         rules: the rules it was built from.
@@ -159,11 +267,13 @@ class BettingTree:
         action_kind: ``[nodes, max_actions]`` FOLD, CALL or RAISE, -1 past ``n_actions``.
         raise_to: ``[nodes, max_actions]`` for a raise, the acting player's total
             contribution after it (antes included); 0 otherwise.
-        contributions: ``[nodes, players]`` chips each player has put in, antes included.
+        contributions: ``[nodes, players]`` chips each player has put in, antes included
+            (at a terminal, an uncalled bet still counted).
         active: ``[nodes, players]`` True for players who have not folded.
         decision_index: ``[nodes]`` 0.. over decision nodes (rows of regret tables), -1
             at terminals.
         parent: ``[nodes]`` the parent node, -1 at the root.
+        n_levels: the deepest node's depth plus one.
     """
 
     rules: BettingRules
@@ -178,6 +288,7 @@ class BettingTree:
     active: NDArray[np.bool_]
     decision_index: NDArray[np.int32]
     parent: NDArray[np.int32]
+    n_levels: int = 1
 
     @property
     def n_nodes(self) -> int:
@@ -195,211 +306,217 @@ class BettingTree:
         return int(self.children.shape[1])
 
 
-@dataclass
-class _Node:
-    street: int
-    contributions: list[int]
-    folded: list[bool]
-    stakes: int  # the contribution every player still in must match
-    base: int  # the stakes when this street began: street bets are measured from it
-    n_raises: int
-    acted: list[bool]  # acted since the last bet or raise of this street
-    last_increment: int
-    to_act: int
+@dataclass(frozen=True)
+class TreeSize:
+    """A betting tree's size, counted from its situations before anything is allocated.
+
+    Attributes:
+        n_nodes: nodes, terminals included.
+        n_decisions: decision nodes.
+        max_actions: the widest node's actions.
+        n_players: players (columns of the chip arrays).
+        decisions_by_street: decision nodes on each street (what a trainer's tables
+            multiply by the street's buckets).
+    """
+
+    n_nodes: int
+    n_decisions: int
+    max_actions: int
+    n_players: int
+    decisions_by_street: tuple[int, ...] = ()
+
+    @property
+    def bytes(self) -> int:
+        """The arrays of the tree (bytes; unfolding holds nothing else of its size)."""
+        per_node = 4 + 4 + 4 + 13 * self.max_actions + 9 * self.n_players
+        return self.n_nodes * per_node
+
+    def describe(self) -> str:
+        """One line: nodes, decisions and memory."""
+        return (f"{self.n_nodes:,} nodes ({self.n_decisions:,} decisions, at most "
+                f"{self.max_actions} actions), about {self.bytes / 1e6:,.0f} MB")
 
 
-def _total_stacks(rules: BettingRules) -> list[int] | None:
-    return None if rules.stacks is None else list(rules.stacks)
+@dataclass(frozen=True)
+class _Plan:
+    """The situations to unfold, as arrays a compiled walk reads (one row a situation).
+
+    A DEAL situation is replaced by where the next street starts (the tree has no chance
+    nodes) and a RUNOUT by a showdown; ``stack`` bounds the walk's stack.
+    """
+
+    root: int
+    kind: NDArray[np.int8]
+    player: NDArray[np.int8]
+    street: NDArray[np.int8]
+    n_actions: NDArray[np.int8]
+    children: NDArray[np.int64]
+    action_kind: NDArray[np.int8]
+    raise_to: NDArray[np.int64]
+    committed: NDArray[np.int64]
+    active: NDArray[np.bool_]
+    stack: int
+    size: TreeSize
 
 
-def _legal(rules: BettingRules, menu: BetMenu | None, node: _Node) -> list[tuple[int, int]]:
-    """(kind, raise_to) of each legal action at ``node`` (``menu``: ``rules.menu()``)."""
-    p = node.to_act
-    mine = node.contributions[p]
-    stacks = _total_stacks(rules)
-    actions: list[tuple[int, int]] = []
-    if node.stakes > mine:
-        actions.append((FOLD, 0))
-    actions.append((CALL, 0))
-    street = node.street
-    if rules.limit:
-        cap = rules.raise_caps[street]
-        if cap is not None and node.n_raises >= cap:
-            return actions
-        if stacks is not None and node.stakes >= stacks[p]:
-            return actions
-        target = node.stakes + rules.bet_sizes[street]
-        if stacks is not None:
-            target = min(target, stacks[p])
-        actions.append((RAISE, target))
-        return actions
-    assert stacks is not None
-    others_can_act = any(
-        not node.folded[q] and node.contributions[q] < stacks[q]
-        for q in range(rules.n_players) if q != p
-    )
-    if node.n_raises >= rules.max_raises or node.stakes >= stacks[p] or not others_can_act:
-        return actions
-    pot = sum(node.contributions)
-    to_call = node.stakes - mine
-    minimum = node.stakes + max(node.last_increment, max(rules.blinds), 1)
-    if menu is not None:
-        base = node.base  # the menu counts this street's chips, as the engine's bets
-        amounts = street_raises(
-            menu.streets[street], max_bet=node.stakes - base, pot=pot,
-            to_call=to_call, all_in=stacks[p] - base, low=minimum - base,
-            all_in_threshold=menu.all_in_threshold,
-        )  # fmt: skip
-        actions.extend((RAISE, base + amount) for amount in amounts)
-        return actions
-    targets: set[int] = set()
-    for fraction in rules.pot_fractions:
-        target = node.stakes + round(fraction * (pot + to_call))
-        if target >= stacks[p]:
-            targets.add(stacks[p])
-        elif target >= minimum:
-            targets.add(target)
-    targets.add(stacks[p])
-    actions.extend((RAISE, t) for t in sorted(targets))
-    return actions
+_PLANS: SpecCache[_Plan] = SpecCache("blueprint.betting_tree", maxsize=4)
+"""Plans by rules: counting a tree and building it enumerate its situations once."""
 
 
-def _next_active(rules: BettingRules, node: _Node, start: int) -> int:
-    """The first player still in with chips behind at or after seat ``start``."""
-    stacks = _total_stacks(rules)
+def _plan(rules: BettingRules) -> _Plan:
+    plan = _PLANS.get(rules)
+    if plan is None:
+        plan = _make_plan(rules)
+        _PLANS.put(rules, plan)
+    return plan
+
+
+def _make_plan(rules: BettingRules) -> _Plan:
+    engine = rules.engine_rules()
+    cache = BettingNodeCache(engine, budget=0)
+    graph = enumerate_betting(cache.root.after_deal(), rules.sizing())
+    order = graph.order()
+    count = graph.n_situations
+    resolve = list(range(count))
+    descendants, height = [0] * count, [0] * count
+    streets = rules.n_streets
+    decisions = [(0,) * streets] * count  # decision nodes below, by street
+    width = 1
+    for s in reversed(order):
+        kind = graph.kind[s]
+        if kind == DEAL:
+            resolve[s] = resolve[graph.children[s][0]]
+        elif kind == DECISION:
+            kids = [resolve[c] for c in graph.children[s]]
+            descendants[s] = sum(1 + descendants[c] for c in kids)
+            below = [sum(decisions[c][street] for c in kids) for street in range(streets)]
+            below[graph.street[s]] += 1
+            decisions[s] = tuple(below)
+            height[s] = 1 + max(height[c] for c in kids)
+            width = max(width, len(kids))
     n = rules.n_players
-    for i in range(n):
-        q = (start + i) % n
-        if not node.folded[q] and (stacks is None or node.contributions[q] < stacks[q]):
-            return q
-    return -1
+    children = np.full((count, width), -1, dtype=np.int64)
+    action_kind = np.full((count, width), -1, dtype=np.int8)
+    raise_to = np.zeros((count, width), dtype=np.int64)
+    for s in range(count):
+        if graph.kind[s] == DECISION:
+            p = graph.player[s]
+            for j, (action, kid) in enumerate(zip(graph.actions[s], graph.children[s],
+                                                  strict=True)):
+                children[s, j] = resolve[kid]
+                action_kind[s, j] = min(action, RAISE)
+                if action >= RAISE:
+                    raise_to[s, j] = graph.committed[kid][p]
+    root = resolve[graph.root]
+    return _Plan(
+        root=root,
+        kind=np.array([SHOWDOWN if k == RUNOUT else k for k in graph.kind], dtype=np.int8),
+        player=np.array(graph.player, dtype=np.int8),
+        street=np.array(graph.street, dtype=np.int8),
+        n_actions=np.array([len(a) for a in graph.actions], dtype=np.int8),
+        children=children, action_kind=action_kind, raise_to=raise_to,
+        committed=np.array(graph.committed, dtype=np.int64).reshape(count, n),
+        active=~np.array(graph.folded, dtype=np.bool_).reshape(count, n),
+        stack=1 + height[root] * width,
+        size=TreeSize(1 + descendants[root], sum(decisions[root]), width, n, decisions[root]),
+    )  # fmt: skip
 
 
-def _apply(rules: BettingRules, node: _Node, kind: int, raise_to: int) -> tuple[int, _Node]:
-    """The node kind after the action, and the new betting state."""
-    n = rules.n_players
-    p = node.to_act
-    child = _Node(
-        node.street, list(node.contributions), list(node.folded), node.stakes, node.base,
-        node.n_raises, list(node.acted), node.last_increment, -1,
-    )
-    stacks = _total_stacks(rules)
-    if kind == FOLD:
-        child.folded[p] = True
-    elif kind == CALL:
-        owed = child.stakes if stacks is None else min(child.stakes, stacks[p])
-        child.contributions[p] = max(child.contributions[p], owed)
-    else:
-        child.last_increment = max(child.last_increment, raise_to - child.stakes)
-        child.stakes = raise_to
-        child.contributions[p] = raise_to
-        child.n_raises += 1
-        child.acted = [False] * n
-    child.acted[p] = True
-    remaining = n - child.folded.count(True)
-    if remaining == 1:
-        return FOLDED_OUT, child
-    round_over = all(
-        child.acted[q] and child.contributions[q] == child.stakes
-        for q in range(n)
-        if not child.folded[q] and (stacks is None or child.contributions[q] < stacks[q])
-    )
-    if not round_over:
-        nxt = _next_active(rules, child, p + 1)
-        if nxt >= 0:
-            child.to_act = nxt
-            return DECISION, child
-    if child.street + 1 == rules.n_streets:
-        return SHOWDOWN, child
-    can_act = [
-        q for q in range(n)
-        if not child.folded[q] and (stacks is None or child.contributions[q] < stacks[q])
-    ]
-    if len(can_act) <= 1 and (
-        not can_act or stacks is None or child.contributions[can_act[0]] >= child.stakes
-    ):
-        return SHOWDOWN, child  # nobody can bet any more: the board runs out
-    child.street += 1
-    child.n_raises, child.acted, child.last_increment = 0, [False] * n, 0
-    child.base = child.stakes
-    child.to_act = _next_active(rules, child, rules.first_actor[child.street])
-    return DECISION, child
+def tree_size(rules: BettingRules) -> TreeSize:
+    """The size of the betting tree of ``rules`` (cheap: counted from its situations)."""
+    return _plan(rules).size
 
 
-def build_tree(rules: BettingRules, *, max_nodes: int = MAX_NODES) -> BettingTree:
-    """Enumerate the betting tree of ``rules`` into arrays (depth first, root = 0).
+def build_tree(rules: BettingRules, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> BettingTree:
+    """Unfold the betting tree of ``rules`` into arrays.
+
+    Order (what blueprint files index): the root is 0; a node's children are contiguous,
+    numbered when their parent is, and the subtree of its last child is numbered before
+    the subtree of the one before it (a depth-first walk with a stack).
 
     Raises:
-        GameTooLargeError: if the tree has more than ``max_nodes`` nodes.
+        GameTooLargeError: if the arrays would pass ``memory_limit`` (bytes; the size and
+            what to change are in the message).
     """
-    n = rules.n_players
-    contributions = [a + b for a, b in zip(rules.antes, rules.blinds, strict=True)]
-    blinds = list(rules.blinds)
-    root = _Node(0, contributions, [False] * n, 0, max(rules.antes), 0, [False] * n,
-                 max(blinds), -1)
-    root.stakes = max(a + b for a, b in zip(rules.antes, blinds, strict=True))
-    root.to_act = _next_active(rules, root, rules.first_actor[0])
-    kinds: list[int] = []
-    players: list[int] = []
-    streets: list[int] = []
-    contrib: list[list[int]] = []
-    active: list[list[bool]] = []
-    parents: list[int] = []
-    edges: list[list[tuple[int, int, int]]] = []  # (kind, raise_to, child)
-
-    def add(kind: int, node: _Node, parent: int) -> int:
-        if len(kinds) >= max_nodes:
-            raise GameTooLargeError(
-                f"the betting tree has more than {max_nodes} nodes; use fewer bet sizes "
-                "or a lower max_raises", found=len(kinds) + 1, limit=max_nodes,
-            )
-        kinds.append(kind)
-        players.append(node.to_act if kind == DECISION else -1)
-        streets.append(node.street)
-        contrib.append(list(node.contributions))
-        active.append([not f for f in node.folded])
-        parents.append(parent)
-        edges.append([])
-        return len(kinds) - 1
-
-    menu = rules.menu()
-    stack: list[tuple[int, _Node]] = [(add(DECISION, root, -1), root)]
-    while stack:
-        index, node = stack.pop()
-        for kind, raise_to in _legal(rules, menu, node):
-            child_kind, child = _apply(rules, node, kind, raise_to)
-            child_index = add(child_kind, child, index)
-            edges[index].append((kind, raise_to, child_index))
-            if child_kind == DECISION:
-                stack.append((child_index, child))
-    count = len(kinds)
-    width = max(len(e) for e in edges)
+    plan = _plan(rules)
+    size = plan.size
+    if size.bytes > memory_limit or size.n_nodes >= 2**31:
+        raise GameTooLargeError(
+            f"the betting tree has {size.describe()}, over the memory limit of "
+            f"{memory_limit / 1e6:,.0f} MB; use fewer bet sizes or a lower max_raises, or "
+            "raise the limit (POKERLAB_MEMORY_LIMIT=16G)", found=size.bytes, limit=memory_limit,
+        )  # fmt: skip
+    count, width, n = size.n_nodes, size.max_actions, rules.n_players
+    kind = np.empty(count, dtype=np.int8)
+    player = np.empty(count, dtype=np.int8)
+    street = np.empty(count, dtype=np.int8)
+    n_actions = np.empty(count, dtype=np.int8)
     children = np.full((count, width), -1, dtype=np.int32)
     action_kind = np.full((count, width), -1, dtype=np.int8)
-    raise_to_arr = np.zeros((count, width), dtype=np.int64)
-    for i, row in enumerate(edges):
-        for j, (kind, raise_to, child_index) in enumerate(row):
-            children[i, j] = child_index
-            action_kind[i, j] = kind
-            raise_to_arr[i, j] = raise_to
-    kind_arr = np.array(kinds, dtype=np.int8)
+    raise_to = np.zeros((count, width), dtype=np.int64)
+    contributions = np.empty((count, n), dtype=np.int64)
+    active = np.empty((count, n), dtype=np.bool_)
+    parent = np.empty(count, dtype=np.int32)
+    levels = _unfold(
+        plan.root, plan.stack, plan.kind, plan.player, plan.street, plan.n_actions,
+        plan.children, plan.action_kind, plan.raise_to, plan.committed, plan.active, kind,
+        player, street, n_actions, children, action_kind, raise_to, contributions, active,
+        parent,
+    )  # fmt: skip
     decision_index = np.full(count, -1, dtype=np.int32)
-    decisions = np.flatnonzero(kind_arr == DECISION)
+    decisions = np.flatnonzero(kind == DECISION)
     decision_index[decisions] = np.arange(decisions.size, dtype=np.int32)
     return BettingTree(
-        rules=rules,
-        kind=kind_arr,
-        player=np.array(players, dtype=np.int8),
-        street=np.array(streets, dtype=np.int8),
-        n_actions=np.array([len(e) for e in edges], dtype=np.int8),
-        children=children,
-        action_kind=action_kind,
-        raise_to=raise_to_arr,
-        contributions=np.array(contrib, dtype=np.int64),
-        active=np.array(active, dtype=np.bool_),
-        decision_index=decision_index,
-        parent=np.array(parents, dtype=np.int32),
-    )
+        rules=rules, kind=kind, player=player, street=street, n_actions=n_actions,
+        children=children, action_kind=action_kind, raise_to=raise_to,
+        contributions=contributions, active=active, decision_index=decision_index,
+        parent=parent, n_levels=int(levels),
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _unfold(root, stack_size, s_kind, s_player, s_street, s_actions, s_children,  # type: ignore[no-untyped-def]
+            s_action_kind, s_raise_to, s_committed, s_active, kind, player, street, n_actions,
+            children, action_kind, raise_to, contributions, active, parent):
+    """Number the nodes (see :func:`build_tree`) and copy each one's situation; levels."""
+    stack_node = np.empty(stack_size, dtype=np.int64)
+    stack_situation = np.empty(stack_size, dtype=np.int64)
+    depth = np.empty(stack_size, dtype=np.int64)
+    _copy(0, root, -1, s_kind, s_player, s_street, s_actions, s_committed, s_active, kind,
+          player, street, n_actions, contributions, active, parent)
+    stack_node[0], stack_situation[0], depth[0] = 0, root, 0
+    top, free, levels = 1, 1, 1
+    while top > 0:
+        top -= 1
+        node, situation, level = stack_node[top], stack_situation[top], depth[top]
+        if level + 2 > levels:
+            levels = level + 2
+        for j in range(s_actions[situation]):
+            kid = s_children[situation, j]
+            child = free
+            free += 1
+            children[node, j] = child
+            action_kind[node, j] = s_action_kind[situation, j]
+            raise_to[node, j] = s_raise_to[situation, j]
+            _copy(child, kid, node, s_kind, s_player, s_street, s_actions, s_committed,
+                  s_active, kind, player, street, n_actions, contributions, active, parent)
+            if s_kind[kid] == DECISION:
+                stack_node[top], stack_situation[top], depth[top] = child, kid, level + 1
+                top += 1
+    return levels
+
+
+@njit(cache=True, inline="always")
+def _copy(node, situation, up, s_kind, s_player, s_street, s_actions, s_committed, s_active,  # type: ignore[no-untyped-def]
+          kind, player, street, n_actions, contributions, active, parent):
+    decision = s_kind[situation] == DECISION
+    kind[node] = s_kind[situation]
+    player[node] = s_player[situation] if decision else -1
+    street[node] = s_street[situation]
+    n_actions[node] = s_actions[situation] if decision else 0
+    contributions[node] = s_committed[situation]
+    active[node] = s_active[situation]
+    parent[node] = up
 
 
 def rules_from_leduc(game: Game) -> BettingRules:
@@ -473,12 +590,14 @@ __all__ = [
     "DECISION",
     "FOLD",
     "FOLDED_OUT",
-    "MAX_NODES",
     "RAISE",
+    "ROUNDINGS",
     "SHOWDOWN",
     "BettingRules",
     "BettingTree",
+    "TreeSize",
     "build_tree",
     "rules_from_holdem",
     "rules_from_leduc",
+    "tree_size",
 ]

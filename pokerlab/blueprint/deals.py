@@ -110,7 +110,7 @@ def _tree_child(tree: BettingTree, node: int, p: int, action: Action, child: Sta
     if slots.size != 1:
         raise SpecError(
             f"action {action} has no single match in the betting tree at node {node}; "
-            "off-menu bets need translating first (pokerlab.abstraction.bet_menu)"
+            "off-menu bets need translating first (pokerlab.blueprint.nolimit)"
         )
     return int(tree.children[node, int(slots[0])])
 

@@ -27,6 +27,7 @@ are deterministic by seed; multi-threaded ones are not.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numba
@@ -40,16 +41,19 @@ from pokerlab.blueprint.betting_tree import (
     FOLDED_OUT,
     BettingRules,
     BettingTree,
+    TreeSize,
     build_tree,
+    tree_size,
 )
 from pokerlab.blueprint.deals import Dealer, dealer_for, default_rules
-from pokerlab.errors import SpecError
+from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.eval.exploitability import exploitability
 from pokerlab.games.base import Game
 from pokerlab.solvers.base import compiled_or_none
 from pokerlab.solvers.run_loop import RunLoop
 from pokerlab.strategy.strategy import Strategy
 from pokerlab.tree import CompiledTree, compile
+from pokerlab.tree.compile import DEFAULT_MEMORY_LIMIT
 
 PRUNE_PROBABILITY = 0.95
 """The share of traversals that prune, once pruning is on (Pluribus)."""
@@ -241,6 +245,26 @@ def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
     return np.where(cut, second[:, None], chips)
 
 
+def _check_tables(size: TreeSize, bucket_counts: Sequence[int], memory_limit: int) -> None:
+    """Refuse, before anything is allocated, tables that would pass ``memory_limit``.
+
+    Raises:
+        GameTooLargeError: naming the tables' size, its factors and what to change.
+    """
+    rows = sum(d * int(b) for d, b in zip(size.decisions_by_street, bucket_counts,
+                                          strict=True))
+    tables = 2 * 8 * rows * size.max_actions  # regrets and strategy sums, float64
+    if tables > memory_limit:
+        raise GameTooLargeError(
+            f"the blueprint's tables need {tables / 1e6:,.0f} MB ({rows:,} rows of "
+            f"{size.max_actions} actions: the betting decisions by street "
+            f"{list(size.decisions_by_street)} times the buckets {list(bucket_counts)}), "
+            f"over the memory limit of {memory_limit / 1e6:,.0f} MB; use fewer buckets or "
+            "bet sizes, or raise the limit (POKERLAB_MEMORY_LIMIT=16G)", found=tables,
+            limit=memory_limit,
+        )  # fmt: skip
+
+
 class BlueprintTrainer(RunLoop):
     """ES-MCCFR with linear weighting over (game, card abstraction, betting rules).
 
@@ -262,6 +286,9 @@ class BlueprintTrainer(RunLoop):
         prune_threshold: prune actions whose regret is below ``-prune_threshold`` times the
             sum of the weights so far (chips per weighted iteration); 0 turns pruning off.
         threads: kernels run on this many threads (1: deterministic).
+        memory_limit: the betting tree and the tables are refused, with their sizes,
+            before anything is allocated when either would pass this (bytes; default
+            ``POKERLAB_MEMORY_LIMIT`` or 4 GiB).
         batch: deals per kernel call (and the run loop's unit of iterations); the same
             seed and batch give the same tables.
     """
@@ -278,6 +305,7 @@ class BlueprintTrainer(RunLoop):
         prune_after: int = 0,
         prune_threshold: float = 0.0,
         threads: int = 1,
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
         batch: int = DEFAULT_BATCH,
     ) -> None:
         super().__init__()
@@ -297,7 +325,6 @@ class BlueprintTrainer(RunLoop):
             raise SpecError(
                 f"betting rules for {self.rules.n_players} players; the game has {game.n_players}"
             )
-        self.tree: BettingTree = build_tree(self.rules)
         self.dealer: Dealer = dealer_for(game, cards)
         self.cards: CardAbstraction = self.dealer.cards
         if tuple(self.cards.board_visible) != tuple(np.cumsum(self.rules.board_cards).tolist()):
@@ -306,16 +333,15 @@ class BlueprintTrainer(RunLoop):
                 f"betting rules deal {self.rules.board_cards}"
             )
         counts = np.array(self.cards.bucket_counts, dtype=np.int64)
+        _check_tables(tree_size(self.rules), self.cards.bucket_counts, memory_limit)
+        self.tree: BettingTree = build_tree(self.rules, memory_limit=memory_limit)
         decisions = np.flatnonzero(self.tree.kind == DECISION)
         rows = counts[self.tree.street[decisions]]
         self.row_offset = np.concatenate(([0], np.cumsum(rows)[:-1])).astype(np.int64)
         shape = (int(rows.sum()), self.tree.max_actions)
         self.regrets = np.zeros(shape)
         self.strategy_sum = np.zeros(shape)
-        depth = np.zeros(self.tree.n_nodes, dtype=np.int64)
-        for i in range(1, self.tree.n_nodes):  # parents come before their children
-            depth[i] = depth[self.tree.parent[i]] + 1
-        self.depth = int(depth.max()) + 1
+        self.depth = self.tree.n_levels
         self.seed = seed
         self.prune_after = prune_after
         self.prune_threshold = float(prune_threshold)

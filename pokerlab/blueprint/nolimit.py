@@ -1,23 +1,24 @@
 """No-limit blueprints: the betting tree of a bet menu, and real bets translated into it.
 
 Training: :func:`rules_for` gives the betting rules of a game, limit as the game plays it, or
-no-limit with a bet menu in the format of :mod:`pokerlab.abstraction.bet_menu`, the one
-parser of menus: one list for every street (``"50%,100%,a"``) or one per street
-(``"2.5x,a/33%,75%,a/75%,a/a"``: preflop, flop, turn, river), at most ``max_raises`` bets
-and raises a street. Sizes:
+no-limit with a bet menu in the one grammar of :mod:`pokerlab.games.bet_sizes` (the CLI's
+``--bets``): one list for every street (``"50%,100%,a"``) or one per street
+(``"2.5x,a/33%,75%,a/75%,a/a"``: preflop, flop, turn, river), serving bets and raises, at
+most ``max_raises`` bets and raises a street. Sizes:
 
-- ``"75%"``: a pot fraction ``f``, a raise to ``max_bet + f * (pot + to_call)`` (the
+- ``"75%"``: a pot fraction ``f``, a raise to ``max_bet + round(f * (pot + to_call))`` (the
   street's largest bet, plus ``f`` times the pot after calling; a bet when nothing is owed);
-- ``"2.5x"``: a raise to 2.5 times the largest bet this street. Preflop the big blind is
-  that bet, so ``2.5x`` opens to 2.5 big blinds and re-raises to 2.5 times the raise faced.
-  The first bet of a postflop street faces no bet, so there ``"2.5x"`` offers nothing: give
-  the street a pot size (or ``a``) to bet with;
+- ``"2.5x"``: a raise to ``round(2.5 * max_bet)``, the largest bet this street. Preflop the
+  big blind is that bet, so ``2.5x`` opens to 2.5 big blinds and re-raises to 2.5 times the
+  raise faced. The first bet of a postflop street faces no bet, so there ``"2.5x"`` offers
+  nothing: give the street a pot size (or ``a``) to bet with;
 - ``"a"``: all-in. All-in is offered only where the menu says ``a``.
 
-A size below the minimum raise becomes the minimum raise, one above the stack becomes
-all-in, and sizes landing on the same amount count once. Blueprints saved before per-street
-menus recorded ``pot_fractions`` (all-in always offered, sizes below the minimum left out);
-they load and play with the tree they were trained on.
+Halves round away from zero (the one rule); a size below the minimum raise becomes the
+minimum raise, one above the stack becomes all-in, and sizes landing on the same amount
+count once. Blueprints saved before per-street menus recorded ``pot_fractions`` (all-in
+always offered, sizes below the minimum left out), and those saved before the one rounding
+rule rounded halves to even; both load and play with the tree they were trained on.
 
 Play: :func:`abstract_node` walks a real hand's history (any amounts) down the betting tree.
 Folds and calls map to themselves; a real raise, measured as a pot fraction ``(raise_to -
@@ -36,7 +37,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from pokerlab._types import Action
-from pokerlab.abstraction.bet_menu import parse_bet_menu
 from pokerlab.abstraction.betting import translation_probabilities
 from pokerlab.blueprint.betting_tree import (
     CALL,
@@ -49,6 +49,7 @@ from pokerlab.blueprint.betting_tree import (
 from pokerlab.blueprint.deals import default_rules
 from pokerlab.errors import SpecError
 from pokerlab.games.base import Game, State
+from pokerlab.games.bet_sizes import parse_bet_menu
 from pokerlab.games.holdem import STREET_NAMES
 
 DEFAULT_MENU = "50%,100%,a"
@@ -70,13 +71,14 @@ def rules_for(game: Game, bet_menu: str | None = None, *, max_raises: int = 3) -
 
     if not isinstance(game, HoldemGame) or not game.rules.no_limit:
         if bet_menu is not None:
-            raise SpecError(f"--bet-menu is for no-limit games; {game.spec} is not one")
+            raise SpecError(f"bet sizes (--bets) are for no-limit games; {game.spec} is not one")
         return default_rules(game)
     rules = game.rules
     if rules.ante:
         raise SpecError(f"no-limit blueprints take no antes for now; got {game.spec}")
     sizes = rules.board_sizes
-    menu = parse_bet_menu(DEFAULT_MENU if bet_menu is None else bet_menu, n_streets=len(sizes))
+    menu = parse_bet_menu(DEFAULT_MENU if bet_menu is None else bet_menu,
+                          names=STREET_NAMES[: len(sizes)], players=rules.n_players)
     openers = tuple(0 if o is None else o for o in rules.openers[1:])
     return BettingRules(
         n_players=rules.n_players,
@@ -103,7 +105,7 @@ def menu_text(rules: BettingRules) -> str | None:
         return f"{','.join(sizes)} on every street"
     return "; ".join(
         f"{name} {','.join(str(size) for size in sizes) or '(no raise)'}"
-        for name, sizes in zip(STREET_NAMES, menu.streets, strict=False)
+        for name, (sizes, _) in zip(STREET_NAMES, menu.raises.by_street, strict=False)
     )
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._types import Action
-from pokerlab.blueprint.betting_tree import DECISION, FOLD, RAISE
+from pokerlab.blueprint.betting_tree import DECISION, FOLD, RAISE, BettingTree
 from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.blueprint.nolimit import abstract_node
 from pokerlab.blueprint.store import load_blueprint
@@ -97,6 +97,14 @@ class BlueprintPolicy:
             self._games[observation.game] = other
         return other
 
+    def abstract_state(self, observation: Observation) -> tuple[int, State]:
+        """The betting-tree node the observation's history maps to, and the real state.
+
+        Off-menu raises are translated with a draw seeded by the public history, so one
+        history always maps to one node (the searching agent builds its subgames from it).
+        """
+        return self._node(observation)
+
     def _node(self, observation: Observation) -> tuple[int, State]:
         key = (observation.game, observation.seat, observation.public_history, observation.board)
         found = self._nodes.get(key)
@@ -138,7 +146,7 @@ class BlueprintPolicy:
             buckets = self._buckets(state, [observations[i] for i in indices])
             street = int(tree.street[node])
             n = int(tree.n_actions[node])
-            targets = self._real_actions(node, state, first, self.game_of(first))
+            targets = self.real_targets(node, state, first.legal_actions, self.game_of(first))
             for i, bucket in zip(indices, buckets[:, street].tolist(), strict=True):
                 probs = self.trainer.average_probabilities(self.trainer.row_of(node, bucket), n)
                 answer = dict.fromkeys(observations[i].legal_actions, 0.0)
@@ -178,7 +186,8 @@ class BlueprintPolicy:
         n = int(tree.n_actions[node])
         buckets = self._pair_buckets(observation, pairs)[:, street]
         probs = self.trainer.average_rows(self.trainer.row_of(node, 0) + buckets, n)
-        targets = self._real_actions(node, state, observation, self.game_of(observation))
+        targets = self.real_targets(node, state, observation.legal_actions,
+                                    self.game_of(observation))
         for j, target in enumerate(targets):
             table[:, legal.index(target)] += probs[:, j]
         return table
@@ -189,7 +198,15 @@ class BlueprintPolicy:
         """``[len(pairs), streets]`` buckets of each pair on the observation's board."""
         from pokerlab.cards import parse_cards
 
-        board = [int(c) for c in parse_cards(observation.board)]
+        return self.buckets_on(tuple(int(c) for c in parse_cards(observation.board)), pairs)
+
+    def buckets_on(self, board: tuple[int, ...], pairs: NDArray[np.int64]) -> NDArray[np.int32]:
+        """``[len(pairs), streets]`` buckets of each hole-card pair on ``board``.
+
+        Streets past the board's are padded (their buckets mean nothing). Pairs must not
+        hold a board card.
+        """
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, self.dealer.hole_size)
         missing = self.dealer.board_size - len(board)
         # The padding (streets not dealt yet; their buckets are never read): the lowest
         # cards of the deck that are neither on the board nor in the pair, as pad_board.
@@ -205,34 +222,22 @@ class BlueprintPolicy:
         )  # fmt: skip
         return self.trainer.cards.buckets(pairs[:, None, :], boards)[:, 0, :]
 
-    def _real_actions(
-        self, node: int, state: State, observation: Observation, game: Game
+    def real_targets(
+        self, node: int, state: State, legal: Sequence[Action], game: Game
     ) -> list[Action]:
-        """The real legal action each of the node's abstract actions stands for."""
-        tree = self.trainer.tree
-        legal = observation.legal_actions
-        out: list[Action] = []
-        for j in range(int(tree.n_actions[node])):
-            kind = int(tree.action_kind[node, j])
-            raises = [a for a in legal if a >= RAISE]
-            if kind == FOLD and FOLD in legal:
-                out.append(FOLD)
-            elif kind == RAISE and raises:
-                out.append(self._real_raise(state, int(tree.raise_to[node, j]), raises, game))
-            else:
-                out.append(CALL_ACTION if CALL_ACTION in legal else legal[0])
-        return out
+        """The real legal action each of the abstract ``node``'s actions stands for.
 
-    def _real_raise(self, state: State, total: int, raises: list[Action], game: Game) -> Action:
-        """The legal raise closest to putting ``total`` chips in this hand."""
-        if len(raises) == 1 and not getattr(game.rules, "no_limit", False):  # type: ignore[attr-defined]
-            return raises[0]
+        Fold and call stand for themselves, an abstract raise for the legal raise putting
+        in the same total (clipped to the legal range), where raising is not legal for a
+        call; ``legal`` are the real state's legal actions.
+        """
         p = state.player
-        bounds = state.raise_range()  # type: ignore[attr-defined]
-        before_street = state.contributions()[p] - state.bets[p]  # type: ignore[attr-defined]
-        amount = round(total - before_street)
-        amount = min(max(amount, bounds[0]), bounds[1])
-        return int(state.action_for_raise_to(amount))  # type: ignore[attr-defined]
+        no_limit = bool(getattr(game.rules, "no_limit", False))  # type: ignore[attr-defined]
+        bounds = state.raise_range() if no_limit else None  # type: ignore[attr-defined]
+        return menu_targets(
+            self.trainer.tree, node, legal, committed=state.contributions()[p],
+            street_bet=state.bets[p], bounds=bounds,  # type: ignore[attr-defined]
+        )  # fmt: skip
 
     def _buckets(self, state: State, observations: Sequence[Observation]) -> NDArray[np.int32]:
         """``[len(observations), streets]`` buckets of each observer's cards on this board."""
@@ -247,6 +252,46 @@ class BlueprintPolicy:
             boards.append(dealer.pad_board(hole, board))
         seen = self.trainer.cards.buckets(np.array(holes)[:, None, :], np.array(boards))
         return seen[:, 0, :]
+
+
+def menu_targets(
+    tree: BettingTree,
+    node: int,
+    legal: Sequence[Action],
+    *,
+    committed: float,
+    street_bet: float,
+    bounds: tuple[int, int] | None,
+) -> list[Action]:
+    """The real action each of the abstract ``node``'s actions stands for, at a real node.
+
+    Fold and call stand for themselves; an abstract raise for the legal raise putting in
+    the same total as the abstract one (no-limit: clipped to the real raise ``bounds``;
+    limit: the one raise), a call where raising is not legal.
+
+    Args:
+        tree: the blueprint's betting tree.
+        node: an abstract decision node.
+        legal: the real node's legal actions.
+        committed: chips the player to act has put in this hand (antes and blinds in).
+        street_bet: chips it has bet on this street.
+        bounds: no-limit: the real raise-to range ``(min, max)`` (None in limit).
+    """
+    raises = [a for a in legal if a >= RAISE]
+    out: list[Action] = []
+    for j in range(int(tree.n_actions[node])):
+        kind = int(tree.action_kind[node, j])
+        if kind == FOLD and FOLD in legal:
+            out.append(FOLD)
+        elif kind == RAISE and raises:
+            if bounds is None:
+                out.append(raises[0])
+            else:
+                amount = round(int(tree.raise_to[node, j]) - (committed - street_bet))
+                out.append(RAISE + min(max(amount, bounds[0]), bounds[1]))
+        else:
+            out.append(CALL_ACTION if CALL_ACTION in legal else legal[0])
+    return out
 
 
 def check_similar(game: Game, other: Game) -> None:
@@ -264,4 +309,4 @@ def check_similar(game: Game, other: Game) -> None:
             )
 
 
-__all__ = ["BlueprintPolicy", "check_similar"]
+__all__ = ["BlueprintPolicy", "check_similar", "menu_targets"]

@@ -13,8 +13,9 @@ and how to go on training them:
 - ``cards``: how to rebuild the card abstraction (``{"kind": "lossless"}`` or ``{"kind":
   "holdem", "bucket_counts": [...], "seed", "n_bins", "sample", "boards"}``), and
   ``bucket_counts``;
-- ``bet_menu``: the no-limit bet menu the betting tree was built from (None for limit), and
-  ``rules``: the betting rules themselves;
+- ``bet_menu``: the no-limit bet menu the betting tree was built from (None for limit; the
+  CLI's ``--bets``), and ``rules``: the betting rules themselves (``rounding`` since the one
+  rounding rule of :mod:`pokerlab.games.bet_sizes`; without it, halves rounded to even);
 - ``iterations``, ``seconds`` (training time so far), ``wall_seconds`` and ``history``
   (the run loop's clock), ``seed``, ``rng`` (the generator's state, so a resumed run
   draws what an uninterrupted one would), ``batch`` (deals per kernel call),
@@ -303,6 +304,9 @@ def check_game(header: dict[str, Any], game: Game, path: Path) -> None:
 def rules_from_header(header: dict[str, Any]) -> BettingRules:
     """The betting rules a header records.
 
+    A header written before the one rounding rule has no ``rounding``: its menu rounded
+    halves to even, and its tree is rebuilt that way.
+
     Raises:
         FileFormatError: the header's ``rules`` are not betting rules.
         SpecError: rules that :class:`BettingRules` refuses (naming what is allowed).
@@ -314,6 +318,8 @@ def rules_from_header(header: dict[str, Any]) -> BettingRules:
     for name, value in fields.items():
         if isinstance(value, list):
             fields[name] = tuple(value)
+    if "rounding" not in fields and fields.get("bet_menu") is not None:
+        fields["rounding"] = "half_even"
     try:
         return BettingRules(**fields)
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:

@@ -37,6 +37,18 @@ UnsafeInProcessOption = Annotated[
 ]
 """The flag that runs entrant files in process; without it they are always sandboxed."""
 
+TrustEntrantsOption = Annotated[
+    bool,
+    typer.Option(
+        "--trust-entrants",
+        help="Run entrant files and programs even where this machine cannot isolate them "
+        "(not root, no user namespaces or cgroups): they then run in plain processes with "
+        "resource limits only, and can read and write what you can. Without it they are "
+        "refused there, naming what is missing.",
+    ),
+]
+"""The flag that accepts weaker isolation of entrants where the machine lacks a mechanism."""
+
 
 def _width(stream: object) -> int | None:
     """The terminal's width, or 160 columns when output goes to a pipe or a file.
@@ -119,7 +131,7 @@ def load_game(text: str) -> Game:
 def build_agent(
     text: str, game: Game, *, seed: int | np.random.Generator | None = None,
     in_process: bool = False,
-    cache_dir: Path | None = None, option: str = "agent",
+    cache_dir: Path | None = None, option: str = "agent", trust: bool = False,
 ) -> object:
     """The agent ``text`` names, through the one resolver (:mod:`pokerlab.agents.resolve`).
 
@@ -131,7 +143,7 @@ def build_agent(
 
     try:
         return resolve_and_build(text, game, seed=seed, in_process=in_process,
-                                 cache_dir=cache_dir)
+                                 cache_dir=cache_dir, trust=trust)
     except SpecError as error:
         message = str(error)
         if option != "agent" and message.startswith(f"agent {text!r}"):

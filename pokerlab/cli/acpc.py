@@ -7,12 +7,13 @@ GAMEDEF is an ACPC game definition file, the name of a standard one (``kuhn.limi
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from pokerlab.cli._common import console, err_console
+from pokerlab.cli._common import TrustEntrantsOption, console, err_console
 from pokerlab.errors import PokerlabError
 
 _GAMEDEF_HELP = (
@@ -37,7 +38,15 @@ def dealer_command(
     gamedef: Annotated[str, typer.Argument(metavar="GAMEDEF", help=_GAMEDEF_HELP)],
     names: Annotated[list[str], typer.Argument(help="One name per seat.")],
     hands: Annotated[int, typer.Option("--hands", help="Hands to deal.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seeds the cards.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", min=0,
+            help="The deal seed, for reproducible research. Default: a fresh secret seed "
+            "from the operating system, printed and logged once the match is over. A seed "
+            "that is known lets every client that knows it predict the cards.",
+        ),
+    ] = None,
     port_base: Annotated[
         int, typer.Option("--port-base", help="Seat i listens on PORT+i (0: any free ports).")
     ] = 18791,
@@ -92,6 +101,11 @@ def dealer_command(
     servers = open_seats(len(names), port_base)
     ports = " ".join(str(s.getsockname()[1]) for s in servers)
     console.print(ports)  # as ACPC's dealer does: the ports, in seat order, on one line
+    for server, name in zip(servers, names, strict=True):  # stdout stays ACPC's: one line
+        err_console.print(
+            f"{name} connects with: pokerlab acpc client {shlex.quote(gamedef)} 127.0.0.1 "
+            f"{server.getsockname()[1]} --agent AGENT", markup=False, highlight=False,
+            soft_wrap=True)
     seats = accept_seats(
         servers, names, TimeLimits(action_limit, hand_limit, match_limit), spin_us=spin_us,
         start_timeout=start_timeout, hello_timeout=hello_timeout,
@@ -113,6 +127,7 @@ def dealer_command(
     console.print(score_line(result.chips, result.names), markup=False, highlight=False)
     if result.faults:
         err_console.print(f"{len(result.faults)} faults (see the log)")
+    err_console.print(f"deal seed {result.seed} (replay with --seed {result.seed})")
 
 
 def client_command(
@@ -123,7 +138,8 @@ def client_command(
         str,
         typer.Option(
             "--agent",
-            help="A built-in agent's name, a strategy .npz file (pokerlab solve) or an "
+            help="A built-in agent's name, a policy file (.npz, .bp, .pt; on kuhn.limit.2p "
+            "and leduc.limit.2p also one of `pokerlab solve kuhn` or `solve leduc`) or an "
             "entrant .py file (run in a sandboxed process).",
         ),
     ] = "always-call",
@@ -131,26 +147,40 @@ def client_command(
     spin_us: Annotated[
         float, typer.Option("--spin-us", help=_SPIN_HELP.format(waits="the dealer's next state"))
     ] = 0.0,
+    trust: TrustEntrantsOption = False,
 ) -> None:
-    """Play an agent against an ACPC dealer at HOST PORT until the dealer closes."""
+    """Play an agent against an ACPC dealer at HOST PORT until the dealer closes.
+
+    Exits 1 when the agent failed on more than half of its decisions (each answered by
+    the default action, as the protocol requires): a broken agent is not a played match.
+    """
     from pokerlab.games.holdem_state import HoldemGame
     from pokerlab.play.acpc_seat import check_spin_us
-    from pokerlab.protocols.acpc_client import client_agent, run_client
+    from pokerlab.play.sandbox import SandboxLimits
+    from pokerlab.protocols.acpc_client import AcpcPlayer, client_agent, run_client
 
     check_spin_us(spin_us)  # before an entrant's process is started
     holdem = _holdem(gamedef)
     assert isinstance(holdem, HoldemGame)
-    connection = client_agent(agent, holdem, seed=seed)
+    connection = client_agent(agent, holdem, seed=seed, limits=SandboxLimits(trusted=trust))
+    player = AcpcPlayer(holdem, connection, seed=seed)
     hands = run_client(
         holdem,
         host,
         port,
-        connection,
+        player,
         seed=seed,
         report=lambda text: err_console.print(text, markup=False),
         spin_us=spin_us,
     )
     err_console.print(f"played {hands} hands")
+    failed = {hand for hand, _, _ in player.faults}
+    if player.decisions and len(player.faults) * 2 > player.decisions:
+        raise PokerlabError(
+            f"the agent {agent} failed on {len(player.faults):,} of its {player.decisions:,} "
+            f"decisions ({len(failed):,} hands), each answered by the default action (check, "
+            "else fold): it did not play; its faults are listed above"
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -42,6 +42,7 @@ from pokerlab.arena import (
 )
 from pokerlab.cli._common import (
     JsonOption,
+    TrustEntrantsOption,
     console,
     err_console,
     load_game,
@@ -93,14 +94,16 @@ def _interrupts() -> Iterator[None]:
 def run_command(
     game: Annotated[str, typer.Argument(help="The game, e.g. 'leduc(stack=50, raise_cap=None)'.")],
     agents: Annotated[
-        Path | None, typer.Option("--agents", help="A folder of agent files (class Agent).")
+        Path | None, typer.Option("--agents", help="A folder of agent files (.py defining "
+                                   "Agent) and policy files (.npz, .bp, .pt).")
     ] = None,
     builtins: Annotated[
         str,
         typer.Option(
             "--builtins",
             help="Comma-separated built-in agents (pokerlab bots list): random, always-call, "
-            "always-raise, rule-based, easy, hard-seed, hard, ehs, ehs-threshold, exploitative, "
+            "always-raise, rule-based, easy, hard-seed, hard, hard-search, ehs, ehs-threshold, "
+            "exploitative, "
             "solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",
@@ -115,7 +118,16 @@ def run_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the latest run of the database.")
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="The run's seed.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", min=0,
+            help="The run's seed, for reproducible research. Default: a fresh secret seed "
+            "from the operating system, stored in the database (resume and audits read it "
+            "back). A seed that is known lets every entrant that knows it predict the cards: "
+            "never give one to a contest.",
+        ),
+    ] = None,
     time_limit: TimeLimitOption = 10.0,
     batch: Annotated[
         int | None,
@@ -140,6 +152,7 @@ def run_command(
                      "(default: the cluster's CPUs)."),
     ] = None,
     json: JsonOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play every table of agents, seats rotated over shared deals, and store every hand.
 
@@ -152,13 +165,11 @@ def run_command(
     runner = _runner(backend, address, workers)
     the_game = load_game(game)
     entrants: list[Entrant] = []
+    limits = SandboxLimits(decision_seconds=time_limit, trusted=trust)
     if agents is not None:
-        entrants += file_entrants(agents, the_game,
-                                  limits=SandboxLimits(decision_seconds=time_limit))
+        entrants += file_entrants(agents, the_game, limits=limits)
     if executables:
-        entrants += _executable_entrants(
-            executables, the_game, SandboxLimits(decision_seconds=time_limit)
-        )
+        entrants += _executable_entrants(executables, the_game, limits)
     for name in (n.strip() for n in builtins.split(",")):
         if name:
             entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)
@@ -180,8 +191,10 @@ def run_command(
             command += ["--exec", item]
         if builtins:
             command += ["--builtins", builtins]
-        command += ["--hands", str(hands), "--db", str(db), "--seed", str(seed),
-                    "--time-limit", f"{time_limit:g}"]
+        command += ["--hands", str(hands), "--db", str(db)]
+        command += ["--seed", str(seed)] if seed is not None else []  # else: stored, secret
+        command += ["--time-limit", f"{time_limit:g}"]
+        command += ["--trust-entrants"] if trust else []
         if cache_dir is not None:
             command += ["--cache-dir", str(cache_dir)]
         if runner is not None:
@@ -289,11 +302,13 @@ def check_agent_command(
     time_limit: TimeLimitOption = 1.0,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deals.")] = 0,
     json: JsonOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Try an entrant as the arena would: its own process, its limits, random opponents."""
     from pokerlab.testing import check_agent
 
-    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit)
+    report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit,
+                         trust=trust)
     if json:
         print_json({**{k: v for k, v in vars(report).items() if k != "log"},
                     "log": report.log[:4000]})
@@ -351,9 +366,9 @@ def _policies(db: Path, run: int | None, items: list[str]) -> dict[str, Any]:
     Raises:
         SpecError: an option without ``=``, or a file that is missing or of another game.
     """
+    from pokerlab.agents.resolve import load_file_policy
     from pokerlab.arena.store import ArenaStore
     from pokerlab.errors import SpecError
-    from pokerlab.strategy import load_policy
 
     with ArenaStore(db, readonly=True) as store:
         game = load_game(store.run(run).game)
@@ -364,7 +379,7 @@ def _policies(db: Path, run: int | None, items: list[str]) -> dict[str, Any]:
             raise SpecError(f"--policy takes NAME=FILE.npz; got {item!r}")
         if not Path(path).is_file():
             raise SpecError(f"--policy {item}: the strategy file does not exist")
-        out[name] = load_policy(path, game=game)
+        out[name] = load_file_policy(path, game)
     return out
 
 

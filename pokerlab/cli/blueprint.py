@@ -11,7 +11,7 @@ resumed run needs); a progress bar shows iterations/s, table rows and memory.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -25,6 +25,9 @@ from pokerlab.cli._common import (
 )
 from pokerlab.cli._progress import format_bytes
 from pokerlab.errors import FileFormatError, SolverError, SpecError
+
+if TYPE_CHECKING:
+    from pokerlab.blueprint.betting_tree import BettingRules
 
 
 def register(app: typer.Typer) -> None:
@@ -56,9 +59,9 @@ def train_command(
                           "cluster the flop and turn.")
     ] = 200_000,
     bet_menu: Annotated[
-        str | None, typer.Option("--bet-menu", help="No-limit: the bet sizes the tree offers, "
-                                 "one list for every street ('50%,100%,a') or one per street "
-                                 "('2.5x,a/33%,75%,a/75%,a/a'): pot percentages, raise "
+        str | None, typer.Option("--bets", help="No-limit: the bet and raise sizes the tree "
+                                 "offers, one list for every street ('50%,100%,a') or one per "
+                                 "street ('2.5x,a/33%,75%,a/75%,a/a'): pot percentages, raise "
                                  "multiples of the bet faced ('2.5x'), 'a' all-in.")
     ] = None,
     iterations: Annotated[
@@ -167,8 +170,10 @@ def train_command(
                 f"{out} exists; pass --resume to go on training it, or choose another --out"
             )
         cards = cards_from_spec(game, cards_spec)
+        rules = rules_for(game, bet_menu)
+        _show_tree_size(rules, as_json)
         trainer = BlueprintTrainer(
-            game, cards, rules_for(game, bet_menu), seed=seed, prune_after=prune_after,
+            game, cards, rules, seed=seed, prune_after=prune_after,
             prune_threshold=prune_threshold, threads=threads, batch=chunk or DEFAULT_BATCH,
         )  # fmt: skip
 
@@ -239,3 +244,24 @@ def _menu_by_street(header: dict[str, Any]) -> str | None:
         return menu_text(rules_from_header(header))
     except (KeyError, TypeError, SpecError):
         return None
+
+
+def _show_tree_size(rules: BettingRules, as_json: bool) -> None:
+    """Count the betting tree and say its size before anything is allocated.
+
+    Counting is a stage of the progress bar (minutes for six players and a few sizes); the
+    trainer then reuses the count to refuse tables past the memory limit and to build.
+    """
+    from rich.progress import SpinnerColumn, TextColumn
+
+    from pokerlab.blueprint.betting_tree import tree_size
+    from pokerlab.cli._progress import StageProgress
+
+    with StageProgress(SpinnerColumn(), TextColumn("{task.description}"), transient=True,
+                       disable=as_json) as bar:
+        bar.add_task("counting the betting tree", total=None)
+        size = tree_size(rules)
+    if not as_json:
+        err_console.print(
+            f"betting tree: {size.n_nodes:,} nodes, {size.n_decisions:,} decisions "
+            f"({format_bytes(size.bytes)})", soft_wrap=True, markup=False, highlight=False)

@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pokerlab.cli._common import JsonOption, check_input_file, console, print_json
-from pokerlab.errors import SpecError
+from pokerlab.errors import GameTooLargeError, SpecError
 
 if TYPE_CHECKING:  # the evaluators load numba: imported when a command runs, not for --help
+    from pokerlab.agents.policy_files import PolicyFile
     from pokerlab.strategy import Strategy, StrategyRow
 
-FileArgument = Annotated[Path, typer.Argument(help="A strategy file written by `pokerlab solve`.")]
+FileArgument = Annotated[Path, typer.Argument(
+    help="A strategy file written by `pokerlab solve` (or any policy file: .npz, .bp, .pt).")]
 
 
 def register(app: typer.Typer) -> None:
@@ -39,15 +41,26 @@ def register(app: typer.Typer) -> None:
 
 
 def exploit_command(file: FileArgument, json: JsonOption = False) -> None:
-    """Print FILE's exploitability and each seat's best-response value."""
-    from pokerlab.eval import best_response, exploitability
-    from pokerlab.strategy import Strategy
+    """Print FILE's exploitability and each seat's best-response value.
 
-    check_input_file(file)
-    strategy = Strategy.load(file)
-    game = strategy.game
-    value = exploitability(game, strategy)
-    responses = [best_response(game, strategy, player).value for player in range(game.n_players)]
+    FILE is any file a command saves a strategy to. A game too big to compile has no
+    exact exploitability: one line says so and names the command that measures it.
+    """
+    from pokerlab.cli._policy_view import as_strategy, range_evaluation, read_file, too_large
+    from pokerlab.eval import best_response, exploitability
+
+    found = read_file(file)
+    game = found.policy.game
+    if found.kind == "range":  # Rhode Island: exact on its public tree, whatever its size
+        value, responses = range_evaluation(found)
+    else:
+        try:
+            strategy = as_strategy(found, "exploitability")
+        except GameTooLargeError as error:
+            raise too_large(found, error) from None
+        value = exploitability(game, strategy)
+        responses = [best_response(game, strategy, player).value
+                     for player in range(game.n_players)]
     if json:
         print_json(
             {
@@ -134,12 +147,33 @@ def show_command(
         ),
     ] = False,
 ) -> None:
-    """Print FILE's strategy as a table (or --json / --csv), optionally filtered."""
-    from pokerlab.cli.lp import strategy_table
-    from pokerlab.strategy import Strategy, strategy_rows
+    """Print FILE's strategy as a table (or --json / --csv), optionally filtered.
 
-    check_input_file(file)
-    strategy = Strategy.load(file)
+    FILE is any file a command saves a strategy to: strategies and checkpoints, infoset
+    tables (their rows), blueprints and networks (by infoset where the game compiles,
+    else what the file holds).
+    """
+    from pokerlab.cli._policy_view import as_strategy, describe, read_file
+    from pokerlab.cli.lp import strategy_table
+    from pokerlab.strategy import InfosetTable, strategy_rows
+
+    found = read_file(file)
+    if json and as_csv:
+        raise SpecError("choose one of --json and --csv")
+    try:
+        strategy = None if found.kind == "range" else as_strategy(found, "a table by infoset")
+    except GameTooLargeError:
+        strategy = None
+    if strategy is None:
+        if isinstance(found.policy, InfosetTable) or found.kind == "range":
+            _show_rows(found, prefix=prefix, player=player, json=json, as_csv=as_csv)
+            return
+        if json or as_csv:
+            raise SpecError(f"{file}: {found.policy.game.spec} is too big to list by "
+                            "infoset; --json and --csv list strategies and tables only")
+        for text in describe(found):
+            console.print(text, highlight=False, markup=False, soft_wrap=True)
+        return
     game = strategy.game
     if json and as_csv:
         raise SpecError("choose one of --json and --csv")
@@ -160,6 +194,38 @@ def show_command(
             console.print(f"no infoset matches prefix {prefix!r}")
             return
         console.print(strategy_table(strategy, rows, title="Strategy"))
+
+
+def _show_rows(found: PolicyFile, *, prefix: str, player: int | None, json: bool,
+               as_csv: bool) -> None:
+    """Print the rows an infoset table or a Rhode Island checkpoint holds, by key."""
+    from pokerlab.cli._policy_view import MAX_ROWS, print_rows, range_rows, table_rows
+    from pokerlab.strategy import InfosetTable
+
+    if player is not None:
+        raise SpecError("these rows are listed by infoset key; filter them with --prefix "
+                        "instead of --player")
+    policy = found.policy
+    game = policy.game
+    if isinstance(policy, InfosetTable):
+        rows, total = table_rows(policy, prefix), None
+        title = f"Infoset table ({len(policy):,} infosets met): {game.spec}"
+    else:
+        rows, total = range_rows(found, prefix, limit=None if json or as_csv else MAX_ROWS)
+        title = f"Range solver's average strategy (boards up to suit isomorphism): {game.spec}"
+    if json:
+        print_json({"game": str(game.spec), "metadata": dict(getattr(policy, "metadata", {})),
+                    "infosets": {key: {"actions": dict(actions)} for key, actions in rows}})
+    elif as_csv:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["infoset", "action", "probability"])
+        for key, actions in rows:
+            for name, prob in actions:
+                writer.writerow([key, name, f"{prob:.10g}"])
+        typer.echo(out.getvalue(), nl=False)
+    else:
+        print_rows(title, rows, prefix=prefix, total=total)
 
 
 def _show_by_card(strategy: Strategy, *, player: int | None, json: bool, as_csv: bool) -> None:

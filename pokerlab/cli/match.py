@@ -16,6 +16,7 @@ import typer
 from rich.table import Table
 
 from pokerlab.cli._common import (
+    TrustEntrantsOption,
     UnsafeInProcessOption,
     build_agent,
     check_output_path,
@@ -55,6 +56,7 @@ def match_command(
     ] = True,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     in_process: UnsafeInProcessOption = False,
+    trust: TrustEntrantsOption = False,
     hands_out: Annotated[
         Path | None, typer.Option("--hands-out", metavar="DIR", help="Write every hand to "
                                   "DIR/match.phhs (PHH; Texas Hold'em games).")
@@ -77,10 +79,11 @@ def match_command(
 
         phh_game_fields(game)
         check_output_path(hands_out, option="--hands-out", folder=True)
-    built = [build_agent(text, game, seed=seed + k, in_process=in_process)
+    built = [build_agent(text, game, seed=seed + k, in_process=in_process, trust=trust)
              for k, text in enumerate(agents)]
     try:
-        with err_console.status(f"playing {hands:,} hands per seat") if not json else _Quiet():
+        live = not json and err_console.is_terminal  # else a live display leaves a blank line
+        with err_console.status(f"playing {hands:,} hands per seat") if live else _Quiet():
             result = play_match(game, *built, hands=hands, seed=seed)
     finally:
         close_agents(built)

@@ -19,7 +19,7 @@ import typer
 from pokerlab.agents.human import HumanAgent, HumanQuitError
 from pokerlab.agents.registry import agent_names
 from pokerlab.cards import cards_pretty, describe
-from pokerlab.cli._common import UnsafeInProcessOption, build_agent
+from pokerlab.cli._common import TrustEntrantsOption, UnsafeInProcessOption, build_agent
 from pokerlab.errors import SpecError
 from pokerlab.games import Game, load
 from pokerlab.games.holdem import STREET_NAMES, HoldemState
@@ -212,14 +212,15 @@ OpponentOption = Annotated[
     typer.Option(
         "--opponent",
         help="A built-in agent (solver: CFR+ after 10,000 iterations, the default; random, "
-        "always-call, always-raise, rule-based, exploitative, cfr+N), a strategy .npz file, "
-        "or an entrant's agent .py file (played from a sandboxed process).",
+        "always-call, always-raise, rule-based, exploitative, cfr+N), a policy file (.npz, .bp, "
+        ".pt), or an entrant's agent .py file (played from a sandboxed process).",
     ),
 ]
 
 
 def opponent_factory(
-    opponent: str, game: Game, seed: int | None, *, in_process: bool = False
+    opponent: str, game: Game, seed: int | None, *, in_process: bool = False,
+    trust: bool = False,
 ) -> Callable[[], object]:
     """How to build the AI named by ``--opponent`` for ``game`` (the one resolver).
 
@@ -230,7 +231,7 @@ def opponent_factory(
     from pokerlab.agents.resolve import resolve_agent
 
     try:
-        entrant = resolve_agent(opponent, game, seed=seed, in_process=in_process)
+        entrant = resolve_agent(opponent, game, seed=seed, in_process=in_process, trust=trust)
     except SpecError as error:
         raise SpecError(f"--opponent: {error}") from None
     if entrant.factory is None:
@@ -244,11 +245,12 @@ def kuhn_command(
     hands: HandsOption = None,
     seed: SeedOption = None,
     in_process: UnsafeInProcessOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play Kuhn poker against an AI (you alternate seats)."""
     game = load(game_spec)
-    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process),
-                     hands, seed)
+    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process,
+                                            trust=trust), hands, seed)
 
 
 def leduc_command(
@@ -257,14 +259,15 @@ def leduc_command(
     hands: HandsOption = None,
     seed: SeedOption = None,
     in_process: UnsafeInProcessOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play Leduc poker against an AI: a built-in agent, a saved strategy, or an entrant.
 
     An entrant file plays from a sandboxed process of its own (docs/entrants.md).
     """
     game = load(game_spec)
-    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process),
-                     hands, seed)
+    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process,
+                                            trust=trust), hands, seed)
 
 
 class SmallGameRenderer:

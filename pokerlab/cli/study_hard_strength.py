@@ -18,6 +18,9 @@ from pokerlab.cli._common import console, err_console, load_game
 from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import SpecError
 
+LONG_MATCH_HANDS = 10_000
+"""From this many hands per seat, the study warns that it takes hours."""
+
 
 def _counts(text: str) -> dict[str, int]:
     """``"hulhe-300=1000,hulhe-1800=10000"`` as ``{label: hands}``."""
@@ -69,8 +72,13 @@ def hard_strength_command(
     ] = "",
     lbr_first: Annotated[bool, typer.Option("--lbr-first", help="LBR cells first.")] = False,
     lbr_sizes: Annotated[
-        str, typer.Option("--lbr-sizes", help="LBR raise sizes (no-limit).")
+        str, typer.Option("--lbr-bets", help="LBR raise sizes (no-limit bet menu).")
     ] = "100%,a",
+    search: Annotated[
+        str, typer.Option("--search", help="Add the searching Hard AI over the last snapshot "
+                          "(a hard-search name, e.g. hard-search@500ms or hard-search+200): "
+                          "its matches, head to head with its blueprint, LBR against it.")
+    ] = "",
     seed: Annotated[int, typer.Option("--seed", min=0, help="Matches' and LBR's seed.")] = 0,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw LBR and win rate vs training (png).")
@@ -83,7 +91,12 @@ def hard_strength_command(
         bool, typer.Option("--markdown", help="Print the results as markdown tables.")
     ] = False,
 ) -> None:
-    """The Hard AI's strength: matches against the fixed bots and LBR, per snapshot."""
+    """The Hard AI's strength: matches against the fixed bots and LBR, per snapshot.
+
+    The defaults (10,000 hands per seat of each match, 1,000 LBR hands each) take hours
+    per snapshot; --match-hands 500 --lbr-hands 200 --opponent-lbr-hands 200 gives a first
+    look in minutes. --out keeps every finished cell: a rerun resumes.
+    """
     from pokerlab.studies.hard_strength import (
         Plan,
         Snapshot,
@@ -96,13 +109,21 @@ def hard_strength_command(
     from pokerlab.studies.hard_strength import plot as draw
 
     game = load_game(game_text)
+    if snapshots and match_hands >= LONG_MATCH_HANDS:
+        err_console.print(f"{match_hands:,} hands per seat of each match: this takes hours "
+                          "(--match-hands 500 --lbr-hands 200 for a first look; a rerun "
+                          f"resumes from {out})", soft_wrap=True, markup=False, highlight=False)
     if merge:
         write_results(out, merge_results([load_results(p) for p in (out, *merge)]))
     snaps = [Snapshot.from_file(path) for path in snapshots]
     names = [n.strip() for n in opponents.split(",") if n.strip()]
     chosen = {"all": set(names), "none": set()}.get(aivat, {n.strip() for n in aivat.split(",")})
+    if search:
+        from pokerlab.studies.search_strength import search_settings
+
+        search_settings(search)  # refused before any cell
     plan = Plan(_counts(match_hands_for), match_hands, lbr_hands, opponent_lbr_hands,
-                frozenset(chosen))
+                frozenset(chosen), search)
     with StageProgress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         transient=True,

@@ -7,16 +7,17 @@ what reinforcement-learning libraries expect (masked policies, masked argmax).
 - Leduc and limit Hold'em: ``0`` fold, ``1`` check or call, ``2`` bet or raise: the game's
   ids. Fold is masked when nothing is owed (a free check is never folded).
 - No-limit Hold'em: ``0`` fold, ``1`` check or call, then one index per size of a bet menu
-  in pokerlab's bet-size grammar (:mod:`pokerlab.abstraction.bet_menu`: ``"50%"`` a
-  fraction of the pot, ``"2.5x"`` a multiple of the bet faced, ``"a"`` all-in; one list for
-  every street or one per street separated by ``/``). The default, ``"50%,100%,a"``, is
-  RLCard's five actions (fold, check/call, half pot, pot, all-in). A size's raise-to amount
-  is the menu's (:func:`~pokerlab.abstraction.bet_menu.size_amount`, rounded to whole
-  chips), moved into the legal range (below the minimum raise: the minimum; above all-in:
-  all-in). An index is masked when raising is not legal, when its street has fewer sizes,
-  when its size means nothing here (``"2.5x"`` facing no bet), or when a later index
-  raises to the same amount (so an all-in written last keeps all-in, and each legal index
-  is a different move).
+  in pokerlab's bet-size grammar (:mod:`pokerlab.games.bet_sizes`: ``"50%"`` a fraction of
+  the pot, ``"2.5x"`` a multiple of the bet faced, ``"a"`` all-in; one list for every
+  street or one per street separated by ``/``, serving bets and raises). The default,
+  ``"50%,100%,a"``, is RLCard's five actions (fold, check/call, half pot, pot, all-in). A
+  size's raise-to amount is the menu's (:func:`~pokerlab.games.bet_sizes.size_amount`,
+  halves rounded away from zero), moved into the legal range (below the minimum raise: the
+  minimum; above all-in: all-in), all-in where the menu's force threshold says so. An
+  index is masked when raising is not legal, when its street has fewer sizes, when its
+  size means nothing here (``"2.5x"`` facing no bet), when a later index raises to the same
+  amount (so an all-in written last keeps all-in, and each legal index is a different
+  move), or when the menu's merging threshold merges its amount into a larger one.
 """
 
 from __future__ import annotations
@@ -28,10 +29,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._types import Action
-from pokerlab.abstraction.bet_menu import BetMenu, parse_bet_menu, size_amount
 from pokerlab.errors import IllegalActionError, SpecError
 from pokerlab.games import Game, HoldemGame, State
-from pokerlab.games.holdem_rules import CALL, FOLD, RAISE
+from pokerlab.games.bet_sizes import (
+    BetMenu,
+    merge_amounts,
+    parse_bet_menu,
+    round_chips,
+    size_amount,
+)
+from pokerlab.games.betting_sequences import state_context
+from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, STREET_NAMES
 from pokerlab.games.holdem_state import HoldemState
 
 SLOTS_KEPT = 100_000
@@ -116,14 +124,24 @@ class MenuActions(ActionMap):
     """
 
     def __init__(self, game: HoldemGame, menu: BetMenu) -> None:
+        if not menu.shared or menu.raises.split_by_player or menu.donks is not None or (
+            menu.add_all_in_threshold > 0
+        ):
+            raise SpecError(
+                "an environment's action space takes one list of sizes per street for every "
+                "player (bets and raises alike), without donk sizes or an add-all-in "
+                f"threshold (write 'a' among the sizes); got {menu!s} with "
+                f"{menu.to_options()}"
+            )
         self.menu = menu
-        width = max(len(sizes) for sizes in menu.streets)
+        streets = [oop for oop, _ in menu.raises.by_street]
+        width = max(len(sizes) for sizes in streets)
         if width == 0:
             raise SpecError(f"the bet menu {str(menu)!r} has no size on any street")
         self.n_actions = 2 + width
         names = ["fold", "check/call"]
         for j in range(width):
-            texts = [str(sizes[j]) if j < len(sizes) else "-" for sizes in menu.streets]
+            texts = [str(sizes[j]) if j < len(sizes) else "-" for sizes in streets]
             names.append(texts[0] if len(set(texts)) == 1 else "/".join(texts))
         self.names = tuple(names)
         self._by_betting: dict[tuple[tuple[Action, ...], ...], tuple[Action | None, ...]] = {}
@@ -147,43 +165,49 @@ class MenuActions(ActionMap):
 
     def _work_out(self, state: HoldemState) -> tuple[Action | None, ...]:
         player = state.to_act
-        to_call = state.to_call(player)
-        out: list[Action | None] = [FOLD if to_call > 0 else None, CALL]
-        sizes = self.menu.streets[state.street]
-        bounds = state.raise_range()
+        out: list[Action | None] = [FOLD if state.to_call(player) > 0 else None, CALL]
+        menu = self.menu
+        sizes = menu.raises.sizes(state.street, player)
         amounts: list[int | None] = [None] * (self.n_actions - 2)
-        if bounds is not None:
-            low, high = bounds
-            max_bet = max(state.bets)
-            pot = state.pot
-            threshold = self.menu.all_in_threshold
+        context = state_context(state)
+        if context is not None and (menu.raise_cap is None
+                                    or context.raise_count < menu.raise_cap):
+            low, high, faced = context.low, context.high, context.faced
+            pot = context.pot_after_call
+            force = menu.force_all_in_threshold
             seen: set[int] = set()
             for j in range(len(sizes) - 1, -1, -1):  # the last index keeps a repeated amount
-                amount = size_amount(
-                    sizes[j], max_bet=max_bet, pot=pot, to_call=to_call, all_in=high
-                )
+                amount = size_amount(sizes[j], context)
                 if amount is None:
                     continue
-                if threshold is not None and amount >= threshold * high:
-                    amount = high
                 amount = min(max(amount, low), high)
+                left = round_chips((pot + 2 * (amount - faced)) * force)
+                if force > 0 and high <= amount + left:
+                    amount = high
                 if amount not in seen:
                     seen.add(amount)
                     amounts[j] = amount
+            if menu.merging_threshold > 0 and len(seen) > 1:
+                kept = set(merge_amounts(sorted(seen), faced=faced, pot=pot,
+                                         threshold=menu.merging_threshold))
+                amounts = [a if a in kept else None for a in amounts]
         out.extend(None if a is None else RAISE + a for a in amounts)
         return tuple(out)
 
 
 def action_map(
-    game: Game, *, bet_sizes: str | BetMenu | None = None, all_in_threshold: float | None = None
+    game: Game,
+    *,
+    bet_sizes: str | BetMenu | None = None,
+    force_all_in_threshold: float | None = None,
 ) -> ActionMap:
     """The discrete actions of ``game`` (see the module docstring).
 
     Args:
         game: a Kuhn, Leduc or Hold'em game.
         bet_sizes: no-limit only: the bet menu (default :data:`DEFAULT_BET_SIZES`).
-        all_in_threshold: no-limit only: a size putting in at least this fraction of the
-            player's chips becomes all-in (the menu's rule).
+        force_all_in_threshold: no-limit only: a size leaving at most this many pots
+            behind after a call becomes all-in (:mod:`pokerlab.games.bet_sizes`).
 
     Raises:
         SpecError: a bet menu for a game without no-limit betting, or one that cannot be read.
@@ -195,27 +219,28 @@ def action_map(
     """
     no_limit = isinstance(game, HoldemGame) and game.no_limit
     if not no_limit:
-        if bet_sizes is not None or all_in_threshold is not None:
+        if bet_sizes is not None or force_all_in_threshold is not None:
             raise SpecError(
                 f"bet sizes are for no-limit Hold'em; {game.spec} has fixed bet sizes"
             )
         return FixedActions(game)
     assert isinstance(game, HoldemGame)
+    n_streets = game.rules.n_streets
     if isinstance(bet_sizes, BetMenu):
-        if all_in_threshold is not None:
-            raise SpecError("give all_in_threshold in the parsed BetMenu, not beside it")
+        if force_all_in_threshold is not None:
+            raise SpecError("give force_all_in_threshold in the parsed BetMenu, not beside it")
         menu = bet_sizes
-        if len(menu.streets) != game.rules.n_streets:
+        if len(menu.raises.by_street) != n_streets:
             raise SpecError(
-                f"the bet menu has {len(menu.streets)} streets; {game.spec} has "
-                f"{game.rules.n_streets}"
+                f"the bet menu has {len(menu.raises.by_street)} streets; {game.spec} has "
+                f"{n_streets}"
             )
     else:
         menu = parse_bet_menu(
             DEFAULT_BET_SIZES if bet_sizes is None else bet_sizes,
-            all_in_threshold=all_in_threshold,
-            n_streets=game.rules.n_streets,
-        )
+            names=STREET_NAMES[:n_streets], players=game.n_players,
+            force_all_in_threshold=force_all_in_threshold or 0.0,
+        )  # fmt: skip
     return MenuActions(game, menu)
 
 

@@ -25,12 +25,12 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab.abstraction.bet_menu import BetMenu
 from pokerlab.envs.extra import missing_extra
 from pokerlab.envs.spaces import action_space, observation_space
 from pokerlab.envs.table import PokerTable
 from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.games import Game
+from pokerlab.games.bet_sizes import BetMenu
 
 try:
     import gymnasium
@@ -62,7 +62,7 @@ class PokerEnv(AECEnv):  # type: ignore[misc]
         game: a Kuhn, Leduc or Hold'em game (any variant, 2 to 9 players), or its spec
             string (``"holdem(players=6)"``).
         bet_sizes: no-limit Hold'em only: the bet menu (:mod:`pokerlab.envs.actions`).
-        all_in_threshold: no-limit Hold'em only: the menu's all-in threshold.
+        force_all_in_threshold: no-limit Hold'em only: the menu's force-all-in threshold.
         history_length: Hold'em only: action slots per round in the observation.
         render_mode: None, ``"human"`` or ``"ansi"``.
 
@@ -85,14 +85,14 @@ class PokerEnv(AECEnv):  # type: ignore[misc]
         game: Game | str,
         *,
         bet_sizes: str | BetMenu | None = None,
-        all_in_threshold: float | None = None,
+        force_all_in_threshold: float | None = None,
         history_length: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
         check_render_mode(render_mode)
         self.table = PokerTable(
-            game, bet_sizes=bet_sizes, all_in_threshold=all_in_threshold,
+            game, bet_sizes=bet_sizes, force_all_in_threshold=force_all_in_threshold,
             history_length=history_length,
         )  # fmt: skip
         self.render_mode = render_mode

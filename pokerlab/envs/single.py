@@ -32,13 +32,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._types import Action
-from pokerlab.abstraction.bet_menu import BetMenu
 from pokerlab.envs.extra import missing_extra
 from pokerlab.envs.opponents import Opponent, opponent_agent
 from pokerlab.envs.spaces import action_space, observation_space
 from pokerlab.envs.table import PokerTable
 from pokerlab.errors import IllegalActionError, PokerlabError, SpecError
 from pokerlab.games import Game
+from pokerlab.games.bet_sizes import BetMenu
 from pokerlab.play.dealer import AgentConnection, AgentFault, connect, default_action, hand_results
 
 try:
@@ -65,7 +65,7 @@ class PokerGymEnv(gymnasium.Env[dict[str, Any], Any]):
             agent), or one per other seat, in seat order after the learner's.
         seat: the learner's seat, or None for a seat drawn each hand.
         bet_sizes: no-limit Hold'em only: the bet menu (:mod:`pokerlab.envs.actions`).
-        all_in_threshold: no-limit Hold'em only: the menu's all-in threshold.
+        force_all_in_threshold: no-limit Hold'em only: the menu's force-all-in threshold.
         history_length: Hold'em only: action slots per round in the observation.
         on_illegal: ``"default"`` or ``"raise"`` (see the module docstring).
         render_mode: None, ``"human"`` or ``"ansi"``.
@@ -90,7 +90,7 @@ class PokerGymEnv(gymnasium.Env[dict[str, Any], Any]):
         *,
         seat: int | None = None,
         bet_sizes: str | BetMenu | None = None,
-        all_in_threshold: float | None = None,
+        force_all_in_threshold: float | None = None,
         history_length: int | None = None,
         on_illegal: str = "default",
         render_mode: str | None = None,
@@ -101,7 +101,7 @@ class PokerGymEnv(gymnasium.Env[dict[str, Any], Any]):
         if on_illegal not in ILLEGAL_CHOICES:
             raise SpecError(f"on_illegal must be 'default' or 'raise'; got {on_illegal!r}")
         self.table = PokerTable(
-            game, bet_sizes=bet_sizes, all_in_threshold=all_in_threshold,
+            game, bet_sizes=bet_sizes, force_all_in_threshold=force_all_in_threshold,
             history_length=history_length, track_public=True,
         )  # fmt: skip
         n = self.table.n_players

@@ -17,11 +17,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._types import CHANCE, TERMINAL, Action, Player
-from pokerlab.abstraction.bet_menu import BetMenu
 from pokerlab.envs.actions import ActionMap, action_map
 from pokerlab.envs.encoding import ObservationEncoder, observation_encoder
 from pokerlab.errors import PokerlabError
 from pokerlab.games import Game, HoldemGame, State, load
+from pokerlab.games.bet_sizes import BetMenu
 
 DECKS_AT_ONCE = 256
 """Hands whose decks one generator call shuffles."""
@@ -46,7 +46,7 @@ class PokerTable:
     Args:
         game: the game (or its spec string).
         bet_sizes: no-limit Hold'em only: the bet menu (see :mod:`.actions`).
-        all_in_threshold: no-limit Hold'em only: the menu's all-in threshold.
+        force_all_in_threshold: no-limit Hold'em only: the menu's force-all-in threshold.
         history_length: Hold'em only: action slots per round in the observation.
         track_public: keep each seat's public history as the hand goes (needed to build
             :class:`~pokerlab.games.Observation` objects for agents; costs a little per step).
@@ -60,7 +60,7 @@ class PokerTable:
         game: Game | str,
         *,
         bet_sizes: str | BetMenu | None = None,
-        all_in_threshold: float | None = None,
+        force_all_in_threshold: float | None = None,
         history_length: int | None = None,
         track_public: bool = False,
     ) -> None:
@@ -69,7 +69,7 @@ class PokerTable:
             self.game, history_length=history_length
         )
         self.actions: ActionMap = action_map(
-            self.game, bet_sizes=bet_sizes, all_in_threshold=all_in_threshold
+            self.game, bet_sizes=bet_sizes, force_all_in_threshold=force_all_in_threshold
         )
         self.n_players = self.game.n_players
         self.track_public = track_public

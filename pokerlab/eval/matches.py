@@ -60,8 +60,8 @@ from pokerlab.play.dealer import (
     connect,
     deal_hand,
     default_action,
-    mix64,
 )
+from pokerlab.play.deals import check_seed, derive_seed
 from pokerlab.play.records import FAULT_KINDS, FaultEvent, HandRecord
 from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import compile
@@ -95,28 +95,47 @@ def seatings(n_agents: int, seats: Seats) -> list[tuple[int, ...]]:
 
 
 def hand_schedule(
-    index: int, *, n_agents: int = 2, seats: Seats = "rotate", duplicate: bool = True
+    index: int,
+    *,
+    n_agents: int = 2,
+    seats: Seats = "rotate",
+    duplicate: bool = True,
+    leg: int | None = None,
 ) -> tuple[int, tuple[int, ...]]:
-    """Return ``(deal id, seating)`` of hand ``index``: which deal, which agent in each seat."""
+    """Return ``(deal id, seating)`` of hand ``index``: which deal, which agent in each seat.
+
+    With ``leg`` (hands per leg), the seatings are played one after the other instead of
+    deal by deal: hand ``i`` is deal ``i % leg`` in seating ``i // leg`` (the arena plays
+    each leg with fresh agents, so that no agent remembers a deal it will meet again).
+    """
     table = seatings(n_agents, seats)
+    if leg is not None:
+        return index % leg, table[(index // leg) % len(table)]
     seating = table[index % len(table)]
     deal = index // len(table) if duplicate else index
     return deal, seating
 
 
 def schedule_arrays(
-    index: IntArray, n_agents: int, seats: Seats, duplicate: bool
+    index: IntArray, n_agents: int, seats: Seats, duplicate: bool, *, leg: int | None = None
 ) -> tuple[IntArray, IntArray]:
     """``(deals [hands], seatings [hands, n])`` of the hands ``index`` (see hand_schedule)."""
     table = np.asarray(seatings(n_agents, seats), dtype=np.int64)
+    if leg is not None:
+        return index % leg, table[(index // leg) % table.shape[0]]
     rows = table[index % table.shape[0]]
     deals = index // table.shape[0] if duplicate else index.copy()
     return deals, rows
 
 
 def agent_seed(seed: int, hand: int, agent: int) -> int:
-    """The value passed to agent ``agent``'s ``seed()`` hook before hand ``hand``."""
-    return mix64(seed, hand, agent, 0x5EA7)
+    """The value passed to agent ``agent``'s ``seed()`` hook before hand ``hand`` (64 bits).
+
+    Keyed by the match's seed and independent of its cards
+    (:func:`~pokerlab.play.deals.derive_seed`): an agent that knows every value its hook
+    received learns nothing of the seed, of the cards, or of another agent's values.
+    """
+    return derive_seed(seed, "hook", hand, agent, bits=64)
 
 
 def agent_policy(agent: object, game: Game) -> Strategy | None:
@@ -156,17 +175,21 @@ def iter_hands(
     time_limit: float | None = None,
     start: int = 0,
     listeners: Sequence[Listener] = (),
+    leg: int | None = None,
 ) -> Iterator[HandRecord]:
     """Play hands ``start..hands-1`` of a match one at a time (the arena's entry point).
 
     Hand ``i`` is the same whether the match started at 0 or at ``start`` (chance and
     seeds depend only on ``(seed, i)``), provided the agents are in the state they would
-    have been in after hands ``0..start-1`` (see :func:`replay_hands`).
+    have been in after hands ``0..start-1`` (see :func:`replay_hands`). ``leg``: the
+    schedule of :func:`hand_schedule` (seatings played one after the other).
     """
+    seed = check_seed(seed)
     connections = [connect(agent, time_limit=time_limit) for agent in agents]
     n = len(connections)
     for index in range(start, hands):
-        deal, seating = hand_schedule(index, n_agents=n, seats=seats, duplicate=duplicate)
+        deal, seating = hand_schedule(index, n_agents=n, seats=seats, duplicate=duplicate,
+                                      leg=leg)
         record, _ = deal_hand(
             game,
             [connections[a] for a in seating],
@@ -315,7 +338,9 @@ def play_match(
             seating it plays ``hands``.
         seats: ``"rotate"``, ``"fixed"``, or the agent of each seat (see :func:`seatings`).
         duplicate: with rotation, play every deal in every rotation (else a fresh deal per hand).
-        seed: seeds chance and the agents (see the module docstring).
+        seed: seeds chance and the agents (see the module docstring). Whoever knows it can
+            compute every card: give a fresh secret one
+            (:func:`~pokerlab.play.deals.fresh_seed`) when an agent must not predict them.
         time_limit: seconds allowed per decision (slower decisions get the default action).
         reference: the profile whose exact history values make the control variate;
             default: a policy-backed agent's policy (when the game compiles).
@@ -340,6 +365,7 @@ def play_match(
     n = game.n_players
     if len(agents) != n:
         raise PokerlabError(f"{game.spec} has {n} seats; play_match got {len(agents)} agents")
+    seed = check_seed(seed)
     table = seatings(n, seats)
     check_agents(game, agents)
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
@@ -363,7 +389,8 @@ def play_match(
         sampler = _sampler(game)
         strategies = [p for p in policies if p is not None]
         terminals, by_seat = sample_match(
-            game, strategies, seats_of, deals, seed=seed, rng=np.random.default_rng([seed, 0xFA57])
+            game, strategies, seats_of, deals, seed=seed,
+            rng=np.random.default_rng(derive_seed(seed, "decisions", 0)),
         )
         records = _LazyRecords(sampler.tree, terminals, deals, seats_of, by_seat)
         by_agent = seat_returns_to_agents(by_seat, seats_of)

@@ -6,9 +6,11 @@ the cards dealt so far and a :class:`BettingNode`, the hand's public betting sit
 betting history and kept in their parent (the children of a node, the node that follows
 the deal of a street), so a state's :meth:`~pokerlab.games.holdem_state.HoldemState.child`
 is a dictionary look-up and the legal actions, the raise bounds and the returns of a fold
-are worked out once per node, not once per state. A :class:`BettingTree` holds the rules
-and a budget of kept nodes: past it (large no-limit trees) new nodes are built as before
-but not kept, so memory stays bounded and every answer is the same.
+are worked out once per node, not once per state. A :class:`BettingNodeCache` holds the
+rules and a budget of kept nodes: past it (large no-limit trees) new nodes are built as
+before but not kept, so memory stays bounded and every answer is the same. (The betting
+*trees* of menus, enumerated once into arrays, are :mod:`pokerlab.games.betting_sequences`'
+work; this cache only remembers the nodes that hands have reached.)
 
 The betting rules are pokerkit's (see :mod:`pokerlab.games.holdem_rules`); the code of the
 transitions is the engine's former ``HoldemState._bet``, ``_begin_betting`` and
@@ -32,8 +34,8 @@ _NOT_YET: tuple[int, int] = (-1, -1)
 """Marks raise bounds not worked out yet (None is an answer: no raise)."""
 
 
-class BettingTree:
-    """The rules every node of one game reads, and how many nodes are kept.
+class BettingNodeCache:
+    """The rules every node of one game reads, and how many of its nodes are kept.
 
     Attributes:
         rules: the game's numbers.
@@ -60,6 +62,18 @@ class BettingTree:
             rules.blinds_paid, committed, (False,) * rules.n_players, CHANCE,
         )  # fmt: skip
 
+    def street_start(self, street: int, committed: tuple[int, ...],
+                     behind: tuple[int, ...]) -> BettingNode:
+        """The node where ``street``'s betting starts, with these chips in and behind.
+
+        For trees that begin after the preflop (a spot on the flop): nobody has folded,
+        no bet is out yet; the betting begins as after a deal (the opener acts first).
+        """
+        n = self.n_players
+        betting: tuple[tuple[Action, ...], ...] = ((),) * (street + 1)
+        return _begin_betting(self, street, betting, behind, (0,) * n, committed,
+                              (False,) * n)
+
 
 class BettingNode:
     """One betting situation: the state of a hand but for its cards (see the module).
@@ -70,14 +84,14 @@ class BettingNode:
 
     __slots__ = (
         "_after_deal", "_bounds", "_children", "_fold_returns", "_hash", "_legal", "_letters",
-        "_showdowns", "acted", "actors", "behind", "bets", "betting", "committed", "deal_until",
-        "folded", "raise_amount", "raise_count", "runout", "short_all_ins", "street",
-        "to_act", "tree",
+        "_showdowns", "acted", "actors", "behind", "bets", "betting", "cache", "committed",
+        "deal_until", "folded", "raise_amount", "raise_count", "runout", "short_all_ins",
+        "street", "to_act",
     )  # fmt: skip
 
     def __init__(
         self,
-        tree: BettingTree,
+        cache: BettingNodeCache,
         street: int,
         betting: tuple[tuple[Action, ...], ...],
         behind: tuple[int, ...],
@@ -92,7 +106,7 @@ class BettingNode:
         short_all_ins: tuple[int, ...] = (),
         runout: bool = False,
     ) -> None:
-        self.tree = tree
+        self.cache = cache
         self.street = street  # 0 preflop .. the last street (being dealt or bet)
         self.betting = betting  # each street's betting so far
         self.behind = behind  # chips each player has left
@@ -107,7 +121,7 @@ class BettingNode:
         self.acted = acted  # bit mask of players who acted since the last full raise
         self.short_all_ins = short_all_ins  # consecutive short all-in raise increments
         self.runout = runout  # at most one player still in has chips: deal, no betting
-        rules = tree.rules
+        rules = cache.rules
         # A chance node deals until this many cards (hole and board) are out.
         self.deal_until = rules.n_hole_cards + rules.board_sizes[street]
         self._children: dict[Action, BettingNode] = {}
@@ -134,7 +148,7 @@ class BettingNode:
             return True
         if not isinstance(other, BettingNode):
             return NotImplemented
-        return self.tree.rules == other.tree.rules and self.fields() == other.fields()
+        return self.cache.rules == other.cache.rules and self.fields() == other.fields()
 
     def __hash__(self) -> int:
         if self._hash is None:
@@ -152,7 +166,7 @@ class BettingNode:
             legal = (FOLD, CALL) if bets[player] < max(bets) else (CALL,)
             bounds = self.raise_bounds()
             if bounds is not None:
-                if self.tree.no_limit:
+                if self.cache.no_limit:
                     legal += tuple(range(RAISE + bounds[0], RAISE + bounds[1] + 1))
                 else:
                     legal += (RAISE,)
@@ -168,7 +182,7 @@ class BettingNode:
         bounds = self.raise_bounds()
         if bounds is None:
             return False
-        if self.tree.no_limit:
+        if self.cache.no_limit:
             try:
                 amount = operator.index(action) - RAISE  # whole chips only: not 5.5, not "7"
             except TypeError:
@@ -191,8 +205,8 @@ class BettingNode:
         stack = behind[player]
         if min(stack, owed) < self.raise_amount:
             return None  # facing a short all-in it may not re-raise
-        tree = self.tree
-        rules = tree.rules
+        cache = self.cache
+        rules = cache.rules
         cap = rules.raise_caps[self.street]
         if cap is not None and self.raise_count >= cap:
             return None
@@ -205,14 +219,14 @@ class BettingNode:
         if stack <= owed:
             return None
         folded = self.folded
-        for i in range(tree.n_players):
+        for i in range(cache.n_players):
             if i != player and not folded[i] and behind[i] + bets[i] > max_bet:
                 break
         else:
             return None  # everyone else still in is all-in
         all_in = stack + bets[player]
         low = min(all_in, max(self.raise_amount, rules.street_bets[self.street]) + max_bet)
-        return (low, all_in if tree.no_limit else low)
+        return (low, all_in if cache.no_limit else low)
 
     # -- transitions ------------------------------------------------------------------------
 
@@ -221,9 +235,9 @@ class BettingNode:
         node = self._children.get(action)
         if node is None:
             node = self._bet(action)
-            tree = self.tree
-            if tree.kept < tree.budget:
-                tree.kept += 1
+            cache = self.cache
+            if cache.kept < cache.budget:
+                cache.kept += 1
                 self._children[action] = node
         return node
 
@@ -232,29 +246,29 @@ class BettingNode:
         node = self._after_deal
         if node is None:
             node = self._deal_done()
-            tree = self.tree
-            if tree.kept < tree.budget:
-                tree.kept += 1
+            cache = self.cache
+            if cache.kept < cache.budget:
+                cache.kept += 1
                 self._after_deal = node
         return node
 
     def _deal_done(self) -> BettingNode:
-        tree = self.tree
+        cache = self.cache
         street = self.street
         if not self.runout:
             return _begin_betting(
-                tree, street, self.betting, self.behind, self.bets, self.committed, self.folded
+                cache, street, self.betting, self.behind, self.bets, self.committed, self.folded
             )
-        done = street == tree.rules.n_streets - 1
+        done = street == cache.rules.n_streets - 1
         return BettingNode(
-            tree, street if done else street + 1,
+            cache, street if done else street + 1,
             self.betting if done else (*self.betting, ()), self.behind, self.bets,
             self.committed, self.folded, TERMINAL if done else CHANCE, runout=True,
         )  # fmt: skip
 
     def _bet(self, action: Action) -> BettingNode:
-        tree = self.tree
-        n = tree.n_players
+        cache = self.cache
+        n = cache.n_players
         player = self.to_act
         behind = list(self.behind)
         bets = list(self.bets)
@@ -276,7 +290,7 @@ class BettingNode:
         else:
             bounds = self.raise_bounds()
             assert bounds is not None
-            to = action - RAISE if tree.no_limit else bounds[0]
+            to = action - RAISE if cache.no_limit else bounds[0]
             max_bet = max(bets)
             increment = to - max_bet
             delta = to - bets[player]
@@ -297,9 +311,9 @@ class BettingNode:
                 short_all_ins = ()
         betting = (*self.betting[:-1], (*self.betting[-1], action))
         if not actors or folded.count(False) <= 1:
-            return _end_betting(tree, self.street, betting, behind, bets, committed, folded)
+            return _end_betting(cache, self.street, betting, behind, bets, committed, folded)
         return BettingNode(
-            tree, self.street, betting, tuple(behind), tuple(bets), tuple(committed), folded,
+            cache, self.street, betting, tuple(behind), tuple(bets), tuple(committed), folded,
             actors[0], actors, raise_amount, raise_count, acted, short_all_ins,
         )  # fmt: skip
 
@@ -309,7 +323,7 @@ class BettingNode:
         """Each street's betting as letters joined by ``|`` (``"r6c|c"``; kept)."""
         letters = self._letters
         if letters is None:
-            no_limit = self.tree.no_limit
+            no_limit = self.cache.no_limit
             letters = self._letters = "|".join(
                 betting_letters(street, no_limit=no_limit) for street in self.betting
             )
@@ -319,7 +333,7 @@ class BettingNode:
         """The returns of a hand won without a showdown (kept)."""
         returns = self._fold_returns
         if returns is None:
-            n = self.tree.n_players
+            n = self.cache.n_players
             returns = self._fold_returns = self.settle_order((0,) * n)
         return returns
 
@@ -339,7 +353,7 @@ class BettingNode:
     def settle_order(self, values: tuple[int, ...]) -> tuple[float, ...]:
         """Settle this terminal node with hand ``values`` (any ints in the hands' order)."""
         settlement = settle_values(
-            self.tree.rules, values=values, committed=self.committed, behind=self.behind,
+            self.cache.rules, values=values, committed=self.committed, behind=self.behind,
             folded=self.folded,
         )  # fmt: skip
         return tuple([float(r) for r in settlement.returns])
@@ -361,7 +375,7 @@ def betting_letters(actions: tuple[Action, ...], *, no_limit: bool) -> str:
 
 
 def _begin_betting(
-    tree: BettingTree,
+    cache: BettingNodeCache,
     street: int,
     betting: tuple[tuple[Action, ...], ...],
     behind: tuple[int, ...],
@@ -370,8 +384,8 @@ def _begin_betting(
     folded: tuple[bool, ...],
 ) -> BettingNode:
     """Start the betting of ``street`` (pokerkit's ``_begin_betting``)."""
-    n = tree.n_players
-    rules = tree.rules
+    n = cache.n_players
+    rules = cache.rules
     # Preflop the bets are still the blinds, so the opener is the rules' (precomputed).
     opener = rules.preflop_opener if street == 0 else rules.openers[street]
     assert opener is not None
@@ -383,12 +397,12 @@ def _begin_betting(
         if not folded[i] and behind[i] > 0 and min(behind[i], second - bets[i]) > 0
     )
     if not actors or (len(actors) == 1 and bets[actors[0]] >= max(bets)):
-        return _end_betting(tree, street, betting, list(behind), bets, list(committed), folded)
-    return BettingNode(tree, street, betting, behind, bets, committed, folded, actors[0], actors)
+        return _end_betting(cache, street, betting, list(behind), bets, list(committed), folded)
+    return BettingNode(cache, street, betting, behind, bets, committed, folded, actors[0], actors)
 
 
 def _end_betting(
-    tree: BettingTree,
+    cache: BettingNodeCache,
     street: int,
     betting: tuple[tuple[Action, ...], ...],
     behind: list[int],
@@ -400,21 +414,21 @@ def _end_betting(
 
     ``behind`` and ``committed`` are updated in place.
     """
-    n = tree.n_players
+    n = cache.n_players
     cutoff = sorted(bets)[-2]
     for i in range(n):
         if bets[i] > cutoff:
             behind[i] += bets[i] - cutoff
             committed[i] -= bets[i] - cutoff
     live = [i for i in range(n) if not folded[i]]
-    if len(live) <= 1 or street == tree.rules.n_streets - 1:
+    if len(live) <= 1 or street == cache.rules.n_streets - 1:
         return BettingNode(
-            tree, street, betting, tuple(behind), (0,) * n, tuple(committed), folded, TERMINAL
+            cache, street, betting, tuple(behind), (0,) * n, tuple(committed), folded, TERMINAL
         )
     return BettingNode(
-        tree, street + 1, (*betting, ()), tuple(behind), (0,) * n, tuple(committed), folded,
+        cache, street + 1, (*betting, ()), tuple(behind), (0,) * n, tuple(committed), folded,
         CHANCE, runout=sum(1 for i in live if behind[i] > 0) <= 1,
     )  # fmt: skip
 
 
-__all__ = ["NODE_BUDGET", "BettingNode", "BettingTree", "betting_letters"]
+__all__ = ["NODE_BUDGET", "BettingNode", "BettingNodeCache", "betting_letters"]

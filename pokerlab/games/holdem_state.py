@@ -37,7 +37,7 @@ from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.cards import cards_str
 from pokerlab.errors import IllegalActionError, PokerlabError, SpecError
 from pokerlab.games.base import Game, State
-from pokerlab.games.holdem_betting import BettingNode, BettingTree, betting_letters
+from pokerlab.games.holdem_betting import BettingNode, BettingNodeCache, betting_letters
 from pokerlab.games.holdem_pots import Settlement, hand_values, settle, showdown_tables
 from pokerlab.games.holdem_public import replay_observation
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, STREET_NAMES, HoldemRules
@@ -47,8 +47,8 @@ from pokerlab.games.spec import GameSpec
 
 _SIZES: SpecCache[HoldemSize] = SpecCache("games.holdem_size", maxsize=64)
 """Counted sizes by spec (counting takes up to about a second)."""
-_TREES: SpecCache[BettingTree] = SpecCache("games.holdem_betting", maxsize=8)
-"""Betting trees by spec: games loaded again with one spec share the nodes built so far."""
+_NODES: SpecCache[BettingNodeCache] = SpecCache("games.holdem_betting", maxsize=8)
+"""Betting node caches by spec: games loaded again with one spec share the nodes built so far."""
 
 
 class HoldemGame(Game):
@@ -78,15 +78,15 @@ class HoldemGame(Game):
         self.ante = rules.ante
         self.starting_stacks = rules.starting_stacks
         self.cap = rules.cap
-        tree = _TREES.get(spec)
-        if tree is None:
-            tree = BettingTree(rules)
-            _TREES.put(spec, tree)
-        self.tree = tree
-        self._initial = _new_state(self, (), (), self.tree.root, rules.deck)
+        nodes = _NODES.get(spec)
+        if nodes is None:
+            nodes = BettingNodeCache(rules)
+            _NODES.put(spec, nodes)
+        self.nodes = nodes
+        self._initial = _new_state(self, (), (), self.nodes.root, rules.deck)
 
     def __reduce__(self) -> tuple[object, ...]:
-        # Rebuilt from the spec: the betting tree it keeps is a cache.
+        # Rebuilt from the spec: the betting nodes it keeps are a cache.
         return (HoldemGame, (self.spec,))
 
     @property
@@ -239,7 +239,7 @@ class HoldemState(State):
         self._hole = hole
         self._board = board
         self._node = BettingNode(
-            holdem.tree, street, betting, behind, bets, committed, folded, to_act, actors,
+            holdem.nodes, street, betting, behind, bets, committed, folded, to_act, actors,
             raise_amount, raise_count, acted, short_all_ins, runout,
         )  # fmt: skip
         self._undealt = None
@@ -250,6 +250,11 @@ class HoldemState(State):
     def holdem(self) -> HoldemGame:
         """The game."""
         return self._holdem
+
+    @property
+    def betting_node(self) -> BettingNode:
+        """The betting node this state plays on (shared by every state with its betting)."""
+        return self._node
 
     @property
     def hole(self) -> tuple[int, ...]:
@@ -408,7 +413,7 @@ class HoldemState(State):
         player = node.to_act
         if player == CHANCE:
             try:
-                in_deck = action in self._holdem.tree.deck_set
+                in_deck = action in self._holdem.nodes.deck_set
             except TypeError:  # an unhashable action
                 return False
             return in_deck and action not in self._hole and action not in self._board

@@ -1,151 +1,226 @@
-"""Process containment for entrants: namespaces, a pids cgroup, bounded logs, stray processes.
+"""Starting and ending an entrant's process: the launcher, the probe, logs, strays.
 
-The mechanics under :mod:`pokerlab.play.sandbox`: whether this machine can contain a process
-(:func:`containment_available`), a cgroup that caps and lists an entrant's processes
-(:class:`ProcessCap`), the bounded capture of its output (:class:`EntrantLog`), how processes
-an entrant left behind are found (:func:`find_strays`) and killed, and how an entrant's
-process is ended (:func:`end_process`).
+The mechanics under :mod:`pokerlab.play.sandbox`: whether this machine can isolate
+entrants (:func:`isolation_problems`, a probe of every mechanism, once per process),
+how a launcher is started (:func:`launch`: the interpreter running *this* pokerlab, in
+the entrant's cgroup, with its resource limits), the bounded capture of its output
+(:class:`EntrantLog`), how processes an entrant left behind are found
+(:func:`find_strays`) and killed, and how an entrant's process is ended
+(:func:`end_process`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
-import itertools
+import json
 import os
-import shutil
+import resource
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from pokerlab.errors import PokerlabError
+from pokerlab.play.cgroups import EntrantCgroup, cgroup_support
+from pokerlab.play.entrant_protocol import clean_text
+from pokerlab.play.isolation import ISOLATION_FAILED
+
+_PR_SET_PDEATHSIG = 1
+
+PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
+"""The folder holding this ``pokerlab`` package: the launcher imports pokerlab from it."""
+
+BOOTSTRAP = (
+    "import sys; sys.path.insert(0, {root!r}); "
+    "from pokerlab.play.entrant_process import main; main()"
+)
+"""What the launcher's interpreter runs (``-I -c``): the parent's pokerlab, whatever is
+installed (``-I`` ignores ``PYTHONPATH`` and the user's site-packages)."""
 
 
-@functools.lru_cache(maxsize=1)
-def containment_available() -> bool:
-    """True when entrants can be contained: root, and mount/PID/network namespaces work."""
-    if os.geteuid() != 0 or shutil.which("unshare") is None:
-        return False
-    try:
-        done = subprocess.run(
-            ["unshare", "--mount", "--pid", "--net", "--fork", "--kill-child", "--", "true"],
-            capture_output=True, timeout=10, check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+class IsolationUnavailable(PokerlabError):  # noqa: N818 - the name says what is missing
+    """This machine cannot isolate entrants, and they were not trusted explicitly."""
 
 
-_PIDS_CGROUP = Path("/sys/fs/cgroup/pids")
-_SANDBOX_COUNT = itertools.count()
+@dataclass
+class Launched:
+    """A started launcher: its process, its cgroup (or None) and its log."""
+
+    process: subprocess.Popen[bytes]
+    cgroup: EntrantCgroup | None
+    log: EntrantLog
+    host_pids: set[int] = field(default_factory=set)
 
 
-@functools.lru_cache(maxsize=1)
-def pids_root() -> Path | None:
-    """Where sandboxes get their process-count cgroup (cgroup v1 ``pids``), if we may."""
-    if not (_PIDS_CGROUP / "cgroup.procs").exists():
-        return None
-    root = _PIDS_CGROUP / "pokerlab"
-    try:
-        root.mkdir(exist_ok=True)
-        probe = root / f"probe-{os.getpid()}"
-        probe.mkdir(exist_ok=True)
-        probe.rmdir()
-    except OSError:
-        return None
-    # Cgroups left by arenas that were killed (their pid, in the name, is gone): remove
-    # the empty ones.
-    for stale in root.glob("sandbox-*"):
-        owner = stale.name.split("-")[1]
-        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
-            with contextlib.suppress(OSError):
-                stale.rmdir()
-    return root
+def launcher_command() -> list[str]:
+    """The launcher's command line.
 
-
-class ProcessCap:
-    """A ``pids`` cgroup holding a sandbox's processes.
-
-    It caps their number, and lists every one of them to kill: none escapes it by changing
-    its session or process group.
+    Its configuration comes on its stdin, not in its arguments: an entrant reads its own
+    command line, and the paths it must not see are in the configuration.
     """
+    return [sys.executable, "-I", "-c", BOOTSTRAP.format(root=PACKAGE_ROOT)]
 
-    def __init__(self, max_processes: int) -> None:
-        root = pids_root()
-        self.path: Path | None = None
-        self._count_fd: int | None = None
-        if root is None:
-            return
-        path = root / f"sandbox-{os.getpid()}-{next(_SANDBOX_COUNT)}"
-        try:
-            path.mkdir()
-            (path / "pids.max").write_text(str(max_processes))
-        except OSError:
-            return
-        self.path = path
 
-    def procs(self) -> set[int]:
-        """The pids of the cgroup's processes now (raises OSError if it cannot be read).
+def _limit_child(memory: int, cpu_seconds: int, file_bytes: int,
+                 cgroup: EntrantCgroup | None) -> None:
+    """Runs in the child between fork and exec: its cgroup, resource limits, death signal."""
+    if cgroup is not None:
+        cgroup.join()
+    for which, value in (
+        (resource.RLIMIT_AS, memory),
+        (resource.RLIMIT_CPU, cpu_seconds),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_FSIZE, file_bytes),
+        (resource.RLIMIT_NOFILE, 256),
+    ):
+        resource.setrlimit(which, (value, value))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, not kills
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
-        Opened afresh each time: cgroup v1 lists the pids of an open file once and
-        re-reads of it (``pread`` at 0) show that stale list.
-        """
-        if self.path is None:
-            raise OSError("no cgroup")
-        descriptor = os.open(self.path / "cgroup.procs", os.O_RDONLY)
-        try:
-            return {int(p) for p in os.read(descriptor, 1 << 16).split()}
-        finally:
-            os.close(descriptor)
 
-    def count(self) -> int:
-        """The cgroup's task count now (``pids.current``: threads too); OSError if unreadable.
+def launch(
+    config: dict[str, Any],
+    *,
+    memory_megabytes: int,
+    cpu_seconds: int,
+    tmp_megabytes: int,
+    max_tasks: int,
+    cpus: float,
+    pass_fds: Sequence[int],
+    workdir: str,
+    environment: dict[str, str],
+    log_bytes: int,
+) -> Launched:
+    """Start a launcher in a cgroup of its own (where the machine allows) with its limits.
 
-        A file of one number, read fresh by ``pread`` on a descriptor kept open: a few
-        microseconds, where listing the pids costs an open each time.
-        """
-        if self.path is None:
-            raise OSError("no cgroup")
-        if self._count_fd is None:
-            self._count_fd = os.open(self.path / "pids.current", os.O_RDONLY)
-        return int(os.pread(self._count_fd, 64, 0))
-
-    def join(self) -> None:
-        """Move the calling process (a child before exec) into the cgroup."""
-        if self.path is not None:
-            with open(self.path / "cgroup.procs", "w") as procs:
-                procs.write(str(os.getpid()))
-
-    def kill_all(self) -> None:
-        """Kill every process of the cgroup, then remove it."""
-        if self._count_fd is not None:
-            os.close(self._count_fd)
-            self._count_fd = None
-        if self.path is None:
-            return
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            try:
-                pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
-            except OSError:
-                break
-            if not pids:
-                break
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-            time.sleep(0.01)
+    ``config`` (see :mod:`pokerlab.play.entrant_process`) is written on its stdin, which
+    it replaces by ``/dev/null``; its stdout and stderr go to an :class:`EntrantLog`
+    keeping the first ``log_bytes``.
+    """
+    memory = memory_megabytes * 1024 * 1024
+    cgroup = None
+    if cgroup_support()[0]:
+        cgroup = EntrantCgroup(memory, max_tasks, cpus)
+    log_read, log_write = os.pipe()
+    try:
+        process = subprocess.Popen(
+            launcher_command(), pass_fds=tuple(pass_fds), stdin=subprocess.PIPE,
+            stdout=log_write, stderr=log_write, cwd=workdir, env=environment,
+            start_new_session=True,
+            preexec_fn=functools.partial(_limit_child, memory, cpu_seconds,
+                                         tmp_megabytes * 1024 * 1024, cgroup),
+        )
+        assert process.stdin is not None
+        with contextlib.suppress(OSError):  # a launcher that died at once: seen later
+            process.stdin.write(json.dumps(config).encode())
         with contextlib.suppress(OSError):
-            self.path.rmdir()
-        self.path = None
+            process.stdin.close()
+    except BaseException:
+        os.close(log_read)
+        if cgroup is not None:
+            cgroup.kill_all()
+        raise
+    finally:
+        os.close(log_write)
+    return Launched(process, cgroup, EntrantLog(log_read, log_bytes))
+
+
+@functools.lru_cache(maxsize=1)
+def isolation_problems() -> tuple[str, ...]:
+    """What this machine lacks to isolate entrants (empty: nothing), each mechanism named.
+
+    Checked once per process: root (to map each entrant to an unprivileged id of its
+    own), cgroups for memory, processes and CPU, then a probe: a launcher that builds the
+    whole contained view and checks every mechanism from inside.
+    """
+    problems = []
+    if not sys.platform.startswith("linux"):
+        return (f"Linux namespaces (this is {sys.platform})",)
+    if os.geteuid() != 0:
+        problems.append("root (needed to map each entrant to an unprivileged id of its own)")
+    cgroup_problem = cgroup_support()[1]
+    if cgroup_problem is not None:
+        problems.append(f"cgroups for memory, processes and CPU ({cgroup_problem})")
+    if problems:
+        return tuple(problems)
+    probe = probe_isolation()
+    return () if probe is None else (probe,)
+
+
+def probe_isolation(hidden: Sequence[str] = ()) -> str | None:
+    """Start a contained launcher that checks every mechanism; None if all hold, else why."""
+    launched = launch(
+        {"mode": "probe", "contain": True, "tmp_megabytes": 1, "hidden": list(hidden),
+         "root": "/tmp"},
+        memory_megabytes=1024, cpu_seconds=60, tmp_megabytes=1, max_tasks=16, cpus=1.0,
+        pass_fds=(), workdir="/", environment={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        log_bytes=16384,
+    )
+    try:
+        code = launched.process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        code = None
+    end_process(launched.process, launched.cgroup)
+    text = launched.log.text()
+    if code == 0 and '"uid"' in text:
+        return None
+    for line in text.splitlines():
+        if line.startswith("pokerlab-isolation: "):
+            return line[len("pokerlab-isolation: "):]
+    if code is None:
+        return "the isolation probe did not finish within 60 s"
+    status = f"status {code}" if code != ISOLATION_FAILED else "a mechanism failed"
+    return f"the isolation probe ended with {status}: {text.strip()[-300:]}"
+
+
+def containment_available() -> bool:
+    """True when this machine isolates entrants with every mechanism (see docs/entrants.md)."""
+    return not isolation_problems()
+
+
+def require_isolation(trusted: bool) -> bool:
+    """Whether to contain entrants: True if the machine can; False if not but ``trusted``.
+
+    Raises:
+        IsolationUnavailable: the machine cannot, and entrants are not trusted (the
+            message names each missing mechanism and the way out).
+    """
+    problems = isolation_problems()
+    if not problems:
+        return True
+    if trusted:
+        return False
+    raise IsolationUnavailable(
+        "entrants cannot be isolated on this machine: it lacks "
+        + "; ".join(problems)
+        + ". Run pokerlab as root on Linux with user namespaces and cgroups, or pass "
+        "--trust-entrants to run them anyway in plain processes (they can then read "
+        "and write what you can, and use the network)"
+    )
+
+
+DRAIN_BYTES_PER_SECOND = 16 * 1024 * 1024
+"""How fast output past an entrant's log limit is read (and dropped)."""
 
 
 class EntrantLog:
-    """Reads a process's output in a thread; keeps the first ``limit`` bytes."""
+    """Reads a process's output in a thread; keeps the first ``limit`` bytes.
+
+    Past the limit it still drains the pipe (counting what it drops), but at most
+    :data:`DRAIN_BYTES_PER_SECOND`: an entrant printing without end blocks on its own
+    writes instead of keeping the arena's thread busy.
+    """
 
     def __init__(self, descriptor: int, limit: int) -> None:
-        self.limit = limit
+        self.limit = max(0, limit)
         self.data = bytearray()
         self.dropped = 0
         self._thread = threading.Thread(target=self._read, args=(descriptor,), daemon=True,
@@ -162,12 +237,14 @@ class EntrantLog:
                 if room > 0:
                     self.data += chunk[:room]
                 self.dropped += max(0, len(chunk) - max(room, 0))
+                if room <= len(chunk):
+                    time.sleep(len(chunk) / DRAIN_BYTES_PER_SECOND)
         os.close(descriptor)
 
     def text(self, wait: float = 1.0) -> str:
-        """What was kept, with a note of what was dropped."""
+        """What was kept (control characters escaped), with a note of what was dropped."""
         self._thread.join(wait)
-        text = self.data.decode(errors="replace")
+        text = clean_text(self.data.decode(errors="replace"), len(self.data))
         if self.dropped:
             text += f"\n[... {self.dropped:,} more bytes of output dropped]"
         return text
@@ -191,16 +268,17 @@ def pid_namespace(pid: int) -> str | None:
 
 
 def sandbox_processes(
-    process: subprocess.Popen[bytes], cap: ProcessCap | None, contained: bool, *, scan: bool
+    process: subprocess.Popen[bytes], cgroup: EntrantCgroup | None, contained: bool, *,
+    scan: bool
 ) -> set[int]:
     """Pids of the processes of a sandbox now.
 
     Its cgroup lists them all; without one (and only with ``scan``, which reads the whole
     process table), those of its session and, when contained, of its PID namespace.
     """
-    if cap is not None and cap.path is not None:
+    if cgroup is not None:
         with contextlib.suppress(OSError, ValueError):
-            return cap.procs()
+            return cgroup.procs()
     if not scan:
         return set()
     found: set[int] = set()
@@ -217,18 +295,18 @@ def sandbox_processes(
 
 def find_strays(
     process: subprocess.Popen[bytes],
-    cap: ProcessCap | None,
+    cgroup: EntrantCgroup | None,
     contained: bool,
     *,
     scan: bool,
     own: set[int] | None = None,
 ) -> list[int]:
-    """Processes of the sandbox beyond the entrant's own (``unshare`` and its child).
+    """Processes of the sandbox beyond the entrant's own (the launcher and its child).
 
     ``own``, when given, caches the entrant's own pids between calls (filled on the
     first): the check after each decision then reads no process's ``/proc`` entry.
     """
-    pids = sandbox_processes(process, cap, contained, scan=scan)
+    pids = sandbox_processes(process, cgroup, contained, scan=scan)
     mine = own if own is not None else set()
     if not mine:
         mine.add(process.pid)
@@ -244,35 +322,47 @@ def kill_pids(pids: Sequence[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def end_process(process: subprocess.Popen[bytes], cap: ProcessCap | None) -> None:
+def end_process(process: subprocess.Popen[bytes], cgroup: EntrantCgroup | None) -> None:
     """Kill an entrant's process group and every process it started, then reap it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    if cap is not None:
-        cap.kill_all()
+    if cgroup is not None:
+        cgroup.kill_all()
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
 
 
-def keep_log(log: EntrantLog | None, why: str | None, logs: list[str]) -> None:
-    """Append what an ended process printed (and why it ended, if said) to ``logs``."""
-    if log is not None:
-        text = log.text()
-        if why:
-            text += f"\n[{why}]"
-        logs.append(text)
+def keep_log(log: EntrantLog | None, why: str | None, logs: list[str]) -> int:
+    """Append what an ended process printed (and why it ended, if said) to ``logs``.
+
+    Returns the bytes kept of its output (to share a log budget between processes).
+    """
+    if log is None:
+        return 0
+    text = log.text()
+    if why:
+        text += f"\n[{why}]"
+    logs.append(text)
+    return len(log.data)
 
 
 __all__ = [
+    "BOOTSTRAP",
+    "PACKAGE_ROOT",
     "EntrantLog",
-    "ProcessCap",
+    "IsolationUnavailable",
+    "Launched",
     "containment_available",
     "end_process",
     "find_strays",
+    "isolation_problems",
     "keep_log",
     "kill_pids",
+    "launch",
+    "launcher_command",
     "parent_and_session",
     "pid_namespace",
-    "pids_root",
+    "probe_isolation",
+    "require_isolation",
     "sandbox_processes",
 ]

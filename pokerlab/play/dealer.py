@@ -29,7 +29,6 @@ their hands through :func:`deal_hand`, for 2 to 9 seats:
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -38,11 +37,12 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from pokerlab._types import CHANCE, TERMINAL, Action, FloatArray, IntArray, Player
+from pokerlab._types import CHANCE, TERMINAL, Action, Player
 from pokerlab.errors import PokerlabError, PolicyError
 from pokerlab.games.base import Game, State
 from pokerlab.games.observation import HandResult, Observation
-from pokerlab.play.records import FaultEvent, HandRecord
+from pokerlab.play.deals import DealStream, chance_uniforms, sample_chance
+from pokerlab.play.records import FAULT_DETAIL_LIMIT, FaultEvent, HandRecord, bounded_text
 
 # -- the Agent protocol --------------------------------------------------------------------
 
@@ -228,26 +228,16 @@ def connect(agent: object, *, time_limit: float | None = None) -> AgentConnectio
     return InProcessConnection(agent, time_limit=time_limit)
 
 
-# -- chance --------------------------------------------------------------------------------
-
-_STREAM_SALT = 0xC4A5CE
-_MIX_DEAL = np.uint64(0x9E3779B97F4A7C15)
-_MIX_STEP = np.uint64(0xD1B54A32D192ED03)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@functools.lru_cache(maxsize=64)
-def _stream_key(seed: int) -> int:
-    words = np.random.SeedSequence([int(seed), _STREAM_SALT]).generate_state(1, np.uint64)
-    return int(words[0])
-
+# -- chance (the deal streams live in pokerlab.play.deals) --------------------------------
 
 _MASK = (1 << 64) - 1
 
 
 def mix64(*words: int) -> int:
     """A 64-bit hash of integers (SplitMix64's finalizer over a running sum); fast seeding.
+
+    Public and unkeyed: for an agent's own randomness (:func:`reseed`), never for cards or
+    for values derived from a secret seed (those are :mod:`pokerlab.play.deals`' keyed ones).
 
     Example:
         >>> mix64(1, 2, 3) == mix64(1, 2, 3) != mix64(1, 2, 4)
@@ -280,62 +270,6 @@ def reseed(rng: np.random.Generator, value: int) -> np.random.Generator:
         }
         return rng
     return np.random.default_rng(value)
-
-
-def chance_uniforms(seed: int, deals: IntArray, count: int) -> FloatArray:
-    """``[len(deals), count]`` the first ``count`` uniforms of each deal's chance stream.
-
-    Uniform ``k`` of deal ``d`` is a SplitMix64 finalizer of ``(key(seed), d, k)``: any
-    uniform of any deal is computed directly, so the dealer (one deal at a time) and the
-    sampled fast path (thousands of deals at once) see the same cards.
-    """
-    key = np.uint64(_stream_key(seed))
-    d = np.asarray(deals, dtype=np.int64).astype(np.uint64)[:, None]
-    k = np.arange(1, count + 1, dtype=np.uint64)[None, :]
-    z = key + d * _MIX_DEAL + k * _MIX_STEP
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    z = z ^ (z >> np.uint64(31))
-    uniforms: FloatArray = (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
-    return uniforms
-
-
-class DealStream:
-    """The chance stream of one deal: call it for the next uniform in ``[0, 1)``.
-
-    Example:
-        >>> stream = DealStream(seed=7, deal=3)
-        >>> first = stream()
-        >>> first == float(chance_uniforms(7, np.array([3]), 1)[0, 0])
-        True
-    """
-
-    def __init__(self, seed: int, deal: int) -> None:
-        self.seed = seed
-        self.deal = deal
-        # The same arithmetic as chance_uniforms, on Python ints (a few microseconds each).
-        self._base = (_stream_key(seed) + (deal & _MASK) * int(_MIX_DEAL)) & _MASK
-        self._next = 0
-
-    def __call__(self) -> float:
-        """The next uniform of the stream."""
-        self._next += 1
-        z = (self._base + self._next * int(_MIX_STEP)) & _MASK
-        z = ((z ^ (z >> 30)) * int(_MIX1)) & _MASK
-        z = ((z ^ (z >> 27)) * int(_MIX2)) & _MASK
-        z ^= z >> 31
-        return (z >> 11) * (1.0 / 9007199254740992.0)
-
-
-def sample_chance(state: State, u: float) -> Action:
-    """The outcome of chance node ``state`` drawn by inverse CDF from the uniform ``u``."""
-    outcomes = state.chance_outcomes()
-    total = 0.0
-    for outcome, prob in outcomes:
-        total += prob
-        if u < total:
-            return outcome
-    return outcomes[-1][0]
 
 
 # -- events --------------------------------------------------------------------------------
@@ -487,7 +421,9 @@ def deal_hand(
     decisions = [0] * (max(who) + 1)
 
     def fault(seat: int, kind: str, detail: str, action: Action) -> None:
-        event = FaultEvent(hand, seat, who[seat], kind, detail, action)
+        # The detail may quote whatever the agent chose to raise or answer: bounded once here.
+        event = FaultEvent(hand, seat, who[seat], kind,
+                           bounded_text(detail, FAULT_DETAIL_LIMIT), action)
         events.append(event)
         for listener in listeners:
             listener(event)

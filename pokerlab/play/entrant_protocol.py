@@ -16,11 +16,20 @@ every request, in order, with ``{"id": n, "ok": true, "value": ...}`` or
 - ``{"op": "stop"}``: the process exits.
 
 Only the entrant's own observations cross: no game state, no generator, no other agent.
+
+The arena reads what an entrant's process sends as hostile: a message is at most
+:data:`MAX_MESSAGE_BYTES`, nests at most :data:`MAX_DEPTH` arrays and objects, holds
+integers of at most :data:`MAX_DIGITS` digits and no ``NaN`` or infinity; anything else
+(invalid UTF-8, bad JSON, a message that is not an object...) raises
+:class:`ProtocolError`, never another exception. Answers are then checked for their
+shape (:func:`check_answer`).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 import socket
 import struct
 from typing import Any
@@ -30,11 +39,112 @@ from pokerlab.games.observation import HandResult, Observation
 MAX_MESSAGE_BYTES = 1 << 20
 """Longer messages are a protocol fault (an entrant cannot flood the arena's memory)."""
 
+MAX_DEPTH = 16
+"""Arrays and objects nested deeper than this are a protocol fault."""
+
+MAX_DIGITS = 20
+"""Integers with more digits than this are a protocol fault (an action id has a few)."""
+
+MAX_BRACKETS = 64
+"""A message with more brackets than this outside its strings is a protocol fault (the
+arena's messages have a handful): it bounds the work of checking the depth."""
+
 _HEADER = struct.Struct(">I")
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(rb"[\[\]{}]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class ProtocolError(Exception):
     """A message that cannot be read: closed channel, oversized or malformed."""
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ProtocolError(f"an integer of {len(text):,} digits; the limit is {MAX_DIGITS}")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ProtocolError(f"a number out of range: {text[:40]}")
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise ProtocolError(f"a number that is not finite: {text}")
+
+
+_DECODER = json.JSONDecoder(parse_int=_bounded_int, parse_float=_finite_float,
+                            parse_constant=_no_constant)
+"""Built once: ``json.loads`` with hooks builds a decoder per call (half its time)."""
+
+
+def _depth(data: bytes) -> int:
+    """How deep ``data``'s arrays and objects nest (its strings removed already)."""
+    depth = deepest = 0
+    for match in _BRACKET.finditer(data):
+        if match.group() in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def parse_message(data: bytes) -> dict[str, Any]:
+    """One message's JSON object, checked for size, depth and number length.
+
+    Raises:
+        ProtocolError: whatever is wrong with it (never another exception).
+    """
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"a message of {len(data):,} bytes; the limit is "
+                            f"{MAX_MESSAGE_BYTES:,}")
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH:
+        bare = _STRING.sub(b'""', data)
+        brackets = sum(bare.count(b) for b in (b"[", b"{", b"]", b"}"))
+        if brackets > 2 * MAX_BRACKETS:
+            raise ProtocolError(f"a message with more than {MAX_BRACKETS} arrays and objects")
+        if _depth(bare) > MAX_DEPTH:
+            raise ProtocolError(f"a message nested deeper than {MAX_DEPTH}")
+    try:
+        message = _DECODER.decode(data.decode())
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError, MemoryError, TypeError) as exc:
+        raise ProtocolError(f"a message that is not JSON ({clean_text(str(exc), 200)})") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"a message that is not an object: {type(message).__name__}")
+    return message
+
+
+def clean_text(text: str, limit: int) -> str:
+    r"""``text`` cut to ``limit`` characters, safe to store and to print.
+
+    Lone surrogates (not UTF-8) become U+FFFD; control characters other than newline and
+    tab (a terminal's escape sequences) are written as ``\xNN``.
+    """
+    if len(text) > limit:
+        text = text[:limit] + f" [... {len(text) - limit:,} more characters]"
+    text = _SURROGATE.sub("\ufffd", text)
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
+def check_answer(value: object) -> object:
+    """An answer to ``act`` as the entrant's process may send it, or ProtocolError.
+
+    Allowed: an integer, a boolean, or ``{"not_an_action": "<type>: <text>"}`` (what
+    :func:`encode_answer` writes for anything else).
+    """
+    if type(value) in (int, bool):
+        return value
+    if (isinstance(value, dict) and len(value) == 1
+            and isinstance(value.get("not_an_action"), str)):
+        return {"not_an_action": clean_text(value["not_an_action"], 100)}
+    raise ProtocolError(f"an answer that is not an action: {clean_text(repr(value), 100)}")
 
 
 def send(channel: socket.socket, message: dict[str, Any]) -> None:
@@ -69,13 +179,7 @@ class Reader:
             return None
         data = bytes(self._buffer[_HEADER.size:end])
         del self._buffer[:end]
-        try:
-            message = json.loads(data)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ProtocolError(f"a message that is not JSON ({exc})") from None
-        if not isinstance(message, dict):
-            raise ProtocolError(f"a message that is not an object: {type(message).__name__}")
-        return message
+        return parse_message(data)
 
     def feed(self) -> bool:
         """Read what the socket has (blocking once); False when the other side closed."""
@@ -177,7 +281,7 @@ def encode_answer(answer: object) -> object:
 def decode_answer(value: object) -> object:
     """What the dealer checks: the int, the bool, or a description of what came back."""
     if isinstance(value, dict) and "not_an_action" in value:
-        return NotAnAction(str(value["not_an_action"]))
+        return NotAnAction(clean_text(str(value["not_an_action"]), 100))
     return value
 
 
@@ -192,14 +296,20 @@ class NotAnAction:
 
 
 __all__ = [
+    "MAX_BRACKETS",
+    "MAX_DEPTH",
+    "MAX_DIGITS",
     "MAX_MESSAGE_BYTES",
     "NotAnAction",
     "ProtocolError",
     "Reader",
+    "check_answer",
+    "clean_text",
     "decode_answer",
     "decode_update",
     "encode_answer",
     "encode_update",
     "frame",
+    "parse_message",
     "send",
 ]

@@ -15,12 +15,15 @@ turn is recorded and ignored; an illegal action is replaced by the default actio
 program that is silent past :attr:`SandboxLimits.decision_seconds`, exits or crashes is
 killed (with everything it started) and started afresh for the next hand; after
 :attr:`SandboxLimits.max_faults` such ends it is disqualified for the rest of the match.
+Its time answering over a match is bounded by :attr:`SandboxLimits.match_budget`, as for
+Python entrants (a ``budget`` fault, then the default action without asking).
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from pokerlab.errors import PokerlabError
@@ -65,7 +68,12 @@ class ExecutableAgent(ProcessEntrant):
         game: the Hold'em game it plays.
         limits: what its process may use (``decision_seconds`` is its time per action,
             ``start_seconds`` its time to announce its version).
-        contain: use namespaces (None: when the machine allows).
+        contain: isolate it (None: when the machine can, else refuse unless
+            ``limits.trusted``).
+        hidden: files and folders the contained process must not see.
+
+    Raises:
+        IsolationUnavailable: as :class:`~pokerlab.play.sandbox.SandboxedAgent`.
     """
 
     wants_updates = False
@@ -78,9 +86,11 @@ class ExecutableAgent(ProcessEntrant):
         *,
         limits: SandboxLimits | None = None,
         contain: bool | None = None,
+        hidden: Sequence[str | Path] = (),
     ) -> None:
-        super().__init__(name, program, limits=limits, contain=contain)
+        super().__init__(name, program, limits=limits, contain=contain, hidden=hidden)
         self.game = game
+        self.seconds_used = 0.0
         self.table: AcpcTable | None = None
         self.hand_seconds = 0.0
         self.faults = 0
@@ -98,15 +108,20 @@ class ExecutableAgent(ProcessEntrant):
         """
         if self.disqualified:
             raise AgentFault("disqualified", f"{self.name} is disqualified for this match")
-        seat = AcpcSeat(
-            self.spawn(), self.name, TimeLimits(per_action=self.limits.decision_seconds)
-        )
+        try:
+            connection = self.spawn()
+        except OSError as error:
+            raise self._fault("crash", f"the program could not start: {error}") from None
+        seat = AcpcSeat(connection, self.name, TimeLimits(per_action=self.limits.decision_seconds))
         try:
             line = seat.lines.read_line(time.monotonic() + self.limits.start_seconds)
         except AgentFault as fault:
-            raise self._fault(
-                fault.kind, f"no version line ({fault.detail}; {self.exit_text()})"
-            ) from None
+            exit_text = self.exit_text()
+            problem = self._fault(fault.kind, f"no version line ({fault.detail}; {exit_text})")
+            said = self.logs[-1].split("\n[")[0].strip()[-300:] if self.logs else ""
+            if said:
+                problem.detail += f"; its stderr ends: {said}"
+            raise problem from None
         if not line.startswith("VERSION:2."):
             raise self._fault("protocol", f"announced {line[:40]!r}; allowed: {VERSION_LINE}")
         self._seat = seat
@@ -150,25 +165,51 @@ class ExecutableAgent(ProcessEntrant):
     def observe(self, update: Observation | HandResult) -> None:
         """Nothing: the table sends every state, the hand's end included."""
 
+    def _out_of_budget(self) -> AgentFault:
+        """The match's time budget is spent: stop the program, default actions from now on."""
+        detail = (f"{self.name} has used its {self.limits.match_budget:g} s budget for the "
+                  f"match ({self.seconds_used:.1f} s answering); it plays the default action "
+                  "for the rest of the match")
+        if self._seat is not None:
+            self._deferred += self._seat.take_faults()
+            self._seat.close()
+            self._seat = None
+        self.kill(f"budget: {detail}")
+        self.disqualified = True
+        return AgentFault("budget", detail)
+
     def act(self, observation: Observation) -> object:
         """The program's answer to the state last sent, within ``decision_seconds``.
 
         Raises:
-            AgentFault: timeout or crash (the process is killed), an illegal action, or
-                disqualification.
+            AgentFault: timeout or crash (the process is killed), an illegal action,
+                disqualification, or the match's time budget spent.
         """
         if self.disqualified:
             raise AgentFault("disqualified", f"{self.name} is disqualified for this match")
+        left = self.limits.match_budget - self.seconds_used
+        if left <= 0:
+            raise self._out_of_budget()
         seat = self._seat
         if seat is None:
             raise AgentFault("crash", "the program is not running (it failed earlier)")
         seat.table = self.table
+        seconds = min(self.limits.decision_seconds, left)
+        if seat.limits.per_action != seconds:
+            seat.limits = TimeLimits(per_action=seconds)
+        tick = time.monotonic()
         try:
             return seat.act(observation)
         except AgentFault as fault:
+            if fault.kind == "timeout" and seconds < self.limits.decision_seconds:
+                self.seconds_used += time.monotonic() - tick
+                tick = time.monotonic()
+                raise self._out_of_budget() from None
             if fault.kind in ("timeout", "crash"):
                 raise self._fault(fault.kind, f"{fault.detail}; {self.exit_text()}") from None
             raise
+        finally:
+            self.seconds_used += time.monotonic() - tick
 
     def take_faults(self) -> list[tuple[str, str]]:
         """Faults found outside a call: garbage or stale lines, a disqualification."""

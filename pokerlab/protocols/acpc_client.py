@@ -10,9 +10,11 @@ The agent is reached through a transport (:class:`~pokerlab.play.dealer.AgentCon
 as the library dealer reaches it, and gets the same calls: ``reset`` and ``seed`` when a
 hand starts, ``observe`` after every state it does not act in and with the hand's result,
 ``act`` when it must act. :func:`client_agent` builds it from a command line's
-``--agent``: a built-in agent's name, a strategy file (``.npz``, from ``pokerlab solve``)
-or an entrant's Python file, which runs in a sandboxed process of its own
-(:class:`~pokerlab.play.sandbox.SandboxedAgent`), never imported by the client.
+``--agent``: a built-in agent's name, a policy file (``.npz``, ``.bp``, ``.pt``; on the
+Kuhn and Leduc gamedefs, also one of pokerlab's ``kuhn`` and ``leduc``:
+:mod:`pokerlab.protocols.acpc_native`) or an entrant's Python file, which runs in a
+sandboxed process of its own (:class:`~pokerlab.play.sandbox.SandboxedAgent`), never
+imported by the client.
 
 An agent that fails (an exception, a timeout, an illegal answer) does not stop the
 client: it answers the seat's default action (check, else fold) and records the fault.
@@ -70,8 +72,12 @@ def client_agent(
             entrant that does not load (the message says why).
     """
     from pokerlab.agents.resolve import resolve_agent
+    from pokerlab.protocols.acpc_native import native_agent
 
     try:
+        native = native_agent(text, game, seed=seed)
+        if native is not None:  # a kuhn or leduc policy on ACPC's kuhn or leduc gamedef
+            return connect(native)
         entrant = resolve_agent(text, game, seed=seed, limits=limits)
     except PokerlabError as error:
         raise PokerlabError(f"--agent {text}: {error}") from None
@@ -107,6 +113,8 @@ class AcpcPlayer:
         """``(hand, kind, detail)`` of every failure of the agent (answered by default)."""
         self.hands = 0
         """Hands seen."""
+        self.decisions = 0
+        """States the seat was asked to act in (each answered, by default where it failed)."""
         self._tracker = MatchStateTracker(game)
         self._hand: int | None = None
         self._ended = False
@@ -151,6 +159,7 @@ class AcpcPlayer:
                 self._call(connection.observe, view)
             return None
         observation = state.observation(position, public_history=self._tracker.public_history)
+        self.decisions += 1
         answer = self._call(connection.act, observation)
         take = self._take_faults
         if take is not None:
@@ -192,6 +201,9 @@ def run_client(
 ) -> int:
     """Connect to the dealer at ``host:port`` and play until it closes; return hands seen.
 
+    ``agent`` may be an :class:`AcpcPlayer` already (its ``faults`` and ``decisions`` are
+    then the caller's to read afterwards).
+
     Lines the client cannot read and the agent's faults are passed to ``report`` (default:
     standard error) and the play goes on: the dealer decides what a silent seat does.
     ``spin_us``: microseconds the client polls for the dealer's next state before it
@@ -201,7 +213,7 @@ def run_client(
         PokerlabError: if the dealer cannot be reached.
     """
     check_spin_us(spin_us)
-    player = AcpcPlayer(game, agent, seed=seed)
+    player = agent if isinstance(agent, AcpcPlayer) else AcpcPlayer(game, agent, seed=seed)
     say = report or (lambda text: print(text, file=sys.stderr))
     try:
         sock = socket.create_connection((host, port), timeout=30.0)

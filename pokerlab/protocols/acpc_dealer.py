@@ -15,6 +15,11 @@ version or closes is dropped and its seat listens again, until the start deadlin
 garbage or lines too long (:data:`~pokerlab.play.acpc_seat.MAX_LINE_BYTES`), an illegal
 action, answers out of turn or stays silent past its time limit never stops the match:
 the dealer plays the seat's default action (check, else fold) and records the fault.
+
+The cards come from a secret seed (:func:`~pokerlab.play.deals.fresh_seed`) unless one is
+given: no client can compute them from the hand numbers it sees. The seed is written at
+the end of the log and returned with the result, once the match is over, so the match
+can be replayed and audited.
 """
 
 from __future__ import annotations
@@ -44,13 +49,17 @@ from pokerlab.play.acpc_seat import (
     TimeLimits,
     check_spin_us,
 )
+from pokerlab.play.deals import check_seed, fresh_seed
 from pokerlab.play.records import FaultEvent, HandRecord
 from pokerlab.protocols.acpc_log import AcpcLogWriter, log_header, score_line
 
 
 @dataclass(frozen=True)
 class AcpcResult:
-    """What a dealt match gave each entrant: chips in total and mbb per hand (95% interval)."""
+    """What a dealt match gave each entrant: chips in total and mbb per hand (95% interval).
+
+    ``seed`` is the match's deal seed, revealed once the match is over (replay with it).
+    """
 
     names: tuple[str, ...]
     hands: int
@@ -58,6 +67,7 @@ class AcpcResult:
     mbb_per_hand: tuple[Estimate, ...]
     faults: tuple[FaultEvent, ...]
     records: tuple[HandRecord, ...]
+    seed: int = 0
 
 
 def open_seats(n: int, port_base: int) -> list[socket.socket]:
@@ -282,7 +292,7 @@ def run_acpc_match(
     seats: Sequence[AcpcSeat],
     *,
     hands: int,
-    seed: int,
+    seed: int | None = None,
     log_path: Path | None = None,
     on_hand: Callable[[HandRecord], None] | None = None,
     game_name: str | None = None,
@@ -292,9 +302,22 @@ def run_acpc_match(
     The log is the reference dealer's (:mod:`pokerlab.protocols.acpc_log`): the header
     (match name: the log's file name without its suffix; ``game_name``, default the game's
     spec; hands; seed; the first seat's time limits), a ``STATE:`` line per hand (and
-    ``#`` lines for faults), and the ``SCORE:`` line once every hand is played. It is
-    written beside ``log_path`` and moved into place at the end, even when interrupted.
+    ``#`` lines for faults), ``# seed N`` and, once every hand is played, the ``SCORE:``
+    line. It is written beside ``log_path`` and moved into place at the end, even when
+    interrupted; the header and ``# seed N`` (the deal seed) are written only then, once
+    the match is over.
+
+    Args:
+        game: the Hold'em game.
+        seats: the connected seats, in entrant order.
+        hands: hands to deal.
+        seed: the deal seed; None (the default) draws a fresh secret one. A seed that is
+            known lets every client that knows it predict the cards.
+        log_path: the ACPC log file, or None.
+        on_hand: called with each hand's record.
+        game_name: the game as the log's header names it (the GAMEDEF given).
     """
+    seed = fresh_seed() if seed is None else check_seed(seed)
     n = game.n_players
     if len(seats) != n:
         raise PokerlabError(f"{game.spec} has {n} seats; got {len(seats)} entrants")
@@ -324,8 +347,11 @@ def run_acpc_match(
             seat.flush()  # the last hand's end: the clients see every state of the match
         if writer is not None and log_path is not None:
             match = log_path.name.removesuffix(".log")
+            revealed = (f"# seed {seed} (the deal seed, secret until now: --seed {seed} "
+                        f"replays the {len(records)} hands dealt)")
             writer.close(
-                log_header(match, game_name or str(game.spec), hands, seed, seats[0].limits), last
+                log_header(match, game_name or str(game.spec), hands, seed, seats[0].limits),
+                [revealed, *last],
             )
     big_blind = game.rules.big_blind
     return AcpcResult(
@@ -335,6 +361,7 @@ def run_acpc_match(
         mbb_per_hand=tuple(mean_estimate(by_agent[:, k] * 1000.0 / big_blind) for k in range(n)),
         faults=tuple(e for r in records for e in r.events),
         records=tuple(records),
+        seed=seed,
     )
 
 

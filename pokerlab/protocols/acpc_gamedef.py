@@ -203,8 +203,11 @@ def load_acpc_game(text: str) -> HoldemGame:
 
     In that order: ``text`` is the path of a gamedef file if such a file exists; else one
     of :data:`STANDARD` (``.game`` may follow it); else a pokerlab Hold'em spec such as
-    ``holdem(betting='limit')``. What ACPC cannot play (Kuhn's and Leduc's own games, a
-    matrix game) is refused with the gamedef names that play them.
+    ``holdem(betting='limit')``. ``kuhn`` and ``leduc`` (their standard rules) are their
+    ACPC gamedefs, ``kuhn.limit.2p`` and ``leduc.limit.2p``, whose strategies from
+    ``pokerlab solve kuhn`` and ``solve leduc`` play (:mod:`pokerlab.protocols.acpc_native`).
+    Other games ACPC cannot play (variants of Kuhn and Leduc, a matrix game) are refused
+    with the gamedef names that play them.
 
     Raises:
         SpecError: if ``text`` is none of the three (the message lists what is allowed),
@@ -224,6 +227,8 @@ def load_acpc_game(text: str) -> HoldemGame:
     except SpecError as error:
         where = "" if not text.endswith(".game") else f" (no file {text!r})"
         raise SpecError(f"game {text!r}{where} is not {allowed}: {error}") from None
+    if str(game.spec) in ("kuhn", "leduc"):  # pokerlab's own: played as ACPC's gamedef
+        return parse_gamedef(standard_gamedef(f"{game.spec}.limit.2p"))
     if not isinstance(game, HoldemGame):
         raise SpecError(
             f"ACPC plays Hold'em-family games; {text!r} is {game.spec}. Give {allowed} "

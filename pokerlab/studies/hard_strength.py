@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pokerlab.abstraction.lbr_actions import lbr_raises
 from pokerlab.agents import make_agent
 from pokerlab.agents.hard import HardAI
-from pokerlab.blueprint.lbr import check_hands, run_lbr
 from pokerlab.blueprint.store import read_header
 from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.eval import play_match
 from pokerlab.eval.aivat import aivat_method, match_aivat
+from pokerlab.eval.lbr import check_hands, run_lbr
 from pokerlab.games import Game
 from pokerlab.games.holdem import HoldemGame
 from pokerlab.strategy.io import write_file_atomic
@@ -147,7 +148,7 @@ def lbr_cell(
         raise SpecError(f"LBR plays heads-up Hold'em; got {game.spec}")
     started = time.perf_counter()
     policy = _policy_of(game, who, seed)
-    result = run_lbr(game, policy, hands, seed=seed, sizes=sizes,  # type: ignore[arg-type]
+    result = run_lbr(game, policy, hands, seed=seed, raises=lbr_raises(sizes, game),  # type: ignore[arg-type]
                      rollouts=rollouts, progress=progress)
     cell: dict[str, Any] = {
         "kind": "lbr", "hands": result.hands, "seed": seed, "sizes": sizes,
@@ -228,6 +229,9 @@ class Plan:
     lbr_hands: int
     opponent_lbr_hands: int
     aivat: frozenset[str] = frozenset(OPPONENTS)
+    search: str = ""
+    """A ``hard-search`` name: the searcher's cells for the last snapshot
+    (:mod:`pokerlab.studies.search_strength`); empty: none."""
 
 
 def plan_cells(
@@ -244,6 +248,16 @@ def plan_cells(
         lbr += [(f"lbr/agent/{opp}", "lbr", opp, plan.opponent_lbr_hands) for opp in opponents]
     if plan.lbr_hands > 0:
         lbr += [(f"lbr/{snap.label}", "lbr", snap, plan.lbr_hands) for snap in snapshots]
+    if plan.search and snapshots:
+        from pokerlab.studies.search_strength import BLUEPRINT
+
+        last = snapshots[-1]
+        hands = plan.match_hands.get(last.label, plan.default_match_hands)
+        if hands > 0:
+            cells += [(f"search/{last.label}/{opp}", "search", last, hands)
+                      for opp in (BLUEPRINT, *opponents)]
+        if plan.lbr_hands > 0:
+            lbr.append((f"search-lbr/{last.label}", "search-lbr", last, plan.lbr_hands))
     return lbr + cells if lbr_first else cells + lbr
 
 
@@ -251,7 +265,7 @@ def _done(cell: dict[str, Any] | None, kind: str, hands: int) -> bool:
     """Whether a stored cell already holds this measurement (same kind and hand count)."""
     if cell is None:
         return False
-    return cell.get("hands_per_seat" if kind == "match" else "hands") == hands
+    return cell.get("hands_per_seat" if kind in ("match", "search") else "hands") == hands
 
 
 def run_study(
@@ -306,6 +320,16 @@ def run_study(
             opponent = key.rsplit("/", 1)[1]
             cell = match_cell(game, who, opponent, hands, seed=seed,
                               aivat=opponent in plan.aivat)
+        elif kind in ("search", "search-lbr"):
+            from pokerlab.studies.search_strength import search_lbr_cell, search_match_cell
+
+            if kind == "search":
+                opponent = key.rsplit("/", 1)[1]
+                cell = search_match_cell(game, who, opponent, hands, plan.search, seed=seed,
+                                         aivat=opponent in plan.aivat or "/blueprint" in key)
+            else:
+                cell = search_lbr_cell(game, who, hands, plan.search, seed=seed,
+                                       sizes=lbr_sizes)
         else:
             report = None if progress is None else (
                 lambda done, k=key, n=hands: progress(k, done, n))
@@ -321,7 +345,7 @@ def run_study(
 
 def describe_cell(key: str, cell: dict[str, Any]) -> str:
     """One line: the cell's key, its estimate and interval, hands and wall time."""
-    if cell["kind"] == "match":
+    if cell["kind"] in ("match", "search"):
         plain = cell["plain"]
         text = (f"{key}: {plain['mean']:+.0f} [{plain['low']:+.0f}, {plain['high']:+.0f}] "
                 f"mbb/hand over {cell['hands']:,} hands")
@@ -366,7 +390,9 @@ def markdown_tables(data: dict[str, Any]) -> str:
         who = c.get("snapshot") or c.get("agent")
         trained = _seconds(c["training_seconds"]) if "training_seconds" in c else "-"
         lines.append(f"| {who} | {trained} | {c['hands']:,} | {fmt(c)} |")
-    return "\n".join(lines + _trend_lines(data)) + "\n"
+    from pokerlab.studies.search_strength import search_markdown
+
+    return "\n".join(lines + _trend_lines(data) + search_markdown(cells)) + "\n"
 
 
 def lbr_trend(data: dict[str, Any]) -> dict[str, Any] | None:

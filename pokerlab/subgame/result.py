@@ -6,10 +6,12 @@ node (named by its public-history key, ``"x-b100"``; the root is ``""``):
 
 - each hand's **strategy** (the probability of each action);
 - each hand's **weight** at the node: its range weight times its own probability of
-  having played to the node (the player's range there);
+  having played to the node (the player's range there; the chance of the cards dealt on
+  the way is not in it, and a hand that holds one of them has weight 0);
 - each hand's **EV**: the chips it expects to take from the pot from here on, minus what
-  it will still put in (the convention of postflop solvers: a hand that always wins a
-  showdown with no more betting has EV = the pot), against the opponent's range at the node;
+  it will still put in (the convention of postflop solvers, :data:`EV_CONVENTION`: a hand
+  that always wins a showdown with no more betting has EV = the pot), against the
+  opponent's range at the node; :attr:`SpotSolution.ev` is the same for the whole spot;
 - each hand's **equity**: its share of the pot if the remaining cards were dealt and the
   hands shown down now (ties count half), against the opponent's range at the node;
 - the **13x13 grid**: the same by hand class (``AKs``, ``AKo``, ``AA``), weighted by the
@@ -49,6 +51,7 @@ from pokerlab.subgame.holdem_hands import swap_card
 from pokerlab.subgame.public_tree import (
     CHANCE_NODE,
     COL_CARD,
+    COL_FACTOR,
     DECISION,
     KIND_NAMES,
 )
@@ -59,6 +62,10 @@ from pokerlab.subgame.spot_game import SpotGame, spot_game
 FORMAT = "pokerlab-spot"
 """The ``format`` field of a solved spot's header."""
 FORMAT_VERSION = 1
+
+EV_CONVENTION = ("share of the pot: the chips a player expects to take from the pot, minus "
+                 "what it still puts in (the players' EVs add up to the pot)")
+"""How every spot output states EV (text, JSON and the web page)."""
 
 GRID_RANKS = RANKS[::-1]
 """Rows and columns of the 13x13 grid, aces first."""
@@ -91,7 +98,11 @@ class NodeReport:
         actions: the names of the actions (decision nodes), in order.
         children: the children's keys, in action order.
         hands: the player's hands.
-        weights: ``[H]`` each hand's weight at the node (its range there).
+        weights: ``[H]`` each hand's weight at the node (its range there: the range
+            weight times the player's own probability of reaching the node; 0 for a hand
+            holding a card on the board).
+        matchups: ``[H]`` the opponent's weight at the node in hands that share no card
+            with each hand (what each hand plays against).
         strategy: ``[A, H]`` the probability of each action (decision nodes of ``player``;
             empty otherwise).
         ev: ``[H]`` chips each hand expects from the pot from here on, minus what it still
@@ -110,9 +121,21 @@ class NodeReport:
     children: tuple[str, ...]
     hands: tuple[str, ...]
     weights: FloatArray
+    matchups: FloatArray
     strategy: FloatArray
     ev: FloatArray
     equity: FloatArray
+
+    @property
+    def range_ev(self) -> float:
+        """The EV of the player's whole range at the node (NaN where nothing is left).
+
+        Each hand counts by its weight times its matchups: how often it is dealt.
+        """
+        joint = self.weights * self.matchups
+        ok = np.isfinite(self.ev) & (joint > 0)
+        total = float(joint[ok].sum())
+        return float((joint[ok] * self.ev[ok]).sum() / total) if total > 0 else float("nan")
 
     def grid(self, values: FloatArray | None = None) -> tuple[FloatArray, FloatArray]:
         """The 13x13 grid: ``(value by class, weight by class)``.
@@ -181,6 +204,15 @@ class SpotSolution:
         result = evaluate_profile(self.built.public, self.strategies)
         return result.values
 
+    @property
+    def ev(self) -> tuple[float, float]:
+        """Each player's EV in chips, as a share of the starting pot (:data:`EV_CONVENTION`).
+
+        The two add up to the pot: :attr:`values` (the zero-sum gains) plus half the pot.
+        """
+        half = self.spot.pot / 2
+        return self.values[0] + half, self.values[1] + half
+
     # -- per-node values --------------------------------------------------------------------
     @cached_property
     def _passes(self) -> tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]:
@@ -198,6 +230,10 @@ class SpotSolution:
     def node(self, key: str = "", *, player: int | None = None) -> NodeReport:
         """The report of the node named ``key`` (see :attr:`BuiltSpot.node_of_key`).
 
+        A key may name a card whose subtree the tree shares with an isomorphic card
+        (``x-x/2h`` where hearts reuse the clubs): the report is the shared node's, its
+        hands, board and children named as the key's cards are.
+
         Args:
             key: the public-history key, e.g. ``"x-b100"``; ``""`` is the root.
             player: whose hands to report (default: the player to act, else OOP).
@@ -207,11 +243,7 @@ class SpotSolution:
         """
         built = self.built
         tree = built.public.tree
-        node = built.node_of_key.get(key)
-        if node is None:
-            near = ", ".join(repr(k) for k in self._children_keys(0))
-            raise PokerlabError(f"the spot has no node {key!r}; keys are actions joined by '-' "
-                                f"with '/card/' between streets, e.g. {near}")
+        node, key, swaps = self._resolve(key)
         kind = tree.kind(node)
         acting = tree.player(node) if kind == DECISION else -1
         if player is None:
@@ -220,9 +252,12 @@ class SpotSolution:
             raise PokerlabError(f"player must be 0 (OOP) or 1 (IP); got {player}")
         game = built.public
         hands = game.hands[player]
-        own_reach = self._passes[1 - player][0][node]
-        opponent_reach = self._passes[player][0][node]
-        cfv = self._passes[player][1][node]
+        # The reach vectors carry the chance of the cards dealt on the way: divided out, the
+        # weights are the ranges at the node (EV and equity are ratios, unchanged by it).
+        dealt = self._chance_of(node)
+        own_reach = self._passes[1 - player][0][node] / dealt
+        opponent_reach = self._passes[player][0][node] / dealt
+        cfv = self._passes[player][1][node] / dealt
         mass = self._compatible_mass(player, opponent_reach)
         with np.errstate(invalid="ignore", divide="ignore"):
             ev = np.where(mass > 0, cfv / np.where(mass > 0, mass, 1.0), np.nan)
@@ -233,15 +268,71 @@ class SpotSolution:
         else:
             strategy = np.zeros((0, hands.n_hands))
         board = built.board_of(node)
+        names, children = hands.names, self._children_keys(node)
+        equity = self._equity(player, board, opponent_reach)
+        if swaps:  # the shared subtree's cards, named as the key's world names them
+            def real(card: int) -> int:
+                for swap in reversed(swaps):
+                    card = swap_card(card, swap)
+                return card
+
+            names = tuple(cards_str(sorted((real(int(c)) for c in cards), reverse=True))
+                          for cards in hands.cards)
+            board = tuple(real(c) for c in board)
+            shared = tree.keys[node]
+            children = tuple(key + child[len(shared):] for child in children)
         return NodeReport(
             key=key, kind=KIND_NAMES[kind], player=player, acting=acting,
             board=cards_str(board), pot=float(sum(tree.chips(node))),
             actions=tuple(tree.labels[c] for c in tree.children(node)) if kind == DECISION
             else (),
-            children=self._children_keys(node), hands=hands.names, weights=own_reach.copy(),
-            strategy=strategy, ev=ev,
-            equity=self._equity(player, board, opponent_reach),
+            children=children, hands=names, weights=own_reach.copy(),
+            matchups=mass, strategy=strategy, ev=ev, equity=equity,
         )
+
+    def _resolve(self, key: str) -> tuple[int, str, list[int]]:
+        """``(node, key, suit swaps)``: the node a key names.
+
+        Directly, or through the suit swaps of isomorphic cards (the key then ends with
+        ``/`` after a card, as the tree's keys do).
+        """
+        try:
+            canonical = self.canonical_key(key)
+        except PokerlabError as missing:
+            try:
+                node, swaps = self._locate(key)
+            except PokerlabError:
+                raise missing from None
+            if key.split("/")[-1] != "" and key.count("/") % 2 == 1:
+                key += "/"
+            return node, key, swaps
+        return self.built.node_of_key[canonical], canonical, []
+
+    def canonical_key(self, key: str) -> str:
+        """The key of the node ``key`` names, as the tree spells it.
+
+        A card may be written with or without the ``/`` that ends it: ``"x-x/Ah"`` and
+        ``"x-x/Ah/"`` name the same chance child.
+
+        Raises:
+            PokerlabError: if no node has that key (the message lists the root's children).
+        """
+        known = self.built.node_of_key
+        for candidate in (key, key + "/", key.rstrip("/")):
+            if candidate in known:
+                return candidate
+        near = ", ".join(repr(k) for k in self._children_keys(0))
+        raise PokerlabError(f"the spot has no node {key!r}; keys are actions joined by '-' "
+                            f"with '/card/' between streets, e.g. {near}")
+
+    def _chance_of(self, node: int) -> float:
+        """The product of the chance probabilities of the cards dealt on the way to ``node``."""
+        tree = self.built.public.tree
+        product = 1.0
+        while node > 0:
+            product *= float(tree.amounts[node, COL_FACTOR])
+            node = tree.parent(node)
+        return product
 
     def _children_keys(self, node: int) -> tuple[str, ...]:
         tree = self.built.public.tree

@@ -2,7 +2,11 @@
 
 A spot starts on the flop, turn or river with ``pot`` chips in the middle (half from each
 player) and ``stack`` chips behind each; OOP (player 0) acts first on every street. The
-betting follows :mod:`pokerlab.subgame.bets` (the Rust postflop solver's tree); when a
+sizes are a :class:`~pokerlab.games.bet_sizes.BetMenu` (the Rust postflop solver's
+notation and options: bets, raises, donk bets, add-all-in, force-all-in and merging
+thresholds, a raise cap) and the betting is the engine's: the tree's sequences come from
+:func:`pokerlab.games.betting_sequences.enumerate_betting` on Hold'em's own betting nodes
+(a heads-up no-limit game with a 1-chip minimum bet, started on the spot's street). When a
 street ends before the river, a chance node deals the next card, uniformly among the cards
 that neither the board nor the two hands hold (``1 / (52 - board - 4)`` each); after an
 all-in is called the remaining cards are dealt without betting.
@@ -19,15 +23,20 @@ built (:meth:`Spot.size`), so that a spot that will not fit is refused with the 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from pokerlab._types import Action
 from pokerlab.cards import cards_str, parse_cards
 from pokerlab.errors import CardError, GameTooLargeError, SpecError
-from pokerlab.subgame.bets import BetSize, bet_amounts, parse_sizes
+from pokerlab.games import betting_sequences as sequences
+from pokerlab.games.bet_sizes import BetMenu, parse_bet_menu
+from pokerlab.games.betting_sequences import BettingGraph, enumerate_betting
+from pokerlab.games.holdem_betting import BettingNodeCache
+from pokerlab.games.holdem_rules import CALL, RAISE, STREET_NAMES, HoldemRules
+from pokerlab.games.holdem_rules import FOLD as FOLD_ACTION
 from pokerlab.subgame.holdem_hands import (
     board_strengths,
     holdem_hands,
@@ -54,21 +63,10 @@ BYTES_PER_BUILT_NODE = 700
 """Python objects per public node while the tree is built (freed once it is flattened)."""
 
 STREET_OF_BOARD = {3: 0, 4: 1, 5: 2}
+SPOT_STREETS = STREET_NAMES[1:]
+"""The streets a spot's sizes may name (the engine's streets 1..3)."""
 
 _NEXT, _FOLD, _END = 0, 1, 2
-
-
-@dataclass(frozen=True)
-class _Betting:
-    """The betting state within one street (chips are integers)."""
-
-    street: int  # 0 flop, 1 turn, 2 river
-    spent: int  # chips each player put in on earlier streets of the spot
-    put: tuple[int, int]  # chips each player put in on this street
-    to_act: int
-    checked: bool  # OOP checked (IP's check ends the street)
-    n_bets: int  # bets and raises this street
-    all_in: bool  # a player is all-in: the other may only fold or call
 
 
 @dataclass(frozen=True)
@@ -114,15 +112,18 @@ class SpotSize:
         return None
 
     def describe(self) -> str:
-        """One line: nodes, hands and memory."""
+        """One line: nodes, hands and the peak memory with each storage, like for like."""
         return (f"{self.n_nodes:,} public nodes, {self.n_hands[0]:,} x {self.n_hands[1]:,} "
-                f"hands, {self.n_boards:,} boards; about {_megabytes(self.bytes)} "
-                f"({_megabytes(self.solver_bytes)} solver arrays; "
-                f"{_megabytes(self.bytes_in(4))} with float32 storage)")
+                f"hands, {self.n_boards:,} boards; memory about {_megabytes(self.bytes)} with "
+                f"float64 storage, {_megabytes(self.bytes_in(4))} with float32 storage "
+                f"(of which solver arrays {_megabytes(self.solver_bytes)} and "
+                f"{_megabytes(self.solver_bytes // 2)})")
 
 
 def _megabytes(size: int) -> str:
-    return f"{size / 1e6:,.0f} MB" if size >= 10**7 else f"{size / 1e6:.1f} MB"
+    if size >= 10**7:
+        return f"{size / 1e6:,.0f} MB"
+    return f"{size / 1e6:.1f} MB" if size >= 10**6 else f"{size / 1e6:.2f} MB"
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,14 @@ class Spot:
         ip: the in-position player's (player 1's) weighted range.
         pot: chips in the pot at the start (half from each player), at least 1.
         stack: chips behind each player at the start, at least 1.
-        bets: bet sizes (:func:`pokerlab.subgame.bets.parse_sizes`), ``"50%, 100%"``.
+        bets: bet sizes (:mod:`pokerlab.games.bet_sizes`), ``"50%, 100%"``.
         raises: raise sizes, ``"2.5x"``.
-        allin_threshold: add an all-in where it is at most this many pots (0: never).
+        donks: donk-bet sizes (OOP leading after calling the previous street's bet);
+            None: OOP's bet sizes.
+        add_all_in_threshold: add an all-in where it is at most this many pots (0: never).
+        force_all_in_threshold: a size leaving at most this many pots behind after a call
+            becomes all-in (0: never).
+        merging_threshold: merge sizes closer than this (PioSOLVER's rule; 0: never).
         raise_cap: bets and raises allowed per street (None: until the stacks are in).
         isomorphism: share the subtrees of suit-isomorphic chance cards.
 
@@ -146,6 +152,9 @@ class Spot:
             range that cannot be read or has no hand left on the board.
         SpecError: a pot or stack below 1, a bet string that cannot be read, a negative
             threshold or a raise cap below 1.
+
+    ``from_dict`` also reads ``allin_threshold``, the name files written before the force
+    and merging thresholds gave ``add_all_in_threshold``.
 
     Example:
         >>> spot = Spot(board="Td9d6hQc2s", oop="AA, KK", ip="QQ, JJ", pot=100, stack=100,
@@ -161,7 +170,10 @@ class Spot:
     stack: int
     bets: str = "50%, 100%"
     raises: str = "2.5x"
-    allin_threshold: float = 0.0
+    donks: str | None = None
+    add_all_in_threshold: float = 0.0
+    force_all_in_threshold: float = 0.0
+    merging_threshold: float = 0.0
     raise_cap: int | None = None
     isomorphism: bool = True
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
@@ -176,16 +188,16 @@ class Spot:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise SpecError(f"a spot's {name} must be a whole number of chips, at least 1; "
                                 f"got {value!r}")
-        if not (isinstance(self.allin_threshold, int | float) and self.allin_threshold >= 0
-                and math.isfinite(self.allin_threshold)):
-            raise SpecError(f"allin_threshold must be a number >= 0 (pots); got "
-                            f"{self.allin_threshold!r}")
-        if self.raise_cap is not None and (isinstance(self.raise_cap, bool)
-                                           or not isinstance(self.raise_cap, int)
-                                           or self.raise_cap < 1):
-            raise SpecError(f"raise_cap must be an integer >= 1 or None; got {self.raise_cap!r}")
-        self._cache["bets"] = parse_sizes(self.bets, raise_=False)
-        self._cache["raises"] = parse_sizes(self.raises, raise_=True)
+        for name in ("raises", "donks"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise SpecError(f"a spot's {name} are a string of sizes; got {value!r}")
+        self._cache["menu"] = parse_bet_menu(
+            self.bets, self.raises, donks=self.donks, names=SPOT_STREETS, first=1,
+            add_all_in_threshold=self.add_all_in_threshold,
+            force_all_in_threshold=self.force_all_in_threshold,
+            merging_threshold=self.merging_threshold, raise_cap=self.raise_cap,
+        )  # fmt: skip
         self._cache["hands"] = (
             holdem_hands(self.oop, cards, who="OOP"),
             holdem_hands(self.ip, cards, who="IP"),
@@ -221,62 +233,89 @@ class Spot:
             SpecError: if a field is missing or unknown.
         """
         names = {f for f in cls.__dataclass_fields__ if not f.startswith("_")}
-        unknown = sorted(set(data) - names)
-        missing = sorted({"board", "oop", "ip", "pot", "stack"} - set(data))
+        fields = dict(data)
+        if "allin_threshold" in fields and "add_all_in_threshold" not in fields:
+            fields["add_all_in_threshold"] = fields.pop("allin_threshold")  # older files
+        unknown = sorted(set(fields) - names)
+        missing = sorted({"board", "oop", "ip", "pot", "stack"} - set(fields))
         if unknown or missing:
-            raise SpecError(f"a spot needs board, oop, ip, pot, stack (and may have bets, "
-                            f"raises, allin_threshold, raise_cap, isomorphism); "
-                            f"unknown {unknown}, missing {missing}")
-        return cls(**dict(data))
+            optional = ", ".join(sorted(names - {"board", "oop", "ip", "pot", "stack"}))
+            raise SpecError(f"a spot needs board, oop, ip, pot, stack (and may have "
+                            f"{optional}); unknown {unknown}, missing {missing}")
+        return cls(**fields)
 
     def describe(self) -> str:
         """One line naming the spot."""
-        street = ("flop", "turn", "river")[self.street]
+        street = SPOT_STREETS[self.street]
+        options = [f"donks {self.donks or '-'}"] if self.donks is not None else []
+        options += [f"{name.replace('_', ' ')} {value:g}" for name, value in (
+            ("add_all_in_threshold", self.add_all_in_threshold),
+            ("force_all_in_threshold", self.force_all_in_threshold),
+            ("merging_threshold", self.merging_threshold)) if value]
         return (f"{street} spot {cards_str(self.board_cards)}, pot {self.pot}, stack "
-                f"{self.stack}, bets {self.bets or '-'}, raises {self.raises or '-'}")
+                f"{self.stack}, bets {self.bets or '-'}, raises {self.raises or '-'}"
+                + "".join(f", {option}" for option in options))
 
     # -- the betting ----------------------------------------------------------------------
-    def _sizes(self, street: int, player: int, *, raise_: bool) -> tuple[BetSize, ...]:
-        table: dict[tuple[int, int], tuple[BetSize, ...]] = self._cache[
-            "raises" if raise_ else "bets"]
-        return table[(street, player)]
+    @property
+    def menu(self) -> BetMenu:
+        """The parsed bet sizes and options."""
+        menu: BetMenu = self._cache["menu"]
+        return menu
 
-    def _transitions(self, state: _Betting) -> list[tuple[str, str, int, _Betting]]:
-        """``(token, label, kind, next state)`` for each action at ``state``, in order."""
-        p = state.to_act
-        o = 1 - p
-        out: list[tuple[str, str, int, _Betting]] = []
-        behind = self.stack - state.spent - state.put[p]
-        capped = self.raise_cap is not None and state.n_bets >= self.raise_cap
-        if state.put[p] == state.put[o]:
-            if p == 0:
-                out.append(("x", "check", _NEXT, _replace(state, to_act=1, checked=True)))
+    def engine_rules(self) -> HoldemRules:
+        """The spot's betting as the engine's numbers: heads-up no-limit, 1-chip minimum bet.
+
+        OOP's share of the pot takes its odd chip (only the total is ever read: sizes and
+        the minimum raise; the spot's own chips are ``pot / 2`` each).
+        """
+        committed = self._start_committed()
+        return HoldemRules(
+            n_players=2, no_limit=True, small_blind=1, big_blind=1, ante=0,
+            starting_stacks=tuple(c + self.stack for c in committed), cap=0,
+            posts_blind=(False, False), antes_paid=(0, 0), blinds_paid=(0, 0),
+            street_bets=(1,) * len(STREET_NAMES), raise_caps=(None,) * len(STREET_NAMES),
+        )  # fmt: skip
+
+    def _start_committed(self) -> tuple[int, int]:
+        half = self.pot // 2
+        return (self.pot - half, half)
+
+    @property
+    def graph(self) -> BettingGraph:
+        """The spot's betting situations (the one enumerator on the engine's nodes)."""
+        graph: BettingGraph | None = self._cache.get("graph")
+        if graph is None:
+            cache = BettingNodeCache(self.engine_rules(), budget=0)
+            start = cache.street_start(self.street + 1, self._start_committed(),
+                                       (self.stack, self.stack))
+            graph = self._cache["graph"] = enumerate_betting(start, self.menu)
+        return graph
+
+    def _transitions(self, situation: int) -> list[tuple[str, str, int, int]]:
+        """``(token, label, kind, next situation)`` for each action at a decision."""
+        graph = self.graph
+        p = graph.player[situation]
+        bets = graph.bets[situation]
+        faced = max(bets)
+        all_in = bets[p] + graph.behind[situation][p]
+        out = []
+        action: Action
+        for action, child in zip(graph.actions[situation], graph.children[situation],
+                                 strict=True):
+            if action == FOLD_ACTION:
+                token, label = "f", "fold"
+            elif action == CALL:
+                token, label = ("c", "call") if faced > bets[p] else ("x", "check")
             else:
-                out.append(("x", "check", _END, state))
-            if not capped:
-                pot = self.pot + 2 * state.spent + 2 * state.put[o]
-                for amount, all_in in bet_amounts(
-                    self._sizes(state.street, p, raise_=False), pot=pot, faced=state.put[o],
-                    mine=state.put[p], behind=behind, allin_threshold=self.allin_threshold,
-                ):
-                    put = (amount, state.put[1]) if p == 0 else (state.put[0], amount)
-                    label = f"all-in {amount}" if all_in else f"bet {amount}"
-                    out.append((f"b{amount}", label, _NEXT, _replace(
-                        state, put=put, to_act=o, n_bets=state.n_bets + 1, all_in=all_in)))
-            return out
-        out.append(("f", "fold", _FOLD, state))
-        called = (state.put[o], state.put[o])
-        out.append(("c", "call", _END, _replace(state, put=called)))
-        if not capped and not state.all_in:
-            pot = self.pot + 2 * state.spent + 2 * state.put[o]
-            for amount, all_in in bet_amounts(
-                self._sizes(state.street, p, raise_=True), pot=pot, faced=state.put[o],
-                mine=state.put[p], behind=behind, allin_threshold=self.allin_threshold,
-            ):
-                put = (amount, state.put[1]) if p == 0 else (state.put[0], amount)
-                label = f"all-in {amount}" if all_in else f"raise to {amount}"
-                out.append((f"r{amount}", label, _NEXT, _replace(
-                    state, put=put, to_act=o, n_bets=state.n_bets + 1, all_in=all_in)))
+                amount = action - RAISE
+                token = f"b{amount}" if faced == 0 else f"r{amount}"
+                label = (f"all-in {amount}" if amount == all_in
+                         else f"bet {amount}" if faced == 0 else f"raise to {amount}")
+            kind = graph.kind[child]
+            step = (_NEXT if kind == sequences.DECISION
+                    else _FOLD if kind == sequences.FOLDED_OUT else _END)
+            out.append((token, label, step, child))
         return out
 
     def _chance_cards(self, board: tuple[int, ...]) -> list[tuple[int, int, int]]:
@@ -306,8 +345,7 @@ class Spot:
             return cached
         memo: dict[tuple[Any, ...], tuple[int, int, int]] = {}
         board = self.board_cards
-        start = _Betting(self.street, 0, (0, 0), 0, False, 0, False)
-        nodes, rows0, rows1 = self._count(start, board, memo)
+        nodes, rows0, rows1 = self._count(self.graph.root, board, memo)
         boards = self._count_boards(board)
         n_hands = (self.hands[0].n_hands, self.hands[1].n_hands)
         size = SpotSize(
@@ -331,17 +369,18 @@ class Spot:
                     out.extend(self._count_boards((*board, card)))
         return out
 
-    def _count(self, state: _Betting, board: tuple[int, ...],
+    def _count(self, situation: int, board: tuple[int, ...],
                memo: dict[tuple[Any, ...], tuple[int, int, int]]) -> tuple[int, int, int]:
-        """(nodes, rows of player 0, rows of player 1) of the subtree at ``state``."""
-        key = (state, board if state.street == 0 else self._n_representatives(board)
-               if state.street == 1 else None)
+        """(nodes, rows of player 0, rows of player 1) of the subtree at a decision."""
+        street = self.graph.street[situation] - 1  # the spot's: 0 flop, 1 turn, 2 river
+        key = (situation, board if street == 0 else self._n_representatives(board)
+               if street == 1 else None)
         found = memo.get(key)
         if found is not None:
             return found
         nodes, rows = 1, [0, 0]
-        transitions = self._transitions(state)
-        rows[state.to_act] += len(transitions)
+        transitions = self._transitions(situation)
+        rows[self.graph.player[situation]] += len(transitions)
         for _, _, kind, nxt in transitions:
             if kind == _NEXT:
                 sub = self._count(nxt, board, memo)
@@ -355,22 +394,21 @@ class Spot:
         memo[key] = (nodes, rows[0], rows[1])
         return memo[key]
 
-    def _count_end(self, state: _Betting, board: tuple[int, ...],
+    def _count_end(self, situation: int, board: tuple[int, ...],
                    memo: dict[tuple[Any, ...], tuple[int, int, int]]) -> tuple[int, int, int]:
         if len(board) == 5:
             return 1, 0, 0
-        spent = state.spent + state.put[0]
-        runout = state.all_in or spent >= self.stack
+        graph = self.graph
+        runout = graph.kind[situation] != sequences.DEAL
         nodes, rows0, rows1 = 1, 0, 0
         for card, _, swap in self._chance_cards(board):
             if swap >= 0:
                 continue
             child_board = (*board, card)
             if runout:
-                sub = self._count_end(state, child_board, memo)
+                sub = self._count_end(situation, child_board, memo)
             else:
-                sub = self._count(_Betting(state.street + 1, spent, (0, 0), 0, False, 0, False),
-                                  child_board, memo)
+                sub = self._count(graph.children[situation][0], child_board, memo)
             nodes += sub[0]
             rows0 += sub[1]
             rows1 += sub[2]
@@ -399,9 +437,7 @@ class Spot:
                 limit=memory_limit,
             )
         boards: dict[tuple[int, ...], int] = {}
-        board = self.board_cards
-        start = _Betting(self.street, 0, (0, 0), 0, False, 0, False)
-        root = self._build(start, board, "", "", boards)
+        root = self._build(self.graph.root, self.board_cards, "", "", boards)
         ids: dict[int, int] = {}
         tree = build_public_tree(root, ids)
         board_list = sorted(boards, key=boards.__getitem__)
@@ -415,40 +451,44 @@ class Spot:
         )
         return BuiltSpot(self, public, tuple(board_list), precision)
 
-    def _chips(self, state: _Betting) -> tuple[float, float]:
+    def _chips(self, situation: int) -> tuple[float, float]:
         half = self.pot / 2
-        return (half + state.spent + state.put[0], half + state.spent + state.put[1])
+        start = self._start_committed()
+        oop, ip = self.graph.committed[situation]
+        return (half + (oop - start[0]), half + (ip - start[1]))
 
-    def _build(self, state: _Betting, board: tuple[int, ...], key: str, label: str,
+    def _build(self, situation: int, board: tuple[int, ...], key: str, label: str,
                boards: dict[tuple[int, ...], int], card: int = -1,
                factor: float = 1.0) -> NodeSpec:
-        node = NodeSpec(DECISION, player=state.to_act, chips=self._chips(state),
+        player = self.graph.player[situation]
+        chips = self._chips(situation)
+        node = NodeSpec(DECISION, player=player, chips=chips,
                         board=boards.setdefault(board, len(boards)), label=label, card=card,
                         chance_factor=factor, key=key)
-        for token, name, kind, nxt in self._transitions(state):
+        for token, name, kind, nxt in self._transitions(situation):
             child_key = f"{key}-{token}" if key and not key.endswith("/") else key + token
             if kind == _NEXT:
                 child = self._build(nxt, board, child_key, name, boards)
             elif kind == _FOLD:
-                child = NodeSpec(FOLD, player=state.to_act, chips=self._chips(state),
-                                 board=node.board, label=name, key=child_key)
+                child = NodeSpec(FOLD, player=player, chips=chips, board=node.board,
+                                 label=name, key=child_key)
             else:
                 child = self._build_end(nxt, board, child_key, name, boards)
             node.children.append(child)
         return node
 
-    def _build_end(self, state: _Betting, board: tuple[int, ...], key: str, label: str,
+    def _build_end(self, situation: int, board: tuple[int, ...], key: str, label: str,
                    boards: dict[tuple[int, ...], int], card: int = -1,
                    factor: float = 1.0) -> NodeSpec:
-        chips = self._chips(state)
+        chips = self._chips(situation)
         index = boards.setdefault(board, len(boards))
         if len(board) == 5:
             return NodeSpec(SHOWDOWN, chips=chips, board=index, label=label, card=card,
                             chance_factor=factor, key=key)
         node = NodeSpec(CHANCE_NODE, chips=chips, board=index, label=label, card=card,
                         chance_factor=factor, key=key)
-        spent = state.spent + state.put[0]
-        runout = state.all_in or spent >= self.stack
+        graph = self.graph
+        runout = graph.kind[situation] != sequences.DEAL
         deal = 1.0 / (52 - len(board) - 4)
         children: dict[int, NodeSpec] = {}
         cards = self._chance_cards(board)
@@ -459,24 +499,17 @@ class Spot:
             child_board = (*board, dealt)
             child_key = f"{key}/{name}/"
             if runout:
-                child = self._build_end(state, child_board, child_key, name, boards, dealt,
+                child = self._build_end(situation, child_board, child_key, name, boards, dealt,
                                         deal)
             else:
-                nxt = _Betting(state.street + 1, spent, (0, 0), 0, False, 0, False)
-                child = self._build(nxt, child_board, child_key, name, boards, dealt, deal)
+                child = self._build(graph.children[situation][0], child_board, child_key,
+                                    name, boards, dealt, deal)
             children[dealt] = child
             node.children.append(child)
         for dealt, rep, swap in cards:
             if swap >= 0:
                 node.isomorphic.append((dealt, swap, children[rep]))
         return node
-
-
-def _replace(state: _Betting, **changes: Any) -> _Betting:
-    values = asdict(state)
-    values.update(changes)
-    values["put"] = tuple(values["put"])
-    return _Betting(**values)
 
 
 @dataclass(frozen=True, eq=False)

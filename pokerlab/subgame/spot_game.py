@@ -10,7 +10,9 @@ of the range solver's results (and a policy's home for matches) on spots small e
 enumerate: hand pairs times public nodes.
 
 The spec is ``spot(board=..., oop=..., ip=..., pot=..., stack=..., bets=..., raises=...,
-allin_threshold=..., raise_cap=...)``; it loads by name once :mod:`pokerlab.subgame` is
+donks=..., add_all_in_threshold=..., force_all_in_threshold=..., merging_threshold=...,
+raise_cap=...)`` (``allin_threshold``, the older name of ``add_all_in_threshold``, still
+loads); it loads by name once :mod:`pokerlab.subgame` is
 imported. The game's tree has no isomorphic sharing (every card is dealt).
 
 Infoset keys are the player's hand, ``|``, and the public history key of the node

@@ -65,6 +65,7 @@ def check_agent(
     hands: int = 300,
     seed: int = 0,
     time_limit: float = 1.0,
+    trust: bool = False,
 ) -> AgentCheckReport:
     """Import an entrant's file, play it against a random agent, and report the problems.
 
@@ -74,13 +75,14 @@ def check_agent(
         hands: hands to play (as many in each seat; rounded up to a multiple of the seats).
         seed: seeds the deals.
         time_limit: seconds allowed per decision; slower decisions are problems.
+        trust: run it even where the machine cannot isolate it (``--trust-entrants``).
 
     Returns:
         The report; ``report.ok`` is True when nothing went wrong.
     """
     file = Path(path)
     game_text = str(game.spec)
-    limits = SandboxLimits(decision_seconds=time_limit)
+    limits = SandboxLimits(decision_seconds=time_limit, trusted=trust)
     try:
         source = EntrantSource.read(file)
     except PokerlabError as exc:
@@ -129,6 +131,8 @@ def _describe(events: list[FaultEvent], hands: int) -> list[str]:
         "crash": "ended its process",
         "protocol": "broke the protocol",
         "disqualified": "was disqualified after too many faults",
+        "budget": "used up its time budget for the match",
+        "stray-process": "left a process running after its call",
     }
     for kind in wording:
         found = [e for e in events if e.kind == kind]

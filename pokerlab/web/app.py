@@ -34,7 +34,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -50,6 +49,7 @@ from pokerlab.games.base import Game
 from pokerlab.games.holdem_session import HoldemSession
 from pokerlab.games.registry import load
 from pokerlab.play.dealer import DealStream, connect, deal_hand
+from pokerlab.play.deals import derive_seed, fresh_seed
 from pokerlab.web import arena_view, explorer, hands_download, spot_view
 from pokerlab.web._security import (
     MAX_BUSY,
@@ -63,6 +63,7 @@ from pokerlab.web.small_table import SmallGameTable
 from pokerlab.web.tables import Table, TableRegistry, WebRequestError
 
 MAX_SEED = 2**31 - 1
+"""The largest seed ``/api/hand`` accepts (a demonstration hand, every card shown)."""
 MAX_BODY = 4096
 """The largest request body the API reads, in bytes (its requests are a few small fields)."""
 GAMES = ("kuhn", "leduc", "holdem")
@@ -115,13 +116,23 @@ async def _json_body(request: Request) -> dict[str, object]:
     return body
 
 
-def _seed(body: Mapping[str, object], default: int | None = None) -> int:
+def _seed(body: Mapping[str, object], default: int) -> int:
+    """The seed of ``/api/hand``'s demonstration hand (between two bots, every card shown)."""
     seed = body.get("seed", default)
-    if seed is None:
-        return int(np.random.SeedSequence().generate_state(1, np.uint32)[0]) & MAX_SEED
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise WebRequestError(400, f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
     return seed
+
+
+def _no_client_seed(body: Mapping[str, object]) -> None:
+    """Refuse a table whose client names its seed: a table's cards are the server's secret.
+
+    Raises:
+        WebRequestError: 400 when the body has a ``seed``.
+    """
+    if "seed" in body:
+        raise WebRequestError(400, "seed is not accepted: a table's cards come from a secret "
+                              "seed of the server, so that no page can know them in advance")
 
 
 def _int_field(body: Mapping[str, object], name: str, default: int, low: int, high: int) -> int:
@@ -139,7 +150,11 @@ class BotHold(contextlib.ExitStack):
 
 
 class WebApp:
-    """The app's shared parts: the tables, the strategies folder, the extra agents."""
+    """The app's shared parts: the tables, the strategies folder, the extra agents.
+
+    ``deal_seed``: the seed of every table opened from now on, for tests only (None, the
+    default: each table draws a fresh secret one). No request can set it.
+    """
 
     def __init__(
         self,
@@ -149,13 +164,24 @@ class WebApp:
         bot_time_limit: float,
         max_tables: int,
         busy: BusyGate,
+        deal_seed: int | None = None,
     ) -> None:
         self.strategies = strategies.resolve() if strategies is not None else None
         self.extra_agents = dict(extra_agents)
         self.bot_time_limit = bot_time_limit
         self.tables = TableRegistry(max_tables=max_tables)
         self.busy = busy
+        self.deal_seed = deal_seed
         self._playable: dict[str, list[str]] = {}
+
+    def table_seed(self, body: Mapping[str, object]) -> int:
+        """A new table's seed: the server's secret (or the test's ``deal_seed``), never the page's.
+
+        Raises:
+            WebRequestError: 400 when the request names a seed.
+        """
+        _no_client_seed(body)
+        return fresh_seed() if self.deal_seed is None else self.deal_seed
 
     # -- agents ------------------------------------------------------------------------------
 
@@ -300,17 +326,18 @@ class WebApp:
         if game.n_players != 2:
             raise WebRequestError(400, f"the {name} table is heads-up: players must be 2")
         _check_table_size(game)
-        seed = _seed(body)
+        seed = self.table_seed(body)
+        bot_seed = derive_seed(seed, "bot", 1, bits=64)  # keyed: tells nothing of the cards
         strategy, opponent = body.get("strategy"), body.get("opponent")
         if strategy is not None:
             path = self.strategy_path(strategy)
             try:
-                bot: object = build_agent(str(path), game, seed=seed)
+                bot: object = build_agent(str(path), game, seed=bot_seed)
             except PokerlabError as exc:
                 raise WebRequestError(400, f"strategy {strategy!r}: {exc}") from None
             label = Path(str(strategy)).stem
         else:
-            bot = self.make_bot(opponent, game, seed, hold)
+            bot = self.make_bot(opponent, game, bot_seed, hold)
             label = str(opponent)
         return self.tables.open(lambda token: SmallGameTable(
             token=token, game=game, bot=bot, bot_name=label, seed=seed,
@@ -327,7 +354,7 @@ class WebApp:
         betting = body.get("betting", "nolimit")
         if betting not in ("nolimit", "limit"):
             raise WebRequestError(400, f"betting must be nolimit or limit; got {betting!r}")
-        seed = _seed(body)
+        seed = self.table_seed(body)
         try:
             session = HoldemSession(seats, betting=str(betting), blinds=(blinds[0], blinds[1]),
                                     stack=stack)
@@ -345,14 +372,13 @@ class WebApp:
         bots: list[object | None] = []
         names: list[str] = []
         others = iter(opponents)
-        rng = np.random.SeedSequence(seed).spawn(seats)
         for seat in range(seats):
             if seat == user_seat:
                 bots.append(None)
                 names.append("You")
                 continue
             name = next(others)
-            bots.append(self.make_bot(name, game, int(rng[seat].generate_state(1)[0]), hold))
+            bots.append(self.make_bot(name, game, derive_seed(seed, "bot", seat, bits=64), hold))
             names.append(f"{name} (seat {seat})")
         return self.tables.open(lambda token: HoldemTable(
             token=token, user_seat=user_seat, bots=bots, bot_names=names, session=session,
@@ -625,6 +651,7 @@ def create_app(
     max_tables: int = 256,
     allowed_hosts: Sequence[str] | None = None,
     max_busy: int = MAX_BUSY,
+    deal_seed: int | None = None,
 ) -> Starlette:
     """A fresh app (one per server, or per test).
 
@@ -638,13 +665,16 @@ def create_app(
         allowed_hosts: the ``Host`` names requests may carry (None: any); a server on
             loopback lists its own, so that a DNS-rebound name cannot reach it.
         max_busy: solves and trainings run at once (the busy check); more get 429.
+        deal_seed: every table's deal seed, for tests (None: a fresh secret per table;
+            a request never chooses it).
 
     Every state-changing request and WebSocket from another site's page is refused
     (:class:`~pokerlab.web._security.OriginGuard`), whatever its route or content type.
     """
     busy = BusyGate(max_busy)
     web = WebApp(strategies=strategies, extra_agents=extra_agents or {},
-                 bot_time_limit=bot_time_limit, max_tables=max_tables, busy=busy)
+                 bot_time_limit=bot_time_limit, max_tables=max_tables, deal_seed=deal_seed,
+                 busy=busy)
     app = Starlette(
         routes=[
             Route("/", index),

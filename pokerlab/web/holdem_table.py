@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from pokerlab._types import TERMINAL, Action, Player
 from pokerlab.cards import describe
+from pokerlab.games.bet_sizes import POT, BetContext, BetSize, size_amount
 from pokerlab.games.holdem import FOLD, HoldemGame, HoldemState
 from pokerlab.games.holdem_pots import build_pots
 from pokerlab.games.holdem_session import HandSetup, HoldemSession
@@ -42,7 +43,7 @@ class HoldemTable(Table):
         bots: the bot of every other seat (None in the person's seat), built for the game.
         bot_names: the display name of every seat.
         session: the table's books (:class:`~pokerlab.games.holdem_session.HoldemSession`).
-        seed: the deal's seed (hand ``k`` is deal ``k`` of it).
+        seed: the deal seed, the server's secret (hand ``k`` is deal ``k`` of it).
         bot_time_limit: seconds a bot may think per decision.
         idle_seconds: how long the table waits for the person.
     """
@@ -218,9 +219,11 @@ class HoldemTable(Table):
             word = "raise" if max(state.bets) > 0 else "bet"
             legal["raise"] = {"min": low, "max": high, "word": word}
             presets: list[dict[str, object]] = []
-            pot_after_call = state.pot + owed
-            for num, den in POT_FRACTIONS:
-                amount = max(state.bets) + pot_after_call * num // den
+            context = BetContext(state.street, state.to_act, max(state.bets), state.pot, owed,
+                                 low, high)
+            for num, den in POT_FRACTIONS:  # the one rule of bet sizes: halves round up
+                amount = size_amount(BetSize(POT, num / den), context)
+                assert amount is not None
                 amount = min(max(amount, low), high)
                 label = "all-in" if amount == high else "pot" if num == den \
                     else f"{num}/{den} pot"

@@ -49,7 +49,7 @@ class SmallGameTable(Table):
         game: the game (two players).
         bot: the bot (its ``policy``, when it has one, feeds the strategy display).
         bot_name: how the bot is called.
-        seed: the deal's seed.
+        seed: the deal seed, the server's secret (hand ``k`` is deal ``k`` of it).
         bot_time_limit: seconds the bot may think per decision.
         idle_seconds: how long the table waits for the person.
     """

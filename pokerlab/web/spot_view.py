@@ -11,8 +11,11 @@ Routes (JSON except the page):
 - ``GET /api/spot/node?solved=ID&node=KEY[&player=P]``: a node of a spot solved here.
 
 A node's answer is :meth:`pokerlab.subgame.result.SpotSolution.node`: each hand's strategy,
-weight, EV and equity, and the 13x13 grid of each (:meth:`NodeReport.grid`, the combos'
-weighted means); the page only colours the cells.
+weight, EV and equity (the hands sorted by class), the 13x13 grid of each
+(:meth:`NodeReport.grid`, the combos' weighted means), each action's colour (one per bet
+size, as the PNG of ``spot show --png``) and its frequency over the range; EV is a share of
+the pot in chips (:data:`pokerlab.subgame.result.EV_CONVENTION`), as in the CLI. The page
+only colours the cells.
 """
 
 from __future__ import annotations
@@ -34,8 +37,9 @@ from pokerlab.cards import GRID_LABELS
 from pokerlab.cards.ranges import check_ranges_meet
 from pokerlab.errors import PokerlabError
 from pokerlab.subgame.range_solver import RangeSolver
+from pokerlab.subgame.range_table import action_colours, class_of, combo_order, range_frequencies
+from pokerlab.subgame.result import EV_CONVENTION, NodeReport, SpotSolution
 from pokerlab.subgame.result import FORMAT as SPOT_FORMAT
-from pokerlab.subgame.result import NodeReport, SpotSolution
 from pokerlab.subgame.spot import Spot
 from pokerlab.web._guard import (
     RequestError,
@@ -81,22 +85,28 @@ def node_view(solution: SpotSolution, key: str, player: int | None) -> dict[str,
     report = solution.node(key, player=player)
     _, weight = report.grid()
     actions: list[dict[str, Any]] = []
+    colours = action_colours(report.actions)
+    frequencies = range_frequencies(report)
     for a, name in enumerate(report.actions):
+        entry: dict[str, Any] = {"name": name, "child": report.children[a],
+                                 "colour": colours[a], "grid": None, "frequency": None}
         if report.strategy.shape[0] == len(report.actions):
-            actions.append({"name": name, "child": report.children[a],
-                            "grid": _grid(report, report.strategy[a])})
-        else:
-            actions.append({"name": name, "child": report.children[a], "grid": None})
+            entry["grid"] = _grid(report, report.strategy[a])
+            entry["frequency"] = float(frequencies[a])
+        actions.append(entry)
     hands = []
-    for h, name in enumerate(report.hands):
+    for h in combo_order(report):
+        name = report.hands[h]
         hands.append({
             "hand": name,
+            "class": class_of(name),
             "weight": _number(report.weights[h]),
             "ev": _number(report.ev[h]),
             "equity": _number(report.equity[h]),
             "strategy": [_number(x) for x in report.strategy[:, h]],
         })
-    values = solution.values
+    ev = solution.ev
+    pot = solution.spot.pot
     return {
         "spot": solution.spot.describe(),
         "key": report.key,
@@ -114,7 +124,10 @@ def node_view(solution: SpotSolution, key: str, player: int | None) -> dict[str,
         "hands": hands,
         "exploitability": solution.exploitability,
         "percent_of_pot": solution.percent_of_pot,
-        "values": [float(v) for v in values],
+        "spot_ev": [float(v) for v in ev],
+        "spot_ev_percent_of_pot": [100 * float(v) / pot for v in ev],
+        "start_pot": pot,
+        "ev_convention": EV_CONVENTION,
         "iterations": solution.iterations,
     }
 

@@ -159,16 +159,25 @@ def test_specific_modelling_learns_a_calling_station_and_a_maniac() -> None:
     assert abs(_range_mean(generic_call) - 0.525) > 0.05
 
 
+@pytest.mark.slow
 def test_showdowns_tell_a_random_player_from_a_reasoned_one() -> None:
-    # Measured: after 20 hands, evidence -109 against random (trust 2e-22) and +9.1 against
-    # the threshold bot (trust 0.99999).
+    # Measured on the secret-deal stream (ChaCha20), 20 hands: trust 2e-22 to 9e-21 against
+    # random for match seeds 0-3; against the threshold bot 0.99994, 0.985, 0.847 and 0.263
+    # for seeds 0, 1, 2, 3 (the cards decide how much 20 showdowns show). Asserted over
+    # the four deals, not one chosen deal: random is distrusted on every one, the reasoned
+    # bot trusted far more on every one and above 0.8 on most.
     game = holdem(betting="limit")
-    for opponent, low, high in ((RandomAgent(game, seed=5), 0.0, 1e-6),
-                                (EHSThresholdBot(game), 0.999, 1.0)):
-        bot = EHSBot(game, seed=4)
-        assert bot.model.trust(1) == pytest.approx(PRIOR_TRUST)
-        play_match(game, bot, opponent, hands=20, seed=2, duplicate=False)
-        assert low <= bot.model.trust(1) <= high
+    trusts: dict[str, list[float]] = {"random": [], "threshold": []}
+    for seed in range(4):
+        for name, opponent in (("random", RandomAgent(game, seed=5)),
+                               ("threshold", EHSThresholdBot(game))):
+            bot = EHSBot(game, seed=4)
+            assert bot.model.trust(1) == pytest.approx(PRIOR_TRUST)
+            play_match(game, bot, opponent, hands=20, seed=seed, duplicate=False)
+            trusts[name].append(bot.model.trust(1))
+    assert max(trusts["random"]) < 1e-6
+    assert min(trusts["threshold"]) > 1e3 * max(trusts["random"])
+    assert sum(t > 0.8 for t in trusts["threshold"]) >= 3
     generic = OpponentModel("generic")
     generic.score_showdown(1, likelihood=0.001, marginal=0.9)
     assert generic.trust(1) == 1.0  # generic modelling trusts every action

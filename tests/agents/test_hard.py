@@ -139,7 +139,7 @@ def test_default_command_names_the_recipe() -> None:
     assert f"--buckets 169,50,50,50 --iterations {DEFAULT_ITERATIONS} " in command
     assert "--boards" not in command
     assert "--bins" not in command  # the full build's defaults
-    assert "--bet-menu" in default_command(load("holdem(stack=200)"), "nl.bp")
+    assert "--bets" in default_command(load("holdem(stack=200)"), "nl.bp")
 
 
 @pytest.mark.parametrize("game_text", ['holdem(betting="limit")', "holdem(stack=200)"])

@@ -29,6 +29,7 @@ from pokerlab.play.sandbox import (
     SandboxLimits,
     check_loads,
 )
+from tests.play.host import HostWatch
 
 pytestmark = pytest.mark.slow
 
@@ -144,6 +145,42 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
                 time.sleep(60)
                 os._exit(0)
 ''', {"exception", "stray-process"}),
+    # The host's settings, through /proc/sys: a `|program` core pattern would run as root.
+    "core-pattern": ('''
+        with open("/proc/sys/kernel/core_pattern", "w") as handle:
+            handle.write("|/bin/sh -c 'touch /tmp/pwned'")
+''', {"exception"}),
+    "drop-caches": ('''
+        with open("/proc/sys/vm/drop_caches", "w") as handle:
+            handle.write("3")
+''', {"exception"}),
+    "hostname": ('''
+        import socket
+        socket.sethostname("pwned")
+''', {"exception"}),
+    "mount": ('''
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, None) != 0:
+            raise OSError(ctypes.get_errno(), "mount")
+''', {"exception"}),
+    "ptrace": ('''
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.ptrace(16, 1, 0, 0) != 0:  # PTRACE_ATTACH to its parent's world
+            raise OSError(ctypes.get_errno(), "ptrace")
+''', {"exception"}),
+    "network": ('''
+        import socket
+        socket.create_connection(("127.0.0.1", 22), timeout=1)
+''', {"exception"}),
+    # 100 MB of SysV segments, left allocated: they die with the entrant's IPC namespace.
+    "shm-hoard": ('''
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        for key in range(10):
+            libc.shmget(0x5EED1000 + key, 10 * 1024 * 1024, 0o1000 | 0o666)
+''', set()),
 }
 
 
@@ -192,9 +229,12 @@ def _match(
 
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
-def test_an_attack_gains_nothing_and_is_recorded(attack: str, victims, tmp_path: Path) -> None:
+def test_an_attack_gains_nothing_and_is_recorded(
+    attack: str, victims, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     paths, database = victims
     before = _digest(paths)
+    host = HostWatch(monkeypatch)  # nothing may stay on the host: segments, processes...
     plain, _, _ = _match(PLAIN, "plain", tmp_path)
     hostile, result, agent = _match(_bot(attack, paths, database), attack, tmp_path,
                                     hidden=paths)
@@ -208,6 +248,7 @@ def test_an_attack_gains_nothing_and_is_recorded(attack: str, victims, tmp_path:
     if attack == "output":
         assert len(agent.log) <= LIMITS.log_bytes + 100
         assert "more bytes of output dropped" in agent.log
+    host.assert_clean()
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,7 @@ def test_sigkill_and_resume_yields_the_uninterrupted_hands(tmp_path, bot_cache) 
         extra = ("--resume",) if killed.exists() else ()
         process = subprocess.Popen(_command(killed, bot_cache, *extra), cwd=ROOT, env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 240  # a contained start is slow on a loaded machine
         while _hand_count(killed) < threshold and process.poll() is None:
             assert time.monotonic() < deadline
             time.sleep(0.01)

@@ -16,7 +16,9 @@ from pokerlab.blueprint.betting_tree import (
     rules_from_holdem,
     rules_from_leduc,
 )
-from pokerlab.errors import SpecError
+from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.errors import GameTooLargeError, SpecError
+from pokerlab.games import load
 from pokerlab.games.base import State
 from pokerlab.games.holdem import holdem
 from pokerlab.games.leduc import leduc
@@ -124,3 +126,19 @@ def test_no_limit_menu_has_pot_fractions_and_all_in() -> None:
     call = int(tree.children[allin, 1])
     assert tree.kind[call] == SHOWDOWN
     assert tree.contributions[call].tolist() == [200, 200]
+
+
+def test_tables_past_the_memory_limit_are_refused_before_the_tree_is_built() -> None:
+    game = leduc()
+    with pytest.raises(GameTooLargeError, match=r"tables need .* by street \[6, 30\]") as caught:
+        BlueprintTrainer(game, memory_limit=1000)
+    assert caught.value.found > 1000
+    assert BlueprintTrainer(game).tree.n_decisions == 36  # the default limit fits
+
+
+def test_three_handed_lossless_tables_are_refused_before_the_tree_is_built() -> None:
+    # The tree (1.9 GB) fits the default limit; its tables times lossless buckets do not:
+    # refused from the count alone, before the tree is built.
+    game = load('holdem(players=3, betting="limit", ranks=6, suits=2)')
+    with pytest.raises(GameTooLargeError, match=r"by street \[90, 4412, 205962, 9501342\]"):
+        BlueprintTrainer(game)

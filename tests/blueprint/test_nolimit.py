@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from pokerlab._types import CHANCE, TERMINAL
-from pokerlab.abstraction.bet_menu import menu_raises, parse_bet_menu
 from pokerlab.agents.hard import HardAI
 from pokerlab.blueprint.betting_tree import (
     CALL,
@@ -30,6 +29,8 @@ from pokerlab.blueprint.nolimit import (
 )
 from pokerlab.errors import SpecError
 from pokerlab.games import Game, load
+from pokerlab.games.bet_sizes import parse_bet_menu
+from pokerlab.games.betting_sequences import menu_raises
 from pokerlab.games.holdem_state import HoldemState
 
 OLD_FILE = Path(__file__).parent / "data" / "old_pot_fractions.bp"
@@ -73,9 +74,9 @@ def test_preflop_multiples_of_the_bet_faced(full_tree: BettingTree) -> None:
     tree = full_tree
     assert int(tree.player[0]) == 1  # the small blind opens
     assert raises(tree, 0) == [5, 200]  # 2.5 x the big blind 2 = 5; all-in
-    assert raises(tree, walk(tree, [5])) == [12, 200]  # 2.5 x 5 = 12.5, halves to even: 12
-    assert raises(tree, walk(tree, [5, 12])) == [30, 200]  # 2.5 x 12
-    assert raises(tree, walk(tree, [5, 12, 30])) == []  # max_raises 3 a street
+    assert raises(tree, walk(tree, [5])) == [13, 200]  # 2.5 x 5 = 12.5, halves up: 13
+    assert raises(tree, walk(tree, [5, 13])) == [33, 200]  # 2.5 x 13 = 32.5: 33
+    assert raises(tree, walk(tree, [5, 13, 33])) == []  # max_raises 3 a street
     assert raises(tree, walk(tree, [200])) == []  # facing all-in: fold or call
 
 
@@ -128,10 +129,10 @@ def test_sizes_beyond_the_stack_become_all_in() -> None:
 )
 def test_tree_raises_are_the_engine_menu_raises(game_text: str, menu: str) -> None:
     # One definition of a menu's amounts: at every node the tree may raise, its raises are
-    # bet_menu.menu_raises of the engine state reached, and every tree action is legal.
+    # menu_raises of the engine state reached, and every tree action is legal.
     game = load(game_text)
     tree = build_tree(rules_for(game, menu))
-    parsed = parse_bet_menu(menu)
+    parsed = parse_bet_menu(menu, raise_cap=3)
     rng = np.random.default_rng(0)
     compared = 0
     for _ in range(200):
@@ -209,14 +210,14 @@ def test_a_real_reraise_between_pot_fractions_and_a_multiple(full_tree: BettingT
     assert raise_translation(tree, node, real) == pytest.approx(
         {walk(tree, ["c", "c", 4, 7]): p, walk(tree, ["c", "c", 4, 10]): 1 - p}
     )
-    node = walk(tree, [5])  # the big blind faces an open to 5: 2.5x offers 12 = 0.7 pot
+    node = walk(tree, [5])  # the big blind faces an open to 5: 2.5x offers 13 = 0.8 pot
     real = raise_fraction([2, 5], 0, 15)  # a real 3-bet to 15: 10 / 10 = 1 pot
-    p = formula(1.0, 0.7, 19.5)
+    p = formula(1.0, 0.8, 19.5)
     assert raise_translation(tree, node, real) == pytest.approx(
-        {walk(tree, [5, 12]): p, walk(tree, [5, 200]): 1 - p}
+        {walk(tree, [5, 13]): p, walk(tree, [5, 200]): 1 - p}
     )
     with pytest.raises(SpecError, match="offers no raise"):
-        raise_translation(tree, walk(tree, [5, 12, 30]), 1.0)
+        raise_translation(tree, walk(tree, [5, 13, 33]), 1.0)
 
 
 def test_real_histories_walk_the_tree(full_tree: BettingTree) -> None:
@@ -242,15 +243,15 @@ def test_real_histories_walk_the_tree(full_tree: BettingTree) -> None:
     for amount in (30, 90, 150):
         assert isinstance(history, HoldemState)
         history = history.child(history.action_for_raise_to(amount))
-    paths: list[list[str | int]] = [[5, 12, 30, "c"], [5, 12, 200, "c"], [5, 200, "c"], [200, "c"]]
+    paths: list[list[str | int]] = [[5, 13, 33, "c"], [5, 13, 200, "c"], [5, 200, "c"], [200, "c"]]
     expected = {walk(tree, path) for path in paths}
     nodes = {
         abstract_node(tree, game, history.history, np.random.default_rng(seed))[0]
         for seed in range(100)
     }
     assert nodes <= expected
-    assert walk(tree, [5, 12, 30, "c"]) in nodes
-    assert int(tree.street[walk(tree, [5, 12, 30, "c"])]) == 1  # the flop, 30 each in
+    assert walk(tree, [5, 13, 33, "c"]) in nodes
+    assert int(tree.street[walk(tree, [5, 13, 33, "c"])]) == 1  # the flop, 33 each in
 
 
 # -- old files and bad menus ------------------------------------------------------------------
@@ -309,11 +310,12 @@ def test_old_rules_keep_their_tree_new_menus_clip_to_the_minimum() -> None:
 @pytest.mark.parametrize(
     ("game_text", "menu", "needle"),
     [
-        ("holdem(stack=200)", "33", "cannot read bet size '33' on the preflop; sizes are"),
-        ("holdem(stack=200)", "2.5x,a/50%", r"1 list of sizes \(all streets\) or 4"),
-        ("holdem(stack=200)", "a/1x/a/a", "'1x' on the flop must be above 1x"),
+        ("holdem(stack=200)", "33", "cannot read bet size '33'; allowed: sizes like '50%'"),
+        ("holdem(stack=200)", "2.5x,a/50%", r"gives 2 lists separated by '/'; the game has 4"),
+        ("holdem(stack=200)", "a/1x/a/a", "'1x' must be more than 1x"),
         ("holdem(stack=200)", "50%,50%", "repeat"),
-        ('holdem(stack=40, board="1")', "a/a/a/a", r"or 2 \(preflop/flop\); got 4"),
+        ('holdem(stack=40, board="1")', "a/a/a/a", r"the game has 2 streets \(preflop/flop\)"),
+        ("holdem(stack=200)", "a/2x/a/a", "the flop sizes '2x' could never bet"),
         ('holdem(betting="limit")', "50%,a", "for no-limit games"),
     ],
 )
@@ -343,3 +345,19 @@ def test_menu_text_reads_street_by_street() -> None:
     assert text.split("; ")[2] == "turn (no raise)"
     assert menu_text(rules_for(load('holdem(betting="limit")'))) is None
     assert json.loads(json.dumps(rules.bet_menu)) == FULL_MENU
+
+
+def test_files_from_before_the_one_rounding_rule_keep_their_tree() -> None:
+    # A header without "rounding" was written when menus rounded halves to even: its
+    # tree (the 2.5x re-raise of an open to 5 was to 12) is rebuilt as it was trained.
+    from pokerlab.blueprint.store import rules_from_header
+
+    rules = rules_for(load("holdem(stack=200)"), FULL_MENU)
+    fields = {k: getattr(rules, k) for k in BettingRules.__dataclass_fields__}
+    old = rules_from_header({"rules": {k: v for k, v in fields.items() if k != "rounding"}})
+    assert old.rounding == "half_even"
+    assert raises(build_tree(old), walk(build_tree(old), [5])) == [12, 200]
+    assert raises(build_tree(rules), walk(build_tree(rules), [5])) == [13, 200]
+    assert rules_from_header({"rules": fields}).rounding == "half_up"
+    with pytest.raises(SpecError, match="rounding must be one of"):
+        BettingRules(**{**fields, "rounding": "down"})

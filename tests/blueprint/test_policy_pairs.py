@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from pokerlab._types import CHANCE, TERMINAL
-from pokerlab.blueprint import lbr
 from pokerlab.blueprint.cards import cards_from_spec
 from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.blueprint.nolimit import rules_for
 from pokerlab.blueprint.policy import BlueprintPolicy
+from pokerlab.eval import lbr_range as lbr
 from pokerlab.games import load
 
 TINY_CARDS = {"kind": "holdem", "bucket_counts": [10, 4, 4, 3], "seed": 0, "n_bins": 4,
@@ -48,9 +48,9 @@ def test_pair_probabilities_equal_the_observation_path(
                 state = state.child(outcomes[int(rng.integers(len(outcomes)))][0])
                 continue
             seen = np.array([*state.hole_cards(state.to_act), *state.board])
-            weights = np.where(lbr._HAS_CARD[seen].any(axis=0), 0.0, 1.0)
-            legal, fast = lbr._opponent_probabilities(policy, state, weights)
-            same, slow = lbr._opponent_probabilities(ObservationsOnly(policy), state, weights)
+            weights = np.where(lbr.HAS_CARD[seen].any(axis=0), 0.0, 1.0)
+            legal, fast = lbr.opponent_probabilities(policy, state, weights)
+            same, slow = lbr.opponent_probabilities(ObservationsOnly(policy), state, weights)
             assert legal == same
             np.testing.assert_allclose(fast, slow, atol=1e-12)
             live = weights > 0

@@ -66,7 +66,7 @@ def test_train_interrupt_resume_reaches_the_budget(
         ([], "needs a budget"),
         (["--iterations", "10", "--buckets", "169,50"], "give 4 bucket counts"),
         (["--iterations", "10", "--buckets", "169,5,5,5"], "Texas Hold'em's cards"),
-        (["--iterations", "10", "--bet-menu", "50%,a"], "for no-limit games"),
+        (["--iterations", "10", "--bets", "50%,a"], "for no-limit games"),
     ],
 )
 def test_bad_options_are_refused_before_training(
@@ -117,7 +117,7 @@ def test_sigint_saves_and_a_resume_finishes(tmp_path: Path) -> None:
 def test_nolimit_trains_with_a_bet_menu(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "nl.bp"
     game = 'holdem(stack=40, ranks=4, suits=2, board="1")'
-    assert main(["blueprint", "train", game, "--bet-menu", "50%,100%,a", "--iterations",
+    assert main(["blueprint", "train", game, "--bets", "50%,100%,a", "--iterations",
                  "3000", "--out", str(out), "--json"]) == 0
     header = read_header(out)
     assert header["bet_menu"] == "50%,100%,a"
@@ -135,7 +135,7 @@ def test_nolimit_trains_with_a_per_street_menu(
 
     out = tmp_path / "nl.bp"
     game = 'holdem(stack=40, ranks=4, suits=2, board="1")'
-    assert main(["blueprint", "train", game, "--bet-menu", "2.5x,a/33%,75%", "--iterations",
+    assert main(["blueprint", "train", game, "--bets", "2.5x,a/33%,75%", "--iterations",
                  "2000", "--out", str(out), "--json"]) == 0
     capsys.readouterr()
     assert main(["blueprint", "info", str(out)]) == 0
@@ -147,6 +147,25 @@ def test_nolimit_trains_with_a_per_street_menu(
     root = [int(tree.raise_to[0, j]) for j in range(int(tree.n_actions[0]))
             if tree.action_kind[0, j] == 2]
     assert root == [5, 40]  # 2.5 big blinds, all-in
-    assert main(["blueprint", "train", game, "--bet-menu", "2.5x,a/33%/a", "--iterations",
+    assert main(["blueprint", "train", game, "--bets", "2.5x,a/33%/a", "--iterations",
                  "10", "--out", str(tmp_path / "bad.bp")]) != 0
-    assert "1 list of sizes (all streets) or 2 (preflop/flop)" in capsys.readouterr().err
+    assert "gives 3 lists separated by '/'; the game has 2 streets (preflop/flop)" in (
+        capsys.readouterr().err)
+
+
+def test_three_handed_no_limit_trains_and_shows_its_tree_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.blueprint.betting_tree import tree_size
+    from pokerlab.blueprint.nolimit import rules_for
+    from pokerlab.games import load
+
+    game = 'holdem(players=3, stack=20, ranks=4, suits=2, hole=1, board="1")'
+    out = tmp_path / "three.bp"
+    assert main(["blueprint", "train", game, "--bets", "100%,a", "--iterations", "200",
+                 "--out", str(out)]) == 0
+    size = tree_size(rules_for(load(game), "100%,a"))
+    assert size.n_players == 3
+    assert f"betting tree: {size.n_nodes:,} nodes, {size.n_decisions:,} decisions" in (
+        capsys.readouterr().err)
+    assert read_header(out)["iterations"] == 200

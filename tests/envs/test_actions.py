@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from pokerlab._types import TERMINAL
-from pokerlab.abstraction.bet_menu import parse_bet_menu
 from pokerlab.envs.actions import FixedActions, MenuActions, action_map
 from pokerlab.errors import IllegalActionError, SpecError
 from pokerlab.games import HoldemState, State, load
+from pokerlab.games.bet_sizes import parse_bet_menu
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE
 
 
@@ -121,5 +121,24 @@ def test_bet_menus_are_for_no_limit_only_and_checked() -> None:
         action_map(load("holdem"), bet_sizes="half")
     with pytest.raises(SpecError, match="the bet menu has 4 streets"):
         action_map(load('holdem(board="1")'), bet_sizes=parse_bet_menu("50%,a"))
-    parsed = parse_bet_menu("50%,a", n_streets=2)
+    parsed = parse_bet_menu("50%,a", names=("preflop", "flop"))
     assert action_map(load('holdem(board="1")'), bet_sizes=parsed).names[2:] == ("50%", "a")
+
+
+def test_menu_options_reach_the_action_space() -> None:
+    game = load("holdem(stack=100)")
+    state = game.initial_state().apply_sequence([0, 1, 2, 3])  # SB faces the big blind
+    # 2000%: 2 + 20 * 4 = 82, leaving 18 behind in a pot of 164 after a call (SPR 0.11)
+    assert action_map(game, bet_sizes="2000%,a").slots(state)[2:] == (RAISE + 82, RAISE + 100)
+    forced = action_map(game, bet_sizes="2000%,a", force_all_in_threshold=0.15)
+    assert forced.slots(state)[2:] == (None, RAISE + 100)  # forced all-in: one move, the last
+    # 100% raises to 6 (1 pot), 125% to 7 (1.25 pots): (1 + 1.25) / (1 + 1) = 1.125, under
+    # 1 + 0.2: 100% merges into 125%; all-in (24.5 pots) stays
+    assert action_map(game, bet_sizes="100%,125%,a").slots(state)[2:] == (
+        RAISE + 6, RAISE + 7, RAISE + 100)
+    merged = action_map(game, bet_sizes=parse_bet_menu("100%,125%,a", merging_threshold=0.2))
+    assert merged.slots(state)[2:] == (None, RAISE + 7, RAISE + 100)
+    with pytest.raises(SpecError, match="without donk sizes or an add-all-in threshold"):
+        action_map(game, bet_sizes=parse_bet_menu("50%,a", add_all_in_threshold=1.0))
+    with pytest.raises(SpecError, match="one list of sizes per street for every player"):
+        action_map(game, bet_sizes=parse_bet_menu("50%", "a"))

@@ -19,7 +19,7 @@ from pokerlab._types import CHANCE, TERMINAL
 from pokerlab.cards import evaluate_batch
 from pokerlab.games import load
 from pokerlab.games.holdem import HoldemGame, HoldemState, holdem
-from pokerlab.games.holdem_betting import BettingTree
+from pokerlab.games.holdem_betting import BettingNodeCache
 from pokerlab.games.holdem_pots import hand_values, showdown_tables
 from pokerlab.games.holdem_state import _new_state
 
@@ -90,8 +90,8 @@ def test_states_of_one_history_are_equal_and_share_their_node() -> None:
 def test_a_tree_past_its_budget_plays_the_same_hands() -> None:
     game = holdem(players=3, stack=(20, 35, 50))
     small = holdem(players=3, stack=(20, 35, 50))
-    small.tree = BettingTree(small.rules, budget=10)  # its own tree, 10 nodes kept
-    small._initial = _new_state(small, (), (), small.tree.root, None)
+    small.nodes = BettingNodeCache(small.rules, budget=10)  # its own cache, 10 nodes kept
+    small._initial = _new_state(small, (), (), small.nodes.root, None)
     rng = random.Random(5)
     for _ in range(100):
         states = random_hand(game, rng)
@@ -104,7 +104,7 @@ def test_a_tree_past_its_budget_plays_the_same_hands() -> None:
             other = other.child(action)
             assert other == after  # equal nodes, though built apart
         assert other.returns() == states[-1].returns()
-    assert small.tree.kept == 10
+    assert small.nodes.kept == 10
 
 
 def test_keyword_construction_pickling_and_copies() -> None:

@@ -98,5 +98,5 @@ def test_the_page_s_commands_run_and_print_what_it_shows(
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     first, payoffs = done.stdout.splitlines()
-    assert first.startswith("holdem(players=3, stack=(40, 100, 200)) (-35.0, 113.0, -78.0)")
-    assert payoffs == "[-35, 113, -78]"
+    assert first.startswith("holdem(players=3, stack=(40, 100, 200)) (42.0, -40.0, -2.0)")
+    assert payoffs == "[42, -40, -2]"

@@ -214,8 +214,9 @@ def test_a_web_session_downloads_as_phh() -> None:
         from starlette.testclient import TestClient
 
         with TestClient(create_app(bot_time_limit=2.0)) as client:
+            client.app.state.web.deal_seed = 5  # type: ignore[attr-defined]  # no client seed
             opened = client.post("/api/tables", json={"game": "holdem", "seats": 3,
-                                                      "opponents": "always-call", "seed": 5})
+                                                      "opponents": "always-call"})
             token, view = opened.json()["token"], opened.json()["view"]
             assert client.get(f"/api/tables/{token}/hands.phhs").status_code == 409
             for _ in range(2):

@@ -266,7 +266,10 @@ def test_the_cli_plays_a_strategy_file_against_a_sandboxed_entrant_on_a_gamedef_
     assert all("played 40 hands" in e for e in client_errors), client_errors
     states = [line for line in log.read_text().splitlines() if line.startswith("STATE:")]
     assert len(states) == 40
-    assert not any(line.startswith("# hand") for line in log.read_text().splitlines())
+    lines = log.read_text().splitlines()
+    assert not any(line.startswith("# hand") for line in lines)  # no fault
+    assert lines[-2].startswith("# seed 3 ")  # the deal seed, written once the match is over
+    assert "deal seed 3 (replay with --seed 3)" in err
     # the log is the reference dealer's: header, hands, SCORE (printed too), read back
     written = read_acpc_log(log)
     assert (written.match, written.game, written.hands, written.seed) == (

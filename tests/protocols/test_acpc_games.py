@@ -28,7 +28,7 @@ def test_a_gamedef_file_a_standard_name_and_a_spec_all_load(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("kuhn", "kuhn.limit.2p"),  # Kuhn's own game is not a Hold'em game: name its gamedef
+        ("kuhn(cards=4)", "kuhn.limit.2p"),  # a Kuhn variant is no gamedef: name the one that is
         ("no-such-game(", "GAMEDEF file"),
         ("missing.game", "no file 'missing.game'"),
     ],

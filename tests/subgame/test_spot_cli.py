@@ -45,7 +45,7 @@ def test_solve_then_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main([*ARGS, "--target", "0.5%", "--out", str(out), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["percent_of_pot"] <= 0.5
-    assert result["oop_value"] == pytest.approx(-result["ip_value"], abs=1e-9)
+    assert result["ev"]["oop"] + result["ev"]["ip"] == pytest.approx(100.0, abs=1e-9)
     solution = SpotSolution.load(out)
     assert solution.iterations == result["iterations"]
 
@@ -182,6 +182,26 @@ def test_the_policy_view_follows_isomorphic_cards() -> None:
     strategy = tabulate(solution.policy(), solution.game)
     assert exploitability(solution.game, strategy) == pytest.approx(solution.exploitability,
                                                                     abs=1e-9)
+
+
+def test_the_rust_solver_s_tree_options_reach_the_spot(tmp_path: Path) -> None:
+    turn = ["spot", "solve", "--board", "Td9d6hQc", "--oop", "AA, T9s", "--ip", "KK, 87s",
+            "--pot", "60", "--stack", "120", "--bets", "50%, 100%", "--raises", "2.5x",
+            "--iterations", "2", "--check-every", "2"]
+    options = ["--donks", "", "--add-all-in-threshold", "1.5", "--force-all-in-threshold",
+               "0.2", "--merging-threshold", "0.1"]
+    assert main([*turn, *options, "--out", str(tmp_path / "options.npz")]) == 0
+    assert main([*turn, "--out", str(tmp_path / "plain.npz")]) == 0
+    with_options = SpotSolution.load(tmp_path / "options.npz").built
+    plain = SpotSolution.load(tmp_path / "plain.npz").built
+    spot = with_options.spot
+    assert (spot.donks, spot.add_all_in_threshold, spot.force_all_in_threshold,
+            spot.merging_threshold) == ("", 1.5, 0.2, 0.1)
+    assert with_options.public.tree.n_nodes != plain.public.tree.n_nodes
+    assert with_options.public.tree.n_nodes == Spot(
+        board="Td9d6hQc", oop="AA, T9s", ip="KK, 87s", pot=60, stack=120, bets="50%, 100%",
+        raises="2.5x", donks="", add_all_in_threshold=1.5, force_all_in_threshold=0.2,
+        merging_threshold=0.1).build().public.tree.n_nodes
 
 
 def _umask() -> int:

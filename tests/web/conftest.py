@@ -72,7 +72,13 @@ View = dict[str, Any]
 
 
 def open_table(client: TestClient, **body: object) -> tuple[str, View]:
-    """Open a table; return its token and first view (asserting a 200)."""
+    """Open a table; return its token and first view (asserting a 200).
+
+    A ``seed`` is set on the server (``deal_seed``, the tests' option): a request may not
+    name one.
+    """
+    seed = body.pop("seed", None)
+    client.app.state.web.deal_seed = seed  # type: ignore[attr-defined]
     answer = client.post("/api/tables", json=body)
     assert answer.status_code == 200, answer.text
     data = answer.json()

@@ -37,7 +37,7 @@ def test_a_closed_page_ends_its_websocket_at_once(served: tuple[Starlette, str])
 
     app, address = served
     answer = httpx.post(f"http://{address}/api/tables", timeout=30,
-                        json={"game": "holdem", "seats": 2, "opponents": "easy", "seed": 4})
+                        json={"game": "holdem", "seats": 2, "opponents": "easy"})
     token = answer.json()["token"]
     table = app.state.web.tables.get(token)
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pokerlab.subgame.range_table import CLASS_ORDER, action_colours, range_frequencies
 from pokerlab.subgame.result import SpotSolution, grid_cell
 from tests.web.views_data import build_strategies, client
 
@@ -62,7 +63,8 @@ def test_the_root_grid_is_the_librarys(api: TestClient, folder: Path) -> None:
     assert view["ev"][row][column] == pytest.approx(ev[row][column])
     assert view["equity"][row][column] == pytest.approx(equity[row][column])
     assert view["exploitability"] == pytest.approx(solution.exploitability)
-    assert view["values"] == pytest.approx(list(solution.values))
+    assert view["spot_ev"] == pytest.approx(list(solution.ev))
+    assert sum(view["spot_ev"]) == pytest.approx(solution.spot.pot)
     frequencies = [action["grid"][row][column] for action in view["actions"]]
     assert sum(frequencies) == pytest.approx(1.0)
 
@@ -106,7 +108,9 @@ def test_a_river_spot_solved_here_can_be_browsed(api: TestClient) -> None:
     root = answer.json()
     assert root["iterations"] == 100
     assert root["exploitability"] >= 0
-    assert sum(root["values"]) == pytest.approx(0.0)
+    assert sum(root["spot_ev"]) == pytest.approx(100.0)
+    assert sum(root["spot_ev_percent_of_pot"]) == pytest.approx(100.0)
+    assert "share of the pot" in root["ev_convention"]
     child = api.get("/api/spot/node", params={"solved": root["solved"], "node": "b100"}).json()
     assert child["acting"] == 1
     assert [a["name"] for a in child["actions"]] == ["fold", "call"]
@@ -132,3 +136,30 @@ def test_bad_spots_are_refused(api: TestClient, body: dict[str, object], status:
     answer = api.post("/api/spot/solve", json=body)
     assert answer.status_code == status
     assert needle in answer.json()["error"]
+
+
+def test_each_bet_size_has_its_own_colour_as_in_the_png(api: TestClient) -> None:
+    body = {"board": "Td9d6hQc2s", "oop": "AA, KK, 87s", "ip": "QQ, JJ", "pot": 100,
+            "stack": 200, "bets": "50%,100%", "iterations": 50}
+    root = api.post("/api/spot/solve", json=body).json()
+    names = [a["name"] for a in root["actions"]]
+    assert names == ["check", "bet 50", "bet 100"]
+    colours = [a["colour"] for a in root["actions"]]
+    assert len(set(colours)) == 3
+    assert colours == list(action_colours(names))  # what `spot show --png` draws with
+    # The page draws with the server's colour, not one per action's first word.
+    script = api.get("/spot.js").text
+    assert "a.colour" in script
+    assert "colourOf" not in script
+    assert sum(a["frequency"] for a in root["actions"]) == pytest.approx(1.0)
+
+
+def test_hands_come_sorted_by_class_with_range_weights(api: TestClient, folder: Path) -> None:
+    view = api.get("/api/spot/node", params={"file": "sub/spot.npz", "node": ""}).json()
+    classes = [h["class"] for h in view["hands"]]
+    assert classes == sorted(classes, key=CLASS_ORDER.index)
+    assert classes[0] == "AA"
+    assert all(h["weight"] > 0 for h in view["hands"])
+    report = SpotSolution.load(folder / "sub" / "spot.npz").node("")
+    frequencies = range_frequencies(report)
+    assert [a["frequency"] for a in view["actions"]] == pytest.approx(list(frequencies))

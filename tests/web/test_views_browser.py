@@ -220,6 +220,30 @@ def test_a_solved_spot_as_a_range_grid(base_url: str, page: Page, tmp_path: Path
     page.screenshot(path=str(tmp_path / "spot-grid.png"), full_page=True)
 
 
+def test_each_bet_size_is_coloured_apart(base_url: str, page: Page, tmp_path: Path) -> None:
+    page.goto(f"{base_url}/spot")
+    page.fill("#oop", "AA, KK, 87s")
+    page.fill("#ip", "QQ, JJ")
+    page.fill("#stack", "200")
+    page.fill("#bets", "50%,100%")
+    page.fill("#spot-iterations", "50")
+    page.click("#solve")
+    page.wait_for_function("document.body.dataset.node === 'root'")
+    swatches = page.locator("#grid-legend .swatch")
+    assert swatches.count() == 3
+    colours = [swatches.nth(k).evaluate("(node) => getComputedStyle(node).backgroundColor")
+               for k in range(3)]
+    assert len(set(colours)) == 3  # check, bet 50 and bet 100
+    legend = page.text_content("#grid-legend") or ""
+    assert "bet 50" in legend
+    assert "bet 100" in legend
+    styles = " ".join(page.locator("#grid td:not(.empty)").nth(k).get_attribute("style") or ""
+                      for k in range(page.locator("#grid td:not(.empty)").count()))
+    assert sum(colour in styles for colour in colours) >= 2
+    assert "EV (share of the pot of 100): OOP" in (page.text_content("#summary") or "")
+    page.screenshot(path=str(tmp_path / "spot-sizes.png"), full_page=True)
+
+
 def test_a_click_on_the_chart_replays_that_hand(base_url: str, page: Page) -> None:
     page.goto(f"{base_url}/arena")
     page.wait_for_function("document.body.dataset.chart === '0'")

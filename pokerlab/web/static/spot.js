@@ -50,7 +50,8 @@ function render(view) {
   document.getElementById("summary").textContent =
     `node "${view.key || "(root)"}": ${who}, board ${view.board}, pot ${fmt(view.pot, 1)}; hands of ${["OOP", "IP"][view.player]}. ` +
     `Exploitability ${fmt(view.percent_of_pot, 3)}% of the pot after ${view.iterations} iterations; ` +
-    `values OOP ${fmt(view.values[0], 3)}, IP ${fmt(view.values[1], 3)} chips.`;
+    `EV (share of the pot of ${view.start_pot}): OOP ${fmt(view.spot_ev[0], 2)} chips (${fmt(view.spot_ev_percent_of_pot[0], 1)}%), ` +
+    `IP ${fmt(view.spot_ev[1], 2)} chips (${fmt(view.spot_ev_percent_of_pot[1], 1)}%).`;
   const path = clear(document.getElementById("path"));
   path.append(el("button", { onclick: () => openNode(""), text: "root" }));
   const children = clear(document.getElementById("children"));
@@ -74,12 +75,15 @@ function drawGrid() {
   const legendBox = clear(document.getElementById("grid-legend"));
   const withStrategy = node.actions.length && node.actions[0].grid !== null;
   if (mode === "strategy" && withStrategy) {
-    legendBox.append(el("div", { class: "legend" }, ...node.actions.map((a, i) =>
-      el("span", {}, el("span", { class: "swatch", style: `background:${colourOf(a.name, i)}` }), a.name))));
+    // One colour per action and bet size, from the server (the PNG of `spot show --png` uses the same).
+    legendBox.append(el("div", { class: "legend" }, ...node.actions.map((a) =>
+      el("span", { "data-action": a.name }, el("span", { class: "swatch", style: `background:${a.colour}` }),
+        `${a.name} ${fmt(100 * a.frequency, 1)}%`))));
   } else if (mode === "strategy") {
     legendBox.append(el("div", { class: "muted", text: "no action of this player here: cells show the range weight" }));
   } else {
-    legendBox.append(el("div", { class: "muted", text: `${mode}: red low, green high` }));
+    const what = mode === "ev" ? `EV in chips (share of the pot of ${fmt(node.pot, 0)} at this node)` : mode;
+    legendBox.append(el("div", { class: "muted", text: `${what}: red low, green high` }));
   }
   const numbers = mode === "ev" ? node.ev : mode === "equity" ? node.equity : node.weight;
   const finite = numbers.flat().filter((x) => x !== null);
@@ -93,10 +97,10 @@ function drawGrid() {
       const info = [`weight ${fmt(weight, 2)}`, `EV ${fmt(node.ev[r][c], 2)}`, `equity ${fmt(node.equity[r][c], 3)}`];
       if (mode === "strategy" && withStrategy) {
         let at = 0;
-        const stops = node.actions.map((a, i) => {
+        const stops = node.actions.map((a) => {
           const p = a.grid[r][c] || 0;
           info.push(`${a.name} ${fmt(p, 3)}`);
-          const part = `${colourOf(a.name, i)} ${at * 100}% ${(at + p) * 100}%`;
+          const part = `${a.colour} ${at * 100}% ${(at + p) * 100}%`;
           at += p;
           return part;
         });
@@ -115,11 +119,13 @@ function drawGrid() {
 function drawHands() {
   const table = clear(document.getElementById("hands"));
   const names = node.actions.map((a) => a.name);
-  table.append(el("tr", {}, el("th", { class: "key", text: "hand" }), el("th", { text: "weight" }),
-    el("th", { text: "EV" }), el("th", { text: "equity" }), ...names.map((n) => el("th", { text: n }))));
-  const hands = node.hands.filter((h) => h.weight > 0).sort((a, b) => b.weight - a.weight).slice(0, 300);
-  for (const h of hands) {
-    table.append(el("tr", {}, el("td", { class: "key", text: h.hand }), el("td", { text: fmt(h.weight, 3) }),
+  table.append(el("tr", {}, el("th", { class: "key", text: "hand" }), el("th", { text: "class" }),
+    el("th", { text: "weight" }), el("th", { text: "EV (chips)" }), el("th", { text: "equity" }),
+    ...names.map((n) => el("th", { text: n }))));
+  // The server lists the hands with weight at the node, sorted by class (AA, AKs, AKo, ...).
+  for (const h of node.hands.slice(0, 300)) {
+    table.append(el("tr", {}, el("td", { class: "key", text: h.hand }), el("td", { text: h.class }),
+      el("td", { text: fmt(h.weight, 3) }),
       el("td", { text: fmt(h.ev, 2) }), el("td", { text: fmt(h.equity, 3) }),
       ...names.map((_, a) => el("td", { text: h.strategy.length ? fmt(h.strategy[a], 3) : "" }))));
   }

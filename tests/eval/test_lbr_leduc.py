@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from pokerlab.blueprint.lbr_leduc import leduc_lbr_value
 from pokerlab.eval import best_response
+from pokerlab.eval.lbr_leduc import leduc_lbr_value
 from pokerlab.games.leduc import leduc
 from pokerlab.solvers import CFRPlus
 from pokerlab.strategy import Strategy

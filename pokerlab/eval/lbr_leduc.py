@@ -1,6 +1,6 @@
 """LBR's logic on heads-up Leduc, valued exactly: the check that LBR stays below best response.
 
-The same rules as :mod:`pokerlab.blueprint.lbr` (a Bayes range over the opponent's private
+The same rules as :mod:`pokerlab.eval.lbr` (a Bayes range over the opponent's private
 card, equity against it, the fold probability after a raise, the utilities of fold, call and
 raise) on a game small enough to enumerate: chance is walked exactly instead of sampled, and
 the equity before the board averages over every board card. :func:`leduc_lbr_value` returns

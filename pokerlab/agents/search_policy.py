@@ -1,0 +1,616 @@
+"""The searching Hard AI's policy: re-solve the current street, safely, for every hand.
+
+At a decision of seat ``q`` in a heads-up Hold'em hand (:meth:`SearchPolicy.decide`):
+
+1. before the first searched street (``from_street``: the turn by default, where a
+   search to the end of the hand fits; :meth:`SearchPolicy.from_street`) the blueprint
+   answers;
+2. the *street root* is the first decision of the current street; both players' ranges
+   there, over every hole-card combination, come by Bayes from the actions taken: the
+   opponent's from the blueprint's probabilities (off-menu raises translated,
+   :meth:`~pokerlab.agents.search_blueprint.BlueprintView.action_likelihood`), ``q``'s own
+   from what ``q`` really played (the blueprint, or its own earlier searches). Cards on
+   the board zero the combos that hold them;
+3. the subgame from the street root
+   (:func:`~pokerlab.subgame.holdem_subgame.build_subgame`) has the blueprint's menu
+   plus every action the hand took there, as it was made. By default (``depth="end"``)
+   it goes to the end of the hand, and where that tree is too large
+   (:data:`~pokerlab.subgame.holdem_subgame.MAX_SUBGAME_NODES`) the blueprint answers.
+   ``depth="street"`` stops where the street's betting ends and values the rest of the
+   hand at its leaves by checking it down over sampled runouts: not the blueprint's
+   values, so not safe (on Leduc searched from preflop it made a 0.070 blueprint 0.277
+   exploitable; docs/hard_search.md);
+4. :func:`~pokerlab.subgame.safe_search.search` re-solves ``q``'s strategy there within
+   the budget, safely (the re-solving gadget: the opponent's hands keep at most the value
+   they had against the blueprint); the opponent's range is floored so that every hand it
+   may hold keeps a say;
+5. the solution answers this decision and every later one of this street that it holds;
+   an opponent action that it does not hold (a bet off the menu, after the solve) starts a
+   *nested* search at the new node: ``q``'s reach there from the solution, the opponent's
+   alternatives its best in-tree values at the node where it deviated (Brown and
+   Sandholm's nested subgame solving).
+
+Every answer covers all combinations at once (``[combos, legal actions]``): what
+:meth:`SearchPolicy.pair_probabilities` gives LBR and what AIVAT reads. Combinations the
+solve does not hold (zero reach, or touching the board) get the blueprint's answer. With
+an iteration budget (``think=None``) the policy is a function of the public history; with
+a time budget the solver's progress depends on the machine.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pokerlab._types import Action, FloatArray, IntArray
+from pokerlab.agents.search_blueprint import BlueprintView
+from pokerlab.blueprint.policy import BlueprintPolicy
+from pokerlab.cards import parse_cards
+from pokerlab.errors import GameTooLargeError, SpecError
+from pokerlab.games.base import Game
+from pokerlab.games.holdem_state import HoldemState
+from pokerlab.games.observation import Observation
+from pokerlab.subgame.holdem_subgame import (
+    DEPTHS,
+    MAX_SUBGAME_NODES,
+    Event,
+    HoldemSubgame,
+    build_subgame,
+    combo_index,
+    hole_combos,
+    sample_runouts,
+)
+from pokerlab.subgame.safe_search import (
+    SAFETIES,
+    SearchResult,
+    reach_of,
+    root_alternatives_after,
+    search,
+)
+
+CACHE_SIZE = 256
+"""Decisions and street searches kept (a hand needs a few; LBR and AIVAT revisit them)."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How the Hard AI searches.
+
+    Attributes:
+        think: seconds per decision (the search stops within it; the blueprint answers
+            when even building the subgame leaves no time); None: ``iterations`` only.
+        iterations: the most solver iterations per search (None: as many as ``think``
+            allows).
+        safety: ``"gadget"`` (safe re-solving) or ``"none"``.
+        from_street: the first street searched (0 preflop, 1 flop...); None: the turn
+            (the last street of shorter games), the flop in no-limit with
+            ``depth="street"`` (see :meth:`SearchPolicy.from_street`).
+        depth: ``"end"`` (the rest of the hand; the blueprint answers where that is too
+            large) or ``"street"`` (checked-down leaves where the street's betting ends:
+            not safe) on the streets before the last (the last always goes to the end).
+        runouts: completions of the board sampled at the leaves of a depth-limited search.
+        floor: the share of the opponent's range spread evenly over every hand it may hold.
+        variant: the range solver's variant.
+        max_nodes: the largest subgame searched (public nodes); past it the blueprint
+            answers the street (the build stops there, so giving up is quick).
+    """
+
+    think: float | None = 1.0
+    iterations: int | None = None
+    safety: str = "gadget"
+    from_street: int | None = None
+    depth: str = "end"
+    runouts: int = 24
+    floor: float = 0.05
+    variant: str = "dcfr"
+    max_nodes: int = 40_000
+
+    def __post_init__(self) -> None:
+        if self.think is None and self.iterations is None:
+            raise SpecError("the Hard AI's search needs think seconds, iterations or both")
+        if self.think is not None and not (isinstance(self.think, int | float)
+                                           and 0 < self.think <= 3600):
+            raise SpecError(f"think must be seconds in (0, 3600]; got {self.think!r}")
+        if self.iterations is not None and (not isinstance(self.iterations, int)
+                                            or self.iterations < 1):
+            raise SpecError(f"iterations must be an integer >= 1; got {self.iterations!r}")
+        if self.safety not in SAFETIES:
+            raise SpecError(f"safety must be one of {', '.join(SAFETIES)}; got {self.safety!r}")
+        if self.depth not in DEPTHS:
+            raise SpecError(f"depth must be one of {', '.join(DEPTHS)}; got {self.depth!r}")
+        if not isinstance(self.runouts, int) or self.runouts < 1:
+            raise SpecError(f"runouts must be an integer >= 1; got {self.runouts!r}")
+        if not isinstance(self.max_nodes, int) or not 0 < self.max_nodes <= MAX_SUBGAME_NODES:
+            raise SpecError(f"max_nodes must be in 1..{MAX_SUBGAME_NODES:,}; "
+                            f"got {self.max_nodes!r}")
+        if not 0 < self.floor <= 1:
+            raise SpecError(f"floor must be in (0, 1]; got {self.floor!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class Decision:
+    """The searcher's answer at one decision, for every hole-card combination.
+
+    Attributes:
+        strategy: ``[combos, legal]`` probabilities (columns in the observation's order).
+        street: the street of the decision.
+        searched: True when a search (new or kept from earlier this street) answered.
+        seconds: wall time spent on this decision (0 when a kept search answered).
+        iterations: solver iterations of the search that answered (0 for the blueprint).
+        exploitability: the last measured exploitability of that search's game (chips per
+            hand; NaN without search).
+        max_gain: that search's largest gain of an opponent hand over its alternative.
+    """
+
+    strategy: FloatArray
+    street: int
+    searched: bool
+    seconds: float
+    iterations: int
+    exploitability: float = float("nan")
+    max_gain: float = float("nan")
+
+
+@dataclass(eq=False)
+class _Solve:
+    """One search of a street (or a nested one): where it starts, what it found."""
+
+    prefix: tuple[Event, ...]  # the street's events before its root
+    sub: HoldemSubgame
+    view: BlueprintView
+    strategy: FloatArray  # [rows_q, hands_q]
+    result: SearchResult | None
+    searcher: int
+    profile: tuple[FloatArray, FloatArray] = field(default=(np.zeros(0), np.zeros(0)))
+
+
+class SearchPolicy:
+    """The searching Hard AI's policy over a blueprint (see the module docstring).
+
+    Args:
+        blueprint: the blueprint policy refined (heads-up Hold'em).
+        settings: how to search.
+
+    Raises:
+        SpecError: a blueprint of a game that is not heads-up Hold'em.
+    """
+
+    def __init__(self, blueprint: BlueprintPolicy,
+                 settings: SearchSettings | None = None) -> None:
+        game = blueprint.game
+        rules = getattr(game, "rules", None)
+        if rules is None or game.n_players != 2:
+            raise SpecError(f"the searching Hard AI plays heads-up Hold'em; got {game.spec}")
+        self.blueprint = blueprint
+        self.settings = settings or SearchSettings()
+        self.name = f"search({blueprint.name})"
+        self._combos = hole_combos(rules)
+        self._index = combo_index(rules)
+        self._decisions: OrderedDict[tuple[object, ...], Decision] = OrderedDict()
+        self._solves: OrderedDict[tuple[object, ...], list[_Solve]] = OrderedDict()
+        self._likelihoods: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
+        self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()
+        self.timings: list[tuple[int, bool, float]] = []
+        """``(street, searched, seconds)`` of every decision worked out (not the kept ones)."""
+
+    @property
+    def game(self) -> Game:
+        """The game it plays."""
+        return self.blueprint.game
+
+    def from_street(self, game: Game) -> int:
+        """The first street searched in ``game``.
+
+        By default the turn (searched to the end of the hand), or the flop in no-limit
+        with ``depth="street"``: a no-limit flop to the end of the hand is far over
+        :attr:`SearchSettings.max_nodes` with any menu.
+        """
+        if self.settings.from_street is not None:
+            return self.settings.from_street
+        last = len(game.rules.board_sizes) - 1  # type: ignore[attr-defined]
+        wanted = 1 if (game.rules.no_limit and self.settings.depth == "street") else 2  # type: ignore[attr-defined]
+        return min(wanted, last)
+
+    # -- the Policy contract ---------------------------------------------------------------
+    def action_probabilities(self, observation: Observation) -> dict[Action, float]:
+        """``{action: probability}`` for the observer's own cards."""
+        decision = self.decide(observation)
+        row = decision.strategy[self._combo_of(observation.private_cards)]
+        return {a: float(p) for a, p in zip(observation.legal_actions, row, strict=True)}
+
+    def action_probabilities_batch(self, observations: Sequence[Observation]
+                                   ) -> list[dict[Action, float]]:
+        """The probabilities at each observation (one search per public history)."""
+        return [self.action_probabilities(obs) for obs in observations]
+
+    def pair_probabilities(self, observation: Observation, pairs: IntArray) -> FloatArray:
+        """``[len(pairs), len(legal)]``: the answer for each hole-card pair in the seat's place.
+
+        Columns in the order of ``observation.legal_actions``; one search answers all.
+        """
+        decision = self.decide(observation)
+        rows = [self._index[tuple(sorted(int(c) for c in pair))]
+                for pair in np.asarray(pairs, dtype=np.int64).reshape(len(pairs), -1)]
+        return np.asarray(decision.strategy[rows], dtype=np.float64)
+
+    def _combo_of(self, cards: str) -> int:
+        return self._index[tuple(sorted(int(c) for c in parse_cards(cards)))]
+
+    # -- deciding --------------------------------------------------------------------------
+    def decide(self, observation: Observation) -> Decision:
+        """The answer at ``observation`` for every combination (kept per public history)."""
+        key = (observation.game, observation.seat, observation.public_history,
+               observation.board)
+        found = self._decisions.get(key)
+        if found is not None:
+            self._decisions.move_to_end(key)
+            return found
+        started = time.perf_counter()
+        decision = self._decide(observation, started)
+        self.timings.append((decision.street, decision.searched,
+                             time.perf_counter() - started))
+        self._decisions[key] = decision
+        if len(self._decisions) > CACHE_SIZE:
+            self._decisions.popitem(last=False)
+        return decision
+
+    def _decide(self, observation: Observation, started: float) -> Decision:
+        game = self.blueprint.game_of(observation)
+        state = game.public_state(observation)  # type: ignore[attr-defined]
+        assert isinstance(state, HoldemState)
+        if state.player != observation.seat:
+            raise SpecError(f"seat {observation.seat} is not to act at this observation")
+        street = state.street
+        if street < self.from_street(game) or state.player < 0:
+            return self._blueprint_decision(observation, street, started)
+        hole = game.rules.n_hole_cards  # type: ignore[attr-defined]
+        history = state.history
+        root_at = _street_start(state, hole)
+        prefix_key = (observation.game, observation.seat, tuple(history[hole:root_at]))
+        events: tuple[Event, ...] = tuple(("a", int(a)) for a in history[root_at:])
+        solves = self._solves.get(prefix_key)
+        if solves is not None:
+            self._solves.move_to_end(prefix_key)
+        fresh = solves is None
+        solve = None if solves is None else _holding(solves, events)
+        if solve is None:
+            remaining = self._budget(started)
+            too_large = prefix_key in self._large or (prefix_key, events) in self._large
+            if too_large or (remaining is not None and remaining <= 0):
+                return self._blueprint_decision(observation, street, started)
+            root = _replay(game, history[:root_at])
+            try:
+                if solves is None:
+                    solve = self._street_solve(game, root, events, observation.seat, started)
+                    solves = [solve]
+                    self._solves[prefix_key] = solves
+                    if len(self._solves) > CACHE_SIZE:
+                        self._solves.popitem(last=False)
+                else:
+                    solve = self._nested_solve(game, solves[-1], state, history, events,
+                                               observation.seat, started)
+                    solves.append(solve)
+            except GameTooLargeError:  # past max_nodes: the blueprint plays this street
+                self._large[prefix_key if solves is None else (prefix_key, events)] = True
+                if len(self._large) > CACHE_SIZE:
+                    self._large.popitem(last=False)
+                return self._blueprint_decision(observation, street, started)
+            fresh = True
+        node = solve.sub.node_of(events[len(solve.prefix):])
+        assert node is not None
+        strategy = self._answer(solve, node, observation)
+        result = solve.result
+        return Decision(
+            strategy=strategy, street=street, searched=True,
+            seconds=time.perf_counter() - started if fresh else 0.0,
+            iterations=0 if result is None else result.iterations,
+            exploitability=float("nan") if result is None else result.exploitability,
+            max_gain=float("nan") if result is None else result.max_gain,
+        )  # fmt: skip
+
+    def _deadline(self, started: float) -> float | None:
+        """When building a subgame must stop: half the budget (the solve needs the rest)."""
+        think = self.settings.think
+        return None if think is None else started + 0.5 * think
+
+    def _budget(self, started: float) -> float | None:
+        think = self.settings.think
+        return None if think is None else think - (time.perf_counter() - started)
+
+    def _blueprint_decision(self, observation: Observation, street: int,
+                            started: float) -> Decision:
+        board = parse_cards(observation.board)
+        touches = (np.isin(self._combos, np.array(board)).any(axis=1) if board
+                   else np.zeros(len(self._combos), dtype=bool))
+        table = np.full((len(self._combos), len(observation.legal_actions)),
+                        1.0 / max(len(observation.legal_actions), 1))
+        ok = np.flatnonzero(~touches)  # combos holding a board card cannot be asked
+        table[ok] = self.blueprint.pair_probabilities(observation, self._combos[ok])
+        return Decision(table, street, False, time.perf_counter() - started, 0)
+
+    # -- ranges ----------------------------------------------------------------------------
+    def _range(self, game: Game, history: Sequence[Action], player: int,
+               searcher: int) -> FloatArray:
+        """``player``'s range over the combos after ``history`` (Bayes over its actions)."""
+        rules = game.rules  # type: ignore[attr-defined]
+        hole = rules.n_hole_cards
+        weights = np.ones(len(self._combos))
+        state = game.initial_state()
+        for k, action in enumerate(history):
+            if k >= hole and state.player == player:
+                weights = weights * self._likelihood(game, state, action, player == searcher)
+            state = state.child(action)
+        board = tuple(int(c) for c in state.board)  # type: ignore[attr-defined]
+        if board:
+            weights[np.isin(self._combos, np.array(board)).any(axis=1)] = 0.0
+        return weights
+
+    def _likelihood(self, game: Game, state: object, action: Action, own: bool) -> FloatArray:
+        """Each combo's probability of ``action`` at ``state``: its own play, or the blueprint's."""
+        assert isinstance(state, HoldemState)
+        observation = state.observation(state.player)
+        key = (observation.game, observation.seat, observation.public_history,
+               observation.board, action, own)
+        found = self._likelihoods.get(key)
+        if found is not None:
+            return found
+        if own and state.street >= self.from_street(game):
+            decision = self.decide(observation)
+            column = list(observation.legal_actions).index(action)
+            found = np.asarray(decision.strategy[:, column], dtype=np.float64)
+        else:
+            found = BlueprintView(self.blueprint).action_likelihood(observation, action)
+        self._likelihoods[key] = found
+        if len(self._likelihoods) > 4 * CACHE_SIZE:
+            self._likelihoods.popitem(last=False)
+        return found
+
+    def _floored(self, weights: FloatArray, board: tuple[int, ...]) -> FloatArray:
+        """The opponent's range mixed with an even spread over every hand it may hold."""
+        possible = ~np.isin(self._combos, np.array(board, dtype=np.int64)).any(axis=1) \
+            if board else np.ones(len(self._combos), dtype=bool)
+        even = np.asarray(possible / possible.sum(), dtype=np.float64)
+        total = float(weights[possible].sum())
+        if total <= 0:
+            return even
+        floor = self.settings.floor
+        return np.asarray((1 - floor) * np.where(possible, weights, 0.0) / total + floor * even)
+
+    def _reach(self, weights: FloatArray, board: tuple[int, ...]) -> FloatArray:
+        """The searcher's own reach, or an even spread where no hand of it gets here.
+
+        A history its own play never reaches (an evaluator asks about every one) still
+        gets an answer: the search then plays as if any hand could be there.
+        """
+        if float(weights.sum()) > 0:
+            return weights
+        return self._floored(np.zeros_like(weights), board)
+
+    # -- searches --------------------------------------------------------------------------
+    def _depth(self, game: Game, street: int) -> str:
+        last = len(game.rules.board_sizes) - 1  # type: ignore[attr-defined]
+        return "end" if street == last else self.settings.depth
+
+    def _street_solve(self, game: Game, root: HoldemState, path: tuple[Event, ...],
+                      searcher: int, started: float) -> _Solve:
+        rules = game.rules  # type: ignore[attr-defined]
+        history = root.history
+        opponent = 1 - searcher
+        board = tuple(int(c) for c in root.board)
+        weights = [np.zeros(0), np.zeros(0)]
+        weights[searcher] = self._reach(self._range(game, history, searcher, searcher), board)
+        weights[opponent] = self._floored(self._range(game, history, opponent, searcher), board)
+        depth = self._depth(game, root.street)
+        seed = zlib.crc32(repr((str(game.spec), tuple(history[rules.n_hole_cards:]))).encode())
+        runouts = (sample_runouts(rules, board, self.settings.runouts,
+                                  np.random.default_rng(seed)) if depth == "street" else ())
+        view = BlueprintView(self.blueprint, root, path)
+        sub = build_subgame(rules, root.betting_node, board, (weights[0], weights[1]),
+                            view.menu, path=path, depth=depth, runouts=runouts,
+                            description=f"{game.spec} street {root.street} search",
+                            max_nodes=self.settings.max_nodes,
+                            deadline=self._deadline(started))
+        return self._solve(sub, view, (), searcher, None, started,
+                           self._earlier(game, root, searcher))
+
+    def _earlier(self, game: Game, root: HoldemState, searcher: int
+                 ) -> tuple[_Solve, tuple[Event, ...]] | None:
+        """The last street's search that went on to this street, and the way from it here.
+
+        A search to the end of the hand (``depth="end"``) already chose ``searcher``'s play
+        on later streets; the next street's search refines that play, not the blueprint's,
+        or the two searches could contradict each other (the earlier one's safety assumed
+        its own later play).
+        """
+        hole = game.rules.n_hole_cards  # type: ignore[attr-defined]
+        history = root.history
+        if root.street == 0:
+            return None
+        earlier_root = _street_start(_replay(game, history[: _last_card_start(root, hole)]),
+                                     hole)
+        key = (game.spec_text, searcher, tuple(history[hole:earlier_root]))
+        solves = self._solves.get(key)
+        if not solves:
+            return None
+        events: tuple[Event, ...] = tuple(
+            ("c" if k in _card_positions(root, hole) else "a", int(a))
+            for k, a in enumerate(history) if k >= earlier_root)
+        for solve in reversed(solves):
+            n = len(solve.prefix)
+            if events[:n] == solve.prefix and solve.sub.depth == "end" \
+                    and solve.sub.node_of(events[n:]) is not None:
+                return solve, events[n:]
+        return None
+
+    def _nested_solve(self, game: Game, outer: _Solve, state: HoldemState,
+                      history: Sequence[Action], events: tuple[Event, ...],
+                      searcher: int, started: float) -> _Solve:
+        """A search rooted after an opponent action the last search does not hold."""
+        rules = game.rules  # type: ignore[attr-defined]
+        opponent = 1 - searcher
+        inner = events[len(outer.prefix):]
+        parent = outer.sub.node_of(inner[:-1])
+        if parent is None or outer.sub.public.tree.player(parent) != opponent:
+            raise SpecError(f"cannot nest a search at {events}: the last search does not hold "
+                            "the opponent's decision before it")
+        board = tuple(int(c) for c in state.board)
+        profile = outer.profile
+        reach = reach_of(outer.sub.public, profile, parent, searcher)
+        weights = [np.zeros(0), np.zeros(0)]
+        weights[searcher] = self._reach(outer.sub.full_vector(searcher, reach), board)
+        weights[opponent] = self._floored(self._range(game, history, opponent, searcher), board)
+        root = _replay(game, history)
+        depth = self._depth(game, state.street)
+        seed = zlib.crc32(repr((str(game.spec), tuple(history[rules.n_hole_cards:]))).encode())
+        runouts = (sample_runouts(rules, board, self.settings.runouts,
+                                  np.random.default_rng(seed)) if depth == "street" else ())
+        view = BlueprintView(self.blueprint, root, ())
+        sub = build_subgame(rules, root.betting_node, board, (weights[0], weights[1]),
+                            view.menu, depth=depth, runouts=runouts,
+                            description=f"{game.spec} nested search",
+                            max_nodes=self.settings.max_nodes,
+                            deadline=self._deadline(started))
+        alternative = None
+        if outer.result is not None:
+            values = root_alternatives_after(outer.sub.public, outer.result.opponent_values,
+                                             parent)
+            full = outer.sub.full_vector(opponent, values, fill=np.inf)
+            alternative = full[sub.hand_ids[opponent]]
+            # A hand the outer search did not hold has no alternative: the largest one.
+            finite = np.isfinite(alternative)
+            if not finite.all():
+                alternative = np.where(finite, alternative,
+                                       alternative[finite].max() if finite.any() else 0.0)
+        return self._solve(sub, view, events, searcher, alternative, started)
+
+    def _solve(self, sub: HoldemSubgame, view: BlueprintView, prefix: tuple[Event, ...],
+               searcher: int, alternative: FloatArray | None, started: float,
+               earlier: tuple[_Solve, tuple[Event, ...]] | None = None) -> _Solve:
+        settings = self.settings
+        opponent = 1 - searcher
+        public = sub.public
+        reference: list[FloatArray] = [np.zeros(0), np.zeros(0)]
+        reference[searcher] = view.reference(sub, searcher)
+        if earlier is not None:
+            _overlay(reference[searcher], sub, searcher, *earlier)
+        reference[opponent] = np.zeros((public.tree.n_rows[opponent], public.n_hands[opponent]))
+        remaining = self._budget(started)
+        result = None
+        strategy = reference[searcher]
+        if remaining is None or remaining > 0:
+            result = search(public, searcher, (reference[0], reference[1]),
+                            safety=settings.safety, alternative=alternative,
+                            iterations=settings.iterations, seconds=settings.think,
+                            variant=settings.variant, started=started)
+            if result.iterations > 0:
+                strategy = result.strategy
+            else:
+                result = None
+        profile = [reference[0], reference[1]]
+        profile[searcher] = strategy
+        return _Solve(prefix, sub, view, strategy, result, searcher,
+                      (profile[0], profile[1]))
+
+    def _answer(self, solve: _Solve, node: int, observation: Observation) -> FloatArray:
+        """``[combos, legal]`` at ``node`` of a search: its rows, the blueprint elsewhere."""
+        sub = solve.sub
+        tree = sub.public.tree
+        q = solve.searcher
+        legal = list(observation.legal_actions)
+        actions = sub.actions[node]
+        row = tree.row(node)
+        out = np.zeros((len(self._combos), len(legal)))
+        ids = sub.hand_ids[q]
+        rows = solve.strategy[row : row + len(actions)]  # [k, hands_q]
+        missing = np.ones(len(self._combos), dtype=bool)
+        missing[ids] = False
+        others = np.flatnonzero(missing)
+        betting = sub.betting[node]
+        assert betting is not None
+        fallback = solve.view.strategy_at(solve.view.abstract_of(sub.events[node]), betting,
+                                          sub.board_of(node), actions, others)
+        for k, action in enumerate(actions):
+            column = legal.index(action)
+            out[ids, column] = rows[k]
+            out[others, column] = fallback[k]
+        return out
+
+
+def _street_start(state: HoldemState, hole: int) -> int:
+    """The length of the history when the current street's betting began.
+
+    That is just after the last card dealt past the ``hole`` hole cards (the board), or
+    after the hole cards preflop.
+    """
+    start = hole
+    replay = state.holdem.initial_state()
+    for k, action in enumerate(state.history):
+        if k >= hole and replay.player < 0:
+            start = k + 1
+        replay = replay.child(action)
+    return start
+
+
+def _card_positions(state: HoldemState, hole: int) -> set[int]:
+    """Positions in the history of the board cards."""
+    positions: set[int] = set()
+    replay = state.holdem.initial_state()
+    for k, action in enumerate(state.history):
+        if k >= hole and replay.player < 0:
+            positions.add(k)
+        replay = replay.child(action)
+    return positions
+
+
+def _last_card_start(state: HoldemState, hole: int) -> int:
+    """The position of the first card of the current street's deal (its board cards)."""
+    positions = sorted(_card_positions(state, hole))
+    if not positions:
+        return hole
+    start = positions[-1]
+    while start - 1 in positions:
+        start -= 1
+    return start
+
+
+def _overlay(reference: FloatArray, sub: HoldemSubgame, searcher: int, earlier: _Solve,
+             way: tuple[Event, ...]) -> None:
+    """Replace ``reference``'s rows by the earlier search's, where its tree holds the node."""
+    tree = sub.public.tree
+    old_tree = earlier.sub.public.tree
+    ids = sub.hand_ids[searcher]
+    for n in tree.decision_nodes(searcher).tolist():
+        old = earlier.sub.node_of(way + sub.events[n])
+        if old is None or earlier.sub.actions[old] != sub.actions[n]:
+            continue
+        row, old_row = tree.row(n), old_tree.row(old)
+        for k in range(len(sub.actions[n])):
+            full = earlier.sub.full_vector(searcher, earlier.strategy[old_row + k], fill=np.nan)
+            values = full[ids]
+            keep = np.isfinite(values)
+            reference[row + k, keep] = values[keep]
+
+
+def _replay(game: Game, history: Sequence[Action]) -> HoldemState:
+    state = game.initial_state()
+    for action in history:
+        state = state.child(action)
+    assert isinstance(state, HoldemState)
+    return state
+
+
+def _holding(solves: list[_Solve], events: tuple[Event, ...]) -> _Solve | None:
+    """The latest search whose tree holds the node ``events`` reach (None: none does)."""
+    for solve in reversed(solves):
+        n = len(solve.prefix)
+        if events[:n] == solve.prefix and solve.sub.node_of(events[n:]) is not None:
+            return solve
+    return None
+
+
+__all__ = ["CACHE_SIZE", "Decision", "SearchPolicy", "SearchSettings"]

@@ -1,0 +1,319 @@
+"""Safe search: re-solve one player's strategy in a subgame, never more exploitable.
+
+A searching agent at a decision holds a subgame (a public game whose hands carry both
+players' ranges at its root), a *reference* strategy there (what it would play without
+search: its blueprint, or what an earlier search decided) and a time budget. For the
+searching player ``q`` against the opponent ``o``:
+
+1. the opponent's *alternative* values: ``v_o(h)``, the counterfactual value of each of
+   its hands when it best-responds to ``q``'s reference strategy in the subgame (or a
+   caller's values, e.g. the best in-tree alternative when ``o`` bet off the tree);
+2. the re-solving gadget (Burch, Johanson and Bowling 2014): above the subgame's root,
+   ``o`` chooses for each hand to *terminate*, taking ``v_o(h)``, or to *follow* into the
+   subgame. ``o``'s hands are weighted by its estimated range (the caller floors it so that
+   every hand it may hold keeps a say); ``q``'s by its reach;
+3. the range solver runs on the gadget game within the budget; ``q``'s average strategy
+   is the answer. At the gadget's equilibrium no hand of ``o`` does better in the subgame
+   than ``v_o(h)``: against the new strategy the opponent's best response gains no more
+   anywhere than against the reference, so search never raises the exploitability beyond
+   what the solve's own inexactness allows (:attr:`SearchResult.max_gain` measures it).
+
+Without safety (``safety="none"``) the subgame is solved as a game of its own from both
+ranges: often stronger, never guaranteed (:mod:`pokerlab.subgame.rps`).
+
+References:
+    N. Burch, M. Johanson, M. Bowling, "Solving imperfect information games using
+    decomposition", AAAI 2014. N. Brown, T. Sandholm, "Safe and nested subgame solving for
+    imperfect-information games", NeurIPS 2017 (the alternative value of an off-tree
+    action: the best in-tree one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerlab._types import FloatArray
+from pokerlab.errors import SolverError
+from pokerlab.subgame.public_tree import (
+    DECISION,
+    VALUE,
+    NodeSpec,
+    PublicGame,
+    PublicTree,
+    build_public_tree,
+    compatible_weight,
+)
+from pokerlab.subgame.range_solver import RangeSolver, root_values, work_arrays
+
+SAFETIES = ("gadget", "none")
+"""How a search protects itself: the re-solving gadget, or nothing (unsafe)."""
+
+
+@dataclass(frozen=True, eq=False)
+class SearchResult:
+    """What one search found.
+
+    Attributes:
+        strategy: ``q``'s re-solved rows over the subgame, ``[rows_q, hands_q]``.
+        opponent_values: ``[nodes, hands_o]`` the opponent's best-response counterfactual
+            values at every node of the subgame against ``strategy`` (what a later,
+            nested search of a node takes as the opponent's alternatives).
+        alternative: ``[hands_o]`` the values ``v_o`` the gadget offered (``safety="none"``:
+            the opponent's best-response values against the reference, for reporting).
+        iterations: range-solver iterations run.
+        seconds: wall time of the whole search (gadget, solve, values).
+        exploitability: of the last solve measured (chips per hand of the gadget game).
+        max_gain: the most any opponent hand gains against ``strategy`` over its
+            alternative, in chips per unit of ``q``'s reach (<= 0 up to the solve's
+            inexactness when safe).
+        safety: ``"gadget"`` or ``"none"``.
+    """
+
+    strategy: FloatArray
+    opponent_values: FloatArray
+    alternative: FloatArray
+    iterations: int
+    seconds: float
+    exploitability: float
+    max_gain: float
+    safety: str
+
+
+def gadget_game(game: PublicGame, opponent: int,
+                values: FloatArray) -> tuple[PublicGame, list[int]]:
+    """``game`` with the re-solving gadget above its root.
+
+    The opponent chooses per hand to terminate (a value node paying ``values[h]`` in the
+    solver's counterfactual units: spread over the compatible hands of the other player's
+    range) or to follow into ``game``. The hand tables are reused.
+
+    Returns:
+        ``(gadget game, node map)``: the map gives the gadget game's id of each node of
+        ``game``.
+    """
+    tree = game.tree
+    mass = _compatible_mass(game, opponent)
+    per_pair = np.where(mass > 0, values / np.where(mass > 0, mass, 1.0), 0.0)
+    specs = _specs(tree)
+    root = specs[0]
+    root.label = "follow"
+    board = int(tree.nodes[0, 4])
+    stop = NodeSpec(VALUE, player=opponent, chips=tree.chips(0), label="terminate",
+                    key="terminate", value_row=0, board=board)
+    top = NodeSpec(DECISION, player=opponent, chips=tree.chips(0), key="gadget", board=board,
+                   children=[stop, root])
+    ids: dict[int, int] = {}
+    new_tree = build_public_tree(top, ids)
+    node_map = [ids[id(spec)] for spec in specs]
+    rows = [np.zeros((0, game.n_hands[0])), np.zeros((0, game.n_hands[1]))]
+    rows[opponent] = per_pair.reshape(1, -1)
+    tables = list(game.tables)
+    for p in (0, 1):
+        values_p = np.ascontiguousarray(rows[p], dtype=np.float64)
+        values_p.setflags(write=False)
+        tables[p] = dataclasses.replace(tables[p], values=values_p)
+    public = dataclasses.replace(
+        game, tree=new_tree, tables=(tables[0], tables[1]),
+        description=f"gadget over {game.description}",
+    )  # fmt: skip
+    return public, node_map
+
+
+def _specs(tree: PublicTree) -> list[NodeSpec]:
+    """NodeSpecs of a flat tree, by node id (children linked; isomorphic entries kept)."""
+    specs: list[NodeSpec] = []
+    for n in range(tree.n_nodes):
+        specs.append(NodeSpec(
+            tree.kind(n), player=tree.player(n), chips=tree.chips(n),
+            board=int(tree.nodes[n, 4]), label=tree.labels[n], card=int(tree.nodes[n, 5]),
+            chance_factor=float(tree.amounts[n, 2]), key=tree.keys[n],
+            value_row=int(tree.nodes[n, 6]) if tree.kind(n) == VALUE else -1,
+        ))  # fmt: skip
+    for n in range(tree.n_nodes):
+        specs[n].children = [specs[c] for c in tree.children(n)]
+        start, end = int(tree.nodes[n, 7]), int(tree.nodes[n, 8])
+        for child, card, swap in tree.isomorphic[max(start, 0) : max(end, 0)]:
+            specs[n].isomorphic.append((int(card), int(swap), specs[int(child)]))
+    return specs
+
+
+def _compatible_mass(game: PublicGame, player: int) -> FloatArray:
+    """For each hand of ``player``, the other player's root weight sharing no card with it."""
+    mine, theirs = game.hands[player], game.hands[1 - player]
+    n_cards = game.n_cards
+    card_sums = np.zeros(n_cards + 1)
+    for column in (0, 1):
+        np.add.at(card_sums, theirs.cards[:, column], theirs.weights)
+    total = float(theirs.weights.sum())
+    mass = total - card_sums[mine.cards[:, 0]] - np.where(
+        mine.cards[:, 1] >= 0, card_sums[mine.cards[:, 1]], 0.0)
+    same = game.tables[player].same
+    mass = mass + np.where(same >= 0, theirs.weights[np.maximum(same, 0)], 0.0)
+    return np.asarray(mass, dtype=np.float64)
+
+
+def opponent_values(game: PublicGame, strategies: tuple[FloatArray, FloatArray],
+                    opponent: int) -> FloatArray:
+    """``[nodes, hands_o]``: the opponent's best-response counterfactual values at each node.
+
+    Against the other player's rows of ``strategies`` (the opponent's own rows are not
+    read), weighted by that player's root weights.
+    """
+    work = work_arrays(game)
+    probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
+             np.ascontiguousarray(strategies[1], dtype=np.float64))
+    root_values(game, opponent, probs, True, work)
+    return np.array(work[2][:, : game.n_hands[opponent]], dtype=np.float64)
+
+
+def search(
+    game: PublicGame,
+    searcher: int,
+    reference: tuple[FloatArray, FloatArray],
+    *,
+    safety: str = "gadget",
+    alternative: FloatArray | None = None,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    variant: str = "dcfr",
+    started: float | None = None,
+) -> SearchResult:
+    """Re-solve ``searcher``'s strategy in ``game`` (see the module docstring).
+
+    Args:
+        game: the subgame; its hand weights are the searcher's reach and the opponent's
+            range (floored: every hand the opponent may hold should weigh > 0).
+        searcher: the player ``q`` whose strategy is re-solved.
+        reference: ``(probs0, probs1)`` ``[rows, hands]``: what ``q`` plays without
+            search (only ``q``'s rows are read).
+        safety: ``"gadget"`` (default) or ``"none"``.
+        alternative: the opponent's alternative values ``v_o`` per hand (default: its
+            best-response values against ``reference`` at the root).
+        iterations: the most solver iterations.
+        seconds: the wall-time budget of the whole search, counted from ``started``
+            (default: now).
+        variant: the range solver's variant.
+        started: ``time.perf_counter()`` when the caller's budget began.
+
+    Raises:
+        SolverError: an unknown safety, no budget, or arrays of the wrong shape.
+    """
+    start = time.perf_counter() if started is None else started
+    if safety not in SAFETIES:
+        raise SolverError(f"safety must be one of {', '.join(SAFETIES)}; got {safety!r}")
+    if iterations is None and seconds is None:
+        raise SolverError("a search needs a budget: iterations, seconds or both")
+    tree = game.tree
+    for p in (0, 1):
+        if reference[p].shape != (tree.n_rows[p], game.n_hands[p]):
+            raise SolverError(f"reference rows of player {p} must have shape "
+                              f"{(tree.n_rows[p], game.n_hands[p])}; got {reference[p].shape}")
+    q, o = searcher, 1 - searcher
+    if alternative is None:
+        alternative = opponent_values(game, reference, o)[0]
+    alternative = np.asarray(alternative, dtype=np.float64)
+    if safety == "gadget":
+        solved, node_map = gadget_game(game, o, alternative)
+    else:
+        solved, node_map = game, list(range(tree.n_nodes))
+    solver = RangeSolver(solved, variant=variant)
+    _run(solver, iterations, seconds, start)
+    average = solver.average_arrays()
+    strategy = np.zeros((tree.n_rows[q], game.n_hands[q]))
+    for n in tree.decision_nodes(q).tolist():
+        count = len(tree.children(n))
+        row, new_row = tree.row(n), solved.tree.row(node_map[n])
+        strategy[row : row + count] = average[q][new_row : new_row + count]
+    profile = [reference[0], reference[1]]
+    profile[q] = strategy
+    values = opponent_values(game, (profile[0], profile[1]), o)
+    mass = _compatible_mass(game, o)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gains = np.where(mass > 0, (values[0] - alternative) / np.where(mass > 0, mass, 1), 0.0)
+    exploitability = solver.last_exploitability if solver.history else float("nan")
+    return SearchResult(
+        strategy=strategy, opponent_values=values, alternative=alternative,
+        iterations=solver.iterations, seconds=time.perf_counter() - start,
+        exploitability=exploitability, max_gain=float(gains.max()) if gains.size else 0.0,
+        safety=safety,
+    )  # fmt: skip
+
+
+def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
+         start: float) -> None:
+    """Iterate within the budget: small batches first, then batches sized to the time left.
+
+    Each batch ends with one exploitability measurement (the solver's run loop measures at
+    its last iteration), about the cost of one iteration.
+    """
+    batch = 2
+    while True:
+        done = solver.iterations
+        if iterations is not None and done >= iterations:
+            return
+        count = batch if iterations is None else min(batch, iterations - done)
+        if seconds is not None:
+            left = seconds - (time.perf_counter() - start)
+            if left <= 0:
+                return
+            if done:
+                per = solver.seconds / done if solver.seconds > 0 else 0.0
+                # one measurement costs about one iteration: keep 10% of the time spare
+                if per > 0:
+                    count = min(count, max(int(0.9 * left / per) - 1, 0))
+                if count <= 0:
+                    return
+        solver.run(iterations=count, check_every=count)
+        batch = min(2 * batch, 64)
+
+
+def root_alternatives_after(game: PublicGame, values: FloatArray, node: int) -> FloatArray:
+    """The opponent's alternative values at an off-tree action below ``node``.
+
+    ``node`` is the opponent's decision where it took an action the subgame does not
+    hold; ``values`` its best-response values at every node (:attr:`SearchResult.
+    opponent_values`). Its alternative for each hand is its best in-tree action there:
+    nested subgame solving keeps the off-tree action worth no more than that.
+    """
+    children = list(game.tree.children(node))
+    if not children:
+        raise SolverError(f"node {node} has no children")
+    return np.asarray(values[children].max(axis=0), dtype=np.float64)
+
+
+def reach_of(game: PublicGame, strategies: tuple[FloatArray, FloatArray], node: int,
+             player: int) -> FloatArray:
+    """``player``'s reach of ``node`` per hand: its root weight times its strategy on the path.
+
+    Chance is left out (a nested subgame's root follows the root board's hands).
+    """
+    tree = game.tree
+    reach = np.array(game.hands[player].weights, dtype=np.float64)
+    path = tree.path(node)
+    for parent, child in itertools.pairwise(path):
+        if tree.kind(parent) == DECISION and tree.player(parent) == player:
+            k = child - tree.children(parent)[0]
+            reach = reach * strategies[player][tree.row(parent) + k]
+    return reach
+
+
+def compatible_total(game: PublicGame) -> float:
+    """The weight of the compatible hand pairs (the game's normalizer)."""
+    return compatible_weight(game.hands[0], game.hands[1], game.n_cards)
+
+
+__all__ = [
+    "SAFETIES",
+    "SearchResult",
+    "compatible_total",
+    "gadget_game",
+    "opponent_values",
+    "reach_of",
+    "root_alternatives_after",
+    "search",
+]

@@ -1,0 +1,289 @@
+"""The mechanisms one by one: refusal where one is missing, the seccomp filter, the cgroups.
+
+Where the machine lacks a mechanism, entrants are refused with the mechanism named, unless
+trusted explicitly (``--trust-entrants``): never silently weaker. The seccomp filter's
+system call numbers match the kernel headers, it refuses what it names, and a filter for
+another architecture kills the process. An entrant's cgroup carries the limits of its
+whole tree (cgroup v1 here; v2 on a made-up hierarchy).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import signal
+from pathlib import Path
+
+import pytest
+
+import pokerlab.play.containment as containment
+from pokerlab.agents import RandomAgent
+from pokerlab.agents.resolve import resolve_agent
+from pokerlab.cli import main
+from pokerlab.eval.matches import play_match
+from pokerlab.games import kuhn
+from pokerlab.play import cgroups
+from pokerlab.play.containment import IsolationUnavailable, require_isolation
+from pokerlab.play.isolation import plan_view
+from pokerlab.play.sandbox import EntrantSource, SandboxedAgent
+from pokerlab.play.seccomp import DENIED, SYSCALLS, install_seccomp, seccomp_filter
+from tests.arena.test_hostile import PLAIN
+
+MISSING = ("user namespaces (unshare: EPERM (Operation not permitted))",)
+
+
+@pytest.fixture
+def no_isolation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without user namespaces, as the probe would report it."""
+    monkeypatch.setattr(containment, "isolation_problems", lambda: MISSING)
+
+
+def test_entrants_are_refused_naming_the_missing_mechanism(
+    no_isolation: None, tmp_path: Path
+) -> None:
+    file = tmp_path / "bot.py"
+    file.write_text(PLAIN)
+    with pytest.raises(IsolationUnavailable, match=r"user namespaces.*--trust-entrants"):
+        require_isolation(trusted=False)
+    with pytest.raises(IsolationUnavailable, match="user namespaces"):
+        resolve_agent(str(file), kuhn())
+    with pytest.raises(IsolationUnavailable, match="user namespaces"):
+        SandboxedAgent(EntrantSource.read(file), kuhn())
+    program = tmp_path / "bot.sh"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    from pokerlab.protocols.acpc_gamedef import load_acpc_game
+
+    with pytest.raises(IsolationUnavailable, match="user namespaces"):
+        resolve_agent(str(program), load_acpc_game("holdem.limit.2p.reverse_blinds"))
+
+
+@pytest.mark.slow
+def test_trusted_entrants_run_in_plain_processes(no_isolation: None, tmp_path: Path) -> None:
+    file = tmp_path / "bot.py"
+    file.write_text(PLAIN)
+    entrant = resolve_agent(str(file), kuhn(), trust=True)
+    assert entrant.error is None
+    agent = entrant.build(kuhn())
+    assert isinstance(agent, SandboxedAgent)
+    assert agent.contained is False
+    assert agent.limits.trusted
+    try:
+        result = play_match(kuhn(), agent, RandomAgent(), hands=2, seed=0)
+    finally:
+        agent.close()
+    assert result.n_hands == 4
+
+
+def test_the_commands_that_take_entrants_refuse_them_or_trust_them(
+    no_isolation: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "bot.py"
+    file.write_text(PLAIN)
+    assert main(["match", "kuhn", str(file), "random", "--hands", "3"]) == 1
+    error = capsys.readouterr().err
+    assert "user namespaces" in error
+    assert "--trust-entrants" in error
+    assert "Traceback" not in error
+    for command in (["arena", "run"], ["arena", "check-agent"], ["match"], ["play", "kuhn"],
+                    ["play", "leduc"], ["acpc", "client"]):
+        assert main([*command, "--help"]) == 0
+        assert "--trust-entrants" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_match_runs_a_trusted_entrant(
+    no_isolation: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "bot.py"
+    file.write_text(PLAIN)
+    code = main(["match", "kuhn", str(file), "random", "--hands", "3", "--trust-entrants",
+                 "--json", "--no-aivat"])
+    assert code == 0, capsys.readouterr().err
+
+
+def test_the_view_shows_the_system_and_the_code_and_covers_hidden_paths(
+    tmp_path: Path
+) -> None:
+    code = tmp_path / "venv"
+    (code / "lib").mkdir(parents=True)
+    (code / "lib" / "secret.db").write_text("x")
+    view = plan_view([str(code), str(code / "lib"), "/nonexistent"],
+                     [str(code / "lib" / "secret.db"), str(tmp_path / "elsewhere")],
+                     16)
+    assert str(code) in view.shown
+    assert str(code / "lib") not in view.shown  # shown through its parent
+    assert "/nonexistent" not in view.shown
+    assert "/etc" in view.shown or os.path.islink("/etc")
+    assert str(code / "lib" / "secret.db") in view.hidden
+    assert str(tmp_path / "elsewhere") not in view.hidden  # not under anything shown
+    assert not any(p.startswith(("/home", "/tmp/", "/root", "/sys", "/proc")) and
+                   p != str(code) for p in view.shown)
+
+
+# -- seccomp ---------------------------------------------------------------------------------
+HEADERS = {
+    "x86_64": Path("/usr/include/x86_64-linux-gnu/asm/unistd_64.h"),
+    "aarch64": Path("/usr/include/asm-generic/unistd.h"),
+}
+
+
+@pytest.mark.parametrize("machine", sorted(SYSCALLS))
+def test_the_syscall_numbers_are_those_of_the_kernel_headers(machine: str) -> None:
+    header = HEADERS[machine]
+    if not header.exists():
+        pytest.skip(f"{header} is not installed (linux-libc-dev)")
+    numbers = {}
+    for name, number in re.findall(r"#define __NR(?:3264)?_(\w+)\s+(\d+)", header.read_text()):
+        numbers.setdefault(name, int(number))
+    newer = {"cachestat": 451} if "cachestat" not in numbers else {}  # Linux 6.5
+    assert {name: numbers.get(name, newer.get(name)) for name in SYSCALLS[machine]} \
+        == SYSCALLS[machine]
+    missing = [n for n in DENIED if n not in SYSCALLS[machine]]
+    assert all(n not in numbers for n in missing)  # absent on this architecture indeed
+
+
+def test_a_filter_is_built_for_each_supported_machine_only() -> None:
+    for machine in SYSCALLS:
+        program = seccomp_filter(machine)
+        assert len(program) % 8 == 0
+        assert len(program) // 8 < 4096  # the kernel's limit on a filter's length
+    with pytest.raises(OSError, match="x86_64 and aarch64"):
+        seccomp_filter("riscv64")
+
+
+def _in_child(function: object) -> int:
+    """Run ``function`` (returns an exit status) in a forked child; its wait status."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os._exit(function())  # type: ignore[operator]
+        except BaseException:
+            os._exit(99)
+    return os.waitpid(pid, 0)[1]
+
+
+@pytest.mark.skipif(os.uname().machine not in SYSCALLS, reason="no filter for this machine")
+def test_the_filter_refuses_what_it_names_and_allows_the_rest() -> None:
+    import ctypes
+    import socket
+
+    def child() -> int:
+        install_seccomp()
+        libc = ctypes.CDLL(None, use_errno=True)
+        numbers = SYSCALLS[os.uname().machine]
+        expected = {"unshare": errno.EPERM, "ptrace": errno.EPERM, "bpf": errno.EPERM,
+                    "keyctl": errno.EPERM, "mount": errno.EPERM, "setns": errno.EPERM,
+                    "sysinfo": errno.ENOSYS, "clone3": errno.ENOSYS, "flock": errno.ENOLCK}
+        for name, code in expected.items():
+            ctypes.set_errno(0)
+            if libc.syscall(numbers[name], 0, 0, 0, 0, 0) != -1 or ctypes.get_errno() != code:
+                return 1
+        try:
+            socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            return 2
+        except OSError as error:
+            if error.errno != errno.EAFNOSUPPORT:
+                return 3
+        a, b = socket.socketpair()  # AF_UNIX is allowed, as are files, forks, threads
+        a.sendall(b"x")
+        if b.recv(1) != b"x":
+            return 4
+        pid = os.fork()
+        if pid == 0:
+            os._exit(7)
+        if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 7:
+            return 5
+        return 0
+
+    assert os.waitstatus_to_exitcode(_in_child(child)) == 0
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="needs another architecture's filter")
+def test_a_filter_for_another_architecture_kills_the_process() -> None:
+    def child() -> int:
+        install_seccomp("aarch64")  # the next system call comes from x86_64: killed
+        os.getpid()
+        return 0
+
+    status = _in_child(child)
+    assert os.WIFSIGNALED(status)
+    assert os.WTERMSIG(status) == signal.SIGSYS
+
+
+# -- cgroups ---------------------------------------------------------------------------------
+@pytest.mark.skipif(cgroups.cgroup_support()[1] is not None, reason="no cgroups here")
+def test_an_entrants_cgroup_carries_the_limits_of_its_whole_tree() -> None:
+    group = cgroups.EntrantCgroup(300 * 1024 * 1024, 20, 0.5)
+    try:
+        values = {}
+        for path in group.paths:
+            for name in ("memory.max", "memory.limit_in_bytes", "pids.max", "cpu.max",
+                         "cpu.cfs_quota_us", "cpu.cfs_period_us"):
+                if (path / name).exists():
+                    values[name] = (path / name).read_text().split()
+        memory = values.get("memory.max") or values.get("memory.limit_in_bytes")
+        assert memory == [str(300 * 1024 * 1024)]
+        assert values["pids.max"] == ["20"]
+        cpu = values.get("cpu.max") or [values["cpu.cfs_quota_us"][0],
+                                        values["cpu.cfs_period_us"][0]]
+        assert cpu == ["50000", "100000"]
+        pid = os.fork()
+        if pid == 0:
+            group.join()
+            os.kill(os.getpid(), signal.SIGSTOP)
+            os._exit(0)
+        os.waitpid(pid, os.WUNTRACED)
+        assert group.procs() == {pid}
+        assert group.count() == 1
+    finally:
+        group.kill_all()
+    assert group.paths == []
+    os.waitpid(pid, 0)
+
+
+def test_cgroup_v2_delegation_writes_the_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A made-up v2 hierarchy whose controllers are delegated to this process's cgroup.
+    own = tmp_path / "cg" / "user.slice" / "arena"
+    for folder in (own, own / "pokerlab"):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "cgroup.controllers").write_text("cpu memory pids io\n")
+        (folder / "cgroup.subtree_control").write_text("cpu memory pids\n")
+    monkeypatch.setattr(cgroups, "_mounts", lambda: [(str(tmp_path / "cg"), "cgroup2", {"rw"})])
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {"": "/user.slice/arena"})
+    monkeypatch.delenv("POKERLAB_CGROUP", raising=False)
+    cgroups.cgroup_support.cache_clear()
+    try:
+        hierarchies, problem = cgroups.cgroup_support()
+        assert problem is None
+        assert [(h.version, sorted(h.controllers)) for h in hierarchies] == [
+            (2, ["cpu", "memory", "pids"])]
+        group = cgroups.EntrantCgroup(512 * 1024 * 1024, 19, 1.5)
+        (path,) = group.paths
+        assert path.parent == own / "pokerlab"
+        assert (path / "memory.max").read_text() == str(512 * 1024 * 1024)
+        assert (path / "pids.max").read_text() == "19"
+        assert (path / "cpu.max").read_text() == "150000 100000"
+    finally:
+        cgroups.cgroup_support.cache_clear()
+
+
+def test_cgroup_v2_without_delegation_names_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    own = tmp_path / "cg" / "session"
+    own.mkdir(parents=True)
+    (own / "cgroup.controllers").write_text("cpu pids\n")  # no memory controller given
+    (own / "cgroup.subtree_control").write_text("")
+    monkeypatch.setattr(cgroups, "_mounts", lambda: [(str(tmp_path / "cg"), "cgroup2", {"rw"})])
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {"": "/session"})
+    cgroups.cgroup_support.cache_clear()
+    try:
+        _, problem = cgroups.cgroup_support()
+        assert problem is not None
+        assert "memory" in problem
+    finally:
+        cgroups.cgroup_support.cache_clear()

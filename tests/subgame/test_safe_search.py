@@ -1,0 +1,159 @@
+"""Safe search: the re-solving gadget never lets an opponent hand gain over its alternative.
+
+On Leduc written as a Hold'em game, at real flop states, a blueprint's strategy in the
+subgame is re-solved by :func:`~pokerlab.subgame.safe_search.search`; the opponent's best
+response (the range solver's exact pass over the public tree) is then worth no more to any
+of its hands than against the blueprint, and in all no more in total.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.agents.search_blueprint import BlueprintView
+from pokerlab.blueprint.mccfr import BlueprintTrainer
+from pokerlab.blueprint.policy import BlueprintPolicy
+from pokerlab.errors import SolverError
+from pokerlab.games import load
+from pokerlab.games.holdem_rules import CALL, RAISE
+from pokerlab.games.holdem_state import HoldemState
+from pokerlab.subgame.holdem_subgame import build_subgame, hole_combos
+from pokerlab.subgame.safe_search import (
+    SearchResult,
+    compatible_total,
+    gadget_game,
+    opponent_values,
+    search,
+)
+
+LEDUC_AS_HOLDEM = (
+    'holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", seat_blinds=(1, 1), '
+    'raises="2,4", caps="2,2", first="0,0", stack=100)'
+)
+
+
+@pytest.fixture(scope="module")
+def blueprints() -> dict[int, BlueprintPolicy]:
+    game = load(LEDUC_AS_HOLDEM)
+    out = {}
+    for iterations in (200, 5000):  # a deliberately poor one, and a better one
+        trainer = BlueprintTrainer(game, seed=0)
+        trainer.run(iterations)
+        out[iterations] = BlueprintPolicy(trainer, game=game)
+    return out
+
+
+def _flop_root(cards: tuple[int, int, int], preflop: tuple[int, ...]) -> HoldemState:
+    """The first flop decision after ``preflop`` actions; ``cards`` index the sorted deck."""
+    game = load(LEDUC_AS_HOLDEM)
+    deck = sorted(game.rules.deck)  # type: ignore[attr-defined]
+    state = game.initial_state()
+    for action in (deck[cards[0]], deck[cards[1]], *preflop, deck[cards[2]]):
+        state = state.child(action)
+    assert isinstance(state, HoldemState)
+    assert state.street == 1
+    assert state.to_act >= 0
+    return state
+
+
+def _subgame(policy: BlueprintPolicy, root: HoldemState, seed: int):  # type: ignore[no-untyped-def]
+    rules = root.holdem.rules
+    rng = np.random.default_rng(seed)
+    n = len(hole_combos(rules))
+    weights = (rng.uniform(0.1, 1.0, n), rng.uniform(0.1, 1.0, n))  # any ranges will do
+    view = BlueprintView(policy, root, ())
+    sub = build_subgame(rules, root.betting_node, tuple(int(c) for c in root.board),
+                        weights, view.menu)
+    return sub, view
+
+
+def _opponent_total(sub, strategies, opponent):  # type: ignore[no-untyped-def]
+    values = opponent_values(sub.public, strategies, opponent)[0]
+    return float(values.sum())
+
+
+@pytest.mark.parametrize("iterations", [200, 5000])
+@pytest.mark.parametrize(("cards", "preflop", "searcher"), [
+    ((0, 3, 5), (CALL, CALL), 0),
+    ((1, 4, 2), (RAISE, CALL), 1),
+    ((2, 5, 0), (CALL, RAISE, CALL), 0),
+])
+def test_the_gadget_keeps_every_opponent_hand_at_its_alternative(
+    blueprints: dict[int, BlueprintPolicy], iterations: int, cards: tuple[int, int, int],
+    preflop: tuple[int, ...], searcher: int,
+) -> None:
+    root = _flop_root(cards, preflop)
+    sub, view = _subgame(blueprints[iterations], root, seed=iterations + searcher)
+    public = sub.public
+    opponent = 1 - searcher
+    reference = [np.zeros((public.tree.n_rows[p], public.n_hands[p])) for p in (0, 1)]
+    reference[searcher] = view.reference(sub, searcher)
+    before = opponent_values(public, (reference[0], reference[1]), opponent)[0]
+    result = search(public, searcher, (reference[0], reference[1]), iterations=2000)
+    assert isinstance(result, SearchResult)
+    assert result.iterations == 2000
+    np.testing.assert_allclose(result.alternative, before)
+    after_profile = list(reference)
+    after_profile[searcher] = result.strategy
+    after = opponent_values(public, (after_profile[0], after_profile[1]), opponent)[0]
+    scale = public.pot * compatible_total(public) / public.n_hands[opponent]
+    # Per hand: no gain beyond the solve's inexactness (a small share of the pot).
+    assert float((after - before).max()) <= 0.02 * scale
+    assert result.max_gain <= 0.02 * public.pot
+    # In all, the opponent's best response gains nothing against the re-solved play.
+    assert after.sum() <= before.sum() + 1e-6 * abs(before).sum()
+    # The rows are distributions at every decision of the searcher.
+    tree = public.tree
+    for n in tree.decision_nodes(searcher).tolist():
+        k = len(tree.children(n))
+        np.testing.assert_allclose(result.strategy[tree.row(n) : tree.row(n) + k].sum(axis=0),
+                                   1.0, atol=1e-9)
+
+
+def test_a_poor_blueprint_is_improved_and_unsafe_search_may_give_hands_away(
+    blueprints: dict[int, BlueprintPolicy],
+) -> None:
+    root = _flop_root((0, 3, 5), (CALL, CALL))
+    sub, view = _subgame(blueprints[200], root, seed=3)
+    public = sub.public
+    reference = [np.zeros((public.tree.n_rows[p], public.n_hands[p])) for p in (0, 1)]
+    reference[0] = view.reference(sub, 0)
+    before = opponent_values(public, (reference[0], reference[1]), 1)[0].sum()
+    safe = search(public, 0, (reference[0], reference[1]), iterations=2000)
+    improved = [safe.strategy, reference[1]]
+    after = opponent_values(public, (improved[0], improved[1]), 1)[0].sum()
+    assert after < before - 0.01 * abs(before)  # strictly better than a poor blueprint
+
+
+def test_the_gadget_game_offers_terminate_or_follow() -> None:
+    root = _flop_root((0, 3, 5), (CALL, CALL))
+    trainer = BlueprintTrainer(load(LEDUC_AS_HOLDEM), seed=0)
+    trainer.run(100)
+    sub, _ = _subgame(BlueprintPolicy(trainer, game=load(LEDUC_AS_HOLDEM)), root, seed=0)
+    values = np.arange(sub.public.n_hands[1], dtype=float)
+    gadget, node_map = gadget_game(sub.public, 1, values)
+    tree = gadget.tree
+    assert tree.player(0) == 1
+    assert len(tree.children(0)) == 2
+    assert [tree.labels[c] for c in tree.children(0)] == ["terminate", "follow"]
+    assert tree.n_nodes == sub.public.tree.n_nodes + 2
+    assert node_map[0] == tree.children(0)[1]
+    for n in range(sub.public.tree.n_nodes):  # the subgame is copied below "follow"
+        assert tree.kind(node_map[n]) == sub.public.tree.kind(n)
+        assert tree.chips(node_map[n]) == sub.public.tree.chips(n)
+
+
+def test_a_search_without_budget_or_with_an_unknown_safety_is_refused() -> None:
+    root = _flop_root((0, 3, 5), (CALL, CALL))
+    trainer = BlueprintTrainer(load(LEDUC_AS_HOLDEM), seed=0)
+    trainer.run(100)
+    sub, view = _subgame(BlueprintPolicy(trainer, game=load(LEDUC_AS_HOLDEM)), root, seed=0)
+    public = sub.public
+    reference = (view.reference(sub, 0), np.zeros((public.tree.n_rows[1], public.n_hands[1])))
+    with pytest.raises(SolverError, match="needs a budget"):
+        search(public, 0, reference)
+    with pytest.raises(SolverError, match="safety must be one of gadget, none"):
+        search(public, 0, reference, safety="maybe", iterations=5)
+    with pytest.raises(SolverError, match="reference rows of player 0 must have shape"):
+        search(public, 0, (reference[0][:, :1], reference[1]), iterations=5)
