@@ -89,6 +89,7 @@ def dealer_command(
         open_seats,
         run_acpc_match,
     )
+    from pokerlab.protocols.acpc_log import score_line
 
     check_spin_us(spin_us)  # before the ports are opened and printed
     check_seconds(start_timeout, "--start-timeout")
@@ -111,7 +112,9 @@ def dealer_command(
         report=lambda text: err_console.print(text, markup=False, highlight=False),
     )  # fmt: skip
     try:
-        result = run_acpc_match(holdem, seats, hands=hands, seed=seed, log_path=log)
+        result = run_acpc_match(
+            holdem, seats, hands=hands, seed=seed, log_path=log, game_name=gamedef
+        )
     finally:
         for seat in seats:
             seat.close()
@@ -120,6 +123,8 @@ def dealer_command(
             f"{name}: {chips:+g} chips, {estimate.mean:+.1f} mbb/hand "
             f"[{estimate.low:+.1f}, {estimate.high:+.1f}]"
         )
+    # the reference dealer's last line, on standard output as it prints it
+    console.print(score_line(result.chips, result.names), markup=False, highlight=False)
     if result.faults:
         err_console.print(f"{len(result.faults)} faults (see the log)")
     err_console.print(f"deal seed {result.seed} (replay with --seed {result.seed})")

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from pokerlab._types import CHANCE, TERMINAL, Action
-from pokerlab.cards.card import card_str, parse_card
+from pokerlab.cards.card import N_CARDS, card_str, parse_card
 from pokerlab.errors import CardError, IllegalActionError, ProtocolError
 from pokerlab.games.holdem_rules import CALL, FOLD
 from pokerlab.games.holdem_state import HoldemGame, HoldemState
@@ -33,6 +33,8 @@ PREFIX = "MATCHSTATE"
 _ACTION = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
 _CARD = re.compile(r"[2-9TJQKA][cdhs]")
 _MAX_LINE = 4096
+_CARD_IDS = {card_str(c): c for c in range(N_CARDS)}
+"""The id of each card's text (a lookup where the text is known to be a card or not)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,16 @@ def parse_matchstate(text: str) -> MatchState:
     if len(set(seen)) != len(seen):
         raise ProtocolError(f"cards {_show(cards_text)} repeat a card; each card is dealt once")
     return MatchState(position, hand_number, betting, hole, board)
+
+
+def format_chips(value: float) -> str:
+    """``value`` as ACPC's dealer writes chips in its log: ``%.6f`` without trailing zeros.
+
+    ``10`` for 10, ``-2.5`` for -2.5, ``1234567`` for 1,234,567 (never an exponent, which
+    ``%g`` would give past six digits).
+    """
+    text = f"{value:.6f}".rstrip("0")
+    return text[:-1] if text.endswith(".") else text
 
 
 def format_matchstate(state: MatchState) -> str:
@@ -270,10 +282,64 @@ class MatchStateTracker:
                     else:
                         self._last = (parts[1], parts[2], parts[3], cards)
                         return int(parts[1]), int(parts[2]), state
+        if last is None or parts[1] != last[0] or parts[2] != last[1]:
+            started = self._start(line, parts)
+            if started is not None:
+                return started
         message = parse_matchstate(line)
         state = self.update(message)
         self._last = (parts[1], parts[2], parts[3], parts[4])
         return message.position, message.hand_number, state
+
+    def _start(self, line: str, parts: list[str]) -> tuple[int, int, HoldemState] | None:
+        """A hand's first line read straight into steps; None if the full parser must judge.
+
+        The steps and stand-in hole cards are those :meth:`update` takes from
+        :func:`parse_matchstate`; any line this path does not take as plainly well formed
+        (or whose replay fails) is left to them, so errors name the same parts.
+        """
+        if len(parts) != 5 or parts[0] != PREFIX or len(line) > _MAX_LINE:
+            return None
+        position_text, hand_text, betting, cards = parts[1:]
+        for number in (position_text, hand_text):
+            if not (number.isascii() and number.isdigit() and len(number) <= 9):
+                return None
+        position = int(position_text)
+        hole_text, slash, boards = cards.partition("/")
+        texts = hole_text.split("|")
+        game = self.game
+        n, n_hole = game.n_players, game.rules.hole_size
+        if len(texts) != n or position >= n:
+            return None
+        shown: list[int] = []
+        hole: list[tuple[int, ...]] = []
+        for text in texts:
+            if len(text) not in (0, 2 * n_hole):
+                return None
+            cards_of = tuple(_CARD_IDS.get(text[k : k + 2], -1) for k in range(0, len(text), 2))
+            if -1 in cards_of:
+                return None
+            hole.append(cards_of)
+            shown.extend(cards_of)
+        new = self._new_steps(betting, slash + boards, betting)
+        if new is None:
+            return None
+        shown.extend(int(value) for kind, _, value in new if kind == "card")
+        seen = set(shown)
+        if len(seen) != len(shown):
+            return None
+        spare = iter(c for c in game.rules.deck if c not in seen)
+        hole = [cards_of or tuple(next(spare) for _ in range(n_hole)) for cards_of in hole]
+        steps: list[_Step] = [
+            ("card", 0, hole[seat][k]) for k in range(n_hole) for seat in range(n)
+        ]
+        self._forget()
+        try:
+            state = self._extend(steps + new)
+        except ProtocolError:
+            return None
+        self._last = (position_text, hand_text, betting, cards)
+        return position, int(hand_text), state
 
     @staticmethod
     def _hide_others(cards: str, position: int) -> str:
@@ -476,6 +542,7 @@ __all__ = [
     "MatchState",
     "MatchStateTracker",
     "action_token",
+    "format_chips",
     "format_matchstate",
     "format_response",
     "matchstate_from_state",

@@ -29,6 +29,7 @@ from pokerlab.games.holdem_state import HoldemState
 from pokerlab.games.observation import HandResult, Observation
 from pokerlab.play.acpc_matchstate import (
     PREFIX,
+    format_chips,
     format_matchstate,
     parse_response,
     token_action,
@@ -300,7 +301,7 @@ class AcpcTable:
             state = event.state
             assert isinstance(state, HoldemState)
             record = event.record
-            returns = "|".join(f"{r:g}" for r in record.returns)
+            returns = "|".join(format_chips(r) for r in record.returns)
             names = "|".join(self._name(a) for a in self.seating)
             body = self._body(state, show=range(state.game.n_players))
             self.log(f"STATE:{self.hand}:{body}:{returns}:{names}")

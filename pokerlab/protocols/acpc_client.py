@@ -118,6 +118,10 @@ class AcpcPlayer:
         self._tracker = MatchStateTracker(game)
         self._hand: int | None = None
         self._ended = False
+        take = getattr(self.connection, "take_faults", None)
+        self._take_faults: Callable[[], list[tuple[str, str]]] | None = (
+            take if callable(take) else None
+        )
 
     def _call(self, hook: Callable[..., object], *args: object) -> object:
         try:
@@ -150,15 +154,15 @@ class AcpcPlayer:
                 self._call(connection.observe, hand_results(state, public)[position])
             return None
         if state.player != position:
-            if connection.wants_updates:
+            if exact:
                 view = state.observation(position, public_history=self._tracker.public_history)
                 self._call(connection.observe, view)
             return None
         observation = state.observation(position, public_history=self._tracker.public_history)
         self.decisions += 1
         answer = self._call(connection.act, observation)
-        take = getattr(connection, "take_faults", None)
-        if callable(take):
+        take = self._take_faults
+        if take is not None:
             for kind, detail in take():
                 self.faults.append((hand, kind, detail))
         legal = observation.legal_actions

@@ -25,7 +25,6 @@ can be replayed and audited.
 from __future__ import annotations
 
 import math
-import os
 import selectors
 import socket
 import time
@@ -52,6 +51,7 @@ from pokerlab.play.acpc_seat import (
 )
 from pokerlab.play.deals import check_seed, fresh_seed
 from pokerlab.play.records import FaultEvent, HandRecord
+from pokerlab.protocols.acpc_log import AcpcLogWriter, log_header, score_line
 
 
 @dataclass(frozen=True)
@@ -295,12 +295,17 @@ def run_acpc_match(
     seed: int | None = None,
     log_path: Path | None = None,
     on_hand: Callable[[HandRecord], None] | None = None,
+    game_name: str | None = None,
 ) -> AcpcResult:
     """Play ``hands`` hands between connected seats and return each entrant's result.
 
-    The log (ACPC ``STATE:`` lines and ``#`` fault lines) is written to a temporary file
-    beside ``log_path`` and moved into place at the end, even when interrupted; its last
-    line, ``# seed N``, gives the deal seed once the match is over.
+    The log is the reference dealer's (:mod:`pokerlab.protocols.acpc_log`): the header
+    (match name: the log's file name without its suffix; ``game_name``, default the game's
+    spec; hands; seed; the first seat's time limits), a ``STATE:`` line per hand (and
+    ``#`` lines for faults), ``# seed N`` and, once every hand is played, the ``SCORE:``
+    line. It is written beside ``log_path`` and moved into place at the end, even when
+    interrupted; the header and ``# seed N`` (the deal seed) are written only then, once
+    the match is over.
 
     Args:
         game: the Hold'em game.
@@ -310,6 +315,7 @@ def run_acpc_match(
             known lets every client that knows it predict the cards.
         log_path: the ACPC log file, or None.
         on_hand: called with each hand's record.
+        game_name: the game as the log's header names it (the GAMEDEF given).
     """
     seed = fresh_seed() if seed is None else check_seed(seed)
     n = game.n_players
@@ -317,15 +323,10 @@ def run_acpc_match(
         raise PokerlabError(f"{game.spec} has {n} seats; got {len(seats)} entrants")
     if hands < 1:
         raise PokerlabError(f"hands must be >= 1; got {hands}")
-    tmp = None if log_path is None else log_path.with_name(log_path.name + ".tmp")
-    handle = None if tmp is None else tmp.open("w", encoding="ascii")
-
-    def log(line: str) -> None:
-        if handle is not None:
-            handle.write(line + "\n")
-
-    table = AcpcTable(seats, log)
+    writer = None if log_path is None else AcpcLogWriter(log_path)
+    table = AcpcTable(seats, writer)
     records: list[HandRecord] = []
+    last: list[str] = []
     try:
         for record in iter_hands(
             game,
@@ -339,15 +340,19 @@ def run_acpc_match(
             records.append(record)
             if on_hand is not None:
                 on_hand(record)
+        by_agent = np.array([r.agent_returns() for r in records], dtype=np.float64)
+        last.append(score_line(by_agent.sum(axis=0).tolist(), [s.name for s in seats]))
     finally:
         for seat in seats:
             seat.flush()  # the last hand's end: the clients see every state of the match
-        if handle is not None and tmp is not None and log_path is not None:
-            log(f"# seed {seed} (the deal seed, secret until now: --seed {seed} replays "
-                f"the {len(records)} hands dealt)")
-            handle.close()
-            os.replace(tmp, log_path)
-    by_agent = np.array([r.agent_returns() for r in records], dtype=np.float64)
+        if writer is not None and log_path is not None:
+            match = log_path.name.removesuffix(".log")
+            revealed = (f"# seed {seed} (the deal seed, secret until now: --seed {seed} "
+                        f"replays the {len(records)} hands dealt)")
+            writer.close(
+                log_header(match, game_name or str(game.spec), hands, seed, seats[0].limits),
+                [revealed, *last],
+            )
     big_blind = game.rules.big_blind
     return AcpcResult(
         names=tuple(s.name for s in seats),

@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from pokerlab.errors import PokerlabError
 from pokerlab.games.observation import Observation
-from pokerlab.play.acpc_matchstate import VERSION_LINE
+from pokerlab.play.acpc_matchstate import VERSION_LINE, format_chips
 from pokerlab.play.acpc_seat import TimeLimits
 from pokerlab.play.sandbox import SandboxedAgent
 from pokerlab.protocols.acpc_client import AcpcPlayer, client_agent, latest_states
 from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
+from pokerlab.protocols.acpc_log import read_acpc_log
 from tests.protocols.test_acpc_dealer import HashAgent, _pokerlab_client
 
 DATA = Path(__file__).parent / "data"
@@ -267,8 +268,18 @@ def test_the_cli_plays_a_strategy_file_against_a_sandboxed_entrant_on_a_gamedef_
     assert len(states) == 40
     lines = log.read_text().splitlines()
     assert not any(line.startswith("# hand") for line in lines)  # no fault
-    assert lines[-1].startswith("# seed 3 ")  # the deal seed, written once the match is over
+    assert lines[-2].startswith("# seed 3 ")  # the deal seed, written once the match is over
     assert "deal seed 3 (replay with --seed 3)" in err
+    # the log is the reference dealer's: header, hands, SCORE (printed too), read back
+    written = read_acpc_log(log)
+    assert (written.match, written.game, written.hands, written.seed) == (
+        "match", str(gamedef), 40, 3)
+    assert written.limits == {"t_response": 10000}
+    assert written.totals is not None
+    assert f"SCORE:{'|'.join(format_chips(written.totals[n]) for n in ('solver', 'entrant'))}" \
+        f":solver|entrant" in out
+    for name in ("solver", "entrant"):
+        assert written.totals[name] == sum(r[name] for r in written.results)
     # the entrant always raises or bets when it can: every hand it opens has an r
     opened = [s for s in states if s.split(":")[-1].split("|")[0] == "entrant"]
     assert opened
@@ -322,6 +333,57 @@ def test_the_trackers_fast_path_gives_the_states_of_a_full_parse(game) -> None: 
             assert rough.player == state.player
             assert rough.betting == state.betting
             assert loose.public_history == tracker.public_history
+
+
+@pytest.mark.parametrize(
+    "game",
+    [LIMIT, NO_LIMIT, load_acpc_game("holdem.limit.3p"), load_acpc_game("leduc.limit.2p")],
+    ids=["limit", "no-limit", "limit-3p", "leduc"],
+)
+def test_a_hand_first_read_at_any_of_its_states_or_mangled_reads_as_a_full_parse(game) -> None:  # type: ignore[no-untyped-def]
+    # A client that skips states (latest_states) first reads a hand at any of its states:
+    # that first line takes the tracker's new-hand path, which must give the full parse's
+    # state, and for a damaged line the full parse's error.
+    import random
+
+    from pokerlab.errors import IllegalActionError, ProtocolError
+    from pokerlab.play.acpc_matchstate import (
+        MatchStateTracker,
+        parse_matchstate,
+        state_from_matchstate,
+    )
+
+    def full(line: str) -> object:
+        try:
+            message = parse_matchstate(line)
+            return (message.position, message.hand_number,
+                    state_from_matchstate(game, message).history)  # fmt: skip
+        except (ProtocolError, IllegalActionError) as error:
+            return type(error), str(error)
+
+    def tracked(tracker: MatchStateTracker, line: str) -> object:
+        try:
+            position, hand, state = tracker.follow(line)
+            return position, hand, state.history
+        except (ProtocolError, IllegalActionError) as error:
+            return type(error), str(error)
+
+    rng = random.Random(5)
+    for texts in _table_texts(game, 30, 3):
+        tracker = MatchStateTracker(game)
+        hands: dict[str, list[str]] = {}
+        for line in texts:
+            hands.setdefault(line.split(":")[2], []).append(line)
+        for lines in hands.values():
+            first = rng.randrange(len(lines))
+            for line in lines[first:]:
+                assert tracked(tracker, line) == full(line), line
+            line = lines[first]
+            at = rng.randrange(len(line))
+            for mangled in (line[:at] + line[at + 1 :], line[:at] + "Z" + line[at:],
+                            line[:at] + line[at - 1 : at] + line[at:]):  # fmt: skip
+                other = MatchStateTracker(game)
+                assert tracked(other, mangled) == full(mangled), mangled
 
 
 def test_a_numpy_integer_answer_is_an_action_and_a_string_is_illegal() -> None:

@@ -15,7 +15,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.eval.matches import iter_hands
 from pokerlab.games.holdem import CALL, FOLD, holdem
 from pokerlab.games.observation import Observation
-from pokerlab.play.acpc_matchstate import VERSION_LINE
+from pokerlab.play.acpc_matchstate import VERSION_LINE, format_chips
 from pokerlab.play.acpc_seat import AcpcSeat, TimeLimits, check_spin_us
 from pokerlab.protocols.acpc_client import AcpcPlayer, run_client
 from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
@@ -94,9 +94,13 @@ def test_no_limit_match_over_loopback_equals_in_process(tmp_path) -> None:  # ty
     assert result.chips[0] == sum(r.agent_returns()[0] for r in local)
     assert result.chips[0] == -result.chips[1]
     lines = log.read_text().splitlines()
-    assert len(lines) == hands + 1
-    assert lines[0].startswith("STATE:0:")
-    assert lines[-1].startswith(f"# seed {seed} ")  # the deal seed, once the match is over
+    assert len(lines) == hands + 4  # the header, a line per hand, the seed, the score
+    assert lines[:2] == [f"# name/game/hands/seed match {str(NO_LIMIT.spec).replace(' ', '')} "
+                         f"{hands} {seed}", "#--t_response 5000"]
+    assert lines[2].startswith("STATE:0:")
+    assert lines[-2].startswith(f"# seed {seed} ")  # the deal seed, once the match is over
+    assert lines[-1] == f"SCORE:{format_chips(result.chips[0])}|{format_chips(result.chips[1])}" \
+        ":p0|p1"
     assert result.seed == seed
 
 

@@ -110,7 +110,8 @@ def test_solve_leduc_plays_leduc_limit_2p_over_acpc_as_the_doc_says(tmp_path: Pa
         assert "fault" not in err
     lines = log.read_text().splitlines()
     assert sum(line.startswith("STATE:") for line in lines) == 30
-    assert not any(line.startswith("#") for line in lines)  # no seat ever faulted
+    assert not any(line.startswith("# hand") for line in lines)  # no seat ever faulted
+    assert lines[-1].startswith("SCORE:")  # the reference dealer's last line
 
 
 @pytest.mark.slow
