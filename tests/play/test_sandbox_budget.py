@@ -121,12 +121,39 @@ def test_a_tournament_lasts_at_most_its_budgets(tmp_path: Path) -> None:
         assert all(len(store.hands(m.id)) == 40 for m in matches)
         events = store.events(run_id=result.run_id)
     budgets = [e for e in events if e.kind == "budget"]
-    assert len(budgets) == 4  # each slow entrant in each of its matches
+    # each slow entrant once in each of its matches: the budget is the match's, over both
+    # legs (each leg is played by a fresh process, which carries the time already used)
+    assert len(budgets) == 4
+    assert all(e.hand < 20 for e in budgets)  # spent in the first leg (20 hands)
     for event in budgets:
         used = float(event.detail.split("(")[1].split(" s answering")[0])
         assert used <= limits.match_budget + 0.5
     assert {e.kind for e in events} == {"budget", "disqualified"}
     assert elapsed < 4 * limits.match_budget + 40  # the budgets, the starts, the rest
+
+
+def test_the_budget_is_the_matchs_over_its_legs(tmp_path: Path) -> None:
+    # One decision a hand against always-call (it checks), 0.1 s each: 1.2 s in each leg
+    # of 12 hands, under the 1.8 s budget, but 2.4 s over the match. Each leg is played by
+    # a fresh process; the time of the first counts against the second, so the budget is
+    # spent once, in the second leg, after about 1.8 s in all (not 1.8 s a leg: no fault).
+    limits = SandboxLimits(decision_seconds=5.0, start_seconds=30.0, match_seconds=1.8)
+    file = tmp_path / "slow.py"
+    file.write_text(SLOW.replace("SECONDS", "0.1"))
+    game = kuhn()
+    db = tmp_path / "arena.db"
+    result = run_tournament(game, [file_entrant(file, game, limits=limits),
+                                   *builtin_entrants("always-call")], db=db, hands=12, seed=3)
+    with ArenaStore(db, readonly=True) as store:
+        (match,) = store.matches(result.run_id)
+        assert len(store.hands(match.id)) == 24
+        events = store.events(run_id=result.run_id)
+    budgets = [e for e in events if e.kind == "budget"]
+    assert len(budgets) == 1
+    assert 12 <= budgets[0].hand < 24  # in the second leg
+    used = float(budgets[0].detail.split("(")[1].split(" s answering")[0])
+    assert limits.match_budget - 0.3 <= used <= limits.match_budget + 0.5
+    assert {e.kind for e in events} == {"budget", "disqualified"}
 
 
 NOISY = DEFAULT + '''
