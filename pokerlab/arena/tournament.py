@@ -73,6 +73,7 @@ from pokerlab.games import Game
 from pokerlab.play.dealer import AgentConnection, connect
 from pokerlab.play.deals import check_seed, derive_seed, fresh_seed
 from pokerlab.play.executable import ExecutableAgent
+from pokerlab.play.names import printable
 from pokerlab.play.sandbox import (
     ProcessEntrant,
     SandboxedAgent,
@@ -155,14 +156,17 @@ def file_entrant(
     sandbox to check that it imports and builds its ``Agent``; a file that does not
     becomes an entrant with its ``error`` set (reported, and left out of play).
     """
+    # A refused file is reported under its name escaped (a name with a control character
+    # is refused: it would reach terminals and the store).
+    name, source = printable(Path(path).stem), printable(str(path))
     if not Path(path).is_file():
-        return Entrant(Path(path).stem, str(path), None,
+        return Entrant(name, source, None,
                        f"entrant {str(path)!r} is missing; give a Python file", kind="entrant",
                        sandboxed=True)
     try:
         return resolve_agent(str(path), game, limits=limits)
     except PokerlabError as error:  # a policy file of another game: reported, left out
-        return Entrant(Path(path).stem, str(path), None, str(error),
+        return Entrant(name, source, None, str(error),
                        kind=POLICY_SUFFIXES.get(Path(path).suffix, "entrant"))
 
 
