@@ -16,9 +16,11 @@ import pytest
 
 from pokerlab.agents import AlwaysCall
 from pokerlab.arena import ArenaStore, builtin_entrants, run_tournament
-from pokerlab.arena.tournament import file_entrant
+from pokerlab.arena.store import MatchRow
+from pokerlab.arena.tournament import MatchPlayer, file_entrant
 from pokerlab.eval.matches import iter_hands, play_match
 from pokerlab.games import kuhn
+from pokerlab.play.records import FaultEvent, HandRecord
 from pokerlab.play.sandbox import (
     BUDGET_DECISIONS,
     MAX_DETAIL,
@@ -219,3 +221,33 @@ def test_fault_texts_and_logs_are_cut_storable_and_printable(tmp_path: Path) -> 
     assert "\\x1b[31mred" in agent.log  # shown escaped, never sent to a terminal
     assert "\x1b" not in agent.log
     assert "\x9b" not in agent.log
+
+
+def test_a_resumed_match_keeps_a_budget_spent_in_an_earlier_leg(tmp_path: Path) -> None:
+    # Resumed after its first leg (4 hands), whose hand 3 holds the entrant's budget
+    # fault: the second leg's process is never started nor asked (no new budget).
+    file = tmp_path / "slow.py"
+    file.write_text(SLOW.replace("SECONDS", "0.1"))
+    source = EntrantSource.read(file)
+    limits = SandboxLimits(decision_seconds=5.0, start_seconds=30.0, match_seconds=1.0)
+    built: list[SandboxedAgent] = []
+
+    def build(game: object) -> object:
+        built.append(SandboxedAgent(source, kuhn(), limits=limits, contain=False))
+        return built[-1]
+
+    spent = FaultEvent(hand=3, seat=1, agent=0, kind="budget", detail="spent", action=0)
+    stored = [HandRecord(hand=i, deal=i, seats=(0, 1), returns=(0.0, 0.0), history=(),
+                         events=(spent,) if i == 3 else ()) for i in range(4)]
+    match = MatchRow(id=1, match_index=0, agents=(1, 2), seed=5, hands=8, finished=None)
+    player = MatchPlayer(kuhn(), match, {1: build, 2: lambda game: AlwaysCall()},
+                         hidden=(), batch_size=8, time_limit=None, stored=stored)
+    try:
+        batches = list(player.batches())
+    finally:
+        player.close()
+    hands = [h for b in batches for h in b.hands]
+    assert [h.hand for h in hands] == [4, 5, 6, 7]
+    kinds = {e.kind for h in hands for e in h.events if e.agent == 0}
+    assert kinds == {"disqualified"}
+    assert [a.starts for a in built] == [0]
