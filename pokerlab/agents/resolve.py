@@ -255,8 +255,8 @@ def resolve_agents(
         raise SpecError(f"agent {text!r}: the file does not exist; allowed: {ALLOWED}")
     if not path.is_file():
         raise SpecError(f"agent {text!r} is a folder; allowed: {ALLOWED}")
-    check_name(path.name, f"agent file {text!r}")  # its name reaches terminals and stores
-    check_name(str(path.parent), f"agent file {text!r} (its folder)")
+    check_name(path.name, f"agent {text!r}")  # its name reaches terminals and stores
+    check_name(str(path.parent), f"agent {text!r}: its folder")
     kind = POLICY_SUFFIXES.get(path.suffix)
     if kind is not None:
         return [_policy_entrant(path, kind, game, seed, cache)]

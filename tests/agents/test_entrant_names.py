@@ -113,3 +113,20 @@ def test_pokerlab_match_refuses_it_in_one_printable_line(
     captured = capsys.readouterr()
     assert "\x1b" not in captured.out + captured.err
     assert "allowed: printable text" in captured.err
+
+
+def test_the_acpc_client_and_the_cli_options_show_the_text_escaped(tmp_path: Path) -> None:
+    from pokerlab.cli._common import build_agent
+    from pokerlab.errors import PokerlabError
+    from pokerlab.protocols.acpc_client import client_agent
+
+    file = tmp_path / f"{EVIL}.py"
+    file.write_text(BOT)
+    with pytest.raises(PokerlabError, match="allowed: printable text") as caught:
+        client_agent(str(file), kuhn())
+    assert _plain(str(caught.value))
+    assert str(caught.value).startswith("--agent ")
+    with pytest.raises(SpecError, match="allowed: printable text") as refused:
+        build_agent(str(file), kuhn(), option="--opponent")
+    assert _plain(str(refused.value))
+    assert str(refused.value).startswith("--opponent ")
