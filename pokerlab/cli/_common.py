@@ -140,6 +140,7 @@ def build_agent(
             message starts with ``option`` (``--opponent``, ``agent``).
     """
     from pokerlab.agents.resolve import build_agent as resolve_and_build
+    from pokerlab.play.names import printable
 
     try:
         return resolve_and_build(text, game, seed=seed, in_process=in_process,
@@ -147,7 +148,7 @@ def build_agent(
     except SpecError as error:
         message = str(error)
         if option != "agent" and message.startswith(f"agent {text!r}"):
-            message = f"{option} {text}" + message[len(f"agent {text!r}"):]
+            message = f"{option} {printable(text)}" + message[len(f"agent {text!r}"):]
         raise SpecError(message) from None
 
 
