@@ -37,6 +37,7 @@ from pokerlab.agents.policy_files import POLICY_SUFFIXES, read_policy_file
 from pokerlab.agents.registry import Seed, check_builtin, expand_name, make_agent
 from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.games import Game
+from pokerlab.play.names import check_name
 from pokerlab.strategy import Policy
 
 AgentFactory = Callable[[Game], object]
@@ -262,6 +263,8 @@ def resolve_agents(
         raise SpecError(f"agent {text!r}: the file does not exist; allowed: {ALLOWED}")
     if not path.is_file():
         raise SpecError(f"agent {text!r} is a folder; allowed: {ALLOWED}")
+    check_name(path.name, f"agent {text!r}")  # its name reaches terminals and stores
+    check_name(str(path.parent), f"agent {text!r}: its folder")
     kind = POLICY_SUFFIXES.get(path.suffix)
     if kind is not None:
         return [_policy_entrant(path, kind, game, seed, cache)]

@@ -39,6 +39,7 @@ import contextlib
 import dataclasses
 import fcntl
 import itertools
+import math
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -71,6 +72,8 @@ from pokerlab.eval.sampling import _LazyRecords, _sampler, sample_match
 from pokerlab.games import Game
 from pokerlab.play.dealer import AgentConnection, connect
 from pokerlab.play.deals import check_seed, derive_seed, fresh_seed
+from pokerlab.play.executable import ExecutableAgent
+from pokerlab.play.names import printable
 from pokerlab.play.sandbox import (
     ProcessEntrant,
     SandboxedAgent,
@@ -153,14 +156,17 @@ def file_entrant(
     sandbox to check that it imports and builds its ``Agent``; a file that does not
     becomes an entrant with its ``error`` set (reported, and left out of play).
     """
+    # A refused file is reported under its name escaped (a name with a control character
+    # is refused: it would reach terminals and the store).
+    name, source = printable(Path(path).stem), printable(str(path))
     if not Path(path).is_file():
-        return Entrant(Path(path).stem, str(path), None,
+        return Entrant(name, source, None,
                        f"entrant {str(path)!r} is missing; give a Python file", kind="entrant",
                        sandboxed=True)
     try:
         return resolve_agent(str(path), game, limits=limits)
     except PokerlabError as error:  # a policy file of another game: reported, left out
-        return Entrant(Path(path).stem, str(path), None, str(error),
+        return Entrant(name, source, None, str(error),
                        kind=POLICY_SUFFIXES.get(Path(path).suffix, "entrant"))
 
 
@@ -564,17 +570,27 @@ class MatchPlayer:
         self.agents: list[object] = []
         """The agents of the leg being played (none between legs)."""
         self._logs: dict[int, list[str]] = {}
+        self._spent: dict[int, float] = {}
+        """Seconds each entrant spent answering in the legs played (its budget is the match's)."""
 
     def _start_leg(self) -> list[object]:
         self.agents = [build(self.game) for build in self._builders]
-        for agent in self.agents:
+        for position, agent in enumerate(self.agents):
             if isinstance(agent, SandboxedAgent | ProcessEntrant):  # the store, entrants' files
                 agent.hidden = tuple(dict.fromkeys((*agent.hidden, *self.hidden)))
+            if isinstance(agent, SandboxedAgent | ExecutableAgent):
+                # The time budget is the match's, not the leg's: earlier legs' time counts.
+                spent = self._spent.get(position, 0.0)
+                agent.seconds_used = min(spent, agent.limits.match_budget)
+                if spent >= agent.limits.match_budget:
+                    agent.disqualified = True  # its budget fault was in an earlier leg
         return self.agents
 
     def _end_leg(self) -> None:
         for position, agent in enumerate(self.agents):
             close = getattr(agent, "close", None)
+            if isinstance(agent, SandboxedAgent | ExecutableAgent):
+                self._spent[position] = agent.seconds_used
             if isinstance(agent, SandboxedAgent | ProcessEntrant):
                 agent.close()
                 if agent.log:
@@ -587,6 +603,12 @@ class MatchPlayer:
     def batches(self) -> Iterator[MatchBatch]:
         """Play the missing hands; yield them a batch at a time (and a replay's verdict)."""
         done, leg = len(self.stored), self.leg
+        for record in self.stored[:done - done % leg]:  # a resumed match's earlier legs
+            for index, seconds in enumerate(record.seconds):
+                self._spent[index] = self._spent.get(index, 0.0) + seconds
+            for event in record.events:  # their times are not stored: their budget faults are
+                if event.kind == "budget":
+                    self._spent[event.agent] = math.inf
         for first in range(done - done % leg, self.match.hands, leg):
             agents = self._start_leg()
             try:

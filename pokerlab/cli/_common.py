@@ -143,6 +143,7 @@ def resolve_entrant(
             message starts with ``option`` (``--opponent``, ``agent``).
     """
     from pokerlab.agents.resolve import resolve_agent
+    from pokerlab.play.names import printable
 
     try:
         entrant = resolve_agent(text, game, seed=seed, in_process=in_process,
@@ -152,7 +153,7 @@ def resolve_entrant(
     except SpecError as error:
         message = str(error)
         if option != "agent" and message.startswith(f"agent {text!r}"):
-            message = f"{option} {text}" + message[len(f"agent {text!r}"):]
+            message = f"{option} {printable(text)}" + message[len(f"agent {text!r}"):]
         raise SpecError(message) from None
     return entrant
 

@@ -30,7 +30,7 @@ LBR_GAME = 'holdem(betting="limit")'
 
 
 def read_file(file: Path) -> PolicyFile:
-    """The policy file ``file`` (any kind pokerlab writes; see :mod:`.policy_files`)."""
+    """The policy file ``file`` (any kind pokerlab writes; see :mod:`pokerlab.agents.policy_files`)."""
     from pokerlab.agents.policy_files import read_policy_file
 
     check_input_file(file)

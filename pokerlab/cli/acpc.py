@@ -85,6 +85,7 @@ def dealer_command(
     from pokerlab.play.acpc_seat import TimeLimits, check_spin_us
     from pokerlab.protocols.acpc_dealer import (
         accept_seats,
+        check_seat_names,
         check_seconds,
         open_seats,
         run_acpc_match,
@@ -98,6 +99,7 @@ def dealer_command(
     assert isinstance(holdem, HoldemGame)
     if len(names) != holdem.n_players:
         raise PokerlabError(f"{gamedef} has {holdem.n_players} seats; got {len(names)} names")
+    check_seat_names(names)  # before they are printed
     servers = open_seats(len(names), port_base)
     ports = " ".join(str(s.getsockname()[1]) for s in servers)
     console.print(ports)  # as ACPC's dealer does: the ports, in seat order, on one line

@@ -394,15 +394,17 @@ def _reference(db: Path, run: int | None, text: str) -> Any:
     from pokerlab.arena.store import ArenaStore
     from pokerlab.errors import SpecError
     from pokerlab.eval.aivat import known_policy
+    from pokerlab.play.names import printable
 
     with ArenaStore(db, readonly=True) as store:
         game = load_game(store.run(run).game)
     try:
         agent = PolicyAgent(resolve_policy(text, game), seed=0)
     except SpecError as error:
-        raise SpecError(f"--reference {text}: {error}") from None
+        raise SpecError(f"--reference {printable(text)}: {error}") from None
     if known_policy(game, agent) is None:
-        raise SpecError(f"--reference {text}: it exposes no fixed policy on {game.spec}")
+        raise SpecError(f"--reference {printable(text)}: it exposes no fixed policy on "
+                        f"{game.spec}")
     return agent.policy
 
 

@@ -63,7 +63,9 @@ from pokerlab.play.dealer import (
     default_action,
 )
 from pokerlab.play.deals import check_seed, derive_seed
+from pokerlab.play.executable import ExecutableAgent
 from pokerlab.play.records import FAULT_KINDS, FaultEvent, HandRecord
+from pokerlab.play.sandbox import SandboxedAgent
 from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import compile
 
@@ -320,9 +322,18 @@ def _play_legs(
     later one as ``fresh[k](game)``; those agents are closed when their leg ends.
     """
     played: list[HandRecord] = []
+    table: list[object] = []
     for first in range(0, hands, leg):
+        previous = table if first else list(agents)
         table = [agent if build is None or first == 0 else build(game)
                  for agent, build in zip(agents, fresh, strict=True)]
+        for before, agent in zip(previous, table, strict=True):
+            if agent is not before and isinstance(agent, SandboxedAgent | ExecutableAgent) \
+                    and isinstance(before, SandboxedAgent | ExecutableAgent):
+                # The time budget is the match's, not the leg's (as in the arena).
+                budget = agent.limits.match_budget
+                agent.seconds_used = min(before.seconds_used, budget)
+                agent.disqualified = before.seconds_used >= budget
         try:
             if first > 0:
                 check_agents(game, table)

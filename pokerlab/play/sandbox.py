@@ -94,6 +94,7 @@ from pokerlab.play.entrant_protocol import (
     encode_update,
     frame,
 )
+from pokerlab.play.names import check_name
 
 MAX_SOURCE_BYTES = 512 * 1024
 """Entrant files larger than this are refused."""
@@ -234,7 +235,8 @@ class EntrantSource:
             text = data.decode()
         except UnicodeDecodeError:
             raise PokerlabError(f"entrant {str(file)!r} is not UTF-8 text") from None
-        return cls(file.stem, str(file), text, hashlib.sha256(data).hexdigest())
+        name = check_name(file.stem, f"entrant {str(file)!r}")  # shown and stored
+        return cls(name, str(file), text, hashlib.sha256(data).hexdigest())
 
 
 class SandboxedAgent:

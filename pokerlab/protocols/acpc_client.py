@@ -72,6 +72,7 @@ def client_agent(
             entrant that does not load (the message says why).
     """
     from pokerlab.agents.resolve import resolve_agent
+    from pokerlab.play.names import printable
     from pokerlab.protocols.acpc_native import native_agent
 
     try:
@@ -80,9 +81,10 @@ def client_agent(
             return connect(native)
         entrant = resolve_agent(text, game, seed=seed, limits=limits)
     except PokerlabError as error:
-        raise PokerlabError(f"--agent {text}: {error}") from None
+        raise PokerlabError(f"--agent {printable(text)}: {error}") from None
     if entrant.factory is None:
-        raise PokerlabError(f"--agent {text}: the entrant does not load ({entrant.error})")
+        raise PokerlabError(f"--agent {printable(text)}: the entrant does not load "
+                             f"({entrant.error})")
     connection = connect(entrant.factory(game))
     start = getattr(connection, "start", None)
     if callable(start):  # a sandboxed entrant: its process runs from now on
@@ -91,7 +93,8 @@ def client_agent(
         except AgentFault as fault:
             connection.close()
             raise PokerlabError(
-                f"--agent {text}: the entrant does not load ({fault.kind}: {fault.detail})"
+                f"--agent {printable(text)}: the entrant does not load "
+                f"({fault.kind}: {fault.detail})"
             ) from None
     return connection
 

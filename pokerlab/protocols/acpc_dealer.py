@@ -50,6 +50,7 @@ from pokerlab.play.acpc_seat import (
     check_spin_us,
 )
 from pokerlab.play.deals import check_seed, fresh_seed
+from pokerlab.play.names import check_name
 from pokerlab.play.records import FaultEvent, HandRecord
 from pokerlab.protocols.acpc_log import AcpcLogWriter, log_header, score_line
 
@@ -125,6 +126,19 @@ def check_seconds(value: float, option: str) -> float:
     return value
 
 
+def check_seat_names(names: Sequence[str]) -> None:
+    """Refuse a seat's name that is not printable text or holds ``|`` or ``:``.
+
+    The names are printed and written in the log's ``STATE`` and ``SCORE`` lines, where
+    ``|`` and ``:`` separate fields.
+
+    Raises:
+        SpecError: naming the seat and what a name may hold.
+    """
+    for seat, name in enumerate(names):
+        check_name(name, f"seat {seat + 1}'s name {name!r}", forbidden="|:")
+
+
 def accept_seats(
     listeners: Sequence[socket.socket],
     names: Sequence[str],
@@ -153,6 +167,7 @@ def accept_seats(
             the empty seats), or a timeout is not a positive number.
     """
     check_spin_us(spin_us)
+    check_seat_names(names)
     check_seconds(start_timeout, "the start timeout")
     check_seconds(hello_timeout, "the hello timeout")
     say = report or (lambda text: None)
@@ -371,6 +386,7 @@ __all__ = [
     "MAX_WAITING",
     "AcpcResult",
     "accept_seats",
+    "check_seat_names",
     "check_seconds",
     "open_seats",
     "run_acpc_match",

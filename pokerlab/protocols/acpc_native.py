@@ -133,6 +133,7 @@ def native_agent(text: str, game: HoldemGame, *, seed: int | None = None) -> obj
 
     from pokerlab.agents.policy_agent import PolicyAgent
     from pokerlab.agents.policy_files import POLICY_SUFFIXES, read_policy_file
+    from pokerlab.play.names import check_name
 
     native = native_game(game)
     path = Path(text)
@@ -141,7 +142,8 @@ def native_agent(text: str, game: HoldemGame, *, seed: int | None = None) -> obj
     policy = read_policy_file(path).policy
     if policy.game != native:
         return None
-    return PolicyAgent(NativePolicy(policy, game), seed=seed, name=path.stem)
+    name = check_name(path.stem, f"agent {text!r}")  # shown and logged
+    return PolicyAgent(NativePolicy(policy, game), seed=seed, name=name)
 
 
 __all__ = ["NATIVE", "NativePolicy", "native_agent", "native_game", "native_state"]

@@ -16,9 +16,11 @@ import pytest
 
 from pokerlab.agents import AlwaysCall
 from pokerlab.arena import ArenaStore, builtin_entrants, run_tournament
-from pokerlab.arena.tournament import file_entrant
+from pokerlab.arena.store import MatchRow
+from pokerlab.arena.tournament import MatchPlayer, file_entrant
 from pokerlab.eval.matches import iter_hands, play_match
 from pokerlab.games import kuhn
+from pokerlab.play.records import FaultEvent, HandRecord
 from pokerlab.play.sandbox import (
     BUDGET_DECISIONS,
     MAX_DETAIL,
@@ -121,12 +123,39 @@ def test_a_tournament_lasts_at_most_its_budgets(tmp_path: Path) -> None:
         assert all(len(store.hands(m.id)) == 40 for m in matches)
         events = store.events(run_id=result.run_id)
     budgets = [e for e in events if e.kind == "budget"]
-    assert len(budgets) == 4  # each slow entrant in each of its matches
+    # each slow entrant once in each of its matches: the budget is the match's, over both
+    # legs (each leg is played by a fresh process, which carries the time already used)
+    assert len(budgets) == 4
+    assert all(e.hand < 20 for e in budgets)  # spent in the first leg (20 hands)
     for event in budgets:
         used = float(event.detail.split("(")[1].split(" s answering")[0])
         assert used <= limits.match_budget + 0.5
     assert {e.kind for e in events} == {"budget", "disqualified"}
     assert elapsed < 4 * limits.match_budget + 40  # the budgets, the starts, the rest
+
+
+def test_the_budget_is_the_matchs_over_its_legs(tmp_path: Path) -> None:
+    # One decision a hand against always-call (it checks), 0.1 s each: 1.2 s in each leg
+    # of 12 hands, under the 1.8 s budget, but 2.4 s over the match. Each leg is played by
+    # a fresh process; the time of the first counts against the second, so the budget is
+    # spent once, in the second leg, after about 1.8 s in all (not 1.8 s a leg: no fault).
+    limits = SandboxLimits(decision_seconds=5.0, start_seconds=30.0, match_seconds=1.8)
+    file = tmp_path / "slow.py"
+    file.write_text(SLOW.replace("SECONDS", "0.1"))
+    game = kuhn()
+    db = tmp_path / "arena.db"
+    result = run_tournament(game, [file_entrant(file, game, limits=limits),
+                                   *builtin_entrants("always-call")], db=db, hands=12, seed=3)
+    with ArenaStore(db, readonly=True) as store:
+        (match,) = store.matches(result.run_id)
+        assert len(store.hands(match.id)) == 24
+        events = store.events(run_id=result.run_id)
+    budgets = [e for e in events if e.kind == "budget"]
+    assert len(budgets) == 1
+    assert 12 <= budgets[0].hand < 24  # in the second leg
+    used = float(budgets[0].detail.split("(")[1].split(" s answering")[0])
+    assert limits.match_budget - 0.3 <= used <= limits.match_budget + 0.5
+    assert {e.kind for e in events} == {"budget", "disqualified"}
 
 
 NOISY = DEFAULT + '''
@@ -192,3 +221,33 @@ def test_fault_texts_and_logs_are_cut_storable_and_printable(tmp_path: Path) -> 
     assert "\\x1b[31mred" in agent.log  # shown escaped, never sent to a terminal
     assert "\x1b" not in agent.log
     assert "\x9b" not in agent.log
+
+
+def test_a_resumed_match_keeps_a_budget_spent_in_an_earlier_leg(tmp_path: Path) -> None:
+    # Resumed after its first leg (4 hands), whose hand 3 holds the entrant's budget
+    # fault: the second leg's process is never started nor asked (no new budget).
+    file = tmp_path / "slow.py"
+    file.write_text(SLOW.replace("SECONDS", "0.1"))
+    source = EntrantSource.read(file)
+    limits = SandboxLimits(decision_seconds=5.0, start_seconds=30.0, match_seconds=1.0)
+    built: list[SandboxedAgent] = []
+
+    def build(game: object) -> object:
+        built.append(SandboxedAgent(source, kuhn(), limits=limits, contain=False))
+        return built[-1]
+
+    spent = FaultEvent(hand=3, seat=1, agent=0, kind="budget", detail="spent", action=0)
+    stored = [HandRecord(hand=i, deal=i, seats=(0, 1), returns=(0.0, 0.0), history=(),
+                         events=(spent,) if i == 3 else ()) for i in range(4)]
+    match = MatchRow(id=1, match_index=0, agents=(1, 2), seed=5, hands=8, finished=None)
+    player = MatchPlayer(kuhn(), match, {1: build, 2: lambda game: AlwaysCall()},
+                         hidden=(), batch_size=8, time_limit=None, stored=stored)
+    try:
+        batches = list(player.batches())
+    finally:
+        player.close()
+    hands = [h for b in batches for h in b.hands]
+    assert [h.hand for h in hands] == [4, 5, 6, 7]
+    kinds = {e.kind for h in hands for e in h.events if e.agent == 0}
+    assert kinds == {"disqualified"}
+    assert [a.starts for a in built] == [0]

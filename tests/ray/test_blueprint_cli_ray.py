@@ -71,7 +71,7 @@ def test_a_ray_blueprint_resumes_with_the_local_command(ray_cluster, tmp_path, c
     assert rc == 0
     assert json.loads(capsys.readouterr().out)["iterations"] == 1600
     expected, _ = load_blueprint(before)  # the same file loaded and run on here: what --resume is
-    expected.run(600, batch=4096)
+    expected.run(600)
     resumed, header = load_blueprint(out)
     assert header["iterations"] == 1600
     assert "rounds" not in header
@@ -124,9 +124,8 @@ def test_a_seconds_budget_stops_after_the_round_that_reaches_it(tmp_path) -> Non
                              backend="local", checkpoint=path)
     assert 0 < result.iterations < 10**9
     assert result.iterations % 400 == 0  # whole rounds of 2 x 200
-    assert result.trainer.seconds >= 0.3
+    assert result.seconds >= 0.3  # the budget is the rounds' wall-clock time (the run loop)
     header = read_header(path)
-    assert header["seconds"] >= 0.3
     assert header["rounds"]["iterations"] == result.iterations
     again = train_blueprint(leduc(), iterations=10**9, workers=2, batch=200, seconds=0.3,
                             backend="local", checkpoint=path, resume=True)
@@ -136,7 +135,8 @@ def test_a_seconds_budget_stops_after_the_round_that_reaches_it(tmp_path) -> Non
 @pytest.mark.slow
 def test_ctrl_c_on_ray_saves_a_bp_that_resumes_exactly(ray_cluster, tmp_path, capsys) -> None:
     out = tmp_path / "stop.bp"
-    timer = threading.Timer(4.0, os.kill, (os.getpid(), signal.SIGINT))
+    # late enough that training has begun (tables counted, workers up) on a loaded machine
+    timer = threading.Timer(12.0, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
         rc = main(["blueprint", "train", "leduc", "--out", str(out), "--iterations",

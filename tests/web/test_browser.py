@@ -128,7 +128,7 @@ def test_a_whole_holdem_hand_against_easy_ai(
     history = page.text_content("#history") or ""  # type: ignore[attr-defined]
     assert "You: raise to" in history or "You: bet" in history
     assert "pot of" in history
-    assert "after 1 hands" in (page.text_content("#result") or "")  # type: ignore[attr-defined]
+    assert "after 1 hand" in (page.text_content("#result") or "")  # type: ignore[attr-defined]
     # "Next hand" comes with the version after the hand's end (the table's thread has ended).
     page.wait_for_selector("#deal", state="visible")  # type: ignore[attr-defined]
     _shoot(page, tmp_path / "web-holdem-end.png")
@@ -168,4 +168,4 @@ def test_a_whole_leduc_hand_with_the_strategy_shown(page: object, tmp_path: Path
         _click_and_wait(page, f".move:text-is('{choice}')")
     assert page.evaluate("document.body.dataset.handOver") == "true"  # type: ignore[attr-defined]
     assert "You " in (page.text_content("#history") or "")  # type: ignore[attr-defined]
-    assert "after 1 hands" in (page.text_content("#result") or "")  # type: ignore[attr-defined]
+    assert "after 1 hand" in (page.text_content("#result") or "")  # type: ignore[attr-defined]
