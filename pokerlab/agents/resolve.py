@@ -73,6 +73,14 @@ class Entrant:
     kind: str = "builtin"
     sandboxed: bool = False
 
+    @property
+    def may_learn(self) -> bool:
+        """True for entrant files and programs: they may remember a deal's cards.
+
+        Code pokerlab does not know; a duplicate match builds it afresh for every leg.
+        """
+        return self.kind in ("entrant", "executable")
+
     def build(self, game: Game) -> object:
         """A fresh agent for ``game``.
 

@@ -13,7 +13,7 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import typer
@@ -22,6 +22,9 @@ from rich.markup import escape
 
 from pokerlab.errors import FileFormatError, SpecError
 from pokerlab.games import Game, load, matrix_from_file
+
+if TYPE_CHECKING:
+    from pokerlab.agents.resolve import Entrant
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 """The ``--json`` flag of the commands that can print their result as JSON."""
@@ -128,6 +131,33 @@ def load_game(text: str) -> Game:
         ) from None
 
 
+def resolve_entrant(
+    text: str, game: Game, *, seed: int | np.random.Generator | None = None,
+    in_process: bool = False,
+    cache_dir: Path | None = None, option: str = "agent", trust: bool = False,
+) -> Entrant:
+    """The entrant ``text`` names, through the one resolver (:mod:`pokerlab.agents.resolve`).
+
+    Raises:
+        SpecError: a text that names nothing, or an entrant that does not load; the
+            message starts with ``option`` (``--opponent``, ``agent``).
+    """
+    from pokerlab.agents.resolve import resolve_agent
+    from pokerlab.play.names import printable
+
+    try:
+        entrant = resolve_agent(text, game, seed=seed, in_process=in_process,
+                                cache_dir=cache_dir, trust=trust)
+        if entrant.factory is None:
+            raise SpecError(f"agent {text!r}: {entrant.error}")
+    except SpecError as error:
+        message = str(error)
+        if option != "agent" and message.startswith(f"agent {text!r}"):
+            message = f"{option} {printable(text)}" + message[len(f"agent {text!r}"):]
+        raise SpecError(message) from None
+    return entrant
+
+
 def build_agent(
     text: str, game: Game, *, seed: int | np.random.Generator | None = None,
     in_process: bool = False,
@@ -139,17 +169,8 @@ def build_agent(
         SpecError: a text that names nothing, or an entrant that does not load; the
             message starts with ``option`` (``--opponent``, ``agent``).
     """
-    from pokerlab.agents.resolve import build_agent as resolve_and_build
-    from pokerlab.play.names import printable
-
-    try:
-        return resolve_and_build(text, game, seed=seed, in_process=in_process,
-                                 cache_dir=cache_dir, trust=trust)
-    except SpecError as error:
-        message = str(error)
-        if option != "agent" and message.startswith(f"agent {text!r}"):
-            message = f"{option} {printable(text)}" + message[len(f"agent {text!r}"):]
-        raise SpecError(message) from None
+    return resolve_entrant(text, game, seed=seed, in_process=in_process, cache_dir=cache_dir,
+                           option=option, trust=trust).build(game)
 
 
 def close_agents(agents: list[object]) -> None:

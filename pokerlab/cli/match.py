@@ -18,7 +18,6 @@ from rich.table import Table
 from pokerlab.cli._common import (
     TrustEntrantsOption,
     UnsafeInProcessOption,
-    build_agent,
     check_output_path,
     close_agents,
     console,
@@ -26,6 +25,7 @@ from pokerlab.cli._common import (
     load_game,
     path_text,
     print_json,
+    resolve_entrant,
 )
 from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import PokerlabError
@@ -65,7 +65,8 @@ def match_command(
     """Play a duplicate match; print each agent's mean, its interval and its AIVAT estimate.
 
     Entrant files (.py) and programs play from sandboxed processes of their own, as in the
-    arena (see docs/entrants.md).
+    arena (see docs/entrants.md): a new one for each leg (the deals in one seating), so
+    none remembers the cards of a deal it plays again from the other seat.
     """
     from pokerlab.eval import play_match
     from pokerlab.eval.aivat import aivat_method, known_policy, match_aivat
@@ -79,12 +80,15 @@ def match_command(
 
         phh_game_fields(game)
         check_output_path(hands_out, option="--hands-out", folder=True)
-    built = [build_agent(text, game, seed=seed + k, in_process=in_process, trust=trust)
-             for k, text in enumerate(agents)]
+    entrants = [resolve_entrant(text, game, seed=seed + k, in_process=in_process, trust=trust)
+                for k, text in enumerate(agents)]
+    built = [entrant.build(game) for entrant in entrants]
+    # An entrant file or program plays each leg (seating) afresh: none remembers a deal.
+    fresh = [entrant.factory if entrant.may_learn else None for entrant in entrants]
     try:
         live = not json and err_console.is_terminal  # else a live display leaves a blank line
         with err_console.status(f"playing {hands:,} hands per seat") if live else _Quiet():
-            result = play_match(game, *built, hands=hands, seed=seed)
+            result = play_match(game, *built, hands=hands, seed=seed, fresh=fresh)
     finally:
         close_agents(built)
     if hands_out is not None:

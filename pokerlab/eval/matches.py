@@ -31,7 +31,8 @@ while removing the part of the variance that the cards explain.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from typing import Literal
 
 import numpy as np
@@ -62,9 +63,14 @@ from pokerlab.play.dealer import (
     default_action,
 )
 from pokerlab.play.deals import check_seed, derive_seed
+from pokerlab.play.executable import ExecutableAgent
 from pokerlab.play.records import FAULT_KINDS, FaultEvent, HandRecord
+from pokerlab.play.sandbox import SandboxedAgent
 from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import compile
+
+Rebuild = Callable[[Game], object]
+"""Builds a fresh agent for ``game`` from its source (an entrant's file, a program)."""
 
 Seats = Literal["rotate", "fixed"] | tuple[int, ...]
 """``"rotate"``: every deal in each rotation of the table; ``"fixed"``: agent ``k`` in seat
@@ -299,6 +305,50 @@ def _answers_differ(game: Game, record: HandRecord, answers: list[object]) -> bo
 # -- the match -----------------------------------------------------------------------------
 
 
+def _play_legs(
+    game: Game,
+    agents: Sequence[object],
+    fresh: Sequence[Rebuild | None],
+    *,
+    hands: int,
+    leg: int,
+    seed: int,
+    time_limit: float | None,
+) -> list[HandRecord]:
+    """Play a rotated match leg by leg, the agents with a ``fresh`` builder new in each leg.
+
+    The arena's schedule (:func:`hand_schedule` with ``leg``): hand ``i`` is deal
+    ``i % leg`` in rotation ``i // leg``. Agent ``k`` plays the first leg as given and each
+    later one as ``fresh[k](game)``; those agents are closed when their leg ends.
+    """
+    played: list[HandRecord] = []
+    table: list[object] = []
+    for first in range(0, hands, leg):
+        previous = table if first else list(agents)
+        table = [agent if build is None or first == 0 else build(game)
+                 for agent, build in zip(agents, fresh, strict=True)]
+        for before, agent in zip(previous, table, strict=True):
+            if agent is not before and isinstance(agent, SandboxedAgent | ExecutableAgent) \
+                    and isinstance(before, SandboxedAgent | ExecutableAgent):
+                # The time budget is the match's, not the leg's (as in the arena).
+                budget = agent.limits.match_budget
+                agent.seconds_used = min(before.seconds_used, budget)
+                agent.disqualified = before.seconds_used >= budget
+        try:
+            if first > 0:
+                check_agents(game, table)
+            played.extend(iter_hands(game, table, hands=min(first + leg, hands), seed=seed,
+                                     time_limit=time_limit, start=first, leg=leg))
+        finally:
+            for agent, build in zip(table, fresh, strict=True):
+                close = getattr(agent, "close", None)
+                if build is not None and callable(close):
+                    with contextlib.suppress(Exception):
+                        close()
+    return played
+
+
+
 def check_agents(game: Game, agents: Sequence[object]) -> None:
     """Refuse, before the first hand, agents that say they cannot play ``game``.
 
@@ -327,6 +377,7 @@ def play_match(
     time_limit: float | None = None,
     reference: Strategy | None = None,
     fast: bool = True,
+    fresh: Sequence[Rebuild | None] | None = None,
 ) -> MatchResult:
     """Play ``hands`` hands per seat between ``agents`` and estimate what each wins per hand.
 
@@ -345,13 +396,20 @@ def play_match(
         reference: the profile whose exact history values make the control variate;
             default: a policy-backed agent's policy (when the game compiles).
         fast: sample whole hands on the compiled tree when every agent is policy-backed.
+        fresh: for each agent, None or what builds it afresh (an agent that may learn:
+            an entrant's file, a program). When one is given and every deal is played
+            in every rotation, the match is played in legs as the arena plays it
+            (:func:`hand_schedule` with ``leg=hands``): the rotations one after the
+            other, ``agents[k]`` playing the first leg and ``fresh[k](game)`` each later
+            one; these agents are closed at the end of their leg, so that no agent
+            remembers the cards of a deal it meets again from another seat.
 
     Returns:
         The :class:`~pokerlab.eval.match_result.MatchResult`.
 
     Raises:
-        PokerlabError: the wrong number of agents, a bad ``seats``, ``hands < 1``, or an
-            agent that cannot play the game.
+        PokerlabError: the wrong number of agents (or of ``fresh``), a bad ``seats``,
+            ``hands < 1``, or an agent that cannot play the game.
 
     Example:
         >>> from pokerlab.games import kuhn
@@ -380,8 +438,13 @@ def play_match(
     every = len(backed) == n
     if reference is None and backed:
         reference = backed[0]
+    if fresh is not None and len(fresh) != n:
+        raise PokerlabError(f"fresh must give one entry (or None) per agent; got {len(fresh)} "
+                            f"for {n} agents")
+    leg = hands if (rotated and duplicate and fresh is not None
+                    and any(f is not None for f in fresh)) else None
     index = np.arange(total, dtype=np.int64)
-    deals, seats_of = schedule_arrays(index, n, seats, duplicate)
+    deals, seats_of = schedule_arrays(index, n, seats, duplicate, leg=leg)
     events: tuple[FaultEvent, ...] = ()
     terminals: IntArray | None = None
     records: Sequence[HandRecord]
@@ -395,10 +458,14 @@ def play_match(
         records = _LazyRecords(sampler.tree, terminals, deals, seats_of, by_seat)
         by_agent = seat_returns_to_agents(by_seat, seats_of)
     else:
-        played = list(
-            iter_hands(game, agents, hands=total, seats=seats, duplicate=duplicate, seed=seed,
-                       time_limit=time_limit)
-        )
+        if leg is not None and fresh is not None:
+            played = _play_legs(game, agents, fresh, hands=total, leg=leg, seed=seed,
+                                time_limit=time_limit)
+        else:
+            played = list(
+                iter_hands(game, agents, hands=total, seats=seats, duplicate=duplicate,
+                           seed=seed, time_limit=time_limit)
+            )
         records = played
         by_agent = np.array([r.agent_returns() for r in played], dtype=np.float64)
         events = tuple(e for r in played for e in r.events)
@@ -436,6 +503,7 @@ __all__ = [
     "FaultEvent",
     "HandRecord",
     "MatchResult",
+    "Rebuild",
     "Seats",
     "agent_policy",
     "agent_seed",

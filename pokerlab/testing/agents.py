@@ -1,9 +1,10 @@
 """check_agent: the checks a challenge entry should pass before it enters a tournament.
 
 ``check_agent("my_bot.py", game)`` starts the file in a sandbox exactly as the arena
-does (its own process, the same limits), plays a few hundred hands against random agents
-in every seat, and reports in plain words whatever went wrong: an import error, a missing
-class, exceptions, illegal actions, slow decisions, a crashing process, and what it printed.
+does (its own process, the same limits, a new one for each leg), plays a few hundred
+hands against random agents in every seat, and reports in plain words whatever went
+wrong: an import error, a missing class, exceptions, illegal actions, slow decisions, a
+crashing process, and what it printed.
 """
 
 from __future__ import annotations
@@ -95,10 +96,18 @@ def check_agent(
     per_seat = -(-hands // n)
     others = [RandomAgent() for _ in range(n - 1)]
     agent = SandboxedAgent(source, game, limits=limits)
+    later: list[SandboxedAgent] = []  # a fresh process for each later leg, as in the arena
+
+    def rebuild(game: Game) -> object:
+        later.append(SandboxedAgent(source, game, limits=limits))
+        return later[-1]
+
     try:
-        result = play_match(game, agent, *others, hands=per_seat, seed=seed, fast=False)
+        result = play_match(game, agent, *others, hands=per_seat, seed=seed, fast=False,
+                            fresh=[rebuild, *[None] * len(others)])
     finally:
-        agent.close()
+        for process in (agent, *later):
+            process.close()
     mine = [e for e in result.events if e.agent == 0]
     problems = _describe(mine, hands)
     decisions = sum(r.decisions[0] for r in result.hands)
@@ -116,7 +125,7 @@ def check_agent(
         mean_seconds=seconds / decisions if decisions else 0.0,
         max_seconds=max(per_hand, default=0.0),
         mean_chips=result.estimate.mean,
-        log=agent.log,
+        log="\n".join(process.log for process in (agent, *later) if process.log),
     )
 
 
