@@ -400,6 +400,12 @@ def build_root(view: View, handles: dict[str, int], root: str) -> bool:
     empty_file = _make_path(root, "/.empty", False)
     for path, target in view.links:
         os.symlink(target, root + path)
+    # The private /tmp first: a shown folder under /tmp (a checkout or a virtual environment
+    # there) is then bound over it, not hidden under it.
+    tmp = _make_path(root, "/tmp", True)
+    _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV,
+           f"size={view.tmp_megabytes}m,nr_inodes={max(1024, 256 * view.tmp_megabytes)},"
+           "mode=1777")
     shown = [_bind(root, path, handles[path]) for path in view.shown]
     # Every mount now under the new root read-only (submounts of a bound folder included).
     for point, options in _mounts_under(root):
@@ -408,10 +414,6 @@ def build_root(view: View, handles: dict[str, int], root: str) -> bool:
     for path in view.hidden:
         _cover(root + path, empty_file)
     _make_dev(root)
-    tmp = _make_path(root, "/tmp", True)
-    _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV,
-           f"size={view.tmp_megabytes}m,nr_inodes={max(1024, 256 * view.tmp_megabytes)},"
-           "mode=1777")
     has_proc = _mount_proc(root, empty_file)
     old = _make_path(root, "/.old-root", True)
     number = SYSCALLS.get(platform.machine(), {}).get("pivot_root")
