@@ -252,8 +252,27 @@ def _open_descriptors():
 
 
 def _host_tmp():
-    names = set(os.listdir("/tmp")) - {"entrant", "numba"}
-    return f"SUCCEEDED: {sorted(names)[:10]}" if names else "blocked: its own /tmp"
+    # Its own /tmp, plus the way down to the code it runs where that lives under /tmp (a
+    # checkout or a virtual environment in mktemp -d): nothing beside that way is seen.
+    import pokerlab
+
+    needed = {os.path.realpath(p) for p in (os.path.dirname(pokerlab.__file__), sys.prefix,
+                                            sys.base_prefix)}
+    extra = []
+
+    def walk(folder):
+        ways = {p[len(folder) + 1:].split("/")[0] for p in needed if p.startswith(folder + "/")}
+        for name in os.listdir(folder):
+            path = f"{folder}/{name}"
+            if path in needed:
+                continue
+            if name in ways:
+                walk(path)
+            elif folder != "/tmp" or name not in {"entrant", "numba"}:
+                extra.append(path)
+
+    walk("/tmp")
+    return f"SUCCEEDED: {sorted(extra)[:10]}" if extra else "blocked: its own /tmp"
 
 
 def _shm_segment():
