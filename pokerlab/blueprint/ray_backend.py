@@ -91,8 +91,9 @@ class TrainerHandle:
             iterations in place on the two tables, iteration ``first_iteration + i + 1``
             weighted as such, every draw from ``seed``.
         set_iterations: records the iterations done (what ``average_strategy`` reports).
-        add_seconds: adds training time (what a ``--seconds`` budget counts).
-        seconds: the training time so far.
+        set_seconds: ``set_seconds(seconds, wall_seconds)`` records the run's solving and
+            wall-clock time (the wall time is what a ``--seconds`` budget counts).
+        seconds: ``(seconds, wall_seconds)`` so far.
         save: ``save(path, rounds)`` writes the trainer as a ``.bp`` blueprint file whose
             header also holds ``rounds`` (a dict, or None for a plain file).
         load: ``load(path)`` reads a ``.bp`` file's tables and clock into the trainer;
@@ -103,8 +104,8 @@ class TrainerHandle:
     strategy_sum: NDArray[np.float64]
     sample: Callable[[int, int, int], None]
     set_iterations: Callable[[int], None]
-    add_seconds: Callable[[float], None]
-    seconds: Callable[[], float]
+    set_seconds: Callable[[float, float], None]
+    seconds: Callable[[], tuple[float, float]]
     save: Callable[[Path, dict[str, int] | None], None]
     load: Callable[[Path], dict[str, Any]]
 
@@ -132,12 +133,12 @@ def trainer_handle(trainer: Any, cards: CardsSpec | None = None,
     def set_iterations(iterations: int) -> None:
         trainer.iterations = iterations
 
-    def add_seconds(seconds: float) -> None:
-        trainer._seconds += seconds
-        trainer._wall_seconds += seconds
+    def set_seconds(seconds: float, wall_seconds: float) -> None:
+        trainer._seconds = seconds
+        trainer._wall_seconds = wall_seconds
 
-    def seconds() -> float:
-        return float(trainer.seconds)
+    def seconds() -> tuple[float, float]:
+        return float(trainer.seconds), float(trainer.wall_seconds)
 
     def save(path: Path, rounds: dict[str, int] | None) -> None:
         save_blueprint(trainer, path, cards=cards_spec, bet_menu=bet_menu, rounds=rounds)
@@ -156,7 +157,7 @@ def trainer_handle(trainer: Any, cards: CardsSpec | None = None,
         return header
 
     return TrainerHandle(trainer.regrets, trainer.strategy_sum, sample, set_iterations,
-                         add_seconds, seconds, save, load)
+                         set_seconds, seconds, save, load)
 
 
 def default_trainer(game: Game, seed: int) -> Any:
@@ -399,10 +400,13 @@ class RoundTrainer(RunLoop):
     ids) and interrupt, polled between rounds. Rounds are never cut but at the end of a
     run's ``iterations`` budget (:func:`round_shares`), so an interrupted run, resumed
     from its checkpoint, makes the rounds an uninterrupted one makes. Built by
-    :func:`round_training`, which owns the workers.
+    :func:`round_training`, which owns the workers. A ``seconds`` budget stops after the
+    round that reaches it, so a run stopped by time, resumed with the same budget, does
+    nothing more.
     """
 
     measures_by_default = False
+    finishes_past_seconds = True
 
     def __init__(self, handle: TrainerHandle, trainer: Any, pool: _LocalPool | _RayPool,
                  counters: RoundCounters, *, seed: int, workers: int, batch: int,
@@ -418,7 +422,7 @@ class RoundTrainer(RunLoop):
         self.batch = batch
         self.checkpoint = checkpoint
         self.iterations = counters.iterations
-        self._seconds = self._wall_seconds = handle.seconds()
+        self._seconds, self._wall_seconds = handle.seconds()
         self._run_total = counters.iterations
         self._consistent = True  # False while a round's deltas are being added
         self.worker_seconds = 0.0
@@ -443,7 +447,6 @@ class RoundTrainer(RunLoop):
         counters, handle = self.counters, self.handle
         target = self.iterations + count
         while counters.iterations < target:
-            began = time.perf_counter()
             n, each = round_shares(counters.iterations, self._run_total, self.workers,
                                    self.batch)
             if n == 0:
@@ -462,7 +465,6 @@ class RoundTrainer(RunLoop):
             counters.clock += each
             counters.rounds += 1
             handle.set_iterations(counters.clock)
-            handle.add_seconds(time.perf_counter() - began)
             self.iterations = counters.iterations
             self._consistent = True
 
@@ -495,6 +497,7 @@ class RoundTrainer(RunLoop):
         target = path if path is not None else self.checkpoint
         if target is None or not self._consistent:
             return None
+        self.handle.set_seconds(self._seconds, self._wall_seconds)
         return save_checkpoint(target, self.handle, self.counters)
 
     def result(self, *, began: float, first_done: int) -> TrainingResult:

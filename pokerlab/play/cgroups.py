@@ -3,7 +3,9 @@
 Every process an entrant starts is in its cgroup, whatever session or process group it
 moves to, so the limits hold for the tree (three processes of 1 GiB each do not fit a
 2 GiB limit) and the sandbox can list and kill all of them. The cgroup is made beneath
-the arena's own (never above it: the arena's limits still hold), with cgroup v2 where
+the arena's own (never above it: the arena's limits still hold) wherever the machine's
+mounts show it, found by its path as the mount sees it or by the processes it lists
+(a container that does not show it: beneath the nearest one shown), with cgroup v2 where
 the controllers are delegated to the arena, else cgroup v1's ``memory``, ``pids`` and
 ``cpu`` hierarchies:
 
@@ -26,6 +28,7 @@ import functools
 import itertools
 import os
 import signal
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,16 +57,56 @@ class Hierarchy:
     version: int
 
 
-def _mounts() -> list[tuple[str, str, set[str]]]:
-    """``(mount point, type, super options)`` of the cgroup file systems."""
+def _mounts() -> list[tuple[str, str, set[str], str]]:
+    """``(mount point, type, super options, root)`` of the cgroup file systems.
+
+    ``root`` is the cgroup the mount shows at its mount point (``/`` for the whole
+    hierarchy; a container often sees only its own cgroup there).
+    """
     found = []
     with contextlib.suppress(OSError), open("/proc/self/mountinfo") as info:
         for line in info:
             left, _, right = line.partition(" - ")
             fields, tail = left.split(), right.split()
             if len(fields) > 4 and len(tail) > 2 and tail[0] in ("cgroup", "cgroup2"):
-                found.append((fields[4], tail[0], set(tail[2].split(","))))
+                found.append((fields[4], tail[0], set(tail[2].split(",")), fields[3]))
     return found
+
+
+_SEARCH_LIMIT = 4096
+"""Cgroup folders looked through, at most, for this process's own one."""
+
+
+def _own_folder(point: str, root: str, own: str) -> Path:
+    """The folder of this process's cgroup under a mount at ``point`` showing ``root``.
+
+    ``/proc/self/cgroup`` names the cgroup from the hierarchy's root, the mount shows it
+    from ``root``: the folder is ``point`` plus what ``own`` adds to ``root``. Where that
+    folder is not there (a container's view whose paths do not line up, or a cgroup the
+    process was moved into that this mount does not show), the mount is searched for the
+    cgroup that lists this process; failing that, the nearest folder above the computed
+    one that the mount shows is used (entrants' own limits then still hold; the limits
+    of the cgroup the arena is in, which no one here can see, no longer cover them).
+    """
+    root, own = root.rstrip("/"), own.rstrip("/")
+    inside = own[len(root):] if own == root or own.startswith(root + "/") else own
+    folder = Path(point + inside)
+    if folder.is_dir():
+        return folder
+    me, looked, queue = str(os.getpid()), 0, [Path(point)]
+    while queue and looked < _SEARCH_LIMIT:
+        here = queue.pop(0)
+        looked += 1
+        with contextlib.suppress(OSError):
+            if me in (here / "cgroup.procs").read_text().split():
+                return here
+        with contextlib.suppress(OSError):
+            queue.extend(sorted(child for child in here.iterdir() if child.is_dir()))
+    mount = Path(point)
+    for above in folder.parents:
+        if above.is_dir() and (above == mount or mount in above.parents):
+            return above
+    return folder
 
 
 def _own_paths() -> dict[str, str]:
@@ -81,8 +124,8 @@ def _writable_parent(folder: Path) -> Path:
     """``folder/pokerlab``, made if needed (raises OSError where we may not)."""
     parent = folder / "pokerlab"
     parent.mkdir(exist_ok=True)
-    probe = parent / f"probe-{os.getpid()}"
-    probe.mkdir(exist_ok=True)
+    probe = parent / f"probe-{os.getpid()}-{next(_COUNT)}"  # one per call: threads too
+    probe.mkdir()
     probe.rmdir()
     # Cgroups left by arenas that were killed (their pid, in the name, is gone).
     for stale in parent.glob("sandbox-*"):
@@ -101,10 +144,10 @@ def _enable(folder: Path, wanted: set[str]) -> None:
         (folder / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in sorted(missing)))
 
 
-def _v2_parent(mount: str, own: str, wanted: set[str]) -> Path:
+def _v2_parent(mount: str, root: str, own: str, wanted: set[str]) -> Path:
     """The v2 folder for entrants' cgroups, delegating ``wanted`` (OSError with why not)."""
     override = os.environ.get("POKERLAB_CGROUP")
-    base = Path(override) if override else Path(mount + own)
+    base = Path(override) if override else _own_folder(mount, root, own)
     available = set((base / "cgroup.controllers").read_text().split())
     if not wanted <= available:
         raise OSError(f"cgroup v2: {base} lacks the {', '.join(sorted(wanted - available))} "
@@ -129,43 +172,64 @@ def _v2_parent(mount: str, own: str, wanted: set[str]) -> Path:
     return parent
 
 
+def _why(error: OSError) -> str:
+    """An OSError in words, with the file it names (``"No such file or directory: /x"``)."""
+    if error.strerror and error.filename:
+        return f"{error.strerror}: {error.filename}"
+    return str(error.strerror or error)
+
+
+_SUPPORT_LOCK = threading.Lock()
+
+
 @functools.lru_cache(maxsize=1)
 def cgroup_support() -> tuple[tuple[Hierarchy, ...], str | None]:
     """Where entrants' cgroups go, or why they cannot be made: ``(hierarchies, problem)``.
 
     ``problem`` is None when every controller of :data:`CONTROLLERS` is available.
+    Found once per process, one thread at a time (the arena checks its entrants'
+    files from several threads at once: two threads probing the same folder made one
+    of them refuse isolation).
     """
+    with _SUPPORT_LOCK:
+        return _find_support()
+
+
+def _find_support() -> tuple[tuple[Hierarchy, ...], str | None]:
+    """:func:`cgroup_support`, looked up."""
     mounts = _mounts()
     own = _own_paths()
     wanted = set(CONTROLLERS)
     hierarchies: list[Hierarchy] = []
     problems = []
-    v1 = [(point, options & wanted) for point, kind, options in mounts
+    v1 = [(point, options & wanted, root) for point, kind, options, root in mounts
           if kind == "cgroup" and options & wanted]
-    v2 = [point for point, kind, _ in mounts if kind == "cgroup2"]
+    v2 = [(point, root) for point, kind, _, root in mounts if kind == "cgroup2"]
     if v2 and "" in own:
+        v2_point, v2_root = v2[0]
         try:
-            delegated = set((Path(v2[0] + own[""]) / "cgroup.controllers").read_text().split())
+            delegated = set((_own_folder(v2_point, v2_root, own[""]) / "cgroup.controllers")
+                            .read_text().split())
         except OSError:
             delegated = set()
         v2_wanted = wanted & delegated
         if v2_wanted == wanted or not v1:
             try:
-                parent = _v2_parent(v2[0], own[""], v2_wanted if v1 else wanted)
+                parent = _v2_parent(v2_point, v2_root, own[""], v2_wanted if v1 else wanted)
                 hierarchies.append(Hierarchy(parent, frozenset(v2_wanted), 2))
                 wanted -= v2_wanted
             except OSError as error:
-                problems.append(str(error.strerror or error))
-    for point, controllers in v1:
+                problems.append(_why(error))
+    for point, controllers, root in v1:
         controllers &= wanted
         if not controllers:
             continue
         path = own.get(next(iter(controllers)), "/")
         try:
-            parent = _writable_parent(Path(point + path.rstrip("/")))
+            parent = _writable_parent(_own_folder(point, root, path))
         except OSError as error:
             problems.append(f"cgroup v1 {','.join(sorted(controllers))} at {point}: "
-                            f"{error.strerror or error}")
+                            f"{_why(error)}")
             continue
         hierarchies.append(Hierarchy(parent, frozenset(controllers), 1))
         wanted -= controllers

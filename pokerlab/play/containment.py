@@ -133,14 +133,24 @@ def launch(
     return Launched(process, cgroup, EntrantLog(log_read, log_bytes))
 
 
+_PROBLEMS_LOCK = threading.Lock()
+
+
 @functools.lru_cache(maxsize=1)
 def isolation_problems() -> tuple[str, ...]:
     """What this machine lacks to isolate entrants (empty: nothing), each mechanism named.
 
-    Checked once per process: root (to map each entrant to an unprivileged id of its
-    own), cgroups for memory, processes and CPU, then a probe: a launcher that builds the
+    Checked once per process, one thread at a time (entrants' files are checked from
+    several threads): root (to map each entrant to an unprivileged id of its own),
+    cgroups for memory, processes and CPU, then a probe: a launcher that builds the
     whole contained view and checks every mechanism from inside.
     """
+    with _PROBLEMS_LOCK:
+        return _find_problems()
+
+
+def _find_problems() -> tuple[str, ...]:
+    """:func:`isolation_problems`, looked up."""
     problems = []
     if not sys.platform.startswith("linux"):
         return (f"Linux namespaces (this is {sys.platform})",)

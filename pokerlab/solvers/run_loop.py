@@ -9,7 +9,8 @@ average strategy), and inherits :meth:`RunLoop.run`, which
 1. runs iterations in *slices* of about :data:`SLICE_SECONDS`, sized from the measured
    time of an iteration (never by a fixed count), so that an interrupt (the ``interrupt``
    poll, which the console runner ties to Ctrl-C and SIGTERM) acts within a slice, and a
-   ``seconds`` budget is met to within half an iteration;
+   ``seconds`` budget is met to within half an iteration (a loop whose units are long,
+   :attr:`RunLoop.finishes_past_seconds`, stops after the unit that reaches it instead);
 2. every ``check_every`` iterations *checks*: measures the exploitability (where it can
    and is asked to), appends a :class:`HistoryRow` to ``history`` and calls ``callback``
    with a :class:`Progress`;
@@ -200,6 +201,11 @@ class RunLoop(ABC):
     for loops whose measurement is costly beside an iteration (blueprints), which then
     measure only when asked (``measure=True``) or given a target."""
 
+    finishes_past_seconds: ClassVar[bool] = False
+    """Whether a ``seconds`` budget stops after the unit that reaches it (True: a run
+    stopped by time has spent its budget, so resuming it with the same budget does
+    nothing) rather than at the unit that ends nearest it (False)."""
+
     def __init__(self) -> None:
         self.iterations = 0
         self.history: list[HistoryRow] = []
@@ -355,7 +361,8 @@ class RunLoop(ABC):
             left = None if seconds is None else seconds - sync_wall()
             if left is not None:
                 unit = 0.0 if per_iteration is None else per_iteration * quantum
-                if left <= 0 or left - check_cost < 0.5 * unit:
+                near = not self.finishes_past_seconds and left - check_cost < 0.5 * unit
+                if left <= 0 or near:
                     by_time = True
                     break
             end = self._slice_end(quantum, stop_at, next_check, per_iteration,

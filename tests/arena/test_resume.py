@@ -13,6 +13,7 @@ import pytest
 from pokerlab.agents import solver_strategy
 from pokerlab.arena import ArenaStore, builtin_entrants, run_tournament
 from pokerlab.games import leduc
+from pokerlab.play.containment import containment_available
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["exploitative", "random", "cfr+10", "cfr+100"]
@@ -83,6 +84,7 @@ class Agent:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not containment_available(), reason="needs the sandbox's namespaces")
 def test_sigkill_and_resume_with_isolated_entrants(tmp_path, bot_cache) -> None:
     from pokerlab.arena import file_entrants
 

@@ -13,6 +13,7 @@ import errno
 import os
 import re
 import signal
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -252,7 +253,8 @@ def test_cgroup_v2_delegation_writes_the_limits(
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "cgroup.controllers").write_text("cpu memory pids io\n")
         (folder / "cgroup.subtree_control").write_text("cpu memory pids\n")
-    monkeypatch.setattr(cgroups, "_mounts", lambda: [(str(tmp_path / "cg"), "cgroup2", {"rw"})])
+    monkeypatch.setattr(cgroups, "_mounts",
+                        lambda: [(str(tmp_path / "cg"), "cgroup2", {"rw"}, "/")])
     monkeypatch.setattr(cgroups, "_own_paths", lambda: {"": "/user.slice/arena"})
     monkeypatch.delenv("POKERLAB_CGROUP", raising=False)
     cgroups.cgroup_support.cache_clear()
@@ -278,12 +280,111 @@ def test_cgroup_v2_without_delegation_names_why(
     own.mkdir(parents=True)
     (own / "cgroup.controllers").write_text("cpu pids\n")  # no memory controller given
     (own / "cgroup.subtree_control").write_text("")
-    monkeypatch.setattr(cgroups, "_mounts", lambda: [(str(tmp_path / "cg"), "cgroup2", {"rw"})])
+    monkeypatch.setattr(cgroups, "_mounts",
+                        lambda: [(str(tmp_path / "cg"), "cgroup2", {"rw"}, "/")])
     monkeypatch.setattr(cgroups, "_own_paths", lambda: {"": "/session"})
     cgroups.cgroup_support.cache_clear()
     try:
         _, problem = cgroups.cgroup_support()
         assert problem is not None
         assert "memory" in problem
+    finally:
+        cgroups.cgroup_support.cache_clear()
+
+
+@pytest.mark.skipif(cgroups.cgroup_support()[1] is not None, reason="no cgroups here")
+def test_cgroups_are_found_from_several_threads_at_once() -> None:
+    # The arena checks entrants' files from several threads; each lookup probes the
+    # folders with a scratch cgroup, which two threads once shared (one then removed
+    # the other's and the arena refused isolation for that entrant).
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        found = list(pool.map(lambda _: cgroups._find_support(), range(32)))
+    assert [problem for _, problem in found] == [None] * 32
+
+
+def _fake_v1(tmp_path: Path, layout: dict[str, str]) -> None:
+    """Folders of a made-up cgroup v1 mount per controller, ``cgroup.procs`` as given."""
+    for relative, procs in layout.items():
+        folder = tmp_path / relative
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "cgroup.procs").write_text(procs)
+
+
+def test_cgroup_v1_in_a_container_that_sees_only_its_own_cgroup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # /proc/self/cgroup names /box/7 from the hierarchy's root; the mounts show /box/7 at
+    # their mount points (mountinfo's root field): the cgroup is the mount point itself.
+    _fake_v1(tmp_path, {c: f"{os.getpid()}\n" for c in cgroups.CONTROLLERS})
+    monkeypatch.setattr(cgroups, "_mounts", lambda: [
+        (str(tmp_path / c), "cgroup", {"rw", c}, "/box/7") for c in cgroups.CONTROLLERS])
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {c: "/box/7" for c in cgroups.CONTROLLERS})
+    cgroups.cgroup_support.cache_clear()
+    try:
+        hierarchies, problem = cgroups.cgroup_support()
+        assert problem is None
+        assert sorted(str(h.parent.relative_to(tmp_path)) for h in hierarchies) == [
+            "cpu/pokerlab", "memory/pokerlab", "pids/pokerlab"]
+    finally:
+        cgroups.cgroup_support.cache_clear()
+
+
+def test_cgroup_v1_whose_paths_do_not_line_up_is_found_by_its_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The cpu mount shows the whole hierarchy but not the path /proc/self/cgroup names:
+    # the cgroup that lists this process is found instead; the others line up.
+    me = os.getpid()
+    _fake_v1(tmp_path, {"memory/box/7": f"{me}\n", "pids/box/7": f"{me}\n", "cpu": "1\n",
+                        "cpu/other": "2 3\n", "cpu/system/box": f"4\n{me}\n"})
+    monkeypatch.setattr(cgroups, "_mounts", lambda: [
+        (str(tmp_path / c), "cgroup", {"rw", c}, "/") for c in cgroups.CONTROLLERS])
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {c: "/box/7" for c in cgroups.CONTROLLERS})
+    cgroups.cgroup_support.cache_clear()
+    try:
+        hierarchies, problem = cgroups.cgroup_support()
+        assert problem is None
+        assert sorted(str(h.parent.relative_to(tmp_path)) for h in hierarchies) == [
+            "cpu/system/box/pokerlab", "memory/box/7/pokerlab", "pids/box/7/pokerlab"]
+    finally:
+        cgroups.cgroup_support.cache_clear()
+
+
+def test_cgroup_v1_whose_own_cgroup_is_not_shown_uses_the_nearest_one_above(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # This process was moved into /box/7/ci, which the cpu mount does not show (made
+    # after it, in another view): entrants' cpu cgroups go under /box/7, the nearest.
+    me = os.getpid()
+    _fake_v1(tmp_path, {"memory/box/7": f"{me}\n", "pids/box/7": f"{me}\n", "cpu": "1\n",
+                        "cpu/box/7": "5\n"})
+    monkeypatch.setattr(cgroups, "_mounts", lambda: [
+        (str(tmp_path / c), "cgroup", {"rw", c}, "/") for c in cgroups.CONTROLLERS])
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {"memory": "/box/7", "pids": "/box/7",
+                                                        "cpu": "/box/7/ci"})
+    cgroups.cgroup_support.cache_clear()
+    try:
+        hierarchies, problem = cgroups.cgroup_support()
+        assert problem is None
+        assert sorted(str(h.parent.relative_to(tmp_path)) for h in hierarchies) == [
+            "cpu/box/7/pokerlab", "memory/box/7/pokerlab", "pids/box/7/pokerlab"]
+    finally:
+        cgroups.cgroup_support.cache_clear()
+
+
+def test_a_cgroup_mount_that_cannot_be_written_names_the_mount(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    me = os.getpid()
+    _fake_v1(tmp_path, {"memory/box/7": f"{me}\n", "pids/box/7": f"{me}\n"})
+    gone = tmp_path / "cpu"  # the mount point itself is not there
+    monkeypatch.setattr(cgroups, "_mounts", lambda: [
+        (str(tmp_path / c), "cgroup", {"rw", c}, "/") for c in cgroups.CONTROLLERS])
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {c: "/box/7" for c in cgroups.CONTROLLERS})
+    cgroups.cgroup_support.cache_clear()
+    try:
+        _, problem = cgroups.cgroup_support()
+        assert problem is not None
+        assert f"cgroup v1 cpu at {gone}: No such file or directory: {gone}" in problem
     finally:
         cgroups.cgroup_support.cache_clear()
