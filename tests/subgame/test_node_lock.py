@@ -1,0 +1,111 @@
+"""Node locking: the lock grammar and its errors, locks resolved on a spot's tree, the
+range solver solving against locked nodes (checked against the exact best response of the
+compiled spot game), exploitability of the locked game, checkpoints and the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokerlab.errors import SpecError
+from pokerlab.subgame.node_lock import NodeLock, parse_lock, read_locks, resolve_locks
+from pokerlab.subgame.spot import Spot
+
+SMALL = {"board": "Td9d6hQc2s", "oop": "AA, JJ, T9s, 87s, K8s", "ip": "KK, QQ, A9s, J8s, A2s",
+         "pot": 100, "stack": 150, "bets": "100%", "raises": "a"}
+"""The smallest river spot of tests/subgame/test_spot.py: OOP 23 combos, IP 19, 15 nodes."""
+
+IP_CALLS = ("x:check=1", "b100:call=1", "x-b100-r150:call=1")
+"""Every IP node of SMALL: IP checks behind and calls every bet (a calling station)."""
+
+
+@pytest.fixture(scope="module")
+def small() -> Spot:
+    return Spot(**SMALL)  # type: ignore[arg-type]
+
+
+# -- the grammar ------------------------------------------------------------------------------
+def test_a_lock_reads_node_hands_and_frequencies_and_writes_them_back() -> None:
+    lock = parse_lock(" x-b100 @ QQ+, AKs : call = 0.7 , fold=30% ")
+    assert lock == NodeLock("x-b100", (("call", 0.7), ("fold", 0.3)), "QQ+,AKs")
+    assert parse_lock(str(lock)) == lock
+    assert parse_lock("x-b100:call=1") == NodeLock("x-b100", (("call", 1.0),))
+    assert parse_lock(":Bet  100=1").node == ""  # the root; names keep one space, lower case
+    assert parse_lock(":Bet  100=1").frequencies == (("bet 100", 1.0),)
+    # Frequencies within 1e-6 of 1 are divided by their sum: the lock is a distribution.
+    thirds = parse_lock("x:check=0.3333333,b100=0.6666666").frequencies
+    assert sum(p for _, p in thirds) == pytest.approx(1.0, abs=1e-15)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("x-b100", "no ':' before the actions"),
+    ("x-b100:", "is not ACTION=FREQUENCY"),
+    ("x-b100:call", "is not ACTION=FREQUENCY"),
+    ("x-b100:call=0.5", "add up to 0.5"),
+    ("x-b100:fold=-0.5,call=1.5", "cannot read the frequency '-0.5'"),
+    ("x-b100:call=150%", "outside [0, 1]"),
+    ("x-b100:call=lots", "cannot read the frequency 'lots' of 'call'"),
+    ("x-b100:call=0.5,call=0.5", "action 'call' is given twice"),
+    ("x-b100@:call=1", "no hands after '@'"),
+    ("x-b100@AKs:0.5:call=1", "take no weights"),
+    ("x-b100@AKx:call=1", "cannot read the hands 'AKx'"),
+    ("x b100:call=1", "is not a node key"),
+])
+def test_bad_lock_syntax_is_one_clear_error(text: str, says: str) -> None:
+    with pytest.raises(SpecError) as info:
+        parse_lock(text)
+    assert f"lock {text!r}" in str(info.value)
+    assert says in str(info.value)
+
+
+def test_a_locks_file_skips_comments_and_names_the_bad_line(tmp_path: Path) -> None:
+    good = tmp_path / "locks.txt"
+    good.write_text("# IP is a calling station\nx:check=1\n\n  b100:call=1  # always\n")
+    assert read_locks(good) == (parse_lock("x:check=1"), parse_lock("b100:call=1"))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x:check=1\nb100:call=0.5\n")
+    with pytest.raises(SpecError, match=r"bad.txt:2: lock 'b100:call=0.5'.*add up to 0.5"):
+        read_locks(bad)
+    with pytest.raises(SpecError, match="cannot read the locks file"):
+        read_locks(tmp_path / "missing.txt")
+
+
+# -- locks on a spot's tree ---------------------------------------------------------------------
+def test_locks_resolve_to_rows_and_hands_later_locks_win(small: Spot) -> None:
+    game = small.build().public
+    tree = game.tree
+    table = resolve_locks(game, ["b100:call=1", "b100@KsKh:c=0.25,f=75%", "x-b100:fold=1"])
+    b100, xb100 = tree.keys.index("b100"), tree.keys.index("x-b100")
+    assert table.nodes == (b100, b100, xb100)
+    assert table.players == (1, 1, 0)
+    locked = table.locked_hands(b100)  # [fold, call, all-in] x IP's hands
+    kings = game.hands[1].names.index("KsKh")
+    assert locked[:, kings].tolist() == [0.75, 0.25, 0.0]
+    others = np.delete(locked, kings, axis=1)
+    assert (others == np.array([[0.0], [1.0], [0.0]])).all()
+    assert table.locked_hands(tree.keys.index("x")).shape == (0, 0)
+    # Written into a strategy array: exactly the locked rows and hands, nothing else.
+    strategy = np.full((tree.n_rows[1], game.n_hands[1]), 0.5)
+    table.apply(1, strategy)
+    row = tree.row(b100)
+    assert strategy[row : row + 3, kings].tolist() == [0.75, 0.25, 0.0]
+    assert (strategy[:row] == 0.5).all()
+    assert (strategy[row + 3 :] == 0.5).all()
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("x-b75:call=1", "the spot has no node 'x-b75'; the nodes after 'x' are 'x-x', 'x-b100'"),
+    ("x-b100-c:call=1", "'x-b100-c' is a showdown node; a lock goes on a decision node"),
+    ("x-b100:raise=1", "'x-b100' has no action 'raise'; its actions are fold (f), call (c), "
+                       "all-in 150 (r150)"),
+    (":call=1", "the root has no action 'call'; its actions are check (x), bet 100 (b100)"),
+    ("x-b100:c=0.5,call=0.5", "'call' names the action 'call' a second time"),
+    ("b100@AKs:call=1", "IP (acting at 'b100') holds no combo of 'AKs' on this board"),
+])
+def test_a_lock_that_does_not_fit_the_spot_names_what_is_allowed(small: Spot, text: str,
+                                                                  says: str) -> None:
+    with pytest.raises(SpecError) as info:
+        resolve_locks(small.build().public, [text])
+    assert says in str(info.value)
