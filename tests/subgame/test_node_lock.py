@@ -9,9 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pokerlab.errors import SpecError
+from pokerlab.errors import SolverError, SpecError
+from pokerlab.eval import best_response
+from pokerlab.subgame import RangeSolver, evaluate_profile
+from pokerlab.subgame.checkpoint import load_range_checkpoint
 from pokerlab.subgame.node_lock import NodeLock, parse_lock, read_locks, resolve_locks
 from pokerlab.subgame.spot import Spot
+from pokerlab.subgame.spot_game import SpotGame, spot_game, spot_strategy
 
 SMALL = {"board": "Td9d6hQc2s", "oop": "AA, JJ, T9s, 87s, K8s", "ip": "KK, QQ, A9s, J8s, A2s",
          "pot": 100, "stack": 150, "bets": "100%", "raises": "a"}
@@ -109,3 +113,90 @@ def test_a_lock_that_does_not_fit_the_spot_names_what_is_allowed(small: Spot, te
     with pytest.raises(SpecError) as info:
         resolve_locks(small.build().public, [text])
     assert says in str(info.value)
+
+
+# -- solving against locks ------------------------------------------------------------------
+def _solve(spot: Spot, locks: tuple[str, ...], target: float) -> tuple[RangeSolver, SpotGame]:
+    game = spot_game(spot)
+    solver = RangeSolver(game.public, locks=locks).run(target_exploitability=target,
+                                                        iterations=2_000, check_every=20)
+    return solver, game
+
+
+def test_oop_plays_the_exact_best_response_to_a_locked_calling_station(small: Spot) -> None:
+    target = 1e-4 * small.pot
+    solver, game = _solve(small, IP_CALLS, target)
+    probs = solver.average_arrays()
+    tree = game.public.tree
+    # The locked nodes report the lock exactly, for every hand.
+    for key, action in (("x", 0), ("b100", 1), ("x-b100-r150", 1)):
+        row, count = tree.row(tree.keys.index(key)), len(tree.children(tree.keys.index(key)))
+        expected = np.zeros((count, game.public.n_hands[1]))
+        expected[action] = 1.0
+        assert (probs[1][row : row + count] == expected).all()
+    # OOP's value equals its best response to IP's strategy, computed independently by the
+    # exact evaluator over the compiled spot game (every deal, no public-tree pass).
+    result = solver.evaluate()
+    independent = best_response(game, spot_strategy(game, probs), 0).value
+    assert solver.last_exploitability <= target
+    assert 0.0 <= independent - result.values[0] <= 2 * target + 1e-9
+    assert result.best_response_values[0] == pytest.approx(independent, abs=1e-9)
+    # IP is locked everywhere: in the locked game it cannot gain by deviating.
+    assert result.best_response_values[1] == pytest.approx(result.values[1], abs=1e-9)
+    # Against a calling station OOP gains on the unlocked solution's value.
+    free = RangeSolver(game.public).run(target_exploitability=target, check_every=20)
+    assert result.values[0] > free.evaluate().values[0] + 1.0
+
+
+def test_a_lock_at_one_node_leaves_the_rest_to_solve(small: Spot) -> None:
+    target = 1e-4 * small.pot
+    solver, game = _solve(small, ("b100:call=1",), target)
+    probs = solver.average_arrays()
+    tree = game.public.tree
+    row = tree.row(tree.keys.index("b100"))
+    assert (probs[1][row : row + 3] == np.array([[0.0], [1.0], [0.0]])).all()
+    # IP still solves where it is free (some hands mix checks and bets at 'x')...
+    x = tree.row(tree.keys.index("x"))
+    assert ((probs[1][x] > 0.01) & (probs[1][x] < 0.99)).any()
+    # ...and OOP's value is its exact best response to IP's locked-and-solved strategy.
+    result = solver.evaluate()
+    independent = best_response(game, spot_strategy(game, probs), 0).value
+    assert 0.0 <= independent - result.values[0] <= 2 * target + 1e-9
+    # The locked game's exploitability: IP's best response plays the lock at 'b100', so
+    # it gains less than an unrestricted best response (which folds its weak hands there).
+    unrestricted = evaluate_profile(game.public, probs)
+    assert result.best_response_values[1] <= unrestricted.best_response_values[1] + 1e-12
+    assert unrestricted.exploitability > result.exploitability
+
+
+def test_a_combo_lock_binds_that_combo_only(small: Spot) -> None:
+    target = 1e-3 * small.pot
+    solver, game = _solve(small, ("x@KsKh:check=0.3,b100=0.7",), target)
+    probs = solver.average_arrays()[1]
+    hands = game.public.hands[1]
+    x = game.public.tree.row(game.public.tree.keys.index("x"))
+    kings = hands.names.index("KsKh")
+    assert probs[x : x + 2, kings].tolist() == [0.3, 0.7]
+    assert solver.current_arrays()[1][x : x + 2, kings].tolist() == [0.3, 0.7]
+    free = [h for h in range(hands.n_hands) if h != kings]
+    assert np.abs(probs[x + 1, free] - 0.7).min() > 1e-3  # each other combo solves freely
+    assert solver.last_exploitability <= target
+
+
+def test_a_checkpoint_keeps_its_locks_and_refuses_others(small: Spot, tmp_path: Path) -> None:
+    public = small.build().public
+    locks = ("b100:call=1", "x@KsKh:check=1")
+    straight = RangeSolver(public, locks=locks).run(iterations=30, check_every=10)
+    first = RangeSolver(public, locks=locks).run(iterations=20, check_every=10)
+    path = first.save_checkpoint(tmp_path / "locked.npz")
+    resumed = RangeSolver.load_checkpoint(path, game=public, locks=[parse_lock(t) for t in locks])
+    resumed.run(iterations=10, check_every=10)
+    for a, b in zip(straight.state().values(), resumed.state().values(), strict=True):
+        assert np.array_equal(a, b)
+    # Rebuilt from the file alone, the solver has the file's locks.
+    assert load_range_checkpoint(path).locks.texts == ["b100:call=1.0", "x@KsKh:check=1.0"]
+    with pytest.raises(SolverError, match=r"was solved with the locks 'b100:call=1.0', "
+                       r"'x@KsKh:check=1.0'; this run has \(none\): resume with the same"):
+        RangeSolver.load_checkpoint(path, game=public, locks=())
+    with pytest.raises(SolverError, match=r"this run has 'b100:fold=1.0'"):
+        RangeSolver.load_checkpoint(path, game=public, locks=["b100:fold=1"])
