@@ -4,16 +4,20 @@ compiled spot game), exploitability of the locked game, checkpoints and the CLI.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from pokerlab.cli import main
 from pokerlab.errors import SolverError, SpecError
 from pokerlab.eval import best_response
+from pokerlab.solvers import run_console
 from pokerlab.subgame import RangeSolver, evaluate_profile
 from pokerlab.subgame.checkpoint import load_range_checkpoint
 from pokerlab.subgame.node_lock import NodeLock, parse_lock, read_locks, resolve_locks
+from pokerlab.subgame.result import SpotSolution
 from pokerlab.subgame.spot import Spot
 from pokerlab.subgame.spot_game import SpotGame, spot_game, spot_strategy
 
@@ -200,3 +204,85 @@ def test_a_checkpoint_keeps_its_locks_and_refuses_others(small: Spot, tmp_path: 
         RangeSolver.load_checkpoint(path, game=public, locks=())
     with pytest.raises(SolverError, match=r"this run has 'b100:fold=1.0'"):
         RangeSolver.load_checkpoint(path, game=public, locks=["b100:fold=1"])
+
+
+# -- the command line -------------------------------------------------------------------------
+CLI = ["spot", "solve", "--board", "Td9d6hQc2s", "--oop", "AA, JJ, T9s, 87s, K8s", "--ip",
+       "KK, QQ, A9s, J8s, A2s", "--pot", "100", "--stack", "150", "--bets", "100%",
+       "--raises", "a"]
+"""SMALL on the command line."""
+
+
+class _InterruptAfter:
+    """Stands in for the SIGINT flag: 'pressed' after a number of checks."""
+
+    def __init__(self, checks: int) -> None:
+        self._checks = checks
+
+    @property
+    def requested(self) -> bool:
+        self._checks -= 1
+        return self._checks < 0
+
+    def __enter__(self) -> _InterruptAfter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def test_solve_with_locks_then_show_the_locked_node(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    locks = tmp_path / "ip.txt"
+    locks.write_text("# IP calls every bet\nb100:call=1\nx-b100-r150:call=1  # the shove too\n")
+    out = tmp_path / "locked.npz"
+    assert main([*CLI, "--target", "0.1%", "--locks", str(locks), "--lock", "x:check=1",
+                 "--out", str(out), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["locks"] == ["b100:call=1.0", "x-b100-r150:call=1.0", "x:check=1.0"]
+    solution = SpotSolution.load(out)
+    assert [str(lock) for lock in solution.locks] == result["locks"]
+    assert (solution.node("b100").strategy == np.array([[0.0], [1.0], [0.0]])).all()
+    assert main(["spot", "show", str(out), "--node", "b100"]) == 0
+    text = capsys.readouterr().out
+    assert "locked (whole range): call 100%" in text
+    assert "2 locks at other nodes: 'x-b100-r150:call=1.0', 'x:check=1.0'" in text
+    assert main(["spot", "show", str(out), "--node", "x-b100", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["locks"] == []
+    assert len(shown["spot_locks"]) == 3
+
+
+@pytest.mark.parametrize(("lock", "message"), [
+    ("x-b100:raise=1", "'x-b100' has no action 'raise'; its actions are fold (f), call (c), "
+                       "all-in 150 (r150)"),
+    ("x-b75:call=1", "the spot has no node 'x-b75'"),
+    ("b100@AKs:call=1", "holds no combo of 'AKs'"),
+    ("b100:call=0.6", "add up to 0.6"),
+])
+def test_a_bad_lock_is_one_line_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           lock: str, message: str) -> None:
+    code = main([*CLI, "--iterations", "10", "--lock", lock, "--out", str(tmp_path / "x.npz")])
+    lines = capsys.readouterr().err.splitlines()  # the spot and its size, then the error
+    assert code == 1
+    assert lines[-1].startswith("error: lock ")
+    assert message in lines[-1]
+    assert sum(line.startswith("error") for line in lines) == 1
+
+
+def test_a_locked_solve_resumes_only_with_its_locks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [*CLI, "--iterations", "40", "--check-every", "10", "--json", "--lock",
+            "b100:call=1", "--out", str(tmp_path / "part.npz")]
+    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(2))
+    assert main(args) == 130
+    assert "--lock b100:call=1 --resume" in capsys.readouterr().err
+    monkeypatch.undo()
+    other = [*args[: args.index("--lock")], "--lock", "b100:fold=1", *args[-2:], "--resume"]
+    assert main(other) == 1
+    err = capsys.readouterr().err
+    assert "was solved with the locks 'b100:call=1.0'; this run has 'b100:fold=1.0'" in err
+    assert main([*args, "--resume"]) == 0
+    assert json.loads(capsys.readouterr().out)["iterations"] == 40
