@@ -230,11 +230,6 @@ class LockTable:
         return self.probs[self.players[i]][start : start + self.counts[i]].copy()
 
 
-def no_locks(game: PublicGame) -> LockTable:
-    """The empty table of ``game`` (no node locked)."""
-    return resolve_locks(game, ())
-
-
 def resolve_locks(game: PublicGame, locks: Iterable[NodeLock | str]) -> LockTable:
     """Check ``locks`` against ``game`` and build the arrays the solver reads.
 
@@ -382,7 +377,6 @@ __all__ = [
     "LockTable",
     "NodeLock",
     "action_names",
-    "no_locks",
     "parse_lock",
     "read_locks",
     "resolve_locks",
