@@ -296,7 +296,10 @@ def _find_node(game: PublicGame, keys: dict[str, int], lock: NodeLock) -> int:
     else:
         known = _deepest_known(keys, lock.node)
         at = "the root" if known == "" else repr(known)
-        nxt = ", ".join(repr(tree.keys[c]) for c in tree.children(keys[known])) or "none"
+        children = [repr(tree.keys[c]) for c in tree.children(keys[known])]
+        nxt = ", ".join(children[:12]) or "none"
+        if len(children) > 12:
+            nxt += f" ... ({len(children)} in all)"
         shared = (" (a card the tree shares with a suit-isomorphic one is locked through "
                   "the card it shares, or solve with --no-isomorphism)" if "/" in lock.node
                   else "")

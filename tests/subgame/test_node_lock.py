@@ -286,3 +286,20 @@ def test_a_locked_solve_resumes_only_with_its_locks(
     assert "was solved with the locks 'b100:call=1.0'; this run has 'b100:fold=1.0'" in err
     assert main([*args, "--resume"]) == 0
     assert json.loads(capsys.readouterr().out)["iterations"] == 40
+
+
+def test_a_lock_below_a_dealt_card_binds_that_card_s_node_only() -> None:
+    spot = Spot(board="Td9d6hQc", oop="AA, T9s", ip="KK, 87s", pot=60, stack=120, bets="100%",
+                raises="")
+    built = spot.build()
+    solver = RangeSolver(built.public, locks=["x-x/2s/x:b60=1"]).run(iterations=60,
+                                                                      check_every=60)
+    solution = SpotSolution.from_solver(solver, built)
+    locked = solution.node("x-x/2s/x")  # IP after checks on the turn and on the 2s
+    assert locked.actions == ("check", "bet 60")
+    assert (locked.strategy == np.array([[0.0], [1.0]])).all()
+    assert [str(lock) for lock in solution.locks_at("x-x/2s/x")] == ["x-x/2s/x:b60=1.0"]
+    assert solution.locks_at("x-x/2c/x") == ()
+    assert (solution.node("x-x/2c/x").strategy[0] > 0.5).any()  # the same node on 2c: free
+    with pytest.raises(SpecError, match=r"no node 'x-x/Zz/x'.*'x-x/2c/', .*\(48 in all\)"):
+        resolve_locks(built.public, ["x-x/Zz/x:b60=1"])
