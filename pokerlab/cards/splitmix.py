@@ -41,15 +41,18 @@ _TWO_POW_M53 = 1.0 / 9007199254740992.0
 
 
 @numba.njit(numba.uint64(numba.uint64), cache=True, nogil=True, inline="always")
-def mix(z: np.uint64) -> np.uint64:
-    """The 64 output bits of state ``z`` (SplitMix64's finalizer, a bijection of 64 bits)."""
+def mix(z: np.uint64 | int) -> np.uint64:
+    """The 64 output bits of state ``z`` (SplitMix64's finalizer, a bijection of 64 bits).
+
+    Called from Python with an int, it returns an int.
+    """
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
 
 
 @numba.njit(numba.float64(numba.uint64), cache=True, nogil=True, inline="always")
-def unit(z: np.uint64) -> float:
+def unit(z: np.uint64 | int) -> float:
     """The output of state ``z`` as a float in [0, 1): its top 53 bits over 2**53."""
     return float(mix(z) >> _S11) * _TWO_POW_M53
 
@@ -62,4 +65,4 @@ def uniform(rng: NDArray[np.uint64]) -> float:
     return unit(z)
 
 
-__all__ = ["GAMMA", "mix", "unit", "uniform"]
+__all__ = ["GAMMA", "mix", "uniform", "unit"]

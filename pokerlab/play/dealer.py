@@ -236,19 +236,20 @@ _MASK = (1 << 64) - 1
 def mix64(*words: int) -> int:
     """A 64-bit hash of integers (SplitMix64's finalizer over a running sum); fast seeding.
 
-    Public and unkeyed: for an agent's own randomness (:func:`reseed`), never for cards or
-    for values derived from a secret seed (those are :mod:`pokerlab.play.deals`' keyed ones).
+    The finalizer is :func:`pokerlab.cards.splitmix.mix`. Public and unkeyed: for an
+    agent's own randomness (:func:`reseed`), never for cards or for values derived from a
+    secret seed (those are :mod:`pokerlab.play.deals`' keyed ones).
 
     Example:
         >>> mix64(1, 2, 3) == mix64(1, 2, 3) != mix64(1, 2, 4)
         True
     """
+    from pokerlab.cards.splitmix import GAMMA, mix  # numba: imported on first use only
+
+    gamma = int(GAMMA)
     z = 0x6A09E667F3BCC909
     for word in words:
-        z = (z + (int(word) & _MASK) * 0x9E3779B97F4A7C15 + 0xD1B54A32D192ED03) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        z ^= z >> 31
+        z = int(mix((z + (int(word) & _MASK) * gamma + 0xD1B54A32D192ED03) & _MASK))
     return z
 
 

@@ -63,14 +63,14 @@ def test_bad_words_are_refused_not_wrapped() -> None:
 
 
 def test_the_kernel_stream_equals_the_reference(words: list[int]) -> None:
-    from pokerlab.solvers import _mccfr_kernels
+    from pokerlab.solvers import _deep_cfr_kernels, _mccfr_kernels
 
     for seed in words[:200]:
         rng = np.array([seed], dtype=np.uint64)
         assert [uniform(rng) for _ in range(5)] == _ref_stream(seed, 5)
         assert int(rng[0]) == (seed + 5 * int(GAMMA)) & _MASK
-        again = np.array([seed], dtype=np.uint64)
-        assert [_mccfr_kernels._uniform(again) for _ in range(5)] == _ref_stream(seed, 5)
+    assert _mccfr_kernels.uniform is uniform
+    assert _deep_cfr_kernels.uniform is uniform
 
 
 def test_the_walks_stream_equals_the_reference(words: list[int]) -> None:
