@@ -29,6 +29,7 @@ their hands through :func:`deal_hand`, for 2 to 9 seats:
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -233,6 +234,14 @@ def connect(agent: object, *, time_limit: float | None = None) -> AgentConnectio
 _MASK = (1 << 64) - 1
 
 
+@functools.cache
+def _splitmix() -> tuple[int, Callable[[int], int]]:
+    """SplitMix64's increment and finalizer, imported on first use (they load numba)."""
+    from pokerlab.cards.splitmix import GAMMA, mix
+
+    return int(GAMMA), mix  # type: ignore[return-value]
+
+
 def mix64(*words: int) -> int:
     """A 64-bit hash of integers (SplitMix64's finalizer over a running sum); fast seeding.
 
@@ -244,12 +253,10 @@ def mix64(*words: int) -> int:
         >>> mix64(1, 2, 3) == mix64(1, 2, 3) != mix64(1, 2, 4)
         True
     """
-    from pokerlab.cards.splitmix import GAMMA, mix  # numba: imported on first use only
-
-    gamma = int(GAMMA)
+    gamma, mix = _splitmix()
     z = 0x6A09E667F3BCC909
     for word in words:
-        z = int(mix((z + (int(word) & _MASK) * gamma + 0xD1B54A32D192ED03) & _MASK))
+        z = mix((z + (int(word) & _MASK) * gamma + 0xD1B54A32D192ED03) & _MASK)
     return z
 
 
