@@ -48,6 +48,7 @@ from pokerlab.errors import FileFormatError, SpecError
 from pokerlab.games.base import Game
 from pokerlab.games.observation import Observation
 from pokerlab.play.dealer import reseed
+from pokerlab.strategy.policy import sample_action
 
 DEFAULT_ITERATIONS = 2_000_000
 """Training iterations of the default Texas Hold'em blueprint (single-threaded)."""
@@ -256,13 +257,7 @@ class HardAI:
 
     def act(self, observation: Observation) -> Action:
         """Sample an action from the blueprint's probabilities at ``observation``."""
-        probs = self.policy.action_probabilities(observation)
-        actions = list(probs)
-        weights = np.array([probs[a] for a in actions], dtype=np.float64)
-        total = float(weights.sum())
-        if total <= 0:
-            return actions[0]
-        return actions[int(self.rng.choice(len(actions), p=weights / total))]
+        return sample_action(self.policy.action_probabilities(observation), self.rng)
 
 
 __all__ = [

@@ -36,6 +36,7 @@ from pokerlab.errors import SpecError
 from pokerlab.games.base import Game
 from pokerlab.games.observation import Observation
 from pokerlab.play.dealer import reseed
+from pokerlab.strategy.policy import sample_action
 
 DEFAULT_THINK = 1.0
 """Seconds per decision of ``hard-search`` (the issue's budget for the web table)."""
@@ -117,13 +118,7 @@ class HardSearchAI:
 
     def act(self, observation: Observation) -> Action:
         """Sample an action from the re-solved probabilities at ``observation``."""
-        probs = self.policy.action_probabilities(observation)
-        actions = list(probs)
-        weights = np.array([probs[a] for a in actions], dtype=np.float64)
-        total = float(weights.sum())
-        if total <= 0:
-            return actions[0]
-        return actions[int(self.rng.choice(len(actions), p=weights / total))]
+        return sample_action(self.policy.action_probabilities(observation), self.rng)
 
 
 __all__ = ["DEFAULT_THINK", "NAME", "HardSearchAI", "parse_search_name"]

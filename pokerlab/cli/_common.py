@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -244,29 +243,3 @@ def _check_writable(folder: Path, option: str, path: Path) -> None:
         ) from None
     os.close(handle)
     os.unlink(probe)
-
-
-class Interrupt:
-    """Turns Ctrl-C and SIGTERM into a flag checked between chunks of iterations.
-
-    Never mid-iteration: a long run (solve, spot, blueprint) stops at its next chunk's end,
-    writes its file and prints how to resume. The previous handlers come back on exit.
-    """
-
-    _SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __init__(self) -> None:
-        self.requested = False
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> Interrupt:
-        for number in self._SIGNALS:
-            self._previous[number] = signal.signal(number, self._handle)
-        return self
-
-    def _handle(self, signum: int, frame: object) -> None:
-        self.requested = True
-
-    def __exit__(self, *exc: object) -> None:
-        for number, handler in self._previous.items():
-            signal.signal(number, handler)

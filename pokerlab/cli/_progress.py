@@ -125,16 +125,10 @@ class SolverProgressBar:
     def __call__(self, progress: SolverProgress) -> None:
         """Update the bar (the solver's ``callback``)."""
         rate = progress.iteration / progress.seconds if progress.seconds > 0 else 0.0
-        from pokerlab.solvers.run_console import format_exploitability
+        from pokerlab.solvers.run_console import format_exploitability, format_values
 
         exploitability = format_exploitability(progress)
-        value = None if self._value is None else self._value()
-        if value is None:
-            shown = "-"
-        elif isinstance(value, tuple):
-            shown = "/".join(f"{v:+.5f}" for v in value)
-        else:
-            shown = f"{value:+.5f}"
+        shown = format_values(None if self._value is None else self._value())
         infosets = "-" if progress.infosets is None else f"{progress.infosets:,}"
         self._bar.update(
             self._task,

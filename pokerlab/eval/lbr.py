@@ -60,6 +60,7 @@ from pokerlab.games.holdem import CALL, FOLD, RAISE, HoldemGame, HoldemState
 from pokerlab.games.holdem_public import replay_observation
 from pokerlab.games.observation import Observation
 from pokerlab.play.dealer import DealStream, InProcessConnection, deal_hand, reseed
+from pokerlab.strategy.policy import sample_action
 
 VARIANTS = ("paper", "refined")
 """LBR's ways to value a raise: against the whole range, or against the hands that continue."""
@@ -240,10 +241,7 @@ class _PolicySeat:
         self._rng = reseed(self._rng, value)
 
     def act(self, observation: Observation) -> Action:
-        answer = self.policy.action_probabilities(observation)
-        actions = [a for a, p in answer.items() if p > 0]
-        p = np.array([answer[a] for a in actions], dtype=np.float64)
-        return actions[int(self._rng.choice(len(actions), p=p / p.sum()))]
+        return sample_action(self.policy.action_probabilities(observation), self._rng)
 
 
 def check_hands(hands: int) -> None:

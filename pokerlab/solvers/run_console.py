@@ -135,6 +135,15 @@ def format_bytes(size: int | None) -> str:
     return f"{size} B"
 
 
+def format_values(value: float | tuple[float, ...] | None) -> str:
+    """P1's value (``+0.05556``), every seat's (``+0.1/-0.1``), or ``"-"``."""
+    if value is None:
+        return "-"
+    if isinstance(value, tuple):
+        return "/".join(f"{v:+.5f}" for v in value)
+    return f"{value:+.5f}"
+
+
 def format_exploitability(progress: Progress) -> str:
     """Chips per hand (``1.234e-03``), or a share of the pot where the run has one."""
     percent = progress.percent_of_pot
@@ -164,13 +173,7 @@ class ProgressBar:
 
     def __call__(self, progress: Progress) -> None:
         """After a check: the measurements too (the run loop's ``callback``)."""
-        value = None if self._value is None else self._value()
-        if value is None:
-            shown = "-"
-        elif isinstance(value, tuple):
-            shown = "/".join(f"{v:+.5f}" for v in value)
-        else:
-            shown = f"{value:+.5f}"
+        shown = format_values(None if self._value is None else self._value())
         infosets = "-" if progress.infosets is None else f"{progress.infosets:,}"
         workers = f"{len(progress.worker_pids)} workers" if progress.worker_pids else ""
         self._bar.update(
@@ -350,6 +353,7 @@ __all__ = [
     "compile_notice",
     "format_bytes",
     "format_exploitability",
+    "format_values",
     "progress_bar",
     "run_to_budget",
 ]

@@ -137,6 +137,24 @@ def check_distribution(
     return {a: p / total for a, p in out.items()}
 
 
+def sample_action(probabilities: Mapping[Action, float], rng: np.random.Generator) -> Action:
+    """Draw one action from ``{action: probability}`` with ``rng`` (what an agent plays).
+
+    One draw of ``rng.choice`` over the actions in the mapping's order (actions of
+    probability 0 are never drawn); the first action where the probabilities sum to 0.
+
+    Example:
+        >>> sample_action({0: 0.0, 1: 1.0}, np.random.default_rng(0))
+        1
+    """
+    actions = list(probabilities)
+    weights = np.array([probabilities[a] for a in actions], dtype=np.float64)
+    total = float(weights.sum())
+    if total <= 0:
+        return actions[0]
+    return actions[int(rng.choice(len(actions), p=weights / total))]
+
+
 class FunctionPolicy:
     """A policy computed by a function of the observation.
 
@@ -266,5 +284,6 @@ __all__ = [
     "RawDistribution",
     "check_distribution",
     "load_policy",
+    "sample_action",
     "tabulate",
 ]

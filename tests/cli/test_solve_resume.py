@@ -164,9 +164,11 @@ def test_holdem_by_seconds_reports_infosets_and_memory(
     assert isinstance(table, InfosetTable)
     assert len(table) > 0
     assert 0 < table.metadata["seconds"] <= table.metadata["wall_seconds"]
-    # a fresh process builds Hold'em's showdown tables in its first iteration: the budget
-    # is met from there on (the conformance suite checks it within 10% once warm)
-    assert table.metadata["wall_seconds"] >= 0.5
+    # The budget is met to within half an iteration (the run loop's rule: it stops where
+    # the next iteration would end further past it than it is short); numba compilation
+    # is not counted, so a loaded machine may end after one or two iterations.
+    per_iteration = table.metadata["seconds"] / table.metadata["iterations"]
+    assert table.metadata["wall_seconds"] >= 0.5 - 0.5 * per_iteration - 1e-3
 
 
 def test_holdem_target_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
