@@ -172,10 +172,10 @@ def _only_kind(kind: int, repeat: int, p: int, nodes: Any, amounts: Any, isomorp
 @numba.njit(cache=False, nogil=True)
 def _only_reach(repeat: int, p: int, nodes: Any, amounts: Any, cards_o: Any, weights_o: Any,
                 regrets_o: Any, sums_o: Any, cfreach: Any, source: Any,
-                sigma: Any) -> None:  # pragma: no cover - compiled
+                sigma: Any, lock_at: Any, locks_o: Any) -> None:  # pragma: no cover - compiled
     for _ in range(repeat):
         kernels._reach_down(p, nodes, amounts, cards_o, weights_o, regrets_o, regrets_o, True,
-                            sums_o, 1.0, cfreach, source, sigma)
+                            sums_o, 1.0, cfreach, source, sigma, lock_at, locks_o)
 
 
 def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float64") -> None:
@@ -201,7 +201,7 @@ def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float6
 
     def reach(r: int) -> None:
         _only_reach(r, 0, tree.nodes, tree.amounts, theirs[0], theirs[1], solver._regrets[1],
-                    sums, cfreach, source, sigma)
+                    sums, cfreach, source, sigma, solver.locks.lock_at, solver.locks.probs[1])
 
     def iterations(r: int) -> None:
         solver._advance(r)

@@ -51,6 +51,18 @@ TrustEntrantsOption = Annotated[
 ]
 """The flag that accepts weaker isolation of entrants where the machine lacks a mechanism."""
 
+SecretSeedOption = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        min=0,
+        help="Seed of the deals, for reproducible research (default: a secret one drawn "
+        "from the operating system, reported at the end so the deals can be replayed). "
+        "Entrants who know a seed can predict the cards: never give one to a contest.",
+    ),
+]
+"""``--seed``: None draws a fresh secret seed (:func:`~pokerlab.play.deals.fresh_seed`)."""
+
 
 def _width(stream: object) -> int | None:
     """The terminal's width, or 160 columns when output goes to a pipe or a file.

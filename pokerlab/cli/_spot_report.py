@@ -9,6 +9,7 @@ action and bet size, are the web page's: :func:`pokerlab.subgame.range_table.act
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from pokerlab.errors import SpecError
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from pokerlab.subgame.node_lock import NodeLock
     from pokerlab.subgame.result import NodeReport, SpotSolution
 
 WHO = ("OOP", "IP")
@@ -151,6 +153,24 @@ def node_lines(report: NodeReport) -> list[str]:
                      f"{100 * equity:.1f}%")
     if report.children:
         lines.append("children: " + ", ".join(repr(k) for k in report.children))
+    return lines
+
+
+def lock_lines(solution: SpotSolution, locked: Sequence[NodeLock]) -> list[str]:
+    """The node's locks (``locked (IP, whole range): call 100%``) and the spot's count."""
+    lines = []
+    for lock in locked:
+        hands = lock.hands or "whole range"
+        body = ", ".join(f"{action} {100 * p:g}%" for action, p in lock.frequencies)
+        lines.append(f"locked ({hands}): {body}; the rest of the spot was solved against it")
+    others = len(solution.locks) - len(locked)
+    if others > 0:
+        lines.append(f"{others} lock{'s' if others > 1 else ''} at other nodes: "
+                     + ", ".join(repr(str(lock)) for lock in solution.locks
+                                 if lock not in locked)
+                     + "; exploitability is the locked game's")
+    elif locked:
+        lines.append("exploitability is the locked game's (best responses play the locks)")
     return lines
 
 

@@ -42,6 +42,7 @@ from pokerlab.arena import (
 )
 from pokerlab.cli._common import (
     JsonOption,
+    SecretSeedOption,
     TrustEntrantsOption,
     console,
     err_console,
@@ -300,7 +301,7 @@ def check_agent_command(
     game: Annotated[str, typer.Option("--game", help="The game to try it on.")] = "leduc",
     hands: Annotated[int, typer.Option("--hands", min=1, help="Hands to play.")] = 300,
     time_limit: TimeLimitOption = 1.0,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deals.")] = 0,
+    seed: SecretSeedOption = None,
     json: JsonOption = False,
     trust: TrustEntrantsOption = False,
 ) -> None:

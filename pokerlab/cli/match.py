@@ -16,6 +16,7 @@ import typer
 from rich.table import Table
 
 from pokerlab.cli._common import (
+    SecretSeedOption,
     TrustEntrantsOption,
     UnsafeInProcessOption,
     check_output_path,
@@ -49,7 +50,7 @@ def match_command(
                        "executable (sandboxed)."),
     ],
     hands: Annotated[int, typer.Option("--hands", min=3, help="Hands in each seat.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="The match's seed.")] = 0,
+    seed: SecretSeedOption = None,
     aivat: Annotated[
         bool, typer.Option("--aivat/--no-aivat", help="Report the AIVAT estimate (on games "
                            "that compile and Texas Hold'em with 2 to 6 seats).")
@@ -70,6 +71,7 @@ def match_command(
     """
     from pokerlab.eval import play_match
     from pokerlab.eval.aivat import aivat_method, known_policy, match_aivat
+    from pokerlab.play.deals import derive_seed, fresh_seed
 
     game = load_game(game_spec)
     if len(agents) != game.n_players:
@@ -80,7 +82,10 @@ def match_command(
 
         phh_game_fields(game)
         check_output_path(hands_out, option="--hands-out", folder=True)
-    entrants = [resolve_entrant(text, game, seed=seed + k, in_process=in_process, trust=trust)
+    seed = fresh_seed() if seed is None else seed  # secret unless given; reported at the end
+    # each agent's own generator: keyed, so it tells nothing of the deals (as the web's bots)
+    entrants = [resolve_entrant(text, game, seed=derive_seed(seed, "bot", k, bits=64),
+                                in_process=in_process, trust=trust)
                 for k, text in enumerate(agents)]
     built = [entrant.build(game) for entrant in entrants]
     # An entrant file or program plays each leg (seating) afresh: none remembers a deal.
@@ -157,6 +162,7 @@ def match_command(
     if aivat and method is None:
         err_console.print(f"no AIVAT on {game.spec}: it needs a game that compiles or Texas "
                           "Hold'em with 2 to 6 seats")
+    err_console.print(f"deal seed {seed} (replay with --seed {seed})", highlight=False)
 
 
 class _Quiet:

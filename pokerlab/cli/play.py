@@ -13,13 +13,17 @@ import sys
 from collections.abc import Callable
 from typing import Annotated, TextIO
 
-import numpy as np
 import typer
 
 from pokerlab.agents.human import HumanAgent, HumanQuitError
 from pokerlab.agents.registry import agent_names
 from pokerlab.cards import cards_pretty, describe
-from pokerlab.cli._common import TrustEntrantsOption, UnsafeInProcessOption, build_agent
+from pokerlab.cli._common import (
+    SecretSeedOption,
+    TrustEntrantsOption,
+    UnsafeInProcessOption,
+    build_agent,
+)
 from pokerlab.errors import SpecError
 from pokerlab.games import Game, load
 from pokerlab.games.holdem import STREET_NAMES, HoldemState
@@ -34,12 +38,10 @@ from pokerlab.play.dealer import (
     connect,
     deal_hand,
 )
+from pokerlab.play.deals import derive_seed, fresh_seed
 from pokerlab.play.records import FaultEvent
 from pokerlab.play.session import play_session_hand
 
-SeedOption = Annotated[
-    int | None, typer.Option("--seed", min=0, help="Seed of the deal and the AIs.")
-]
 HandsOption = Annotated[
     int | None, typer.Option("--hands", min=1, help="Stop after this many hands.")
 ]
@@ -72,8 +74,18 @@ def _out() -> TextIO:
     return sys.stdout
 
 
-def _fresh_seed(seed: int | None) -> int:
-    return int(np.random.SeedSequence(seed).generate_state(1, np.uint32)[0])
+def _session_seed(seed: int | None) -> int:
+    """The session's deal seed: ``--seed``, else a fresh secret one (shown when it ends)."""
+    return fresh_seed() if seed is None else seed
+
+
+def _bot_seed(deal_seed: int, seat: int) -> int:
+    """Seat ``seat``'s AI generator: keyed by the deal seed, so it tells nothing of the cards."""
+    return derive_seed(deal_seed, "bot", seat, bits=64)
+
+
+def _say_seed(deal_seed: int, out: TextIO) -> None:
+    print(f"Deal seed {deal_seed} (replay these deals with --seed {deal_seed}).", file=out)
 
 
 def holdem_command(
@@ -90,7 +102,7 @@ def holdem_command(
     betting: Annotated[str, typer.Option("--betting", help="nolimit or limit.")] = "nolimit",
     blinds: Annotated[str, typer.Option("--blinds", help="Small/big blind, e.g. 1/2.")] = "1/2",
     hands: HandsOption = None,
-    seed: SeedOption = None,
+    seed: SecretSeedOption = None,
 ) -> None:
     """Play a session of Texas Hold'em against AIs (you are seat 0)."""
     try:
@@ -103,12 +115,10 @@ def holdem_command(
     if opponents not in agent_names():
         raise SpecError(f"--opponents must be easy, hard-seed, hard, ehs, ehs-threshold, random, "
                         f"always-call or always-raise; got {opponents!r}")
-    deal_seed = _fresh_seed(seed)
-    seeds = np.random.SeedSequence(deal_seed).spawn(players)
+    deal_seed = _session_seed(seed)
     human = HumanAgent(output=out)
     agents: list[object] = [human] + [
-        build_agent(opponents, first, seed=np.random.default_rng(seeds[seat]),
-                    option="--opponents")
+        build_agent(opponents, first, seed=_bot_seed(deal_seed, seat), option="--opponents")
         for seat in range(1, players)
     ]
     labels = {"easy": "Easy AI", "hard-seed": "seed Hard AI", "hard": "Hard AI", "ehs": "EHS bot",
@@ -145,6 +155,7 @@ def holdem_command(
         ),
         file=out,
     )
+    _say_seed(deal_seed, out)
 
 
 def _count(n: int, noun: str) -> str:
@@ -243,21 +254,23 @@ def kuhn_command(
     opponent: OpponentOption = DEFAULT_OPPONENT,
     game_spec: Annotated[str, typer.Option("--game", help="The Kuhn variant.")] = "kuhn",
     hands: HandsOption = None,
-    seed: SeedOption = None,
+    seed: SecretSeedOption = None,
     in_process: UnsafeInProcessOption = False,
     trust: TrustEntrantsOption = False,
 ) -> None:
     """Play Kuhn poker against an AI (you alternate seats)."""
     game = load(game_spec)
-    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process,
-                                            trust=trust), hands, seed)
+    deal_seed = _session_seed(seed)
+    _play_small_game(game, opponent_factory(opponent, game, _bot_seed(deal_seed, 1),
+                                            in_process=in_process, trust=trust),
+                     hands, deal_seed)
 
 
 def leduc_command(
     opponent: OpponentOption = DEFAULT_OPPONENT,
     game_spec: Annotated[str, typer.Option("--game", help="The Leduc variant.")] = "leduc",
     hands: HandsOption = None,
-    seed: SeedOption = None,
+    seed: SecretSeedOption = None,
     in_process: UnsafeInProcessOption = False,
     trust: TrustEntrantsOption = False,
 ) -> None:
@@ -266,8 +279,10 @@ def leduc_command(
     An entrant file plays from a sandboxed process of its own (docs/entrants.md).
     """
     game = load(game_spec)
-    _play_small_game(game, opponent_factory(opponent, game, seed, in_process=in_process,
-                                            trust=trust), hands, seed)
+    deal_seed = _session_seed(seed)
+    _play_small_game(game, opponent_factory(opponent, game, _bot_seed(deal_seed, 1),
+                                            in_process=in_process, trust=trust),
+                     hands, deal_seed)
 
 
 class SmallGameRenderer:
@@ -295,13 +310,12 @@ class SmallGameRenderer:
 
 
 def _play_small_game(
-    game: Game, make_opponent: Callable[[], object], hands: int | None, seed: int | None
+    game: Game, make_opponent: Callable[[], object], hands: int | None, deal_seed: int
 ) -> None:
     if game.n_players != 2:
         raise SpecError(f"play kuhn/leduc seats you against one AI; {game.spec} has "
                         f"{game.n_players} players")
     out = _out()
-    deal_seed = _fresh_seed(seed)
     opponent = connect(make_opponent())
     human = HumanAgent(output=out, seat_names={})
     you_connection = InProcessConnection(_Quiet(human))
@@ -326,6 +340,7 @@ def _play_small_game(
     finally:
         opponent.close()
     print(f"\nAfter {_count(played, 'hand')} you are {total:+g} chips.", file=out)
+    _say_seed(deal_seed, out)
 
 
 class _Quiet:

@@ -3,15 +3,18 @@
 ``solve`` builds the spot's tree (its size and memory shown before anything large is
 allocated), runs Discounted CFR with a progress bar (iterations, exploitability in % of
 the pot) until a stopping rule holds, and saves the solution; Ctrl-C saves a checkpoint
-beside ``--out`` and prints the command that resumes it. ``show`` prints a node of a
-solution: each hand's strategy, weight, EV and equity, and the 13x13 grid as text (and as
-a PNG with ``--png``). The library does the work (:mod:`pokerlab.subgame`); heavy imports
-(numba kernels, matplotlib) happen inside the commands.
+beside ``--out`` and prints the command that resumes it. ``--lock`` / ``--locks`` fix a
+player's strategy at some nodes (node locking, :mod:`pokerlab.subgame.node_lock`).
+``show`` prints a node of a solution: each hand's strategy, weight, EV and equity, the
+13x13 grid as text (and as a PNG with ``--png``), and the node's locks. The library does
+the work (:mod:`pokerlab.subgame`); heavy imports (numba kernels, matplotlib) happen
+inside the commands.
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -104,17 +107,27 @@ def solve_command(
     checkpoint: Annotated[Path | None, typer.Option(
         "--checkpoint", help="The checkpoint file (default: beside --out, "
         "OUT.checkpoint.npz, or spot.checkpoint.npz here).")] = None,
+    lock: Annotated[list[str] | None, typer.Option(
+        "--lock", help="Fix the strategy at a node: 'x-b100:call=1', 'x-b100:call=0.7,"
+        "fold=0.3', per hands 'x-b100@QQ+,AKs:call=1' (repeatable; later locks win).")
+    ] = None,
+    locks_file: Annotated[Path | None, typer.Option(
+        "--locks", help="A file of locks, one a line ('#' comments); before the --lock ones."
+    )] = None,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Solve a Hold'em spot range vs range; print the summary; save it to --out.
 
     --iterations and --seconds (wall-clock) count from the start of the run, resumed
     runs included. Ctrl-C saves a checkpoint within a second and prints the command
-    that resumes it (--resume).
+    that resumes it (--resume). With locks, the locked nodes play their lock and the
+    rest is solved against it; the exploitability is then the locked game's (a best
+    response plays the locks where it is locked).
     """
     from pokerlab.cards.ranges import check_ranges_meet
     from pokerlab.cli import _spot_report as report
     from pokerlab.solvers.run_console import Budget, run_to_budget
+    from pokerlab.subgame.node_lock import parse_lock, read_locks
     from pokerlab.subgame.range_solver import RangeSolver
     from pokerlab.subgame.range_table import range_frequencies
     from pokerlab.subgame.result import SpotSolution
@@ -131,6 +144,8 @@ def solve_command(
                 merging_threshold=merging_threshold, raise_cap=raise_cap,
                 isomorphism=isomorphism)
     check_ranges_meet(oop, ip, spot.board_cards)  # else no deal exists to solve
+    locks = (*(read_locks(locks_file) if locks_file is not None else ()),
+             *(parse_lock(text) for text in lock or ()))
     goal = None if target is None else parse_target(target, pot)
     limit = memory_limit * 10**6
     size = spot.size()
@@ -142,10 +157,11 @@ def solve_command(
                           "--resume (or name it with --checkpoint)")
     built = spot.build(memory_limit=limit)
     if resume:
-        solver = RangeSolver.load_checkpoint(saved_at, game=built.public, memory_limit=limit)
+        solver = RangeSolver.load_checkpoint(saved_at, game=built.public, memory_limit=limit,
+                                             locks=locks)
     else:
         solver = RangeSolver(built.public, variant=variant, memory_limit=limit,
-                             precision=built.precision)
+                             precision=built.precision, locks=locks)
     finished = run_to_budget(solver, Budget(iterations, seconds, goal), description="solving",
                              check_every=check_every,
                              save=lambda: solver.save_checkpoint(saved_at), quiet=json,
@@ -153,7 +169,8 @@ def solve_command(
     if not finished:
         command = _resume_command(spot, out=out, target=target, iterations=iterations,
                                   seconds=seconds, check_every=check_every, variant=variant,
-                                  memory_limit=memory_limit)
+                                  memory_limit=memory_limit, locks=lock or (),
+                                  locks_file=locks_file)
         named = "" if checkpoint is None else f" --checkpoint {shlex.quote(str(checkpoint))}"
         err_console.print(f"interrupted after {solver.iterations:,} iterations; checkpoint "
                           f"saved to {saved_at}\nresume with: {command}{named} --resume",
@@ -178,6 +195,7 @@ def solve_command(
         "exploitability": solution.exploitability,
         "percent_of_pot": solution.percent_of_pot,
         "ev": report.ev_json(solution.ev, spot.pot),
+        "locks": solver.locks.texts,
         "root": {
             "player": root.player, "actions": list(root.actions),
             "frequencies": [float(x) for x in range_frequencies(root)],
@@ -195,7 +213,12 @@ def solve_command(
         console.print(f"compiled kernels in {solver.compile_seconds:.1f} s first (not solving "
                       "time; cached for the next runs)")
     console.print(f"exploitability: {solution.percent_of_pot:.4f}% of the pot "
-                  f"({solution.exploitability:.4f} chips)")
+                  f"({solution.exploitability:.4f} chips)"
+                  + (" in the locked game (best responses play the locks)" if locks else ""))
+    if locks:
+        console.print(f"{len(locks)} lock{'s' if len(locks) > 1 else ''}: "
+                      + ", ".join(repr(text) for text in solver.locks.texts),
+                      soft_wrap=True, markup=False, highlight=False)
     console.print(report.ev_line(solution.ev, pot))
     console.print(report.frequencies_line(root, "at the root"))
     console.print(report.grid_text(grid, weights, label))
@@ -209,7 +232,8 @@ def solve_command(
 
 def _resume_command(spot: Any, *, out: Path | None, target: str | None, iterations: int | None,
                     seconds: float | None, check_every: int, variant: str,
-                    memory_limit: int) -> str:
+                    memory_limit: int, locks: Sequence[str] = (),
+                    locks_file: Path | None = None) -> str:
     parts = ["pokerlab spot solve", f"--board {spot.board}", f"--oop {shlex.quote(spot.oop)}",
              f"--ip {shlex.quote(spot.ip)}", f"--pot {spot.pot}", f"--stack {spot.stack}",
              f"--bets {shlex.quote(spot.bets)}", f"--raises {shlex.quote(spot.raises)}",
@@ -232,6 +256,9 @@ def _resume_command(spot: Any, *, out: Path | None, target: str | None, iteratio
                         ("--seconds", seconds)):
         if value is not None:
             parts.append(f"{flag} {shlex.quote(str(value))}")
+    if locks_file is not None:
+        parts.append(f"--locks {shlex.quote(str(locks_file))}")
+    parts.extend(f"--lock {shlex.quote(text)}" for text in locks)
     return " ".join(parts)
 
 
@@ -275,8 +302,12 @@ def show_command(
     shown = solution.node(node, player=who)
     frequency, label = report.grid_values(shown, action)
     grid, weights = shown.grid(frequency)
+    locked = solution.locks_at(node)
     if json:
-        print_json(report.report_json(solution, shown, grid, weights, label))
+        data = report.report_json(solution, shown, grid, weights, label)
+        data["locks"] = [str(one) for one in locked]
+        data["spot_locks"] = [str(one) for one in solution.locks]
+        print_json(data)
     else:
         spot = solution.spot
         console.print(f"{spot.describe()}; exploitability {solution.percent_of_pot:.3f}% of "
@@ -284,6 +315,8 @@ def show_command(
         console.print(report.ev_line(solution.ev, spot.pot), soft_wrap=True)
         for line in report.node_lines(shown):
             console.print(line, soft_wrap=True)
+        for line in report.lock_lines(solution, locked):
+            console.print(line, soft_wrap=True, markup=False, highlight=False)
         table = report.class_table if by == "class" else report.combo_table
         console.print(table(shown, hands))
         console.print(report.grid_text(grid, weights, label))

@@ -6,8 +6,9 @@ private hands: reach going down, counterfactual values coming up, regrets and st
 ``O(hands)`` per node. One solver (:class:`RangeSolver`: Discounted CFR or CFR+) runs on
 every game built in that shape (:class:`PublicGame`): Kuhn and Leduc
 (:func:`public_game`, :class:`PublicTreeCFR`) and Hold'em spots (:class:`Spot`,
-:class:`SpotSolution`). Subgames of a blueprint are re-solved, safely or not, with
-:func:`resolve` (:mod:`pokerlab.subgame.rps` shows why safety matters).
+:class:`SpotSolution`), with node locks (:class:`NodeLock`) where asked. Subgames of a
+blueprint are re-solved, safely or not, with :func:`resolve` (:mod:`pokerlab.subgame.rps`
+shows why safety matters).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pokerlab.subgame.classic import (
     public_game,
     to_strategy,
 )
+from pokerlab.subgame.node_lock import NodeLock, parse_lock, read_locks
 from pokerlab.subgame.public_cfr import PublicTreeCFR
 from pokerlab.subgame.public_tree import HandSpace, NodeSpec, PublicGame, PublicTree
 from pokerlab.subgame.range_solver import (
@@ -41,6 +43,7 @@ __all__ = [
     "ClassicGame",
     "Evaluation",
     "HandSpace",
+    "NodeLock",
     "NodeReport",
     "NodeSpec",
     "PublicGame",
@@ -58,8 +61,10 @@ __all__ = [
     "kuhn_public_game",
     "leduc_public_game",
     "leduc_resolving",
+    "parse_lock",
     "public_exploitability",
     "public_game",
+    "read_locks",
     "resolve",
     "resolve_all",
     "spot_game",

@@ -71,6 +71,25 @@ def regret_match(regrets: Floats, row: int, n_actions: int, n_hands: int, out: F
 
 
 @numba.njit(cache=True, nogil=True)
+def apply_lock(lock_at: Ints, locks: Floats, n: int, n_actions: int, n_hands: int,
+               out: Floats) -> None:
+    """Overwrite ``out[:n_actions, :H]`` with node ``n``'s locked rows (node locking).
+
+    ``lock_at[n]`` is the first row of node ``n``'s block in ``locks`` (-1: not locked; an
+    empty ``lock_at`` locks nothing); a hand whose entry is NaN is left as it was.
+    """
+    if n >= lock_at.shape[0]:
+        return
+    first = lock_at[n]
+    if first < 0:
+        return
+    for h in range(n_hands):
+        if locks[first, h] == locks[first, h]:  # not NaN: this hand is locked
+            for a in range(n_actions):
+                out[a, h] = locks[first + a, h]
+
+
+@numba.njit(cache=True, nogil=True)
 def fold_values(cfreach: Floats, r: int, entries_o: UInts, offsets_o: Ints, n_o: int,
                 cards_p: UInts, same_p: Ints, scale: float, scratch: Floats, out: Floats,
                 n: int) -> None:
@@ -140,10 +159,12 @@ def _blocked(cards: Ints, h: int, card: int) -> bool:
 @numba.njit(cache=True, nogil=True)
 def _reach_down(p: int, nodes: Ints, amounts: Floats, cards_o: Ints, weights_o: Floats,
                 regrets_o: Floats, strategy_o: Floats, use_regrets: bool, cum_o: Floats,
-                average_weight: float, cfreach: Floats, source: Ints, sigma: Floats) -> None:
+                average_weight: float, cfreach: Floats, source: Ints, sigma: Floats,
+                lock_at: Ints, locks_o: Floats) -> None:
     """Fill the opponent's reach of every node, top-down (row ``source[n]`` of ``cfreach``).
 
-    The opponent plays regret matching on ``regrets_o`` (``use_regrets``) or the rows of
+    The opponent plays regret matching on ``regrets_o`` (``use_regrets``; its locked rows,
+    ``lock_at`` and ``locks_o``, replace it where a node is locked) or the rows of
     ``strategy_o``; with ``average_weight > 0`` its reach-weighted strategy is added to
     ``cum_o`` (the strategy sums).
     """
@@ -174,6 +195,7 @@ def _reach_down(p: int, nodes: Ints, amounts: Floats, cards_o: Ints, weights_o: 
             row = nodes[n, 6]
             if use_regrets:
                 regret_match(regrets_o, row, count, n_o, sigma)
+                apply_lock(lock_at, locks_o, n, count, n_o, sigma)
                 for k in range(count):
                     c = first + k
                     source[c] = c
@@ -254,16 +276,18 @@ def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
              regrets_p: Floats, regrets_o: Floats, cum_o: Floats, cfreach: Floats,
              source: Ints, cfv: Floats, sigma: Floats, scratch: Floats, regret_weight: float,
              average_weight: float, floor: bool, discount: bool, positive_factor: float,
-             negative_factor: float) -> None:
+             negative_factor: float, lock_at: Ints, locks_p: Floats, locks_o: Floats) -> None:
     """One CFR update of player ``p``: regrets of ``p``, strategy sums of the opponent.
 
     Top-down, the opponent plays regret matching and its reach-weighted strategy is added
     to its sums (``average_weight``); bottom-up, ``p``'s counterfactual values are computed
     and ``p``'s regrets updated: ``R += regret_weight * (cfv(child) - cfv(node))``, then
-    floored at 0 (``floor``, CFR+) or discounted by sign (``discount``, DCFR).
+    floored at 0 (``floor``, CFR+) or discounted by sign (``discount``, DCFR). Locked
+    nodes and hands (``lock_at``, ``locks_p``, ``locks_o``: node locking) play their locked
+    rows instead of regret matching; their regrets still move but are never read.
     """
     _reach_down(p, nodes, amounts, theirs[CARDS], theirs[WEIGHTS], regrets_o, regrets_o, True,
-                cum_o, average_weight, cfreach, source, sigma)
+                cum_o, average_weight, cfreach, source, sigma, lock_at, locks_o)
     n_p = mine[CARDS].shape[0]
     for n in range(nodes.shape[0] - 1, -1, -1):
         if nodes[n, 0] != _DECISION:
@@ -281,6 +305,7 @@ def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
             continue
         row = nodes[n, 6]
         regret_match(regrets_p, row, count, n_p, sigma)
+        apply_lock(lock_at, locks_p, n, count, n_p, sigma)
         for h in range(n_p):
             cfv[n, h] = sigma[0, h] * cfv[first, h]
         for k in range(1, count):
@@ -307,14 +332,17 @@ def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
                   mine: tuple, theirs: tuple,  # type: ignore[type-arg]
                   strategy_p: Floats, strategy_o: Floats, best_response: bool,
                   cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
-                  scratch: Floats) -> None:
+                  scratch: Floats, lock_at: Ints, locks_p: Floats) -> None:
     """Counterfactual values of ``p`` at every node against the opponent's ``strategy_o``.
 
     ``p`` plays ``strategy_p``, or a best response (the largest child value per hand) with
-    ``best_response``. ``cfreach`` (through ``source``) and ``cfv`` are left filled.
+    ``best_response``; a best response plays ``p``'s locked rows where a node is locked
+    (``lock_at``, ``locks_p``: it may deviate only where it is free). ``cfreach`` (through
+    ``source``) and ``cfv`` are left filled.
     """
+    # The opponent plays strategy_o as given (its locks are in it): no lock is read there.
     _reach_down(p, nodes, amounts, theirs[CARDS], theirs[WEIGHTS], strategy_o, strategy_o,
-                False, strategy_o, 0.0, cfreach, source, sigma)
+                False, strategy_o, 0.0, cfreach, source, sigma, lock_at, locks_p)
     n_p = mine[CARDS].shape[0]
     for n in range(nodes.shape[0] - 1, -1, -1):
         if nodes[n, 0] != _DECISION:
@@ -333,6 +361,13 @@ def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
             for k in range(1, count):
                 for h in range(n_p):
                     cfv[n, h] = max(cfv[n, h], cfv[first + k, h])
+            if n < lock_at.shape[0] and lock_at[n] >= 0:
+                locked = lock_at[n]
+                for h in range(n_p):
+                    if locks_p[locked, h] == locks_p[locked, h]:  # not NaN: locked hand
+                        cfv[n, h] = 0.0
+                        for k in range(count):
+                            cfv[n, h] += locks_p[locked + k, h] * cfv[first + k, h]
         else:
             row = nodes[n, 6]
             for h in range(n_p):
@@ -347,11 +382,13 @@ def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
                    isomorphic: Ints, hands0: tuple, hands1: tuple,  # type: ignore[type-arg]
                    regrets0: Floats, regrets1: Floats, sums0: Floats, sums1: Floats,
                    cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
-                   scratch: Floats, floor: bool, discount: bool) -> None:
+                   scratch: Floats, floor: bool, discount: bool, lock_at: Ints,
+                   locks0: Floats, locks1: Floats) -> None:
     """``count`` alternating iterations: player 0's update, then player 1's, each time.
 
     ``schedule[i]`` holds the ``i``-th iteration's ``(regret_weight, average_weight,
-    positive_factor, negative_factor)``.
+    positive_factor, negative_factor)``; ``lock_at``, ``locks0`` and ``locks1`` are the
+    locked nodes (:class:`~pokerlab.subgame.node_lock.LockTable`).
     """
     for i in range(count):
         regret_weight = schedule[i, 0]
@@ -360,10 +397,10 @@ def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
         negative = schedule[i, 3]
         cfr_pass(0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regrets1, sums1,
                  cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
-                 discount, positive, negative)
+                 discount, positive, negative, lock_at, locks0, locks1)
         cfr_pass(1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regrets0, sums0,
                  cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
-                 discount, positive, negative)
+                 discount, positive, negative, lock_at, locks1, locks0)
 
 
 @numba.njit(cache=True, nogil=True)

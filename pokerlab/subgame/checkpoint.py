@@ -12,6 +12,7 @@ load too.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games import GameSpec, load
 from pokerlab.solvers.checkpoint import read_checkpoint
 from pokerlab.subgame.classic import public_game
+from pokerlab.subgame.node_lock import NodeLock
 from pokerlab.subgame.public_tree import PublicGame
 from pokerlab.subgame.range_solver import RangeSolver
 from pokerlab.subgame.spot import DEFAULT_MEMORY_LIMIT, Spot
@@ -57,7 +59,8 @@ def save_range_checkpoint(solver: RangeSolver, path: str | Path) -> Path:
 
 
 def load_range_checkpoint(path: str | Path, *, game: PublicGame | None = None,
-                          memory_limit: int = DEFAULT_MEMORY_LIMIT) -> RangeSolver:
+                          memory_limit: int = DEFAULT_MEMORY_LIMIT,
+                          locks: Iterable[NodeLock | str] | None = None) -> RangeSolver:
     """Rebuild the solver saved in ``path``; its next iteration is the one it would have run.
 
     Args:
@@ -66,10 +69,13 @@ def load_range_checkpoint(path: str | Path, *, game: PublicGame | None = None,
         game: the public game, if already built (it must have the checkpoint's source);
             else rebuilt from the source the file records.
         memory_limit: the largest solver allocation accepted, in bytes.
+        locks: the node locks the run solves with; they must be the checkpoint's (None:
+            the checkpoint's own).
 
     Raises:
         FileFormatError: missing, damaged, or not a range checkpoint.
-        SolverError: ``game`` is not the checkpoint's game, or the arrays do not fit it.
+        SolverError: ``game`` is not the checkpoint's game, the arrays do not fit it, or
+            ``locks`` are not the checkpoint's.
     """
     if game is None:
         header, _ = read_checkpoint(path, kind="range")
@@ -83,7 +89,7 @@ def load_range_checkpoint(path: str | Path, *, game: PublicGame | None = None,
             if isinstance(exc, FileFormatError):
                 raise
             raise FileFormatError(f"{where} names a game that cannot be built: {exc}") from None
-    return RangeSolver.load_checkpoint(path, game=game, memory_limit=memory_limit)
+    return RangeSolver.load_checkpoint(path, game=game, memory_limit=memory_limit, locks=locks)
 
 
 __all__ = ["game_from_source", "load_range_checkpoint", "save_range_checkpoint"]

@@ -20,6 +20,13 @@ The average strategy (strategy sums, normalized per node and hand) converges to 
 equilibrium. Exploitability is measured the same vectorized way: each player's best
 response to the other's average strategy (the largest action value per hand), exactly.
 
+Node locking (:mod:`pokerlab.subgame.node_lock`): at a locked node the locked hands play
+their fixed rows every iteration, in the current strategy (so in the strategy sums) and in
+the average strategy reported; everything else solves against them. The exploitability of
+a locked solve is measured in the locked game: each player's best response must play the
+locks where it is locked (it deviates only where it is free), so a fully locked player
+gains nothing and the figure is half the other player's best-response gain.
+
 Variants: ``"dcfr"`` Discounted CFR (alpha 1.5, beta 0, gamma 2 by default: after
 iteration ``t`` positive regrets are multiplied by ``t^a / (t^a + 1)``, negative ones by
 ``t^b / (t^b + 1)``, and iteration ``t``'s strategy weighs ``t^g``), ``"cfr+"``
@@ -36,6 +43,7 @@ References:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +55,7 @@ from pokerlab.errors import FileFormatError, GameTooLargeError, SolverError
 from pokerlab.solvers.checkpoint import read_checkpoint, write_checkpoint
 from pokerlab.solvers.run_loop import HistoryRow, RunLoop
 from pokerlab.subgame import _kernels as kernels
+from pokerlab.subgame.node_lock import LockTable, NodeLock, resolve_locks
 from pokerlab.subgame.public_tree import PublicGame
 
 VARIANTS = ("dcfr", "cfr+", "cfr")
@@ -71,7 +80,8 @@ class Evaluation:
 
     Attributes:
         values: ``(v0, v1)`` each player's expected chips when the profile is played.
-        best_response_values: what each player wins by best-responding to the other.
+        best_response_values: what each player wins by best-responding to the other (in
+            a locked game, by the best response that plays the locks where it is locked).
     """
 
     values: tuple[float, float]
@@ -110,9 +120,13 @@ class RangeSolver(RunLoop):
             of the pot of float64, and runs converge alike, though rounding makes their
             paths differ) or ``"auto"`` (default: float64 if it fits ``memory_limit``,
             else float32).
+        locks: node locks (:class:`~pokerlab.subgame.node_lock.NodeLock`, their text, or
+            a resolved :class:`~pokerlab.subgame.node_lock.LockTable`): those nodes and
+            hands play their fixed strategy; the rest is solved against it.
 
     Raises:
         SolverError: an unknown variant or precision, or a hyper-parameter out of range.
+        SpecError: a lock that does not fit the game (its node, actions or hands).
         GameTooLargeError: if the arrays would exceed ``memory_limit`` (nothing is
             allocated before the check; the message gives the estimate).
 
@@ -134,6 +148,7 @@ class RangeSolver(RunLoop):
         gamma: float = 2.0,
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
         precision: str = "auto",
+        locks: Iterable[NodeLock | str] | LockTable = (),
     ) -> None:
         if variant not in VARIANTS:
             raise SolverError(f"unknown variant {variant!r}; allowed: {', '.join(VARIANTS)}")
@@ -148,6 +163,7 @@ class RangeSolver(RunLoop):
                 allowed = "a finite number >= 0" if lowest is not None else "a finite number"
                 raise SolverError(f"{name} must be {allowed}; got {value!r}")
         dtype = storage_dtype(game, memory_limit, precision)
+        table = locks if isinstance(locks, LockTable) else resolve_locks(game, locks)
         super().__init__()
         self.game = game
         self.dtype = dtype
@@ -156,6 +172,7 @@ class RangeSolver(RunLoop):
         self.beta = float(beta)
         self.gamma = float(gamma)
         self.memory_limit = memory_limit
+        self.locks = table
         tree = game.tree
         n0, n1 = game.n_hands
         shapes = ((tree.n_rows[0], n0), (tree.n_rows[1], n1))
@@ -205,6 +222,7 @@ class RangeSolver(RunLoop):
             count, schedule, tree.nodes, tree.amounts, tree.isomorphic,
             game.tables[0].as_tuple(), game.tables[1].as_tuple(), self._regrets[0],
             self._regrets[1], self._sums[0], self._sums[1], *self._work, floor, discount,
+            self.locks.lock_at, *self.locks.probs,
         )
         self.iterations += count
 
@@ -212,22 +230,24 @@ class RangeSolver(RunLoop):
         """Each player's average strategy, ``[rows, hands]`` (uniform where never reached).
 
         In the storage dtype (float32 storage gives float32 strategies: on a flop they are
-        as large as the regrets).
+        as large as the regrets). Locked nodes and hands hold their locks exactly.
         """
         out = []
         for p in (0, 1):
             probs = np.empty_like(self._sums[p])
             kernels.normalize_rows(self.game.tree.nodes, p, self._sums[p], probs)
+            self.locks.apply(p, probs)
             out.append(probs)
         return out[0], out[1]
 
     def current_arrays(self) -> tuple[FloatArray, FloatArray]:
-        """Each player's current (regret-matching) strategy, ``[rows, hands]``."""
+        """Each player's current (regret-matching) strategy, ``[rows, hands]``, locks in it."""
         out = []
         for p in (0, 1):
             probs = np.empty_like(self._regrets[p])
             kernels.current_rows(self.game.tree.nodes, p, self._regrets[p], probs,
                                  self._work[3])
+            self.locks.apply(p, probs)
             out.append(probs)
         return out[0], out[1]
 
@@ -238,17 +258,33 @@ class RangeSolver(RunLoop):
 
         Args:
             strategies: ``(probs0, probs1)``, each ``[rows, hands]`` as
-                :meth:`average_arrays` returns them.
+                :meth:`average_arrays` returns them (in a locked solve, played with the
+                locks written over them).
         """
-        return evaluate_profile(self.game, strategies or self.average_arrays(), work=self._work)
+        return evaluate_profile(self.game, self._locked(strategies), work=self._work,
+                                locks=self.locks)
 
     def exploitability(self, strategies: tuple[FloatArray, FloatArray] | None = None) -> float:
         """The exploitability of a profile (default: the average), chips per hand.
 
         The mean of the two best-response values: two passes, since the game is zero-sum.
+        In a locked solve, of the locked game: best responses play the locks where they
+        are locked (see the module docstring).
         """
-        return profile_exploitability(self.game, strategies or self.average_arrays(),
-                                      work=self._work)
+        return profile_exploitability(self.game, self._locked(strategies), work=self._work,
+                                      locks=self.locks)
+
+    def _locked(self, strategies: tuple[FloatArray, FloatArray] | None
+                ) -> tuple[FloatArray, FloatArray]:
+        """The average strategies, or copies of ``strategies`` with the locks written in."""
+        if strategies is None:
+            return self.average_arrays()
+        if not self.locks:
+            return strategies
+        copies = (strategies[0].copy(), strategies[1].copy())
+        for p in (0, 1):
+            self.locks.apply(p, copies[p])
+        return copies
 
     # -- the run loop -------------------------------------------------------------------
     def _measure(self) -> float:
@@ -325,6 +361,7 @@ class RangeSolver(RunLoop):
             "source": dict(self.game.source),
             "description": self.game.description,
             "hyperparameters": self.hyperparameters(),
+            "locks": self.locks.texts,
             **self.clock_header(),
             "state_values": {},
         }
@@ -332,15 +369,24 @@ class RangeSolver(RunLoop):
 
     @classmethod
     def load_checkpoint(cls, path: str | Path, *, game: PublicGame,
-                        memory_limit: int = DEFAULT_MEMORY_LIMIT) -> RangeSolver:
+                        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+                        locks: Iterable[NodeLock | str] | None = None) -> RangeSolver:
         """Rebuild the solver saved in ``path`` on ``game``; the next iteration is the same.
 
         Reads the range solver's former checkpoint format too. To rebuild the game from
         the file's source, use :func:`pokerlab.subgame.checkpoint.load_range_checkpoint`.
 
+        Args:
+            path: the checkpoint.
+            game: its public game.
+            memory_limit: the largest solver allocation accepted, in bytes.
+            locks: the locks this run solves with; they must be the checkpoint's (None:
+                the checkpoint's own).
+
         Raises:
             FileFormatError: missing, damaged, or not a range checkpoint.
-            SolverError: ``game`` is not the checkpoint's game, or the arrays do not fit it.
+            SolverError: ``game`` is not the checkpoint's game, the arrays do not fit it,
+                or ``locks`` are not the checkpoint's.
         """
         header, arrays = read_checkpoint(path, kind="range")
         where = repr(str(path))
@@ -350,8 +396,18 @@ class RangeSolver(RunLoop):
         hyperparameters = header.get("hyperparameters", {})
         if not isinstance(hyperparameters, dict):
             raise FileFormatError(f"{where} has corrupted hyper-parameters: {hyperparameters!r}")
+        saved = header.get("locks", [])
+        if not isinstance(saved, list) or not all(isinstance(t, str) for t in saved):
+            raise FileFormatError(f"{where} has corrupted locks: {saved!r}")
+        if locks is not None:
+            given = [str(lock) for lock in resolve_locks(game, locks).locks]
+            if given != saved:
+                raise SolverError(
+                    f"{where} was solved with the locks {_listed(saved)}; this run has "
+                    f"{_listed(given)}: resume with the same locks (--lock/--locks), or "
+                    "start afresh without --resume")
         try:
-            solver = cls(game, memory_limit=memory_limit, **hyperparameters)
+            solver = cls(game, memory_limit=memory_limit, locks=saved, **hyperparameters)
         except TypeError as exc:
             raise FileFormatError(f"{where} has corrupted hyper-parameters: {exc}") from None
         solver.restore(arrays, iterations=0, seconds=0.0, history=[])
@@ -361,6 +417,10 @@ class RangeSolver(RunLoop):
     def __repr__(self) -> str:
         return (f"<RangeSolver {self.variant} on {self.game.description} after "
                 f"{self.iterations} iterations>")
+
+
+def _listed(locks: list[str]) -> str:
+    return ", ".join(repr(text) for text in locks) if locks else "(none)"
 
 
 def storage_dtype(game: PublicGame, memory_limit: int, precision: str = "auto") -> type:
@@ -407,13 +467,16 @@ def profile_exploitability(
     strategies: tuple[FloatArray, FloatArray],
     *,
     work: WorkArrays | None = None,
+    locks: LockTable | None = None,
 ) -> float:
     """The exploitability of ``strategies`` (chips per hand): the mean best-response value.
 
     Public games are zero-sum (a fold or a showdown moves chips from one player to the
-    other), so the two players' values cancel and two best-response passes suffice.
+    other), so the two players' values cancel and two best-response passes suffice. With
+    ``locks``, of the locked game: best responses play the locks where they are locked.
     """
-    return _evaluate(game, strategies, work=work, with_values=False).exploitability
+    return _evaluate(game, strategies, work=work, with_values=False,
+                     locks=locks).exploitability
 
 
 def evaluate_profile(
@@ -421,16 +484,18 @@ def evaluate_profile(
     strategies: tuple[FloatArray, FloatArray],
     *,
     work: WorkArrays | None = None,
+    locks: LockTable | None = None,
 ) -> Evaluation:
     """Exact values and best-response values of ``strategies`` in ``game``, chips per hand.
 
     Four vectorized passes: each player's value under the profile and against the other's
-    best response.
+    best response (with ``locks``, the best response that plays the locks where it is
+    locked).
 
     Raises:
         SolverError: if a strategy array does not have the shape ``[rows, hands]``.
     """
-    return _evaluate(game, strategies, work=work, with_values=True)
+    return _evaluate(game, strategies, work=work, with_values=True, locks=locks)
 
 
 def _evaluate(
@@ -439,6 +504,7 @@ def _evaluate(
     *,
     work: WorkArrays | None,
     with_values: bool,
+    locks: LockTable | None = None,
 ) -> Evaluation:
     tree = game.tree
     for p in (0, 1):
@@ -455,7 +521,7 @@ def _evaluate(
         weights = game.hands[p].weights
         for best_response, out in ((False, values), (True, best)):
             if best_response or with_values:
-                root_values(game, p, probs, best_response, work)
+                root_values(game, p, probs, best_response, work, locks=locks)
                 out[p] = float(weights @ work[2][0, : game.n_hands[p]]) / game.normalizer
     return Evaluation((values[0], values[1]), (best[0], best[1]))
 
@@ -472,19 +538,30 @@ def root_values(
     strategies: tuple[FloatArray, FloatArray],
     best_response: bool,
     work: WorkArrays,
+    *,
+    locks: LockTable | None = None,
 ) -> None:
     """Fill the work arrays with ``p``'s pass over ``strategies``.
 
     The opponent's reach of node ``n`` ends in ``work[0][work[1][n]]`` and ``p``'s
-    counterfactual values in ``work[2][n]`` (best-response values with ``best_response``).
+    counterfactual values in ``work[2][n]`` (best-response values with ``best_response``;
+    with ``locks``, a best response plays ``p``'s locks where it is locked).
     """
     tree = game.tree
     cfreach, source, cfv, sigma, scratch = work
+    lock_at, locks_p = ((_NO_LOCK_AT, _NO_LOCKS) if locks is None
+                        else (locks.lock_at, locks.probs[p]))
     kernels.evaluate_pass(
         p, tree.nodes, tree.amounts, tree.isomorphic, game.tables[p].as_tuple(),
         game.tables[1 - p].as_tuple(), strategies[p], strategies[1 - p], best_response,
-        cfreach, source, cfv, sigma, scratch,
+        cfreach, source, cfv, sigma, scratch, lock_at, locks_p,
     )
+
+
+_NO_LOCK_AT = np.zeros(0, dtype=np.int64)
+_NO_LOCKS = np.zeros((0, 0))
+for _array in (_NO_LOCK_AT, _NO_LOCKS):
+    _array.setflags(write=False)  # as a LockTable's: the kernels compile one version
 
 
 def work_arrays(game: PublicGame, dtype: type = np.float64) -> WorkArrays:

@@ -48,6 +48,7 @@ from pokerlab.games.observation import Observation
 from pokerlab.strategy.io import json_default, read_npz, write_npz_atomic
 from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.holdem_hands import swap_card
+from pokerlab.subgame.node_lock import NodeLock, parse_lock, resolve_locks
 from pokerlab.subgame.public_tree import (
     CHANCE_NODE,
     COL_CARD,
@@ -168,8 +169,10 @@ class SpotSolution:
         iterations: iterations run.
         seconds: solving time, in seconds.
         exploitability: of the strategies, chips per hand (the mean of the two players'
-            best-response gains).
+            best-response gains; with locks, in the locked game: a best response plays
+            the locks where it is locked).
         hyperparameters: the solver's variant and hyper-parameters.
+        locks: the node locks it was solved with (:mod:`pokerlab.subgame.node_lock`).
     """
 
     built: BuiltSpot
@@ -178,6 +181,7 @@ class SpotSolution:
     seconds: float
     exploitability: float
     hyperparameters: dict[str, Any] = field(default_factory=dict)
+    locks: tuple[NodeLock, ...] = ()
 
     @classmethod
     def from_solver(cls, solver: RangeSolver, built: BuiltSpot) -> SpotSolution:
@@ -186,7 +190,21 @@ class SpotSolution:
             raise SolverError("the solver was not run on this spot's public game")
         strategies = solver.average_arrays()
         return cls(built, strategies, solver.iterations, solver.seconds,
-                   solver.exploitability(strategies), solver.hyperparameters())
+                   solver.exploitability(strategies), solver.hyperparameters(),
+                   solver.locks.locks)
+
+    def locks_at(self, key: str) -> tuple[NodeLock, ...]:
+        """The locks of the node ``key`` names (see :meth:`node`), in order.
+
+        Raises:
+            PokerlabError: if no node has that key.
+        """
+        if not self.locks:
+            return ()
+        node = self._resolve(key)[0]
+        table = resolve_locks(self.built.public, self.locks)
+        return tuple(lock for lock, at in zip(table.locks, table.nodes, strict=True)
+                     if at == node)
 
     @property
     def spot(self) -> Spot:
@@ -459,6 +477,7 @@ class SpotSolution:
             "exploitability": self.exploitability,
             "percent_of_pot": self.percent_of_pot,
             "hyperparameters": self.hyperparameters,
+            "locks": [str(lock) for lock in self.locks],
         }
         text = json.dumps(header, default=json_default)
         target = Path(path)
@@ -484,6 +503,7 @@ class SpotSolution:
             iterations = int(header["iterations"])
             seconds = float(header["seconds"])
             exploitability = float(header["exploitability"])
+            locks = tuple(parse_lock(text) for text in header.get("locks", []))
         except (KeyError, TypeError, ValueError) as exc:
             raise FileFormatError(f"{where} is not a complete solved spot: {exc!r}") from None
         for p in (0, 1):
@@ -493,7 +513,7 @@ class SpotSolution:
                                       f"{strategies[p].shape}, the spot needs {expected}")
         hyperparameters = header.get("hyperparameters", {})
         return cls(built, strategies, iterations, seconds, exploitability,
-                   hyperparameters if isinstance(hyperparameters, dict) else {})
+                   hyperparameters if isinstance(hyperparameters, dict) else {}, locks)
 
 
 def _token(parent_key: str, child_key: str) -> str:

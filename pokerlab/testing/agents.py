@@ -16,6 +16,7 @@ from pokerlab.agents.simple import RandomAgent
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.matches import FaultEvent, play_match
 from pokerlab.games import Game
+from pokerlab.play.deals import check_seed, fresh_seed
 from pokerlab.play.sandbox import EntrantSource, SandboxedAgent, SandboxLimits, check_loads
 
 
@@ -34,6 +35,8 @@ class AgentCheckReport:
         max_seconds: the largest thinking time of one hand divided by its decisions.
         mean_chips: the agent's mean winnings against the random agent, chips per hand.
         log: what the agent printed (bounded, as the arena keeps it).
+        seed: the seed of the deals played (None when none was played): ``check_agent``
+            with it replays them.
     """
 
     path: str
@@ -46,16 +49,19 @@ class AgentCheckReport:
     max_seconds: float = 0.0
     mean_chips: float = 0.0
     log: str = ""
+    seed: int | None = None
 
     def __str__(self) -> str:
+        replay = ("" if self.seed is None
+                  else f"\ndeal seed {self.seed} (replay with --seed {self.seed})")
         if not self.ok:
             lines = [f"{self.path}: {len(self.problems)} problem(s) on {self.game}"]
             lines += [f"  - {problem}" for problem in self.problems]
-            return "\n".join(lines)
+            return "\n".join(lines) + replay
         return (
             f"{self.path}: ok on {self.game}: {self.hands} hands, {self.decisions} decisions, "
             f"{self.mean_seconds * 1e3:.3f} ms per decision, {self.mean_chips:+.3f} chips/hand "
-            "against random"
+            "against random" + replay
         )
 
 
@@ -64,7 +70,7 @@ def check_agent(
     game: Game,
     *,
     hands: int = 300,
-    seed: int = 0,
+    seed: int | None = None,
     time_limit: float = 1.0,
     trust: bool = False,
 ) -> AgentCheckReport:
@@ -74,7 +80,9 @@ def check_agent(
         path: a Python file defining class ``Agent``.
         game: the game to play (two players).
         hands: hands to play (as many in each seat; rounded up to a multiple of the seats).
-        seed: seeds the deals.
+        seed: seeds the deals; None (the default) draws a fresh secret one
+            (:func:`~pokerlab.play.deals.fresh_seed`), given back in the report. A seed the
+            entrant knows lets it predict the cards.
         time_limit: seconds allowed per decision; slower decisions are problems.
         trust: run it even where the machine cannot isolate it (``--trust-entrants``).
 
@@ -92,6 +100,7 @@ def check_agent(
     if error is not None:
         return AgentCheckReport(str(file), game_text, False,
                                 (f"cannot load an agent from {str(file)!r}: {error}",))
+    seed = fresh_seed() if seed is None else check_seed(seed)
     n = game.n_players
     per_seat = -(-hands // n)
     others = [RandomAgent() for _ in range(n - 1)]
@@ -126,6 +135,7 @@ def check_agent(
         max_seconds=max(per_hand, default=0.0),
         mean_chips=result.estimate.mean,
         log="\n".join(process.log for process in (agent, *later) if process.log),
+        seed=seed,
     )
 
 

@@ -66,7 +66,7 @@ def test_holdem_in_a_pseudo_terminal() -> None:
     assert "You are seat 0" in text
     assert "'xyz' is not a move; moves: f = fold, c = call 2" in text  # asked again
     assert "raise to 1 is not allowed: from 4 to 100" in text
-    assert "Your cards: 8♦ 2♦" in text  # hole cards with suit symbols (seed 4's deal)
+    assert "Your cards: 4♠ 5♥" in text  # hole cards with suit symbols (seed 4's deal)
     assert "r X = raise to X (min 4, max 100)" in text
     assert "--- flop:" in text
     assert "Showdown:" in text

@@ -159,7 +159,8 @@ def test_a_match_writes_its_hands_and_aivat_on_them_is_the_match_s(
 ) -> None:
     game = holdem(betting="limit")
     status, _, err = _cli(capsys, "match", "holdem(betting='limit')", "easy", "always-call",
-                          "--hands", "5", "--hands-out", str(tmp_path), "--no-aivat")
+                          "--hands", "5", "--hands-out", str(tmp_path), "--no-aivat",
+                          "--seed", "0")
     assert status == 0, err
     hands = loads_phh((tmp_path / "match.phhs").read_text())
     agents = [make_agent("easy", game, seed=0), make_agent("always-call", game, seed=1)]
