@@ -37,6 +37,7 @@ from pokerlab.games.holdem import CALL, FOLD, RAISE
 from pokerlab.games.observation import HandResult, Observation
 from pokerlab.play.dealer import reseed
 from pokerlab.strategy import FunctionPolicy
+from pokerlab.strategy.regrets import regret_matching_strategy
 
 MOVES = ("fold", "raise", "check", "call")
 """The slides' four moves, in the order of their tables."""
@@ -172,15 +173,6 @@ def move_utilities(
         after = likelihood_after(likelihood, move, events, strength, street)
         utilities[move] = POINTS * (after - likelihood)
     return utilities
-
-
-def regret_matching(regrets: FloatArray) -> FloatArray:
-    """The strategy of a regret row: positive regrets normalised, uniform when all are zero."""
-    positive: FloatArray = np.maximum(regrets, 0.0)
-    total = float(positive.sum())
-    if total <= 0.0:
-        return np.full(len(regrets), 1.0 / len(regrets))
-    return positive / total
 
 
 def move_to_action(move: int, observation: Observation) -> Action:
@@ -351,7 +343,7 @@ class HardSeedAI:
     def update(self, strength: int, utilities: FloatArray, taken: int) -> None:
         """Add the positive regrets of one decision and renormalise the class's strategy."""
         self.regrets[strength] += np.maximum(utilities - utilities[taken], 0.0)
-        self.strategy[strength] = regret_matching(self.regrets[strength])
+        self.strategy[strength] = regret_matching_strategy(self.regrets[strength])
         self.updates += 1
 
     def _start(self, update: Observation | HandResult) -> None:
@@ -408,6 +400,5 @@ __all__ = [
     "move_to_action",
     "move_utilities",
     "raise_cost",
-    "regret_matching",
     "strength_class",
 ]

@@ -46,6 +46,7 @@ from pokerlab.blueprint.betting_tree import (
     tree_size,
 )
 from pokerlab.blueprint.deals import Dealer, dealer_for, default_rules
+from pokerlab.cards.splitmix import GAMMA, unit
 from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.eval.exploitability import exploitability
 from pokerlab.games.base import Game
@@ -67,15 +68,11 @@ _UNKNOWN: Any = object()
 
 @njit(cache=True)
 def _unit(seed, t):  # type: ignore[no-untyped-def]
-    """A uniform draw in [0, 1) fixed by (seed, t) (splitmix64): whether iteration t prunes.
+    """A uniform draw in [0, 1) fixed by (seed, t) (SplitMix64): whether iteration t prunes.
 
     Its own stream, so pruning on or off leaves the sampling of actions unchanged.
     """
-    z = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(t)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return float(z >> np.uint64(11)) / 9007199254740992.0
+    return unit(np.uint64(seed) * GAMMA + np.uint64(t))
 
 
 @njit(cache=True, error_model="numpy")

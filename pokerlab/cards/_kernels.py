@@ -18,6 +18,8 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab.cards.splitmix import GAMMA, mix
+
 _RANK_MASK = 0x1FFF
 _PLUS_THREE = 0x3333
 _TOP_BITS = 0x8888
@@ -85,18 +87,12 @@ def evaluate_rows(
 #   a table lookup (``flush_shifts``), not a loop, so the kernel has no data-dependent branch
 #   there (a loop over suits measured 5x slower).
 #
-# Randomness: SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
-# generators", OOPSLA 2014), seeded by the caller from its numpy Generator. A uniform index
+# Randomness: SplitMix64 (:mod:`pokerlab.cards.splitmix`), seeded by the caller from its
+# numpy Generator. A uniform index
 # below n is ``(32 random bits * n) >> 32`` (Lemire's multiply-shift; the bias is at most
 # n / 2**32, below 1e-6 for every n used here).
 
 _LOW_HALF = 0xFFFFFFFF
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S27 = np.uint64(27)
-_S30 = np.uint64(30)
-_S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _N_CARDS = np.uint64(52)
@@ -106,14 +102,6 @@ EquityTables = tuple[
     NDArray[np.int16], NDArray[np.int32], NDArray[np.int32], NDArray[np.int16], NDArray[np.int64]
 ]
 """``(rank_values, low_ids, high_offsets, flush, flush_shifts)``, see the comment above."""
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _mix(state: np.uint64) -> np.uint64:
-    """The SplitMix64 output of the (already advanced) state."""
-    z = (state ^ (state >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -143,8 +131,8 @@ def _deal_runout(
     """
     drawn = 0
     while drawn < n_runout:
-        state += _GAMMA
-        bits = _mix(state)
+        state += GAMMA
+        bits = mix(state)
         for _half in range(2):
             card = np.int64(((bits & _LOW32) * _N_CARDS) >> _S32)
             bits >>= _S32
@@ -230,8 +218,8 @@ def sample_showdowns(
             clash = False
             for player in range(n_players):
                 start = offsets[player]
-                state += _GAMMA
-                bits = _mix(state)
+                state += GAMMA
+                bits = mix(state)
                 pick = start + np.int64(
                     ((bits >> _S32) * np.uint64(offsets[player + 1] - start)) >> _S32
                 )
@@ -314,16 +302,16 @@ def sample_showdowns_two(
     wins_1 = 0
     state = seed
     for _ in range(n_samples):
-        state += _GAMMA
-        bits = _mix(state)
+        state += GAMMA
+        bits = mix(state)
         pick_0 = np.int64(((bits >> _S32) * n_0) >> _S32)
         if np.int64(bits & _LOW32) >= thresholds[pick_0]:
             pick_0 = aliases[pick_0]
         mask_0 = combos[pick_0, 3]
         redeals = 0
         while True:
-            state += _GAMMA
-            bits = _mix(state)
+            state += GAMMA
+            bits = mix(state)
             pick_1 = start_1 + np.int64(((bits >> _S32) * n_1) >> _S32)
             if np.int64(bits & _LOW32) >= thresholds[pick_1]:
                 pick_1 = aliases[pick_1]

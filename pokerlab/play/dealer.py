@@ -29,6 +29,7 @@ their hands through :func:`deal_hand`, for 2 to 9 seats:
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -233,22 +234,29 @@ def connect(agent: object, *, time_limit: float | None = None) -> AgentConnectio
 _MASK = (1 << 64) - 1
 
 
+@functools.cache
+def _splitmix() -> tuple[int, Callable[[int], int]]:
+    """SplitMix64's increment and finalizer, imported on first use (they load numba)."""
+    from pokerlab.cards.splitmix import GAMMA, mix
+
+    return int(GAMMA), mix  # type: ignore[return-value]
+
+
 def mix64(*words: int) -> int:
     """A 64-bit hash of integers (SplitMix64's finalizer over a running sum); fast seeding.
 
-    Public and unkeyed: for an agent's own randomness (:func:`reseed`), never for cards or
-    for values derived from a secret seed (those are :mod:`pokerlab.play.deals`' keyed ones).
+    The finalizer is :func:`pokerlab.cards.splitmix.mix`. Public and unkeyed: for an
+    agent's own randomness (:func:`reseed`), never for cards or for values derived from a
+    secret seed (those are :mod:`pokerlab.play.deals`' keyed ones).
 
     Example:
         >>> mix64(1, 2, 3) == mix64(1, 2, 3) != mix64(1, 2, 4)
         True
     """
+    gamma, mix = _splitmix()
     z = 0x6A09E667F3BCC909
     for word in words:
-        z = (z + (int(word) & _MASK) * 0x9E3779B97F4A7C15 + 0xD1B54A32D192ED03) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        z ^= z >> 31
+        z = mix((z + (int(word) & _MASK) * gamma + 0xD1B54A32D192ED03) & _MASK)
     return z
 
 

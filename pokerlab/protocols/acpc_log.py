@@ -27,16 +27,16 @@ the match never sits in a file the clients might read.
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from pokerlab.errors import FileFormatError
 from pokerlab.play.acpc_matchstate import format_chips
 from pokerlab.play.acpc_seat import TimeLimits
+from pokerlab.strategy.io import write_file_atomic
 
 HEADER_PREFIX = "# name/game/hands/seed "
 SCORE_PREFIX = "SCORE:"
@@ -91,21 +91,18 @@ class AcpcLogWriter:
             return
         self._handle.close()
         self._handle = None
-        whole = self.path.with_name(self.path.name + ".part")
-        try:
-            with (
-                whole.open("w", encoding="ascii") as out,
-                self._body.open(encoding="ascii") as body,
-            ):
-                out.writelines(line + "\n" for line in header)
+
+        def write(out: BinaryIO) -> None:
+            out.writelines((line + "\n").encode("ascii") for line in header)
+            with self._body.open("rb") as body:
                 shutil.copyfileobj(body, out)
-                out.writelines(line + "\n" for line in last)
-            os.replace(whole, self.path)
+            out.writelines((line + "\n").encode("ascii") for line in last)
+
+        try:
+            write_file_atomic(self.path, write)
         finally:
             with contextlib.suppress(OSError):
                 self._body.unlink()
-            with contextlib.suppress(OSError):
-                whole.unlink()
 
 
 @dataclass(frozen=True)

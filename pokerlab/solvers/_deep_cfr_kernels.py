@@ -7,8 +7,8 @@ at each visit, without a network call per history.
 
 The tree is passed as in :mod:`pokerlab.solvers._mccfr_kernels`: ``nodes[H, 4]`` (first
 child, number of children, player, infoset), ``probs[H]`` (chance edge probabilities)
-and ``payoffs[H, n_players]``. Randomness is that module's SplitMix64 stream, seeded by
-the caller from its numpy Generator.
+and ``payoffs[H, n_players]``. Randomness is a SplitMix64 stream
+(:mod:`pokerlab.cards.splitmix`), seeded by the caller from its numpy Generator.
 
 What a traversal for ``player`` writes (Brown et al. 2019, algorithm 1):
 
@@ -25,7 +25,8 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab.solvers._mccfr_kernels import _sample, _uniform
+from pokerlab.cards.splitmix import uniform
+from pokerlab.solvers._mccfr_kernels import _sample
 
 _CHANCE = -1
 _TERMINAL = -2
@@ -66,7 +67,7 @@ def _walk(
             first = nodes[node, 0]
             n = nodes[node, 1]
             if who == _CHANCE:
-                node = first + _sample(probs, first, n, _uniform(rng))
+                node = first + _sample(probs, first, n, uniform(rng))
                 continue
             infoset = nodes[node, 3]
             if who != player:
@@ -75,7 +76,7 @@ def _walk(
                 for a in range(n):
                     strategy_rows[row, a] = sigma[infoset, a]
                 counts[1] = row + 1
-                node = first + _sample(sigma[infoset], 0, n, _uniform(rng))
+                node = first + _sample(sigma[infoset], 0, n, uniform(rng))
                 continue
             top += 1
             frames[top, 0] = first

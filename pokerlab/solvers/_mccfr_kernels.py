@@ -12,10 +12,10 @@ over the compiled tree, passed as two arrays:
 Learned arrays: ``regrets[I, A]`` (cumulative counterfactual regrets) and
 ``strategy_sum[I, A]`` (the average strategy's unnormalised rows), updated in place.
 
-Randomness: a SplitMix64 stream (Steele, Lea and Flood 2014), one 64-bit word of state in
-``rng[0]``, reseeded at the start of every iteration with ``seeds[t]``. The caller draws
-``seeds`` from its numpy Generator, one per iteration, so the results depend only on the
-Generator's state and on the number of iterations run, never on how they are split into
+Randomness: a SplitMix64 stream (:mod:`pokerlab.cards.splitmix`), one 64-bit word of
+state in ``rng[0]``, reseeded at the start of every iteration with ``seeds[t]``. The caller
+draws ``seeds`` from its numpy Generator, one per iteration, so the results depend only on
+the Generator's state and on the number of iterations run, never on how they are split into
 batches: a run of 1,000 iterations equals ten runs of 100, and a checkpoint holding the
 Generator's state resumes exactly.
 
@@ -29,31 +29,10 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab.cards.splitmix import uniform
+
 _CHANCE = -1
 _TERMINAL = -2
-
-# SplitMix64 constants (Steele, Lea and Flood, "Fast splittable pseudorandom number
-# generators", OOPSLA 2014); uint64 so that numba keeps the arithmetic modulo 2**64.
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
-_S11 = np.uint64(11)
-_TWO_POW_M53 = 1.0 / 9007199254740992.0
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _uniform(rng: NDArray[np.uint64]) -> float:
-    """Advance the stream; a float in [0, 1) with 53 random bits."""
-    z = rng[0] + _GAMMA
-    rng[0] = z
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z = z ^ (z >> _S31)
-    return float(z >> _S11) * _TWO_POW_M53
-
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _sample(dist: NDArray[np.float64], offset: int, n: int, u: float) -> int:
@@ -135,12 +114,12 @@ def _external_walk(
             first = nodes[node, 0]
             n = nodes[node, 1]
             if who == _CHANCE:
-                node = first + _sample(probs, first, n, _uniform(rng))
+                node = first + _sample(probs, first, n, uniform(rng))
                 continue
             infoset = nodes[node, 3]
             if who != player:
                 _regret_matching(regrets, infoset, n, scratch)
-                k = _sample(scratch, 0, n, _uniform(rng))
+                k = _sample(scratch, 0, n, uniform(rng))
                 # Simple (stochastically weighted) averaging: the player after the
                 # updating one adds its current strategy, unweighted, where sampled.
                 if who == averaging:
@@ -249,7 +228,7 @@ def _chance_walk(
             first = nodes[node, 0]
             n = nodes[node, 1]
             if who == _CHANCE:
-                node = first + _sample(probs, first, n, _uniform(rng))
+                node = first + _sample(probs, first, n, uniform(rng))
                 continue
             infoset = nodes[node, 3]
             top += 1
@@ -371,7 +350,7 @@ def _outcome_walk(
         first = nodes[node, 0]
         n = nodes[node, 1]
         if who == _CHANCE:
-            k = _sample(probs, first, n, _uniform(rng))
+            k = _sample(probs, first, n, uniform(rng))
             p = probs[first + k]
             other_reach *= p
             sample_reach *= p
@@ -387,7 +366,7 @@ def _outcome_walk(
         else:
             for a in range(n):
                 explore[a] = here[a]
-        s = _sample(explore, 0, n, _uniform(rng))
+        s = _sample(explore, 0, n, uniform(rng))
         path[length, 0] = infoset
         path[length, 1] = n
         path[length, 2] = s

@@ -9,11 +9,12 @@ strategy sums live in an :class:`~pokerlab.solvers.infoset_store.InfosetStore`, 
 per infoset met.
 
 They consume the random stream exactly as the kernels do: each iteration reseeds a
-SplitMix64 generator with its seed, and the walks draw from it in the same order
-(children in legal-action order, chance outcomes in ``chance_outcomes()`` order, one
-draw per sampled node), with the same regret matching and the same floating-point
-operations in the same order. On a game that compiles, the two paths therefore give the
-same regrets, seed for seed (the tests compare them on Kuhn and Leduc).
+SplitMix64 generator (:mod:`pokerlab.cards.splitmix`) with its seed, and the walks draw
+from it in the same order (children in legal-action order, chance outcomes in
+``chance_outcomes()`` order, one draw per sampled node), with the same regret matching
+and the same floating-point operations in the same order. On a game that compiles, the two
+paths therefore give the same regrets, seed for seed (the tests compare them on Kuhn and
+Leduc).
 
 Vocabulary as in the kernels: ``sigma`` the current strategy (regret matching), ``q``
 outcome sampling's sampling distribution, ``off``/``n`` a row's position and length.
@@ -24,19 +25,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pokerlab._types import CHANCE, TERMINAL
+from pokerlab.cards.splitmix import GAMMA, unit
 from pokerlab.games.base import Game, State
 from pokerlab.solvers.infoset_store import InfosetStore
 
 _MASK = (1 << 64) - 1
-# SplitMix64 constants (Steele, Lea and Flood, OOPSLA 2014), as in the compiled kernels.
-_GAMMA = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
-_TWO_POW_M53 = 1.0 / 9007199254740992.0
+_GAMMA = int(GAMMA)
 
 
 class SplitMix64:
-    """The kernels' random stream in Python: the same floats from the same seed."""
+    """The kernels' random stream held in a Python int: the same floats from the same seed."""
 
     __slots__ = ("state",)
 
@@ -45,12 +43,8 @@ class SplitMix64:
 
     def uniform(self) -> float:
         """Advance the stream; a float in [0, 1) with 53 random bits."""
-        z = (self.state + _GAMMA) & _MASK
-        self.state = z
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        z ^= z >> 31
-        return float(z >> 11) * _TWO_POW_M53
+        self.state = (self.state + _GAMMA) & _MASK
+        return unit(self.state)
 
 
 def _sample(dist: Sequence[float], u: float) -> int:

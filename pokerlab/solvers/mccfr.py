@@ -80,6 +80,7 @@ from pokerlab.solvers.base import (
 from pokerlab.solvers.infoset_store import InfosetStore
 from pokerlab.strategy import InfosetTable, Strategy, tabulate
 from pokerlab.strategy.io import keys_fingerprint
+from pokerlab.strategy.regrets import regret_matching_strategy
 from pokerlab.tree import CompiledTree, compile
 
 DEFAULT_EPSILON = 0.6
@@ -113,13 +114,6 @@ def kernel_tree(tree: CompiledTree) -> KernelTree:
         payoffs=payoffs,
         depth=tree.depth,
     )
-
-
-def _regret_matching(regrets: FloatArray, legal: NDArray[np.bool_]) -> FloatArray:
-    positive = np.maximum(regrets, 0.0)
-    sums = positive.sum(axis=1, keepdims=True)
-    uniform = legal / legal.sum(axis=1, keepdims=True)
-    return np.where(sums > 0, positive / np.where(sums > 0, sums, 1.0), uniform)
 
 
 _UNKNOWN: Any = object()
@@ -265,7 +259,7 @@ class _MonteCarloCFR(Solver):
         metadata = strategy_metadata(self, "current")
         if self._store is None:
             assert self._tree is not None
-            probs = _regret_matching(self._regrets, self._tree.legal_mask)
+            probs = regret_matching_strategy(self._regrets, self._tree.legal_mask)
             return Strategy(self.game, probs, metadata)
         table = self._store.table(self.game, "current", metadata)
         return table if self._tree_for_measuring() is None else self._tabulated(table)

@@ -45,43 +45,7 @@ from pokerlab.solvers.base import (
 )
 from pokerlab.solvers.normal_form import StrategyPair, as_probability_vector, matrix_strategy
 from pokerlab.strategy import Strategy
-
-
-def regret_matching_strategy(regrets: ArrayLike) -> FloatArray:
-    """Return the regret-matching strategy of cumulative regrets.
-
-    The positive parts of the regrets, normalised to sum to 1; uniform where no regret is
-    positive. Works on the last axis, so a ``[n_infosets, n_actions]`` array gives one
-    strategy per row.
-
-    Args:
-        regrets: cumulative regrets ``[..., n_actions]``.
-
-    Returns:
-        A new array of the same shape whose last axis holds probabilities.
-
-    Raises:
-        SolverError: if ``regrets`` is empty, zero-dimensional, or not finite.
-
-    Example:
-        >>> regret_matching_strategy([0.0, 1.0, 2.0]).round(4).tolist()
-        [0.0, 0.3333, 0.6667]
-        >>> regret_matching_strategy([-1.0, 0.0, -3.0]).round(4).tolist()
-        [0.3333, 0.3333, 0.3333]
-    """
-    array = np.asarray(regrets, dtype=np.float64)
-    if array.ndim == 0 or array.shape[-1] == 0:
-        raise SolverError(
-            f"regrets must be an array [..., n_actions] with at least one action; "
-            f"got shape {array.shape}"
-        )
-    if not np.all(np.isfinite(array)):
-        raise SolverError("regrets must be finite numbers; got NaN or infinity")
-    positive = np.maximum(array, 0.0)
-    total = positive.sum(axis=-1, keepdims=True)
-    uniform = np.full_like(array, 1.0 / array.shape[-1])
-    safe_total = np.where(total > 0.0, total, 1.0)
-    return np.where(total > 0.0, positive / safe_total, uniform)
+from pokerlab.strategy.regrets import regret_matching_strategy
 
 
 def action_regrets(action_payoffs: ArrayLike, played: int | ArrayLike) -> FloatArray:
@@ -249,7 +213,7 @@ class RegretMatching(Solver):
         if not self._is_learning(player):
             assert self._fixed is not None
             return self._fixed
-        return _positive_part_normalised(self._regrets[player])
+        return regret_matching_strategy(self._regrets[player], check=False)
 
     # -- Solver ---------------------------------------------------------------------------
     def _iterate(self) -> None:
@@ -405,15 +369,6 @@ class RegretMatching(Solver):
         if self.sampled:
             parts.append(f"sampled=True, seed={self.seed!r}")
         return f"RegretMatching({', '.join(parts)}) after {self.iterations} iterations"
-
-
-def _positive_part_normalised(regrets: FloatArray) -> FloatArray:
-    """:func:`regret_matching_strategy` of a 1-D array, without checks (the hot path)."""
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum()
-    if total > 0.0:
-        return positive / total  # type: ignore[no-any-return]
-    return np.full(regrets.size, 1.0 / regrets.size)
 
 
 def _sample(strategy: FloatArray, uniform: float) -> int:

@@ -45,6 +45,7 @@ import numpy as np
 
 from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import PokerlabError
+from pokerlab.strategy.regrets import regret_matching_strategy
 
 BANDIT_LEARNERS = ("epsilon-greedy", "ucb1", "thompson", "regret-matching",
                    "regret-matching-full")
@@ -152,14 +153,6 @@ class BanditRun:
         return int(self.regret.shape[0])
 
 
-def _rm(regrets: FloatArray) -> FloatArray:
-    """Regret matching, row-wise: positive parts normalised, uniform where none is positive."""
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum(axis=1, keepdims=True)
-    uniform = np.full_like(regrets, 1.0 / regrets.shape[1])
-    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
-
-
 def _sample_rows(probs: FloatArray, rng: np.random.Generator) -> IntArray:
     """One action per row of ``probs`` (each row a distribution)."""
     cumulative = np.cumsum(probs, axis=1)
@@ -213,7 +206,7 @@ class _Learner:
         if self.name == "equilibrium":
             sigma = np.full((runs, arms), 1.0 / arms)
         elif self.name.startswith("regret-matching"):
-            sigma = _rm(self.regrets)
+            sigma = regret_matching_strategy(self.regrets, check=False)
             if self.name == "regret-matching":  # bandit feedback: explore to estimate
                 sigma = (1.0 - self.gamma) * sigma + self.gamma / arms
         elif self.name == "thompson":

@@ -33,6 +33,7 @@ from pokerlab.eval.exploitability import exploitability
 from pokerlab.games import Game, kuhn
 from pokerlab.games.base import State
 from pokerlab.strategy import Strategy
+from pokerlab.strategy.regrets import regret_matching_strategy
 from pokerlab.tree import compile
 
 DEFAULT_TRACED = ("K|pb", "Q|", "K|b", "Q|p")
@@ -87,12 +88,6 @@ class Walkthrough:
     action_names: dict[str, tuple[str, ...]]
 
 
-def _matching(regrets: np.ndarray) -> np.ndarray:
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum()
-    return positive / total if total > 0 else np.full(len(regrets), 1.0 / len(regrets))
-
-
 class _Tables:
     """Regrets and strategy sums per infoset key (created on first visit)."""
 
@@ -124,7 +119,7 @@ def _traverse(
     actions = state.legal_actions()
     key = state.infoset_key()
     regrets, strategy_sum = tables.get(key, len(actions))
-    sigma = _matching(regrets)
+    sigma = regret_matching_strategy(regrets, check=False)
     if state.player != traverser:
         strategy_sum += sigma
         pick = int(rng.choice(len(actions), p=sigma))

@@ -20,6 +20,7 @@ from pokerlab.eval import exploitability
 from pokerlab.games import Game
 from pokerlab.games.base import State
 from pokerlab.strategy import Strategy
+from pokerlab.strategy.regrets import regret_matching_strategy
 
 VARIANTS = ("cumulative", "last-iteration")
 
@@ -32,12 +33,6 @@ class RegretRun:
     checkpoints: tuple[int, ...]
     exploitability: tuple[float, ...]
     average: Strategy
-
-
-def _matching(regrets: np.ndarray) -> np.ndarray:
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum()
-    return positive / total if total > 0 else np.full(len(regrets), 1.0 / len(regrets))
 
 
 def run_variant(game: Game, variant: str, checkpoints: tuple[int, ...]) -> RegretRun:
@@ -61,7 +56,7 @@ def run_variant(game: Game, variant: str, checkpoints: tuple[int, ...]) -> Regre
     average = Strategy.uniform(game)
     for t in range(1, checkpoints[-1] + 1):
         step: dict[str, np.ndarray] = defaultdict(lambda: np.zeros(0))
-        strategy = {key: _matching(r) for key, r in regrets.items()}
+        strategy = {key: regret_matching_strategy(r) for key, r in regrets.items()}
         _traverse(root, (1.0, 1.0), 1.0, strategy, step, sums)
         for key, r in step.items():
             if variant == "cumulative":

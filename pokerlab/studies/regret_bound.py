@@ -47,6 +47,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.eval import best_response_values_array, expected_values_array
 from pokerlab.games import Game
 from pokerlab.solvers import CFR
+from pokerlab.strategy.regrets import regret_matching_strategy
 from pokerlab.tree import compile
 
 RPS = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
@@ -130,9 +131,7 @@ def rps_regret(
     measured = np.empty((marks.shape[0], 1))
     k = 0
     for t in range(1, iterations + 1):
-        positive = np.maximum(regrets, 0.0)
-        total = positive.sum()
-        sigma = positive / total if total > 0 else np.full(3, 1.0 / 3.0)
+        sigma = regret_matching_strategy(regrets, check=False)
         if opponent == "fixed":
             other = mix
         else:  # the opponent's best action against sigma: the learner's worst column

@@ -14,6 +14,7 @@ import numpy as np
 from pokerlab.errors import PokerlabError
 from pokerlab.games import load
 from pokerlab.games.matrix import MatrixGame
+from pokerlab.strategy.regrets import regret_matching_strategy
 
 OPPONENT = (0.4, 0.3, 0.3)
 PAPER = 1
@@ -57,11 +58,7 @@ def paper_trajectories(runs: int, iterations: int, *, seed: int = 0) -> np.ndarr
     paths = np.zeros((runs, iterations))
     opponent_cumulative = np.cumsum(opponent)
     for t in range(iterations):
-        positive = np.maximum(regrets, 0.0)
-        total = positive.sum(axis=1, keepdims=True)
-        strategy = np.where(
-            total > 0.0, positive / np.where(total > 0.0, total, 1.0), 1.0 / n_actions
-        )
+        strategy = regret_matching_strategy(regrets, check=False)
         paths[:, t] = strategy[:, PAPER]
         fixed_action = _sample(opponent_cumulative[np.newaxis, :], uniforms[:, t, 0])
         own_action = _sample(np.cumsum(strategy, axis=1), uniforms[:, t, 1])

@@ -19,6 +19,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError
 from pokerlab.games import rps
+from pokerlab.strategy.regrets import regret_matching_strategy
 
 VARIANTS = ("rm", "rm+", "cfr+")
 
@@ -35,12 +36,6 @@ class Dynamics:
     current: np.ndarray
     average: np.ndarray
     exploitability: np.ndarray
-
-
-def _matching(regrets: np.ndarray) -> np.ndarray:
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum()
-    return positive / total if total > 0 else np.full(regrets.shape, 1.0 / len(regrets))
 
 
 def run_dynamics(
@@ -70,7 +65,7 @@ def run_dynamics(
     plus = variant != "rm"
     alternating = variant == "cfr+"
     for t in range(iterations):
-        strategies = [_matching(regrets[0]), _matching(regrets[1])]
+        strategies = [regret_matching_strategy(regrets[0]), regret_matching_strategy(regrets[1])]
         current[t] = strategies
         for player in (0, 1):
             opponent = strategies[1 - player]
@@ -79,7 +74,8 @@ def run_dynamics(
             if plus:
                 np.maximum(regrets[player], 0.0, out=regrets[player])
             if alternating and player == 0:
-                strategies[0] = _matching(regrets[0])  # P2 answers P1's updated strategy
+                # P2 answers P1's updated strategy
+                strategies[0] = regret_matching_strategy(regrets[0])
         weight = float(t + 1) if alternating else 1.0
         sums += weight * current[t]
         weights += weight

@@ -21,7 +21,6 @@ from pokerlab.agents.hard_seed import (
     move_to_action,
     move_utilities,
     raise_cost,
-    regret_matching,
     strength_class,
 )
 from pokerlab.agents.registry import check_builtin, make_agent
@@ -33,6 +32,7 @@ from pokerlab.games import holdem, kuhn
 from pokerlab.games.holdem import CALL, FOLD, RAISE, HoldemGame, HoldemState
 from pokerlab.games.observation import HandResult
 from pokerlab.strategy import FunctionPolicy
+from pokerlab.strategy.regrets import regret_matching_strategy
 
 
 def test_tables_start_uniform_and_zero() -> None:
@@ -61,8 +61,9 @@ def test_the_slides_worked_example() -> None:
 
 
 def test_regret_matching() -> None:
-    assert np.allclose(regret_matching(np.zeros(4)), 0.25)
-    assert np.allclose(regret_matching(np.array([-5.0, 3.0, 1.0, 0.0])), [0, 0.75, 0.25, 0])
+    assert np.allclose(regret_matching_strategy(np.zeros(4)), 0.25)
+    strategy = regret_matching_strategy(np.array([-5.0, 3.0, 1.0, 0.0]))
+    assert np.allclose(strategy, [0, 0.75, 0.25, 0])
 
 
 def test_strength_classes() -> None:
@@ -198,7 +199,7 @@ def test_likelihood_starts_at_one_over_players_and_is_carried() -> None:
     game = holdem(players=2, betting="limit")
     ai = HardSeedAI(game, seed=4)
     ai.regrets[:, CALL_MOVE] = 1.0  # always check or call
-    ai.strategy[:] = regret_matching(ai.regrets[0])
+    ai.strategy[:] = regret_matching_strategy(ai.regrets[0])
     rng = np.random.default_rng(0)
     for _ in range(5):
         _play_hand(ai, game, 0, "call", rng)
@@ -247,7 +248,7 @@ def test_a_scripted_hand_the_slides_example_board() -> None:
     ai = HardSeedAI(game, seed=0)
     ai.regrets[0, CALL_MOVE] = 1e9  # preflop high card: always call
     ai.regrets[2, RAISE_MOVE] = 1e9  # two pair: always raise
-    ai.strategy[:] = [regret_matching(row) for row in ai.regrets]
+    ai.strategy[:] = [regret_matching_strategy(row) for row in ai.regrets]
     before = ai.regrets.copy()
     ai.reset()
     state = _deal(game, "KdAs3cQh")

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from pokerlab.cards.splitmix import GAMMA, unit
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.matches import agent_seed, play_match
 from pokerlab.games import kuhn, leduc
@@ -136,11 +137,8 @@ def test_fresh_seeds_are_128_bits_from_the_operating_system() -> None:
 def _old_public_uniform(seed: int, deal: int, k: int) -> float:
     """Uniform ``k`` (1-based) of deal ``deal`` as pokerlab computed it before issue 23."""
     words = np.random.SeedSequence([seed, 0xC4A5CE]).generate_state(1, np.uint64)
-    z = (int(words[0]) + deal * 0x9E3779B97F4A7C15 + k * 0xD1B54A32D192ED03) & (2**64 - 1)
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
-    z ^= z >> 31
-    return (z >> 11) / 2**53
+    z = (int(words[0]) + deal * int(GAMMA) + k * 0xD1B54A32D192ED03) & (2**64 - 1)
+    return unit(z)
 
 
 def test_the_previous_attack_recomputing_the_public_stream_fails() -> None:
