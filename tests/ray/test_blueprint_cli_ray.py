@@ -6,12 +6,11 @@ import json
 import os
 import shutil
 import signal
-import threading
 
 import numpy as np
 import pytest
 
-from pokerlab.blueprint.ray_backend import BlueprintFactory, train_blueprint
+from pokerlab.blueprint.ray_backend import BlueprintFactory, RoundTrainer, train_blueprint
 from pokerlab.blueprint.store import load_blueprint, read_header
 from pokerlab.cli import main
 from pokerlab.games import leduc, load
@@ -133,17 +132,26 @@ def test_a_seconds_budget_stops_after_the_round_that_reaches_it(tmp_path) -> Non
 
 
 @pytest.mark.slow
-def test_ctrl_c_on_ray_saves_a_bp_that_resumes_exactly(ray_cluster, tmp_path, capsys) -> None:
+def test_ctrl_c_on_ray_saves_a_bp_that_resumes_exactly(
+    ray_cluster, tmp_path, capsys, monkeypatch
+) -> None:
     out = tmp_path / "stop.bp"
-    # late enough that training has begun (tables counted, workers up) on a loaded machine
-    timer = threading.Timer(12.0, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    try:
-        rc = main(["blueprint", "train", "leduc", "--out", str(out), "--iterations",
-                   str(10**9), "--backend", "ray", "--workers", "2", "--batch", "500",
-                   "--seed", "8"])
-    finally:
-        timer.cancel()
+    # Ctrl-C once training has begun: after the third round (a fixed delay fell before
+    # the workers were up on a loaded machine, and the run then had nothing to save).
+    advance = RoundTrainer._advance
+    rounds = []
+
+    def advance_then_interrupt(self: RoundTrainer, count: int) -> None:
+        advance(self, count)
+        rounds.append(count)
+        if len(rounds) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(RoundTrainer, "_advance", advance_then_interrupt)
+    rc = main(["blueprint", "train", "leduc", "--out", str(out), "--iterations",
+               str(10**9), "--backend", "ray", "--workers", "2", "--batch", "500",
+               "--seed", "8"])
+    monkeypatch.undo()
     assert rc == 130
     assert "resume with: pokerlab blueprint train 'leduc'" in capsys.readouterr().err
     saved = read_header(out)["rounds"]
