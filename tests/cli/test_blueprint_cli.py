@@ -14,6 +14,7 @@ import pytest
 from pokerlab.blueprint.store import read_header
 from pokerlab.cli import main
 from pokerlab.solvers import run_console
+from tests.interrupts import InterruptAfter
 
 SMALL = (
     'holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", seat_blinds=(1, 1), '
@@ -22,31 +23,13 @@ SMALL = (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class _InterruptAfter:
-    """Stands in for the signal flag: 'pressed' after a number of polls (one per slice)."""
-
-    def __init__(self, checks: int) -> None:
-        self._checks = checks
-
-    @property
-    def requested(self) -> bool:
-        self._checks -= 1
-        return self._checks < 0
-
-    def __enter__(self) -> _InterruptAfter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
 def test_train_interrupt_resume_reaches_the_budget(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "small.bp"
     args = ["blueprint", "train", SMALL, "--out", str(out), "--iterations", "5000",
             "--chunk", "1000", "--json"]
-    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(2))
     assert main(args) == 130
     assert read_header(out)["iterations"] == 2000
     assert "--resume" in capsys.readouterr().err

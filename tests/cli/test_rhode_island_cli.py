@@ -11,26 +11,9 @@ import pytest
 from pokerlab.cli import main
 from pokerlab.solvers import run_console
 from pokerlab.subgame.rhode_island import load_rhode_island
+from tests.interrupts import InterruptAfter
 
 GAME = "rhode_island(ranks=3, suits=2, raises=0)"
-
-
-class _InterruptAfter:
-    """Stands in for the SIGINT flag: 'pressed' after a number of checks."""
-
-    def __init__(self, checks: int) -> None:
-        self._checks = checks
-
-    @property
-    def requested(self) -> bool:
-        self._checks -= 1
-        return self._checks < 0
-
-    def __enter__(self) -> _InterruptAfter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def test_solve_reports_value_bounds_exploitability_and_memory(
@@ -61,7 +44,7 @@ def test_interrupted_and_resumed_run_equals_uninterrupted(
     whole = tmp_path / "whole.npz"
     assert main([*args, "--out", str(whole)]) == 0
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(1))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(1))
     assert main([*args, "--out", str(part)]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()

@@ -13,24 +13,7 @@ import pytest
 from pokerlab.cli import main
 from pokerlab.solvers import SOLVERS, run_console
 from pokerlab.strategy import InfosetTable, Strategy, load_policy
-
-
-class _InterruptAfter:
-    """Stands in for the SIGINT flag: 'pressed' after a number of polls (one per slice)."""
-
-    def __init__(self, checks: int) -> None:
-        self._checks = checks
-
-    @property
-    def requested(self) -> bool:
-        self._checks -= 1
-        return self._checks < 0
-
-    def __enter__(self) -> _InterruptAfter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
+from tests.interrupts import InterruptAfter
 
 
 @pytest.mark.parametrize(
@@ -45,7 +28,7 @@ def test_interrupted_and_resumed_run_equals_uninterrupted(
     assert main([*args, "--out", str(whole), "--json"]) == 0
 
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(2))
     assert main([*args, "--out", str(part), "--json"]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
@@ -69,7 +52,7 @@ def test_interrupt_flag_catches_sigint_without_raising() -> None:
 def test_resume_with_another_algorithm_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(0))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(0))
     out = tmp_path / "s.npz"
     assert main(["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "20",
                  "--check-every", "5", "--out", str(out)]) == 130
@@ -112,7 +95,7 @@ def test_a_finished_resume_removes_its_checkpoint(
 ) -> None:
     args = ["solve", "kuhn", "--algorithm", "cfr+", "--iterations", "30", "--check-every", "10"]
     out = tmp_path / "s.npz"
-    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(0))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(0))
     assert main([*args, "--out", str(out), "--json"]) == 130
     monkeypatch.undo()
     checkpoint = tmp_path / "s.checkpoint.npz"
@@ -133,7 +116,7 @@ def test_holdem_interrupted_and_resumed_run_writes_the_same_table(
     whole = tmp_path / "whole.npz"
     assert main([*args, "--out", str(whole), "--json"]) == 0
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(1))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(1))
     assert main([*args, "--out", str(part), "--json"]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
@@ -226,7 +209,7 @@ def test_long_paths_are_never_wrapped(
 ) -> None:
     deep = tmp_path / ("a-rather-long-folder-name-" * 8) / ("and-another-one-" * 8)
     out = deep / "strategy.npz"
-    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(0))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(0))
     capsys.readouterr()
     assert main(["solve", "kuhn", "--algorithm", "cfr", "--iterations", "20", "--check-every",
                  "5", "--out", str(out)]) == 130

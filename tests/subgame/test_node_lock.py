@@ -20,6 +20,7 @@ from pokerlab.subgame.node_lock import NodeLock, parse_lock, read_locks, resolve
 from pokerlab.subgame.result import SpotSolution
 from pokerlab.subgame.spot import Spot
 from pokerlab.subgame.spot_game import SpotGame, spot_game, spot_strategy
+from tests.interrupts import InterruptAfter
 
 SMALL = {"board": "Td9d6hQc2s", "oop": "AA, JJ, T9s, 87s, K8s", "ip": "KK, QQ, A9s, J8s, A2s",
          "pot": 100, "stack": 150, "bets": "100%", "raises": "a"}
@@ -213,24 +214,6 @@ CLI = ["spot", "solve", "--board", "Td9d6hQc2s", "--oop", "AA, JJ, T9s, 87s, K8s
 """SMALL on the command line."""
 
 
-class _InterruptAfter:
-    """Stands in for the SIGINT flag: 'pressed' after a number of checks."""
-
-    def __init__(self, checks: int) -> None:
-        self._checks = checks
-
-    @property
-    def requested(self) -> bool:
-        self._checks -= 1
-        return self._checks < 0
-
-    def __enter__(self) -> _InterruptAfter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
 def test_solve_with_locks_then_show_the_locked_node(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -276,7 +259,7 @@ def test_a_locked_solve_resumes_only_with_its_locks(
 ) -> None:
     args = [*CLI, "--iterations", "40", "--check-every", "10", "--json", "--lock",
             "b100:call=1", "--out", str(tmp_path / "part.npz")]
-    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(2))
     assert main(args) == 130
     assert "--lock b100:call=1 --resume" in capsys.readouterr().err
     monkeypatch.undo()

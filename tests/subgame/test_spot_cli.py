@@ -16,28 +16,11 @@ from pokerlab.strategy import tabulate
 from pokerlab.subgame import RangeSolver, Spot
 from pokerlab.subgame.checkpoint import load_range_checkpoint, save_range_checkpoint
 from pokerlab.subgame.result import SpotSolution, grid_cell
+from tests.interrupts import InterruptAfter
 
 ARGS = ["spot", "solve", "--board", "Td9d6hQc2s", "--oop", "AA, JJ, T9s, 87s:0.5, K8s",
         "--ip", "KK, QQ, A9s, J8s, A2s:0.25", "--pot", "100", "--stack", "150",
         "--bets", "50%, 100%", "--raises", "a"]
-
-
-class _InterruptAfter:
-    """Stands in for the SIGINT flag: 'pressed' after a number of checks."""
-
-    def __init__(self, checks: int) -> None:
-        self._checks = checks
-
-    @property
-    def requested(self) -> bool:
-        self._checks -= 1
-        return self._checks < 0
-
-    def __enter__(self) -> _InterruptAfter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def test_solve_then_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,7 +55,7 @@ def test_an_interrupted_solve_resumes_to_the_same_solution(
     args = [*ARGS, "--iterations", "60", "--check-every", "10", "--json"]
     assert main([*args, "--out", str(whole)]) == 0
     part = tmp_path / "part.npz"
-    monkeypatch.setattr(run_console, "StopSignals", lambda: _InterruptAfter(2))
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(2))
     assert main([*args, "--out", str(part)]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
