@@ -302,12 +302,34 @@ def test_cgroups_are_found_from_several_threads_at_once() -> None:
     assert [problem for _, problem in found] == [None] * 32
 
 
-def _fake_v1(tmp_path: Path, layout: dict[str, str]) -> None:
-    """Folders of a made-up cgroup v1 mount per controller, ``cgroup.procs`` as given."""
+def _support_in_v1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: dict[str, str], root: str,
+    own: dict[str, str],
+) -> tuple[list[str], str | None]:
+    """:func:`cgroups.cgroup_support` on a made-up cgroup v1 machine under ``tmp_path``.
+
+    ``layout``: folders (one mount per controller, named for it) and their
+    ``cgroup.procs``; ``root``: what every mount shows at its mount point (mountinfo);
+    ``own``: this process's cgroup per controller (``/proc/self/cgroup``). Returns the
+    parents found (relative to ``tmp_path``) and the problem.
+    """
     for relative, procs in layout.items():
         folder = tmp_path / relative
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "cgroup.procs").write_text(procs)
+    monkeypatch.setattr(cgroups, "_mounts", lambda: [
+        (str(tmp_path / c), "cgroup", {"rw", c}, root) for c in cgroups.CONTROLLERS])
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: own)
+    cgroups.cgroup_support.cache_clear()
+    try:
+        hierarchies, problem = cgroups.cgroup_support()
+    finally:
+        cgroups.cgroup_support.cache_clear()
+    return sorted(str(h.parent.relative_to(tmp_path)) for h in hierarchies), problem
+
+
+BOX = {c: "/box/7" for c in cgroups.CONTROLLERS}
+"""This process's cgroup, /box/7, in every hierarchy."""
 
 
 def test_cgroup_v1_in_a_container_that_sees_only_its_own_cgroup(
@@ -315,18 +337,10 @@ def test_cgroup_v1_in_a_container_that_sees_only_its_own_cgroup(
 ) -> None:
     # /proc/self/cgroup names /box/7 from the hierarchy's root; the mounts show /box/7 at
     # their mount points (mountinfo's root field): the cgroup is the mount point itself.
-    _fake_v1(tmp_path, {c: f"{os.getpid()}\n" for c in cgroups.CONTROLLERS})
-    monkeypatch.setattr(cgroups, "_mounts", lambda: [
-        (str(tmp_path / c), "cgroup", {"rw", c}, "/box/7") for c in cgroups.CONTROLLERS])
-    monkeypatch.setattr(cgroups, "_own_paths", lambda: {c: "/box/7" for c in cgroups.CONTROLLERS})
-    cgroups.cgroup_support.cache_clear()
-    try:
-        hierarchies, problem = cgroups.cgroup_support()
-        assert problem is None
-        assert sorted(str(h.parent.relative_to(tmp_path)) for h in hierarchies) == [
-            "cpu/pokerlab", "memory/pokerlab", "pids/pokerlab"]
-    finally:
-        cgroups.cgroup_support.cache_clear()
+    me = os.getpid()
+    found = _support_in_v1(tmp_path, monkeypatch, {c: f"{me}\n" for c in cgroups.CONTROLLERS},
+                           "/box/7", BOX)
+    assert found == (["cpu/pokerlab", "memory/pokerlab", "pids/pokerlab"], None)
 
 
 def test_cgroup_v1_whose_paths_do_not_line_up_is_found_by_its_processes(
@@ -335,19 +349,10 @@ def test_cgroup_v1_whose_paths_do_not_line_up_is_found_by_its_processes(
     # The cpu mount shows the whole hierarchy but not the path /proc/self/cgroup names:
     # the cgroup that lists this process is found instead; the others line up.
     me = os.getpid()
-    _fake_v1(tmp_path, {"memory/box/7": f"{me}\n", "pids/box/7": f"{me}\n", "cpu": "1\n",
-                        "cpu/other": "2 3\n", "cpu/system/box": f"4\n{me}\n"})
-    monkeypatch.setattr(cgroups, "_mounts", lambda: [
-        (str(tmp_path / c), "cgroup", {"rw", c}, "/") for c in cgroups.CONTROLLERS])
-    monkeypatch.setattr(cgroups, "_own_paths", lambda: {c: "/box/7" for c in cgroups.CONTROLLERS})
-    cgroups.cgroup_support.cache_clear()
-    try:
-        hierarchies, problem = cgroups.cgroup_support()
-        assert problem is None
-        assert sorted(str(h.parent.relative_to(tmp_path)) for h in hierarchies) == [
-            "cpu/system/box/pokerlab", "memory/box/7/pokerlab", "pids/box/7/pokerlab"]
-    finally:
-        cgroups.cgroup_support.cache_clear()
+    layout = {"memory/box/7": f"{me}\n", "pids/box/7": f"{me}\n", "cpu": "1\n",
+              "cpu/other": "2 3\n", "cpu/system/box": f"4\n{me}\n"}
+    assert _support_in_v1(tmp_path, monkeypatch, layout, "/", BOX) == (
+        ["cpu/system/box/pokerlab", "memory/box/7/pokerlab", "pids/box/7/pokerlab"], None)
 
 
 def test_cgroup_v1_whose_own_cgroup_is_not_shown_uses_the_nearest_one_above(
@@ -356,35 +361,18 @@ def test_cgroup_v1_whose_own_cgroup_is_not_shown_uses_the_nearest_one_above(
     # This process was moved into /box/7/ci, which the cpu mount does not show (made
     # after it, in another view): entrants' cpu cgroups go under /box/7, the nearest.
     me = os.getpid()
-    _fake_v1(tmp_path, {"memory/box/7": f"{me}\n", "pids/box/7": f"{me}\n", "cpu": "1\n",
-                        "cpu/box/7": "5\n"})
-    monkeypatch.setattr(cgroups, "_mounts", lambda: [
-        (str(tmp_path / c), "cgroup", {"rw", c}, "/") for c in cgroups.CONTROLLERS])
-    monkeypatch.setattr(cgroups, "_own_paths", lambda: {"memory": "/box/7", "pids": "/box/7",
-                                                        "cpu": "/box/7/ci"})
-    cgroups.cgroup_support.cache_clear()
-    try:
-        hierarchies, problem = cgroups.cgroup_support()
-        assert problem is None
-        assert sorted(str(h.parent.relative_to(tmp_path)) for h in hierarchies) == [
-            "cpu/box/7/pokerlab", "memory/box/7/pokerlab", "pids/box/7/pokerlab"]
-    finally:
-        cgroups.cgroup_support.cache_clear()
+    layout = {"memory/box/7": f"{me}\n", "pids/box/7": f"{me}\n", "cpu": "1\n",
+              "cpu/box/7": "5\n"}
+    assert _support_in_v1(tmp_path, monkeypatch, layout, "/", {**BOX, "cpu": "/box/7/ci"}) == (
+        ["cpu/box/7/pokerlab", "memory/box/7/pokerlab", "pids/box/7/pokerlab"], None)
 
 
 def test_a_cgroup_mount_that_cannot_be_written_names_the_mount(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     me = os.getpid()
-    _fake_v1(tmp_path, {"memory/box/7": f"{me}\n", "pids/box/7": f"{me}\n"})
     gone = tmp_path / "cpu"  # the mount point itself is not there
-    monkeypatch.setattr(cgroups, "_mounts", lambda: [
-        (str(tmp_path / c), "cgroup", {"rw", c}, "/") for c in cgroups.CONTROLLERS])
-    monkeypatch.setattr(cgroups, "_own_paths", lambda: {c: "/box/7" for c in cgroups.CONTROLLERS})
-    cgroups.cgroup_support.cache_clear()
-    try:
-        _, problem = cgroups.cgroup_support()
-        assert problem is not None
-        assert f"cgroup v1 cpu at {gone}: No such file or directory: {gone}" in problem
-    finally:
-        cgroups.cgroup_support.cache_clear()
+    layout = {"memory/box/7": f"{me}\n", "pids/box/7": f"{me}\n"}
+    _, problem = _support_in_v1(tmp_path, monkeypatch, layout, "/", BOX)
+    assert problem is not None
+    assert f"cgroup v1 cpu at {gone}: No such file or directory: {gone}" in problem
