@@ -31,6 +31,7 @@ from pokerlab.solvers.deep_networks import (
 )
 from pokerlab.strategy import FunctionPolicy, Strategy, tabulate
 from pokerlab.tree import compile
+from tests.interrupts import InterruptAfter
 
 TINY: dict[str, Any] = {
     "traversals": 40, "advantage_steps": 20, "policy_steps": 40, "batch_size": 64
@@ -295,29 +296,12 @@ def test_cli_interrupted_run_resumes_to_the_same_network(
 ) -> None:
     from pokerlab.solvers import run_console
 
-    class InterruptAfterOneCheck:
-        """Stands in for the Ctrl-C flag: 'pressed' after the first chunk."""
-
-        def __init__(self) -> None:
-            self.checks = 1
-
-        @property
-        def requested(self) -> bool:
-            self.checks -= 1
-            return self.checks < 0
-
-        def __enter__(self) -> InterruptAfterOneCheck:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            return None
-
     args = ["solve", "kuhn", "--algorithm", "deep-cfr", "--iterations", "2", "--check-every",
             "1", "--seed", "4", "--json"]
     whole = tmp_path / "whole.pt"
     assert main([*args, "--out", str(whole)]) == 0
     part = tmp_path / "part.pt"
-    monkeypatch.setattr(run_console, "StopSignals", InterruptAfterOneCheck)
+    monkeypatch.setattr(run_console, "StopSignals", lambda: InterruptAfter(1))
     assert main([*args, "--out", str(part)]) == 130
     checkpoint = tmp_path / "part.checkpoint.npz"
     assert checkpoint.exists()
