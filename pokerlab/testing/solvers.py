@@ -14,8 +14,11 @@ all. The promises:
   solver is deterministic for its seed);
 - ``interrupt_leaves_a_checkpoint``: an interrupt stops the run between slices (flagged
   ``interrupted``), and its checkpoint resumes to the uninterrupted run's end;
-- ``seconds_budget_holds``: ``run(seconds=s)`` takes ``s`` of wall-clock time within 10%
-  (once warm: compiled kernels and tables built by a first run);
+- ``seconds_budget_holds``: ``run(seconds=s)`` counts ``s`` of wall-clock time, off by
+  at most one slice and one check (timed in that run: a loaded machine widens the leeway,
+  a loop that ignores the budget still fails; the 10% figure on an idle machine is a
+  benchmark, ``benchmarks/bench_run_loop.py``), and ``wall_seconds`` grows by the time
+  the call took (once warm: compiled kernels and tables built by a first run);
 - ``target_stops_the_run``: a target exploitability stops the run at the first check
   that reaches it (and is refused where the exploitability cannot be measured).
 
@@ -28,8 +31,7 @@ Example:
     >>> resume = next(c for c in checks if c.name == "resume_equals_uninterrupted")
     >>> resume()  # raises AssertionError where the promise breaks
 
-    (``check_solver`` runs them all, the wall-clock promise too: not in a doctest, whose
-    timing a loaded machine decides.)
+    (``check_solver`` runs them all.)
 """
 
 from __future__ import annotations
@@ -220,15 +222,22 @@ def solver_checks(
 
     def seconds_budget_holds() -> None:
         loop = factory().run(iterations, check_every=every)  # warm: kernels, tables
+        slowest = _slowest_calls(loop, "_advance", "_check")
         before = loop.wall_seconds
         began = time.perf_counter()
         loop.run(seconds=seconds, check_every=every)
         took = time.perf_counter() - began
-        if abs(took - seconds) > 0.1 * seconds:
-            raise AssertionError(f"{name}: run(seconds={seconds}) took {took:.3f} s of wall "
-                                 "time, not within 10%")
         counted = loop.wall_seconds - before
-        if abs(counted - took) > 0.1 * seconds:
+        # The loop stops at the first slice boundary its clock puts past the budget (or
+        # half a slice short of it): off by at most one slice and one check, however slow
+        # this machine is right now. A stall between slices would show as a miss.
+        leeway = 0.1 * seconds + slowest["_advance"] + slowest["_check"]
+        if abs(counted - seconds) > leeway:
+            raise AssertionError(f"{name}: run(seconds={seconds}) counted {counted:.3f} s "
+                                 f"of wall time, more than one slice "
+                                 f"({slowest['_advance']:.3f} s) and one check "
+                                 f"({slowest['_check']:.3f} s) off the budget")
+        if abs(counted - took) > 0.1 * seconds + loop.compile_seconds:
             raise AssertionError(f"{name}: wall_seconds grew by {counted:.3f} s in a run of "
                                  f"{took:.3f} s")
 
@@ -300,3 +309,24 @@ __all__ = [
     "default_snapshot",
     "solver_checks",
 ]
+
+
+def _slowest_calls(loop: RunLoop, *methods: str) -> dict[str, float]:
+    """Time each call of ``loop``'s ``methods`` from now on; the dict keeps the slowest.
+
+    The seconds-budget check measures its leeway (one slice, one check) on the run it
+    checks, so that a loaded machine does not fail a loop that keeps its promise.
+    """
+    slowest = dict.fromkeys(methods, 0.0)
+    for method in methods:
+        bound = getattr(loop, method)
+
+        def timed(*args: Any, _bound: Any = bound, _name: str = method, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return _bound(*args, **kwargs)
+            finally:
+                slowest[_name] = max(slowest[_name], time.perf_counter() - began)
+
+        setattr(loop, method, timed)
+    return slowest

@@ -118,3 +118,19 @@ def test_a_broken_promise_is_named() -> None:
                          seconds=0.2)
     finally:
         del base.SOLVERS["forgetful-rm"]
+
+
+def test_a_loop_that_overruns_its_seconds_budget_is_caught() -> None:
+    class Overrunning(RegretMatching):
+        """Runs five slices past a seconds budget: its clock says so, the check must too."""
+
+        def run(self, *args: Any, seconds: float | None = None, **kwargs: Any) -> RunLoop:
+            if seconds is None:
+                return super().run(*args, **kwargs)
+            super().run(seconds=seconds, **kwargs)
+            return super().run(seconds=0.5, **kwargs)
+
+    checks = {check.name: check for check in solver_checks(
+        lambda: Overrunning(load("rps"), sampled=True, seed=1), iterations=50, seconds=0.3)}
+    with pytest.raises(AssertionError, match=r"counted .* off the budget"):
+        checks["seconds_budget_holds"]()
