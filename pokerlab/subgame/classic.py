@@ -35,7 +35,7 @@ from pokerlab.strategy import Strategy
 from pokerlab.subgame.public_tree import (
     CHANCE_NODE,
     DECISION,
-    FOLD,
+    FOLD_NODE,
     SHOWDOWN,
     HandSpace,
     NodeSpec,
@@ -107,7 +107,7 @@ def _walk(state: State, chips: tuple[float, float], key: str, label: str,
                     chance_factor=factor, key=key)
     if player == TERMINAL:
         folder = _folder(state)
-        spec.kind = FOLD if folder >= 0 else SHOWDOWN
+        spec.kind = FOLD_NODE if folder >= 0 else SHOWDOWN
         spec.player = folder
         return spec
     if player == CHANCE:  # Leduc's board: every card, whatever the stand-in hands hold

@@ -49,6 +49,7 @@ from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, HoldemRules
 from pokerlab.subgame.public_tree import (
     CHANCE_NODE,
     DECISION,
+    FOLD_NODE,
     SHOWDOWN,
     HandSpace,
     NodeSpec,
@@ -56,7 +57,6 @@ from pokerlab.subgame.public_tree import (
     build_public_tree,
     make_public_game,
 )
-from pokerlab.subgame.public_tree import FOLD as FOLD_NODE
 
 DEPTHS = ("street", "end")
 """How deep a subgame goes: to the end of the current street (leaves), or of the hand."""

@@ -42,7 +42,7 @@ DECISION = 0
 """A node where a player acts."""
 CHANCE_NODE = 1
 """A node where a public card is dealt."""
-FOLD = 2
+FOLD_NODE = 2
 """A terminal node: a player folded."""
 SHOWDOWN = 3
 """A terminal node: the hands are compared."""
@@ -68,8 +68,8 @@ class NodeSpec:
     """A public node while a tree is being built (games build these, then flatten them).
 
     Attributes:
-        kind: DECISION, CHANCE_NODE, FOLD or SHOWDOWN.
-        player: the player to act (DECISION) or who folded (FOLD); -1 otherwise.
+        kind: DECISION, CHANCE_NODE, FOLD_NODE or SHOWDOWN.
+        player: the player to act (DECISION) or who folded (FOLD_NODE); -1 otherwise.
         chips: chips each player has put in, in total (what a fold loses, what a showdown
             is played for).
         board: index of the board (the public cards out) in the game's showdown tables.
@@ -130,7 +130,7 @@ class PublicTree:
         return int(self.nodes.shape[0])
 
     def kind(self, node: int) -> int:
-        """The kind of ``node`` (DECISION, CHANCE_NODE, FOLD, SHOWDOWN)."""
+        """The kind of ``node`` (DECISION, CHANCE_NODE, FOLD_NODE, SHOWDOWN)."""
         return int(self.nodes[node, COL_KIND])
 
     def player(self, node: int) -> int:
@@ -494,7 +494,7 @@ def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> Publ
     iso_rows: list[tuple[int, int, int]] = []
     rows = [0, 0]
     for i, spec in enumerate(order):
-        if spec.kind in (FOLD, SHOWDOWN, VALUE) and spec.children:
+        if spec.kind in (FOLD_NODE, SHOWDOWN, VALUE) and spec.children:
             raise PokerlabError(f"public node {spec.key!r}: a terminal node has children")
         if spec.kind in (DECISION, CHANCE_NODE) and not spec.children:
             raise PokerlabError(f"public node {spec.key!r}: a {KIND_NAMES[spec.kind]} node "
@@ -573,7 +573,7 @@ def compatible_weight(first: HandSpace, second: HandSpace, n_cards: int) -> floa
 __all__ = [
     "CHANCE_NODE",
     "DECISION",
-    "FOLD",
+    "FOLD_NODE",
     "KIND_NAMES",
     "SHOWDOWN",
     "VALUE",

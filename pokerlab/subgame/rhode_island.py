@@ -73,7 +73,7 @@ from pokerlab.subgame.public_tree import (
     COL_PLAYER,
     COL_ROW,
     DECISION,
-    FOLD,
+    FOLD_NODE,
     N_INT_COLUMNS,
     SHOWDOWN,
     HandSpace,
@@ -112,7 +112,7 @@ def _skeleton(game: RhodeIslandGame) -> _Skeleton:
         index = len(out.kind)
         player = state.to_act
         if player == TERMINAL:
-            kind = FOLD if state.folded >= 0 else SHOWDOWN
+            kind = FOLD_NODE if state.folded >= 0 else SHOWDOWN
             player = state.folded
         elif player == CHANCE:
             kind, player = CHANCE_NODE, -1

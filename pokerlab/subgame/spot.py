@@ -35,8 +35,7 @@ from pokerlab.games import betting_sequences as sequences
 from pokerlab.games.bet_sizes import BetMenu, parse_bet_menu
 from pokerlab.games.betting_sequences import BettingGraph, enumerate_betting
 from pokerlab.games.holdem_betting import BettingNodeCache
-from pokerlab.games.holdem_rules import CALL, RAISE, STREET_NAMES, HoldemRules
-from pokerlab.games.holdem_rules import FOLD as FOLD_ACTION
+from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, STREET_NAMES, HoldemRules
 from pokerlab.subgame.holdem_hands import (
     board_strengths,
     holdem_hands,
@@ -46,7 +45,7 @@ from pokerlab.subgame.holdem_hands import (
 from pokerlab.subgame.public_tree import (
     CHANCE_NODE,
     DECISION,
-    FOLD,
+    FOLD_NODE,
     SHOWDOWN,
     HandSpace,
     NodeSpec,
@@ -303,7 +302,7 @@ class Spot:
         action: Action
         for action, child in zip(graph.actions[situation], graph.children[situation],
                                  strict=True):
-            if action == FOLD_ACTION:
+            if action == FOLD:
                 token, label = "f", "fold"
             elif action == CALL:
                 token, label = ("c", "call") if faced > bets[p] else ("x", "check")
@@ -470,7 +469,7 @@ class Spot:
             if kind == _NEXT:
                 child = self._build(nxt, board, child_key, name, boards)
             elif kind == _FOLD:
-                child = NodeSpec(FOLD, player=player, chips=chips, board=node.board,
+                child = NodeSpec(FOLD_NODE, player=player, chips=chips, board=node.board,
                                  label=name, key=child_key)
             else:
                 child = self._build_end(nxt, board, child_key, name, boards)

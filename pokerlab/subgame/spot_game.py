@@ -36,7 +36,7 @@ from pokerlab.games.base import Game, State
 from pokerlab.games.registry import register_loader
 from pokerlab.games.spec import GameSpec
 from pokerlab.strategy import Strategy
-from pokerlab.subgame.public_tree import CHANCE_NODE, DECISION, FOLD, PublicGame
+from pokerlab.subgame.public_tree import CHANCE_NODE, DECISION, FOLD_NODE, PublicGame
 from pokerlab.subgame.spot import BuiltSpot, Spot
 from pokerlab.tree import compile
 
@@ -200,7 +200,7 @@ class SpotState(State):
     def _terminal_returns(self) -> tuple[float, ...]:
         tree = self.owner.public.tree
         chips = tree.chips(self.node)
-        if tree.kind(self.node) == FOLD:
+        if tree.kind(self.node) == FOLD_NODE:
             folder = tree.player(self.node)
             stake = chips[folder]
             return (-stake, stake) if folder == 0 else (stake, -stake)

@@ -39,8 +39,7 @@ from pokerlab.games.bet_sizes import parse_bet_menu
 from pokerlab.games.betting_sequences import enumerate_betting, menu_raises
 from pokerlab.games.holdem_betting import BettingNodeCache
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE
-from pokerlab.subgame.public_tree import CHANCE_NODE, COL_CARD, DECISION, SHOWDOWN
-from pokerlab.subgame.public_tree import FOLD as FOLD_NODE
+from pokerlab.subgame.public_tree import CHANCE_NODE, COL_CARD, DECISION, FOLD_NODE, SHOWDOWN
 from pokerlab.subgame.spot import Spot
 
 # -- an independent transcription of the Rust solver's rules (heads-up, equal stacks) ------

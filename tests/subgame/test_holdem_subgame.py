@@ -24,8 +24,7 @@ from pokerlab.subgame.holdem_subgame import (
     hole_combos,
     sample_runouts,
 )
-from pokerlab.subgame.public_tree import CHANCE_NODE, DECISION, SHOWDOWN
-from pokerlab.subgame.public_tree import FOLD as FOLD_NODE
+from pokerlab.subgame.public_tree import CHANCE_NODE, DECISION, FOLD_NODE, SHOWDOWN
 
 
 def _menu(node: BettingNode, events: tuple[Event, ...]) -> list[int]:
