@@ -1,4 +1,11 @@
-"""Bounded caches keyed by game spec, and one call that clears them all.
+"""Caches: bounded ones in memory keyed by game spec, and the one folder on disk.
+
+On disk, every kind of cached file (solver bots, default blueprints, card tables, the
+AIVAT preflop table) lives in a folder of its own under one root: :func:`cache_folder`,
+the only reader of ``$POKERLAB_CACHE``. A ``cache_dir`` argument anywhere in pokerlab
+names that root, never one kind's folder.
+
+In memory:
 
 Several layers keep what they computed for a game (its compiled tree, a lifting map, a
 collapsed game, a Hold'em size count) so the next call for the same spec is free. In a
@@ -18,12 +25,40 @@ Example:
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
+from pathlib import Path
 from typing import Generic, TypeVar
 
 Value = TypeVar("Value")
+
+CACHE_ENV = "POKERLAB_CACHE"
+"""The environment variable naming the cache root."""
+
+CACHE_KINDS = ("bots", "abstraction", "blueprint-cards", "aivat")
+"""The kinds of cached files, one folder each under the root."""
+
+
+def cache_root(cache_dir: str | Path | None = None) -> Path:
+    """The cache root: ``cache_dir``, else ``$POKERLAB_CACHE``, else ``~/.cache/pokerlab``."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    env = os.environ.get(CACHE_ENV)
+    return Path(env) if env else Path.home() / ".cache" / "pokerlab"
+
+
+def cache_folder(kind: str, cache_dir: str | Path | None = None) -> Path:
+    """The folder of one kind of cached file: ``<root>/<kind>`` (see :func:`cache_root`).
+
+    Raises:
+        ValueError: a kind not in :data:`CACHE_KINDS`.
+    """
+    if kind not in CACHE_KINDS:
+        raise ValueError(f"cache kind must be one of {', '.join(CACHE_KINDS)}; got {kind!r}")
+    return cache_root(cache_dir) / kind
+
 
 _CACHES: dict[str, SpecCache[object]] = {}
 _CACHES_LOCK = threading.Lock()
@@ -99,4 +134,12 @@ def registered_caches() -> dict[str, SpecCache[object]]:
         return dict(_CACHES)
 
 
-__all__ = ["SpecCache", "clear_caches", "registered_caches"]
+__all__ = [
+    "CACHE_ENV",
+    "CACHE_KINDS",
+    "SpecCache",
+    "cache_folder",
+    "cache_root",
+    "clear_caches",
+    "registered_caches",
+]

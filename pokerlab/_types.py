@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeAlias
 
 import numpy as np
@@ -20,4 +21,22 @@ FloatArray: TypeAlias = NDArray[np.float64]
 IntArray: TypeAlias = NDArray[np.int64]
 BoolArray: TypeAlias = NDArray[np.bool_]
 
-__all__ = ["CHANCE", "TERMINAL", "Action", "BoolArray", "FloatArray", "IntArray", "Player"]
+StepProgress: TypeAlias = Callable[[int, int], None]
+"""A long computation's progress callback: ``(done, total)``, between chunks of work."""
+
+StageProgress: TypeAlias = Callable[[str, int, int], None]
+"""A computation of named stages reports ``(stage, done, total)``: a build's phases, a
+study's cells. (The run loop's report, :class:`pokerlab.solvers.run_loop.Progress`, is
+the solvers' own.)"""
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Action",
+    "BoolArray",
+    "FloatArray",
+    "IntArray",
+    "Player",
+    "StageProgress",
+    "StepProgress",
+]

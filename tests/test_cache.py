@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from pokerlab._cache import SpecCache, clear_caches, registered_caches
+from pokerlab._cache import (
+    CACHE_ENV,
+    CACHE_KINDS,
+    SpecCache,
+    cache_folder,
+    cache_root,
+    clear_caches,
+    registered_caches,
+)
 from pokerlab.abstraction import abstract_game, collapse, lifting_map
 from pokerlab.games import kuhn, leduc
 from pokerlab.tree import clear_cache, compile
@@ -78,3 +88,23 @@ def test_the_match_and_agent_caches_are_registered_and_cleared() -> None:
         assert len(names[expected]) > 0, expected
     clear_caches()
     assert all(len(cache) == 0 for cache in registered_caches().values())
+
+
+def test_every_kind_of_cached_file_has_a_folder_under_one_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "env"))
+    assert {kind: cache_folder(kind) for kind in CACHE_KINDS} == {
+        kind: tmp_path / "env" / kind for kind in CACHE_KINDS}
+    assert cache_folder("bots", tmp_path / "arg") == tmp_path / "arg" / "bots"
+    monkeypatch.delenv(CACHE_ENV)
+    assert cache_root() == Path.home() / ".cache" / "pokerlab"
+    with pytest.raises(ValueError, match="cache kind must be one of bots"):
+        cache_folder("tables")
+
+
+def test_only_the_cache_module_reads_the_cache_variable() -> None:
+    package = Path(__file__).resolve().parents[1] / "pokerlab"
+    readers = sorted(str(path.relative_to(package)) for path in package.rglob("*.py")
+                     if '"POKERLAB_CACHE"' in path.read_text())
+    assert readers == ["_cache.py"]

@@ -15,18 +15,17 @@ How the tables are built (:func:`build_holdem_abstraction`; docs/holdem_abstract
 - river: the river hand strength split into intervals, optimally in 1-D EMD.
 
 Building the standard 169/50/50/50 tables takes minutes on two cores (docs/benchmarks.md);
-:func:`load_or_build` caches them under the cache folder (``cache_dir``, else
-``$POKERLAB_CACHE/abstraction``, else ``~/.cache/pokerlab/abstraction``), written
-atomically. A build saves each finished street next to the final file, so an interrupted
-build (Ctrl-C, SIGTERM) resumes at the street it was on. The same counts and seed give the
-same tables.
+:func:`load_or_build` caches them in the ``abstraction`` folder of the cache root
+(``cache_dir``, else ``$POKERLAB_CACHE``, else ``~/.cache/pokerlab``:
+:func:`pokerlab._cache.cache_folder`), written atomically. A build saves each finished
+street next to the final file, so an interrupted build (Ctrl-C, SIGTERM) resumes at the
+street it was on. The same counts and seed give the same tables.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import resource
 import shutil
 import time
@@ -39,6 +38,8 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab._cache import cache_folder
+from pokerlab._types import StageProgress, StepProgress
 from pokerlab.abstraction.holdem_clusters import Clustering, emd_kmedians, one_dimensional_buckets
 from pokerlab.abstraction.holdem_features import (
     NOT_COMPUTED,
@@ -53,18 +54,11 @@ from pokerlab.errors import CardError, FileFormatError, SpecError
 from pokerlab.strategy.archive import NpzArchive, parse_json, read_npy
 from pokerlab.strategy.io import write_file_atomic, write_npz_atomic
 
-CACHE_ENV = "POKERLAB_CACHE"
-"""Environment variable naming pokerlab's cache folder."""
-
 FILE_FORMAT = "pokerlab.holdem_cards"
 FORMAT_VERSION = 1
 DEFAULT_COUNTS = (169, 50, 50, 50)
 BOARD_VISIBLE = (0, 3, 4, 5)
 STREET_NAMES = ("preflop", "flop", "turn", "river")
-
-BuildProgress = Callable[[str, int, int], None]
-"""Called with (phase, done, total) while building: phases are ``"flop features"``,
-``"flop clusters"``, ``"turn features"``, ``"turn clusters"``, ``"river strengths"``..."""
 
 
 @dataclass(frozen=True)
@@ -276,15 +270,6 @@ def _tables_header(archive: NpzArchive, where: str) -> dict[str, Any]:
     return header
 
 
-def cache_folder(cache_dir: str | Path | None = None) -> Path:
-    """Where built tables are kept: ``cache_dir``, else ``$POKERLAB_CACHE/abstraction``."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    root = os.environ.get(CACHE_ENV)
-    base = Path(root) if root else Path.home() / ".cache" / "pokerlab"
-    return base / "abstraction"
-
-
 def cache_path(
     bucket_counts: Sequence[int] = DEFAULT_COUNTS,
     seed: int = 0,
@@ -296,7 +281,7 @@ def cache_path(
     """The cache file of the tables built with these parameters."""
     counts = "-".join(str(int(c)) for c in bucket_counts)
     name = f"holdem-emd-{counts}-bins{n_bins}-sample{sample}-seed{seed}-v{FORMAT_VERSION}.npz"
-    return cache_folder(cache_dir) / name
+    return cache_folder("abstraction", cache_dir) / name
 
 
 def check_bucket_counts(bucket_counts: Sequence[int]) -> tuple[int, ...]:
@@ -327,7 +312,7 @@ def load_or_build(
     n_bins: int = 50,
     sample: int = 200_000,
     cache_dir: str | Path | None = None,
-    progress: BuildProgress | None = None,
+    progress: StageProgress | None = None,
 ) -> tuple[HoldemCardAbstraction, Path, bool]:
     """The cached tables for these parameters, built (and cached) if missing or damaged.
 
@@ -354,7 +339,7 @@ def build_holdem_abstraction(
     *,
     n_bins: int = 50,
     sample: int = 200_000,
-    progress: BuildProgress | None = None,
+    progress: StageProgress | None = None,
     partial_dir: str | Path | None = None,
     boards: int | None = None,
 ) -> HoldemCardAbstraction:
@@ -464,7 +449,7 @@ class _Steps:
     """Times the phases, reports progress, and saves / resumes finished street tables."""
 
     def __init__(
-        self, progress: BuildProgress | None, partial_dir: str | Path | None, key: object
+        self, progress: StageProgress | None, partial_dir: str | Path | None, key: object
     ) -> None:
         self.progress = progress
         self.folder = None if partial_dir is None else Path(partial_dir)
@@ -473,7 +458,7 @@ class _Steps:
         self.emd: dict[str, float] = {}
         self.resumed: list[int] = []
 
-    def run(self, phase: str, work: Callable[[Callable[[int, int], None] | None], object]) -> Any:
+    def run(self, phase: str, work: Callable[[StepProgress | None], object]) -> Any:
         """Run one phase, timing it and forwarding its progress."""
         report = self.progress
         callback = None if report is None else (lambda done, total: report(phase, done, total))

@@ -25,17 +25,14 @@ weights, then assign every hand once; assignment runs on both cores.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab._types import StepProgress
 from pokerlab.errors import SpecError
-
-Progress = Callable[[int, int], None]
-"""Called with (iterations done, most iterations) as Lloyd's algorithm runs."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +63,7 @@ def emd_kmedians(
     seed: int = 0,
     sample: int = 200_000,
     max_iterations: int = 40,
-    progress: Progress | None = None,
+    progress: StepProgress | None = None,
 ) -> Clustering:
     """Cluster equal-mass 1-D histograms into ``k`` clusters under the earth mover's distance.
 

@@ -33,13 +33,14 @@ river boards, each 1,081 evaluations and a sort (docs/benchmarks.md has the meas
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab._types import StepProgress
 from pokerlab.abstraction.holdem_iso import (
     board_indexer,
     index_hand,
@@ -54,9 +55,6 @@ STRENGTH_SCALE = 1980
 
 NOT_COMPUTED = 0xFFFF
 """The river numerator of a class whose board was left out."""
-
-Progress = Callable[[int, int], None]
-"""Called with (boards done, boards in all) between chunks of work."""
 
 _N_VALUES = 7463
 _N_PAIRS = 1326
@@ -136,7 +134,7 @@ def street_distributions(
     street: int,
     n_bins: int = 50,
     *,
-    progress: Progress | None = None,
+    progress: StepProgress | None = None,
     boards: NDArray[np.int64] | None = None,
 ) -> StreetFeatures:
     """Equity distributions, EHS and EHS² of every canonical flop (1) or turn (2) hand.
@@ -179,7 +177,7 @@ def street_distributions(
 
 
 def river_strengths(
-    *, progress: Progress | None = None, boards: NDArray[np.int64] | None = None
+    *, progress: StepProgress | None = None, boards: NDArray[np.int64] | None = None
 ) -> RiverStrengths:
     """The river strength numerator of every canonical river hand (123,156,254).
 
@@ -240,7 +238,7 @@ def preflop_distributions(flop: StreetFeatures, mass: int = 1000) -> StreetFeatu
 
 
 def _chunks(
-    total: int, progress: Progress | None, per_chunk: int | None = None
+    total: int, progress: StepProgress | None, per_chunk: int | None = None
 ) -> Iterator[tuple[int, int]]:
     """Split ``total`` boards into about 50 chunks; report progress after each."""
     size = per_chunk or max(1, -(-total // 50))

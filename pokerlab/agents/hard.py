@@ -2,8 +2,8 @@
 
 ``HardAI(game, blueprint="hulhe.bp")`` plays a blueprint file trained by ``pokerlab blueprint
 train``; without a file it plays the game's *default blueprint*, trained on first use and
-cached (never committed) under the bot cache folder (``cache_dir``, else ``$POKERLAB_CACHE``,
-else ``~/.cache/pokerlab/bots``). The default recipe (:func:`default_recipe`):
+cached (never committed) in the ``bots`` folder of the cache root (``cache_dir``, else
+``$POKERLAB_CACHE``, else ``~/.cache/pokerlab``). The default recipe (:func:`default_recipe`):
 
 - Texas Hold'em cards (52, two hole cards, boards 0/3/4/5): the full card abstraction, 169
   preflop classes and 50 buckets per later street over every canonical board (the tables
@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab._cache import cache_folder
 from pokerlab._types import Action
-from pokerlab.agents.solver_bots import cache_folder
 from pokerlab.blueprint.cards import DEFAULT_COUNTS, FULL_BUILD, cards_from_spec, parse_buckets
 from pokerlab.blueprint.deals import lossless_holdem
 from pokerlab.blueprint.mccfr import BlueprintTrainer
@@ -142,7 +142,7 @@ def default_blueprint_path(game: Game, cache_dir: str | Path | None = None) -> P
     recipe = default_recipe(game)
     key = json.dumps([str(game.spec), asdict(recipe)], sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
-    return cache_folder(cache_dir) / f"hard-{game.spec.name}-{digest}.bp"
+    return cache_folder("bots", cache_dir) / f"hard-{game.spec.name}-{digest}.bp"
 
 
 def train_default_blueprint(
@@ -200,7 +200,8 @@ class HardAI:
         blueprint: a ``.bp`` file for ``game`` (or for the same game with other stacks or
             blinds); None: the default blueprint (trained and cached on first use).
         seed: its randomness; matches reseed it per hand.
-        cache_dir: the bot cache folder (default blueprints and their bucket tables).
+        cache_dir: the cache root (default blueprints and their bucket tables; None:
+            ``$POKERLAB_CACHE``, else ``~/.cache/pokerlab``).
 
     Raises:
         SpecError: another game than Hold'em, or a blueprint of a game with other players,

@@ -76,7 +76,7 @@ class HardSearchAI:
         blueprint: a ``.bp`` file; None: the default blueprint (as ``hard``).
         settings: how to search (default: :data:`DEFAULT_THINK` seconds per decision).
         seed: its randomness; matches reseed it per hand.
-        cache_dir: the bot cache folder (default blueprints and their bucket tables).
+        cache_dir: the cache root (default blueprints and their bucket tables).
 
     Raises:
         SpecError: a game other than heads-up Hold'em, or a blueprint of another game.

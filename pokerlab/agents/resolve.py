@@ -230,7 +230,7 @@ def resolve_agents(
         text: a built-in name or a file (see the module docstring).
         game: the game the agents will play (built-ins and files are checked against it).
         seed: the seed of policy-backed agents (matches reseed them per hand anyway).
-        cache_dir: the bot cache (solver bots, default blueprints); None: ``$POKERLAB_CACHE``.
+        cache_dir: the cache root (solver bots, default blueprints); None: ``$POKERLAB_CACHE``.
         limits: the :class:`~pokerlab.play.sandbox.SandboxLimits` of sandboxed entrants.
         in_process: import an entrant's ``.py`` file into this process (unsafe; debugging).
         trust: run entrant files and programs even where this machine cannot isolate

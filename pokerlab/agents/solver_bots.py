@@ -1,20 +1,20 @@
 """Solver bots: CFR+ strategies after 1, 10, 100, 1,000 and 10,000 iterations.
 
 Bots of graded strength for tournaments and studies. Each strategy is solved on first
-use and cached on disk, keyed by the game spec and the iteration count, under the cache
-folder: the ``cache_dir`` argument, else the ``POKERLAB_CACHE`` environment variable, else
-``~/.cache/pokerlab/bots``. Files are written atomically (a temporary file, then a
-rename), so concurrent builders never leave a half-written strategy behind; a damaged
-or mismatched cache file is rebuilt.
+use and cached on disk, keyed by the game spec and the iteration count, in the ``bots``
+folder of the cache root (:func:`pokerlab._cache.cache_folder`: the ``cache_dir``
+argument, else ``$POKERLAB_CACHE``, else ``~/.cache/pokerlab``). Files are written
+atomically (a temporary file, then a rename), so concurrent builders never leave a
+half-written strategy behind; a damaged or mismatched cache file is rebuilt.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 from pathlib import Path
 
+from pokerlab._cache import cache_folder
 from pokerlab.agents.policy_agent import PolicyAgent
 from pokerlab.errors import FileFormatError, PokerlabError, StrategyError
 from pokerlab.games import Game
@@ -23,20 +23,7 @@ from pokerlab.strategy import Strategy, tabulate
 SOLVER_BOT_ITERATIONS: tuple[int, ...] = (1, 10, 100, 1_000, 10_000)
 """The iteration counts of the standard solver bots, weakest first."""
 
-CACHE_ENV = "POKERLAB_CACHE"
-"""Environment variable naming the bot cache folder."""
-
 ALGORITHM = "cfr+"
-
-
-def cache_folder(cache_dir: str | Path | None = None) -> Path:
-    """The bot cache folder: ``cache_dir``, else ``$POKERLAB_CACHE``, else the default."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env)
-    return Path.home() / ".cache" / "pokerlab" / "bots"
 
 
 def cache_path(game: Game, iterations: int, cache_dir: str | Path | None = None) -> Path:
@@ -44,7 +31,7 @@ def cache_path(game: Game, iterations: int, cache_dir: str | Path | None = None)
     spec = str(game.spec)
     digest = hashlib.sha256(spec.encode()).hexdigest()[:12]
     readable = "".join(c if c.isalnum() else "_" for c in spec).strip("_")[:40]
-    return cache_folder(cache_dir) / f"{readable}-{digest}-cfrplus-{iterations}.npz"
+    return cache_folder("bots", cache_dir) / f"{readable}-{digest}-cfrplus-{iterations}.npz"
 
 
 def solver_strategy(
@@ -107,9 +94,7 @@ def solver_bots(
 
 
 __all__ = [
-    "CACHE_ENV",
     "SOLVER_BOT_ITERATIONS",
-    "cache_folder",
     "cache_path",
     "solver_bot",
     "solver_bots",

@@ -9,8 +9,8 @@ what ``pokerlab blueprint train`` and the default ``hard`` blueprint use) come f
 fills, shared. ``"boards": N`` is **for tests only**: the first N canonical boards of each
 street are computed and every hand on any other board gets bucket 0, so a blueprint on it
 plays card-blind after the flop on almost every board; the command line does not offer it.
-Those test builds are cached under ``<cache_dir>/blueprint-cards`` (default
-``$POKERLAB_CACHE/blueprint-cards``, else ``~/.cache/pokerlab/blueprint-cards``).
+Those test builds are cached in the ``blueprint-cards`` folder of the cache root
+(``cache_dir``, else ``$POKERLAB_CACHE``, else ``~/.cache/pokerlab``).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
+from pokerlab._cache import cache_folder
 from pokerlab.abstraction.card_abstraction import CardAbstraction
 from pokerlab.abstraction.holdem_cards import (
     DEFAULT_COUNTS,
     build_holdem_abstraction,
-    cache_folder,
     check_bucket_counts,
     load_or_build,
 )
@@ -86,9 +86,8 @@ def cards_from_spec(
     if boards is None:
         return load_or_build(counts, seed, n_bins=n_bins, sample=sample, cache_dir=cache_dir)[0]
     name = "-".join(str(c) for c in counts)
-    folder = cache_folder(None).parent if cache_dir is None else Path(cache_dir)
     path = (
-        folder / "blueprint-cards"
+        cache_folder("blueprint-cards", cache_dir)
         / f"holdem-{name}-bins{n_bins}-sample{sample}-boards{boards}-seed{seed}.npz"
     )  # fmt: skip
     if path.exists():

@@ -63,6 +63,16 @@ SecretSeedOption = Annotated[
 ]
 """``--seed``: None draws a fresh secret seed (:func:`~pokerlab.play.deals.fresh_seed`)."""
 
+CacheDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache-dir",
+        help="Cache root: solver bots and default blueprints go in its bots/ folder, card "
+        "tables in abstraction/ (default $POKERLAB_CACHE, else ~/.cache/pokerlab).",
+    ),
+]
+"""``--cache-dir``: the cache root (:func:`pokerlab._cache.cache_root`), in every command."""
+
 
 def _width(stream: object) -> int | None:
     """The terminal's width, or 160 columns when output goes to a pipe or a file.

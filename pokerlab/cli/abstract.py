@@ -22,6 +22,7 @@ from typing import Annotated
 import typer
 
 from pokerlab.cli._common import (
+    CacheDirOption,
     JsonOption,
     check_output_path,
     console,
@@ -45,10 +46,6 @@ CardsOption = Annotated[
         help="Card buckets: identity, uniform:B, percentile:B, optimized:B, boundaries:0,5,17,..."
         " (default identity); Hold'em: buckets per street (default 169,50,50,50).",
     ),
-]
-CacheDirOption = Annotated[
-    Path | None,
-    typer.Option("--cache-dir", help="Hold'em tables cache (default $POKERLAB_CACHE/abstraction)."),
 ]
 BoardOption = Annotated[
     str | None, typer.Option("--board", help="Leduc board buckets (default: as --cards).")

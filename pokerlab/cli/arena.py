@@ -41,6 +41,7 @@ from pokerlab.arena import (
     run_tournament,
 )
 from pokerlab.cli._common import (
+    CacheDirOption,
     JsonOption,
     SecretSeedOption,
     TrustEntrantsOption,
@@ -134,9 +135,7 @@ def run_command(
         int | None,
         typer.Option("--batch", help="Hands per transaction, whole deals (default about 100)."),
     ] = None,
-    cache_dir: Annotated[
-        Path | None, typer.Option("--cache-dir", help="Solver bot cache (default $POKERLAB_CACHE).")
-    ] = None,
+    cache_dir: CacheDirOption = None,
     backend: Annotated[
         str,
         typer.Option("--backend", help="Where matches play: local (this process) or ray "

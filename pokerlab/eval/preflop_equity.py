@@ -14,8 +14,8 @@ class drawn uniformly with card removal, then a runout) from :data:`SAMPLES_PER_
 showdowns per cell with a fixed seed per cell, so the table is a fixed function of the
 cards. It is built antisymmetric, ``T[j, i] = 1 - T[i, j]`` and ``T[i, i] = 1/2``, so its
 mean over all deals is exactly 1/2. Built once (about 15 seconds on two idle cores: 14,196
-cells) and kept in memory and in the cache folder (``$POKERLAB_CACHE/aivat``, else
-``~/.cache/pokerlab/aivat``), written atomically.
+cells) and kept in memory and in the ``aivat`` folder of the cache root (``$POKERLAB_CACHE``, else
+``~/.cache/pokerlab``: :func:`pokerlab._cache.cache_folder`), written atomically.
 
 Class ids: the 13 x 13 grid with rank ``r`` (0 = deuce .. 12 = ace): a pair is
 ``r * 13 + r``, a suited hand ``high * 13 + low``, an offsuit hand ``low * 13 + high``.
@@ -23,7 +23,6 @@ Class ids: the 13 x 13 grid with rank ``r`` (0 = deuce .. 12 = ace): a pair is
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -31,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pokerlab._cache import cache_folder
 from pokerlab._types import FloatArray, IntArray
 from pokerlab.cards.card import RANKS
 from pokerlab.cards.equity import equity
@@ -49,7 +49,6 @@ TABLE_SEED = 0x169
 """The seed of the table's runouts (the table is a fixed function of the cards)."""
 
 FORMAT_VERSION = 1
-CACHE_ENV = "POKERLAB_CACHE"
 _LOCK = threading.Lock()
 
 
@@ -150,12 +149,8 @@ def _build_table(progress: Callable[[int, int], None] | None = None) -> FloatArr
 
 
 def cache_file(cache_dir: str | Path | None = None) -> Path:
-    """Where the table is kept: ``cache_dir``, else ``$POKERLAB_CACHE/aivat``, else ``~/.cache``."""
-    if cache_dir is not None:
-        folder = Path(cache_dir)
-    else:
-        root = os.environ.get(CACHE_ENV)
-        folder = (Path(root) if root else Path.home() / ".cache" / "pokerlab") / "aivat"
+    """Where the table is kept: the ``aivat`` folder of the cache root ``cache_dir``."""
+    folder = cache_folder("aivat", cache_dir)
     name = f"preflop-class-equity-n{SAMPLES_PER_CELL}-s{TABLE_SEED}-v{FORMAT_VERSION}.npy"
     return folder / name
 

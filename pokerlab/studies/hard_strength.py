@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pokerlab._types import StageProgress
 from pokerlab.abstraction.lbr_actions import lbr_raises
 from pokerlab.agents import make_agent
 from pokerlab.agents.hard import HardAI
@@ -40,9 +41,6 @@ from pokerlab.studies._figures import pyplot, save_figure
 
 OPPONENTS: tuple[str, ...] = ("random", "always-call", "always-raise", "easy", "hard-seed")
 """The fixed bots the Hard AI must beat (built-in agent names)."""
-
-Progress = Callable[[str, int, int], None]
-"""``(cell, done, total)``: called as a cell advances (hands done of the cell's hands)."""
 
 
 @dataclass(frozen=True)
@@ -279,7 +277,7 @@ def run_study(
     lbr_sizes: str = "100%,a",
     lbr_first: bool = False,
     only: Callable[[str], bool] | None = None,
-    progress: Progress | None = None,
+    progress: StageProgress | None = None,
     log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run every cell of the study not yet in ``out``; write ``out`` after each cell.

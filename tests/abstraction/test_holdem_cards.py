@@ -146,7 +146,8 @@ def test_cache_folder_follows_the_environment(
     assert path.parent == tmp_path / "abstraction"
     assert "169-50-50-50" in path.name
     assert "seed3" in path.name
-    assert cache_path((169, 50, 50, 50), 3, cache_dir=tmp_path / "x").parent == tmp_path / "x"
+    assert cache_path((169, 50, 50, 50), 3, cache_dir=tmp_path / "x").parent == \
+        tmp_path / "x" / "abstraction"  # cache_dir is the root, as everywhere
 
 
 def test_bad_input_is_named(small: HoldemCardAbstraction) -> None:

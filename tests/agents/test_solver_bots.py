@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from pokerlab.agents import SOLVER_BOT_ITERATIONS, solver_bot, solver_strategy
-from pokerlab.agents.solver_bots import cache_folder, cache_path
+from pokerlab.agents.solver_bots import cache_path
 from pokerlab.errors import PokerlabError
 from pokerlab.eval import exploitability
 from pokerlab.games import kuhn
@@ -19,7 +19,8 @@ def test_bots_are_cached_on_disk(tmp_path) -> None:
     strategy = solver_strategy(game, 100, cache_dir=tmp_path)
     path = cache_path(game, 100, tmp_path)
     assert path.exists()
-    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
+    assert path.parent == tmp_path / "bots"  # cache_dir is the cache root
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
     again = solver_strategy(game, 100, cache_dir=tmp_path)
     assert np.array_equal(strategy.probs, again.probs)
     assert again.metadata["iterations"] == 100
@@ -34,15 +35,12 @@ def test_more_iterations_are_less_exploitable(tmp_path) -> None:
     assert values[-1] < 0.01
 
 
-def test_cache_folder_from_the_environment(tmp_path, monkeypatch) -> None:
+def test_bots_are_cached_under_the_environments_root(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("POKERLAB_CACHE", str(tmp_path / "env"))
-    assert cache_folder() == tmp_path / "env"
-    assert cache_folder(tmp_path / "arg") == tmp_path / "arg"
     bot = solver_bot(kuhn(), 10)
     assert bot.name == "cfr+10"
-    assert (tmp_path / "env").is_dir()
-    monkeypatch.delenv("POKERLAB_CACHE")
-    assert cache_folder().parts[-3:] == ("pokerlab", "bots") or "pokerlab" in str(cache_folder())
+    assert [p.name for p in (tmp_path / "env" / "bots").iterdir()] == [
+        cache_path(kuhn(), 10).name]
 
 
 def test_a_damaged_cache_file_is_rebuilt(tmp_path) -> None:

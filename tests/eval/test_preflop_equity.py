@@ -83,7 +83,9 @@ def test_table_cache_is_written_once_and_read_back(
     first = class_pair_equity(tmp_path)
     assert built == [1]
     assert not first.flags.writeable
-    assert list(tmp_path.iterdir()) == [preflop_equity.cache_file(tmp_path)]  # no temp left
+    path = preflop_equity.cache_file(tmp_path)
+    assert path.parent == tmp_path / "aivat"  # cache_dir is the cache root
+    assert list(path.parent.iterdir()) == [path]  # no temp left
     preflop_equity._MEMORY.clear()  # a new process: read from the file, not rebuilt
     again = class_pair_equity(tmp_path)
     assert built == [1]

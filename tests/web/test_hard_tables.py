@@ -69,8 +69,8 @@ def test_hard_plays_a_blueprint_file_at_a_holdem_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, roomy_client: TestClient
 ) -> None:
     # The table's game (limit, 2 seats, 200 chips, blinds 1/2) with a tiny blueprint where
-    # the Hard AI looks for its default one: the bot cache folder ($POKERLAB_CACHE).
-    # (The card tables are cached beside the cache folder: both inside tmp_path.)
+    # the Hard AI looks for its default one: the bots folder of $POKERLAB_CACHE.
+    # (The card tables are cached in the same root: both inside tmp_path.)
     cache = tmp_path / "cache"
     monkeypatch.setenv("POKERLAB_CACHE", str(cache))
     game = HoldemSession(2, betting="limit", blinds=(1, 2), stack=200).start_hand().game
