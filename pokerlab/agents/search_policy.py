@@ -548,7 +548,7 @@ def _street_start(state: HoldemState, hole: int) -> int:
     after the hole cards preflop.
     """
     start = hole
-    replay = state.holdem.initial_state()
+    replay = state.game.initial_state()
     for k, action in enumerate(state.history):
         if k >= hole and replay.player < 0:
             start = k + 1
@@ -559,7 +559,7 @@ def _street_start(state: HoldemState, hole: int) -> int:
 def _card_positions(state: HoldemState, hole: int) -> set[int]:
     """Positions in the history of the board cards."""
     positions: set[int] = set()
-    replay = state.holdem.initial_state()
+    replay = state.game.initial_state()
     for k, action in enumerate(state.history):
         if k >= hole and replay.player < 0:
             positions.add(k)

@@ -210,7 +210,7 @@ def _value(state: HoldemState) -> FloatArray:
     """``[n]`` the value function ``V`` of the module docstring at ``state``."""
     if state.is_terminal:
         return np.asarray(state.returns(), dtype=np.float64)
-    n = state.holdem.n_players
+    n = state.game.n_players
     hole = state.hole
     committed = np.asarray(state.contributions(), dtype=np.float64)
     pot = float(committed.sum())
@@ -242,7 +242,7 @@ def _table_mean() -> float:
 
 def _expected_next(state: HoldemState) -> FloatArray:
     """``[n]`` ``sum_b P(b) V(h b)`` over every next card ``b`` of the chance node ``state``."""
-    total = np.zeros(state.holdem.n_players)
+    total = np.zeros(state.game.n_players)
     for card, probability in state.chance_outcomes():
         total += probability * _value(state.child(card))
     return total
@@ -250,7 +250,7 @@ def _expected_next(state: HoldemState) -> FloatArray:
 
 def _chance_term(state: HoldemState, child: HoldemState, *, early: bool) -> FloatArray | None:
     """The chance term of dealing ``child`` from ``state``, or None where none applies."""
-    n = state.holdem.n_players
+    n = state.game.n_players
     hole, board = state.hole, state.board
     if len(hole) < 2 * n:
         if not (early and n == 2 and len(child.hole) == 4):

@@ -288,7 +288,7 @@ def state_context(state: HoldemState) -> BetContext | None:
     Raises:
         SpecError: not a no-limit decision.
     """
-    if not state.holdem.no_limit or state.to_act < 0:
+    if not state.game.no_limit or state.to_act < 0:
         raise SpecError("menu raises need a no-limit Hold'em state with a player to act")
     bounds = state.raise_range()
     if bounds is None:

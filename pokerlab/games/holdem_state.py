@@ -247,11 +247,6 @@ class HoldemState(State):
     # -- fields (read-only) -------------------------------------------------------------------
 
     @property
-    def holdem(self) -> HoldemGame:
-        """The game."""
-        return self._holdem
-
-    @property
     def betting_node(self) -> BettingNode:
         """The betting node this state plays on (shared by every state with its betting)."""
         return self._node
@@ -378,7 +373,7 @@ class HoldemState(State):
         cards, the preflop betting, then each street's board cards and its betting), so
         no state carries the same actions twice.
         """
-        sizes = self.holdem.rules.board_sizes
+        sizes = self.game.rules.board_sizes
         actions = list(self.hole)
         for street, betting in enumerate(self.betting):
             if street:
@@ -484,7 +479,7 @@ class HoldemState(State):
         legal = [f"{self.action_name(a)} ({a})" for a in self.legal_actions() if a < RAISE]
         bounds = self.raise_range()
         if bounds is not None:
-            if self.holdem.no_limit:
+            if self.game.no_limit:
                 legal.append(f"raise to X ({RAISE}+X) for X in {bounds[0]}..{bounds[1]}")
             else:
                 legal.append(f"{self.action_name(RAISE)} ({RAISE})")
@@ -540,7 +535,7 @@ class HoldemState(State):
         """The betting, and ``(-1, "flop Qh7c2d")`` once a street's board cards are all out."""
         if self.to_act >= 0:
             return (self.to_act, self.action_name(action))
-        rules = self.holdem.rules
+        rules = self.game.rules
         if len(self.hole) < rules.n_hole_cards:
             return None
         assert isinstance(child, HoldemState)
@@ -654,11 +649,11 @@ class HoldemState(State):
         if not bounds[0] <= amount <= bounds[1]:
             allowed = str(bounds[0]) if bounds[0] == bounds[1] else f"{bounds[0]}..{bounds[1]}"
             raise IllegalActionError(f"cannot raise to {amount}; allowed: raise to {allowed}")
-        return RAISE + amount if self.holdem.no_limit else RAISE
+        return RAISE + amount if self.game.no_limit else RAISE
 
     def raise_to_amount(self, action: Action) -> int:
         """The raise-to amount of a legal raise ``action`` (limit: the fixed amount)."""
-        if self.holdem.no_limit:
+        if self.game.no_limit:
             return action - RAISE
         bounds = self.raise_range()
         if bounds is None:
@@ -746,7 +741,7 @@ class HoldemState(State):
         )
 
     def __str__(self) -> str:
-        n = self.holdem.n_players
+        n = self.game.n_players
         holes = " ".join(cards_str(self.hole_cards(p)) or "-" for p in range(n))
         board = cards_str(self.board) or "-"
         streets = "/".join(self._letters(s) for s in self.betting)

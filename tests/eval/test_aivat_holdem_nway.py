@@ -55,11 +55,11 @@ def _to_board(cards: int, *, first: tuple[int, ...] = (), game: object = GAME,
 def _mean_over_next_card(history: tuple[int, ...], game: object = GAME, *,
                          early: bool = True) -> None:
     state = _walk(game, history)
-    n = state.holdem.n_players
+    n = state.game.n_players
     none: list[Policy | None] = [None] * n
-    before = holdem_hand_corrections(state.holdem, history, none, early_chance=early)
+    before = holdem_hand_corrections(state.game, history, none, early_chance=early)
     outcomes = state.chance_outcomes()
-    terms = [holdem_hand_corrections(state.holdem, (*history, c), none, early_chance=early)
+    terms = [holdem_hand_corrections(state.game, (*history, c), none, early_chance=early)
              for c, _ in outcomes]
     after = sum(p * term for (_, p), term in zip(outcomes, terms, strict=True))
     np.testing.assert_allclose(after, before, atol=1e-9)

@@ -163,7 +163,7 @@ def _with_holes(state: HoldemState, avoid: int) -> HoldemState:
     """The same betting with hole cards clear of ``avoid`` (a card a chance node deals)."""
     holes = tuple(c for c in range(52) if c not in state.board and c != avoid)[:4]
     return HoldemState(
-        holdem=state.holdem, hole=holes, board=state.board, street=state.street,
+        holdem=state.game, hole=holes, board=state.board, street=state.street,
         betting=state.betting, behind=state.behind, bets=state.bets,
         committed=state.committed, folded=state.folded, to_act=state.to_act,
         actors=state.actors, raise_amount=state.raise_amount, raise_count=state.raise_count,

@@ -101,7 +101,7 @@ def _two_hands(combos: np.ndarray, free: list[int], rng: np.random.Generator
 
 def _check_against_engine(game_text: str, root: HoldemState, history: list[int],
                           path: tuple[Event, ...], depth: str, seed: int) -> int:
-    rules = root.holdem.rules
+    rules = root.game.rules
     board = tuple(int(c) for c in root.board)
     n_combos = len(hole_combos(rules))
     weights = (np.ones(n_combos), np.ones(n_combos))
@@ -181,7 +181,7 @@ def test_subgame_nodes_match_the_engine(game_text: str, street: int, depth: str,
     root, history = _table_state(game_text, seed, street)
     path: tuple[Event, ...] = ()
     bounds = root.raise_range()
-    if bounds is not None and root.holdem.no_limit and bounds[1] > bounds[0] + 3:
+    if bounds is not None and root.game.no_limit and bounds[1] > bounds[0] + 3:
         odd = bounds[0] + 3  # a bet no menu offers, as the hand made it
         path = (("a", RAISE + odd),)
     checked = _check_against_engine(game_text, root, history, path, depth, seed)
@@ -190,7 +190,7 @@ def test_subgame_nodes_match_the_engine(game_text: str, street: int, depth: str,
 
 def test_ranges_leave_out_hands_touching_the_board_or_of_no_weight() -> None:
     root, _ = _table_state("holdem(stack=200)", 3, 3)
-    rules = root.holdem.rules
+    rules = root.game.rules
     board = tuple(int(c) for c in root.board)
     index = combo_index(rules)
     weights = np.ones(len(hole_combos(rules)))
@@ -207,7 +207,7 @@ def test_ranges_leave_out_hands_touching_the_board_or_of_no_weight() -> None:
 
 def test_bad_subgames_are_refused_with_what_is_wrong() -> None:
     root, _ = _table_state("holdem(stack=200)", 0, 2)
-    rules = root.holdem.rules
+    rules = root.game.rules
     board = tuple(int(c) for c in root.board)
     ones = np.ones(len(hole_combos(rules)))
     with pytest.raises(SpecError, match="depth must be one of street, end"):

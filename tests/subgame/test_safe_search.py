@@ -58,7 +58,7 @@ def _flop_root(cards: tuple[int, int, int], preflop: tuple[int, ...]) -> HoldemS
 
 
 def _subgame(policy: BlueprintPolicy, root: HoldemState, seed: int):  # type: ignore[no-untyped-def]
-    rules = root.holdem.rules
+    rules = root.game.rules
     rng = np.random.default_rng(seed)
     n = len(hole_combos(rules))
     weights = (rng.uniform(0.1, 1.0, n), rng.uniform(0.1, 1.0, n))  # any ranges will do
