@@ -212,7 +212,7 @@ def _value(state: HoldemState) -> FloatArray:
         return np.asarray(state.returns(), dtype=np.float64)
     n = state.game.n_players
     hole = state.hole
-    committed = np.asarray(state.contributions(), dtype=np.float64)
+    committed = np.asarray(state.committed, dtype=np.float64)
     pot = float(committed.sum())
     folded = state.folded
     live = [p for p in range(n) if not folded[p]]
@@ -256,7 +256,7 @@ def _chance_term(state: HoldemState, child: HoldemState, *, early: bool) -> Floa
         if not (early and n == 2 and len(child.hole) == 4):
             return None
         # The whole deal as one event: the mean of V over every deal, from the table.
-        committed = np.asarray(state.contributions(), dtype=np.float64)
+        committed = np.asarray(state.committed, dtype=np.float64)
         pot = float(committed.sum())
         mean = _table_mean()
         return _value(child) - (np.array([mean * pot, (1.0 - mean) * pot]) - committed)
@@ -266,7 +266,7 @@ def _chance_term(state: HoldemState, child: HoldemState, *, early: bool) -> Floa
         if len(board) == 2 and early:
             # The whole flop as one event: the mean of exact flop shares is the exact
             # preflop share of the hands still in (folded hands dead).
-            committed = np.asarray(state.contributions(), dtype=np.float64)
+            committed = np.asarray(state.committed, dtype=np.float64)
             folded = state.folded
             live = [p for p in range(n) if not folded[p]]
             dead = tuple(c for p in range(n) if folded[p] for c in hole[p::n])
@@ -276,7 +276,7 @@ def _chance_term(state: HoldemState, child: HoldemState, *, early: bool) -> Floa
         return _value(child) - _expected_next(state)
     if len(board) == 2 and early:
         # The whole flop as one event: the mean of exact flop equity is exact preflop equity.
-        committed = np.asarray(state.contributions(), dtype=np.float64)
+        committed = np.asarray(state.committed, dtype=np.float64)
         pot = float(committed.sum())
         e0 = preflop_equity_exact(tuple(hole[0::2]), tuple(hole[1::2]))
         return _value(child) - (np.array([e0 * pot, (1.0 - e0) * pot]) - committed)

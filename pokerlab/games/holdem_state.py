@@ -205,6 +205,12 @@ class HoldemState(State):
 
     ``HoldemState(holdem=..., hole=..., board=..., street=..., ...)`` builds a state from
     its fields by keyword (the betting-round fields default to "no round in progress").
+
+    Two vocabularies, one for each kind of reader: code written for any game reads the
+    State API (``player``, ``game``, ``contributions()`` and ``stacks()``, in floats);
+    Hold'em code reads the engine's fields, exact chips as the betting node holds them
+    (``to_act``, ``committed``, ``behind``, ``bets``). The pairs agree by construction
+    (the API reads the fields), and a test holds them equal.
     """
 
     __slots__ = ("_board", "_holdem", "_hole", "_node", "_undealt")

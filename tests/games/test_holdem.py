@@ -241,3 +241,28 @@ def test_history_is_every_action_in_order(players: int) -> None:
                 state = state.child(action)
                 taken.append(action)
                 assert state.history == tuple(taken)
+
+
+@pytest.mark.parametrize("spec", ["holdem", "holdem(players=3, betting='limit', ante=1)",
+                                  "holdem(players=3, stack=(100, 20, 300))"])
+def test_the_state_api_and_the_engine_fields_agree(spec: str) -> None:
+    # HoldemState's two vocabularies (docstring): the State API for any game's code,
+    # the engine's exact chips for Hold'em's; at every state of random hands they agree.
+    game = load(spec)
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        state = game.initial_state()
+        while True:
+            assert isinstance(state, HoldemState)
+            assert state.player == state.to_act
+            assert state.game is game
+            assert state.contributions() == tuple(float(c) for c in state.committed)
+            assert state.stacks() == tuple(float(b) for b in state.behind)
+            if state.player == TERMINAL:
+                break
+            if state.player == CHANCE:
+                outcomes = state.chance_outcomes()
+                state = state.child(outcomes[int(rng.integers(len(outcomes)))][0])
+            else:
+                legal = state.legal_actions()
+                state = state.child(legal[int(rng.integers(len(legal)))])
