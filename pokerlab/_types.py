@@ -21,10 +21,10 @@ FloatArray: TypeAlias = NDArray[np.float64]
 IntArray: TypeAlias = NDArray[np.int64]
 BoolArray: TypeAlias = NDArray[np.bool_]
 
-StepProgress: TypeAlias = Callable[[int, int], None]
+StepCallback: TypeAlias = Callable[[int, int], None]
 """A long computation's progress callback: ``(done, total)``, between chunks of work."""
 
-StageProgress: TypeAlias = Callable[[str, int, int], None]
+StageCallback: TypeAlias = Callable[[str, int, int], None]
 """A computation of named stages reports ``(stage, done, total)``: a build's phases, a
 study's cells. (The run loop's report, :class:`pokerlab.solvers.run_loop.Progress`, is
 the solvers' own.)"""
@@ -37,6 +37,6 @@ __all__ = [
     "FloatArray",
     "IntArray",
     "Player",
-    "StageProgress",
-    "StepProgress",
+    "StageCallback",
+    "StepCallback",
 ]

@@ -40,8 +40,8 @@ LAYERS = (
     "web",
     "cli",
 )
-TOP_LEVEL = ("__init__", "errors", "_types", "_version", "_cache")
-LEAVES = ("errors", "_types", "_version", "_cache")
+TOP_LEVEL = ("__init__", "errors", "_types", "_version", "_cache", "_progress")
+LEAVES = ("errors", "_types", "_version", "_cache", "_progress")
 """Top-level modules that import nothing from pokerlab."""
 TYPER_LAYERS = ("cli", "web")
 

@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._cache import cache_folder
-from pokerlab._types import StageProgress, StepProgress
+from pokerlab._types import StageCallback, StepCallback
 from pokerlab.abstraction.holdem_clusters import Clustering, emd_kmedians, one_dimensional_buckets
 from pokerlab.abstraction.holdem_features import (
     NOT_COMPUTED,
@@ -312,7 +312,7 @@ def load_or_build(
     n_bins: int = 50,
     sample: int = 200_000,
     cache_dir: str | Path | None = None,
-    progress: StageProgress | None = None,
+    progress: StageCallback | None = None,
 ) -> tuple[HoldemCardAbstraction, Path, bool]:
     """The cached tables for these parameters, built (and cached) if missing or damaged.
 
@@ -339,7 +339,7 @@ def build_holdem_abstraction(
     *,
     n_bins: int = 50,
     sample: int = 200_000,
-    progress: StageProgress | None = None,
+    progress: StageCallback | None = None,
     partial_dir: str | Path | None = None,
     boards: int | None = None,
 ) -> HoldemCardAbstraction:
@@ -449,7 +449,7 @@ class _Steps:
     """Times the phases, reports progress, and saves / resumes finished street tables."""
 
     def __init__(
-        self, progress: StageProgress | None, partial_dir: str | Path | None, key: object
+        self, progress: StageCallback | None, partial_dir: str | Path | None, key: object
     ) -> None:
         self.progress = progress
         self.folder = None if partial_dir is None else Path(partial_dir)
@@ -458,7 +458,7 @@ class _Steps:
         self.emd: dict[str, float] = {}
         self.resumed: list[int] = []
 
-    def run(self, phase: str, work: Callable[[StepProgress | None], object]) -> Any:
+    def run(self, phase: str, work: Callable[[StepCallback | None], object]) -> Any:
         """Run one phase, timing it and forwarding its progress."""
         report = self.progress
         callback = None if report is None else (lambda done, total: report(phase, done, total))

@@ -31,7 +31,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab._types import StepProgress
+from pokerlab._types import StepCallback
 from pokerlab.errors import SpecError
 
 
@@ -63,7 +63,7 @@ def emd_kmedians(
     seed: int = 0,
     sample: int = 200_000,
     max_iterations: int = 40,
-    progress: StepProgress | None = None,
+    progress: StepCallback | None = None,
 ) -> Clustering:
     """Cluster equal-mass 1-D histograms into ``k`` clusters under the earth mover's distance.
 

@@ -40,7 +40,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab._types import StepProgress
+from pokerlab._types import StepCallback
 from pokerlab.abstraction.holdem_iso import (
     board_indexer,
     index_hand,
@@ -134,7 +134,7 @@ def street_distributions(
     street: int,
     n_bins: int = 50,
     *,
-    progress: StepProgress | None = None,
+    progress: StepCallback | None = None,
     boards: NDArray[np.int64] | None = None,
 ) -> StreetFeatures:
     """Equity distributions, EHS and EHS² of every canonical flop (1) or turn (2) hand.
@@ -177,7 +177,7 @@ def street_distributions(
 
 
 def river_strengths(
-    *, progress: StepProgress | None = None, boards: NDArray[np.int64] | None = None
+    *, progress: StepCallback | None = None, boards: NDArray[np.int64] | None = None
 ) -> RiverStrengths:
     """The river strength numerator of every canonical river hand (123,156,254).
 
@@ -238,7 +238,7 @@ def preflop_distributions(flop: StreetFeatures, mass: int = 1000) -> StreetFeatu
 
 
 def _chunks(
-    total: int, progress: StepProgress | None, per_chunk: int | None = None
+    total: int, progress: StepCallback | None, per_chunk: int | None = None
 ) -> Iterator[tuple[int, int]]:
     """Split ``total`` boards into about 50 chunks; report progress after each."""
     size = per_chunk or max(1, -(-total // 50))

@@ -30,20 +30,26 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeElapsedColumn
 
 from pokerlab._cache import cache_folder
-from pokerlab._types import Action
+from pokerlab._progress import StageProgress
+from pokerlab._types import Action, StageCallback
+from pokerlab.abstraction.holdem_cards import cache_path as tables_path
 from pokerlab.blueprint.cards import DEFAULT_COUNTS, FULL_BUILD, cards_from_spec, parse_buckets
 from pokerlab.blueprint.deals import lossless_holdem
 from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.blueprint.nolimit import DEFAULT_MENU, rules_for
 from pokerlab.blueprint.policy import BlueprintPolicy, check_similar
-from pokerlab.blueprint.store import load_blueprint, save_blueprint
+from pokerlab.blueprint.store import load_blueprint, read_header, save_blueprint
 from pokerlab.errors import FileFormatError, SpecError
 from pokerlab.games.base import Game
 from pokerlab.games.observation import Observation
@@ -145,14 +151,68 @@ def default_blueprint_path(game: Game, cache_dir: str | Path | None = None) -> P
     return cache_folder("bots", cache_dir) / f"hard-{game.spec.name}-{digest}.bp"
 
 
+TABLES_COST = "about 90 s and 2.5 GB of memory on 2 cores"
+"""What building the 169/50/50/50 card tables costs, as measured (docs/benchmarks.md)."""
+
+
+def prepare_command(game: Game) -> str:
+    """The command that prepares ``game``'s default blueprint ahead of time."""
+    return f"pokerlab bots prepare hard --game {shlex.quote(str(game.spec))}"
+
+
+def missing_tables(game: Game, cache_dir: str | Path | None = None) -> Path | None:
+    """The card tables file the default recipe needs and the cache lacks (else None)."""
+    cards = default_recipe(game).cards
+    if cards.get("kind") != "holdem" or cards.get("boards") is not None:
+        return None  # lossless cards, or the small test build: nothing long to build
+    path = tables_path(tuple(cards["bucket_counts"]), int(cards["seed"]),
+                       n_bins=int(cards["n_bins"]), sample=int(cards["sample"]),
+                       cache_dir=cache_dir)
+    return None if path.exists() else path
+
+
+def default_blueprint_ready(game: Game, cache_dir: str | Path | None = None) -> bool:
+    """Whether ``game``'s default blueprint and its card tables are in the cache, readable."""
+    path = default_blueprint_path(game, cache_dir)
+    if not path.exists():
+        return False
+    try:
+        header = read_header(path)
+    except FileFormatError:
+        return False
+    return header.get("spec") == str(game.spec) and missing_tables(game, cache_dir) is None
+
+
+def preparation_plan(game: Game, cache_dir: str | Path | None = None) -> list[str]:
+    """What preparing ``game``'s default blueprint will do, one line a stage, with costs."""
+    recipe = default_recipe(game)
+    lines = []
+    tables = missing_tables(game, cache_dir)
+    if tables is not None:
+        counts = "/".join(str(c) for c in recipe.cards["bucket_counts"])
+        lines.append(f"build the {counts} card tables into {tables.parent} ({TABLES_COST}, "
+                     "once for every Texas Hold'em blueprint)")
+    cost = ("heads-up limit took 334 s on 2 cores; no-limit was not timed, its tree has 5.5 "
+            "times the rows" if recipe.cards.get("kind") == "holdem" else
+            "a small deck's lossless cards")
+    lines.append(f"train {recipe.iterations:,} iterations ({cost}) into "
+                 f"{default_blueprint_path(game, cache_dir)}")
+    return lines
+
+
 def train_default_blueprint(
-    game: Game, cache_dir: str | Path | None = None, *, show_progress: bool = True
+    game: Game, cache_dir: str | Path | None = None, *, show_progress: bool = True,
+    announce: bool = True,
 ) -> Path:
     """Train ``game``'s default blueprint into the cache; its path.
 
-    Through the one console runner (:func:`pokerlab.solvers.run_console.run_to_budget`):
-    a progress bar on stderr, and Ctrl-C or SIGTERM saving what is trained so far beside
-    the cache file (``*.partial.bp``), from which the next first use resumes.
+    With ``show_progress``, it first says on stderr what it will build and what that costs
+    (:func:`preparation_plan`; not with ``announce=False``: the caller said it), then
+    shows the card tables' stages and the training
+    through the one console runner (:func:`pokerlab.solvers.run_console.run_to_budget`):
+    bars on a terminal, a line per long stage elsewhere. Ctrl-C or SIGTERM saves what is
+    trained so far beside the cache file (``*.partial.bp``), from which the next first use
+    resumes.
 
     Raises:
         KeyboardInterrupt: when interrupted (after saving the partial blueprint).
@@ -162,7 +222,13 @@ def train_default_blueprint(
     recipe = default_recipe(game)
     path = default_blueprint_path(game, cache_dir)
     partial = path.with_name(path.stem + ".partial.bp")
-    cards = cards_from_spec(game, recipe.cards, cache_dir=cache_dir)
+    if show_progress and announce:
+        _say(f"the Hard AI's default blueprint for {game.spec} is not prepared: preparing "
+             f"it now, once ({prepare_command(game)} does it ahead of time):")
+        for line in preparation_plan(game, cache_dir):
+            _say(f"  - {line}")
+    with _table_stages(disable=not show_progress) as report:
+        cards = cards_from_spec(game, recipe.cards, cache_dir=cache_dir, progress=report)
     trainer: BlueprintTrainer | None = None
     if partial.exists():
         try:
@@ -190,6 +256,25 @@ def train_default_blueprint(
     saved = save_blueprint(trainer, path, cards=recipe.cards, bet_menu=recipe.bet_menu)
     partial.unlink(missing_ok=True)
     return saved
+
+
+def _say(text: str) -> None:
+    Console(stderr=True, soft_wrap=True).print(text, markup=False, highlight=False)
+
+
+@contextmanager
+def _table_stages(*, disable: bool) -> Iterator[StageCallback]:
+    """A bar per stage of a card tables build (a line per long stage off a terminal)."""
+    with StageProgress(TextColumn("[bold]{task.description}"), BarColumn(),
+                       MofNCompleteColumn(), TimeElapsedColumn(), disable=disable) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def report(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(f"card tables: {stage}", total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield report
 
 
 class HardAI:
@@ -268,7 +353,11 @@ __all__ = [
     "HardAI",
     "Recipe",
     "default_blueprint_path",
+    "default_blueprint_ready",
     "default_command",
     "default_recipe",
+    "missing_tables",
+    "preparation_plan",
+    "prepare_command",
     "train_default_blueprint",
 ]

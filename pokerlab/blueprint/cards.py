@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab._cache import cache_folder
+from pokerlab._types import StageCallback
 from pokerlab.abstraction.card_abstraction import CardAbstraction
 from pokerlab.abstraction.holdem_cards import (
     DEFAULT_COUNTS,
@@ -56,12 +57,14 @@ def parse_buckets(text: str) -> dict[str, Any]:
 
 
 def cards_from_spec(
-    game: Game, spec: dict[str, Any], *, cache_dir: str | Path | None = None
+    game: Game, spec: dict[str, Any], *, cache_dir: str | Path | None = None,
+    progress: StageCallback | None = None,
 ) -> CardAbstraction:
     """The card abstraction ``spec`` names, for ``game`` (built and cached when missing).
 
     ``spec["boards"]`` other than None builds the test-only, card-blind-elsewhere tables
-    (see the module docstring).
+    (see the module docstring). ``progress`` hears the stages of a full build of the
+    clustered tables (:func:`~pokerlab.abstraction.holdem_cards.load_or_build`).
 
     Raises:
         SpecError: an unknown kind, or clustered buckets for a game that is not Texas
@@ -84,7 +87,8 @@ def cards_from_spec(
     seed, n_bins, sample = int(spec["seed"]), int(spec["n_bins"]), int(spec["sample"])
     boards = spec.get("boards")
     if boards is None:
-        return load_or_build(counts, seed, n_bins=n_bins, sample=sample, cache_dir=cache_dir)[0]
+        return load_or_build(counts, seed, n_bins=n_bins, sample=sample, cache_dir=cache_dir,
+                             progress=progress)[0]
     name = "-".join(str(c) for c in counts)
     path = (
         cache_folder("blueprint-cards", cache_dir)

@@ -10,8 +10,6 @@ are imported only when a command runs.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -27,72 +25,19 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from pokerlab._progress import StageProgress as _StageProgress
 from pokerlab.cli._common import err_console
 
 if TYPE_CHECKING:  # the solvers load numba and scipy: only when a command runs
     from pokerlab.solvers.run_loop import Progress as SolverProgress
 
-class StageProgress(Progress):
-    """The CLI's one progress bar: live on a terminal, a line per long stage elsewhere.
-
-    A rich ``Progress`` on stderr. Off a terminal (a pipe, a log file, CI) a live bar
-    cannot redraw, and rich would leave blank lines; there a task that is still running
-    after :data:`QUIET_SECONDS` says ``"<description>..."``, and ``"<description>: done in
-    12.3 s"`` when the bar stops, so a long stage is never silent and a short one adds no
-    noise. ``disable`` (``--json``) draws and says nothing.
-    """
+class StageProgress(_StageProgress):
+    """The CLI's one progress bar (:class:`pokerlab._progress.StageProgress`) on its stderr."""
 
     def __init__(self, *columns: str | ProgressColumn, disable: bool = False,
                  transient: bool = False, **options: Any) -> None:
-        self._lines = not disable and not err_console.is_terminal
-        self._stages: list[_Stage] = []
-        super().__init__(*columns, console=err_console, transient=transient,
-                         disable=disable or self._lines, **options)
-
-    def add_task(self, description: str, start: bool = True, total: float | None = 100.0,
-                 completed: int = 0, visible: bool = True, **fields: Any) -> TaskID:
-        """Add a task (as rich does); off a terminal, its stage is announced if long."""
-        task = super().add_task(description, start=start, total=total, completed=completed,
-                                visible=visible, **fields)
-        if self._lines:
-            self._stages.append(_Stage(description))
-        return task
-
-    def stop(self) -> None:
-        """Stop the bar; off a terminal, say how long each announced stage took."""
-        super().stop()
-        for stage in self._stages:
-            stage.finish()
-        self._stages.clear()
-
-
-QUIET_SECONDS = 2.0
-"""Off a terminal, a stage that ends sooner than this prints nothing."""
-
-
-class _Stage:
-    """One announced stage: a timer says its name once it has run ``QUIET_SECONDS``."""
-
-    def __init__(self, description: str) -> None:
-        self.description = description
-        self.start = time.perf_counter()
-        self.said = threading.Event()
-        self.timer = threading.Timer(QUIET_SECONDS, self._announce)
-        self.timer.daemon = True
-        self.timer.start()
-
-    def _announce(self) -> None:
-        self.said.set()
-        _say(f"{self.description}...")
-
-    def finish(self) -> None:
-        self.timer.cancel()
-        if self.said.is_set():
-            _say(f"{self.description}: done in {time.perf_counter() - self.start:.1f} s")
-
-
-def _say(text: str) -> None:
-    err_console.print(text, soft_wrap=True, markup=False, highlight=False)
+        super().__init__(*columns, disable=disable, transient=transient,
+                         console=err_console, **options)
 
 
 ValueFunction = Callable[[], "float | tuple[float, ...] | None"]

@@ -1,13 +1,28 @@
-"""``pokerlab bots list``: the built-in agents, what each is and which games it plays."""
+"""``pokerlab bots``: the built-in agents (``list``), and what they need built (``prepare``)."""
 
 from __future__ import annotations
+
+import time
+from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from pokerlab.cli._common import JsonOption, console, print_json
+from pokerlab.cli._common import (
+    CacheDirOption,
+    JsonOption,
+    console,
+    err_console,
+    load_game,
+    path_text,
+    print_json,
+)
 
-bots_app = typer.Typer(help="The built-in agents (bots): list them.", no_args_is_help=True)
+bots_app = typer.Typer(help="The built-in agents (bots): list them, prepare them.",
+                       no_args_is_help=True)
+
+PREPARED = ("hard", "hard-search")
+"""The built-in agents that need something built before they play (their blueprint)."""
 
 
 @bots_app.command("list")
@@ -30,6 +45,62 @@ def list_bots(json: JsonOption = False) -> None:
     for row in rows:
         table.add_row(*row)
     console.print(table)
+
+
+@bots_app.command("prepare")
+def prepare(
+    name: Annotated[str, typer.Argument(help="The bot: hard or hard-search (one blueprint).")],
+    game: Annotated[str, typer.Option(
+        "--game", help="The Hold'em game it will play (default: heads-up no-limit, 100 big "
+        "blinds; a web table's game is shown on its page).")] = "holdem",
+    cache_dir: CacheDirOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Build what a bot needs before it plays, ahead of time: the Hard AI's blueprint.
+
+    The Hard AI (and hard-search, which searches on top of the same blueprint) plays its
+    game's default blueprint; without this command its first use builds the card tables
+    (Texas Hold'em: about 90 s and 2.5 GB once) and trains the blueprint (minutes, once),
+    inside whatever started it. Says what it will build and what that costs, then shows
+    each stage; Ctrl-C keeps the training done so far and the next run resumes it.
+    """
+    from pokerlab.agents.hard import (
+        default_blueprint_path,
+        default_blueprint_ready,
+        preparation_plan,
+        train_default_blueprint,
+    )
+    from pokerlab.errors import SpecError
+
+    if name not in PREPARED:
+        raise SpecError(f"nothing to prepare for {name!r}: only {' and '.join(PREPARED)} need "
+                        "a blueprint built; every other built-in agent is ready")
+    the_game = load_game(game)
+    path = default_blueprint_path(the_game, cache_dir)
+    started = time.perf_counter()
+    ready = default_blueprint_ready(the_game, cache_dir)
+    if not ready:
+        if not json:
+            err_console.print(f"preparing {name} for {the_game.spec}:", markup=False)
+            for line in preparation_plan(the_game, cache_dir):
+                err_console.print(f"  - {line}", markup=False, highlight=False)
+        try:
+            train_default_blueprint(the_game, cache_dir, show_progress=not json,
+                                    announce=False)
+        except KeyboardInterrupt:
+            err_console.print("interrupted: the training done so far is kept; run the same "
+                              "command again to resume")
+            raise typer.Exit(130) from None
+    seconds = time.perf_counter() - started
+    if json:
+        print_json({"bot": name, "game": str(the_game.spec), "blueprint": str(path),
+                    "built": not ready, "seconds": round(seconds, 3)})
+        return
+    if ready:
+        console.print(f"{name} is ready for {the_game.spec}: {path_text(path)}")
+    else:
+        console.print(f"{name} is ready for {the_game.spec} (prepared in {seconds:.1f} s): "
+                      f"{path_text(path)}")
 
 
 def register(app: typer.Typer) -> None:

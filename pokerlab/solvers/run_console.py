@@ -8,7 +8,9 @@ Hard AI's first training of its default blueprint. :func:`run_to_budget`
   the iterations and the wall-clock time of the earlier runs a checkpoint resumed, so a
   resumed run stops where the uninterrupted one would have;
 - draws one progress bar on stderr (iterations, exploitability in chips or in % of the
-  pot, values, infosets, memory, rate), updated after every slice of the run loop;
+  pot, values, infosets, memory, rate), updated after every slice of the run loop; off a
+  terminal, a line when a long run starts and one when it ends
+  (:class:`pokerlab._progress.StageProgress`);
 - turns Ctrl-C and SIGTERM into the run loop's interrupt, which acts within a slice
   (about 0.1 s); the caller's ``save`` then writes the checkpoint;
 - saves every ``save_every`` seconds as well, if asked (blueprints);
@@ -38,6 +40,7 @@ from rich.progress import (
 )
 from rich.progress import Progress as Bar
 
+from pokerlab._progress import StageProgress
 from pokerlab.errors import SolverError
 from pokerlab.solvers.run_loop import Progress, RunLoop
 
@@ -220,8 +223,7 @@ def progress_bar(
         TextColumn("{task.fields[workers]}"),
         TimeElapsedColumn(),
     ]
-    with Bar(*columns, console=console or Console(stderr=True), transient=False,
-             disable=disable) as bar:
+    with StageProgress(*columns, console=console, disable=disable) as bar:
         task = bar.add_task(
             description, total=total, completed=loop.iterations, exploitability="-",
             value="-", infosets=_count(loop.infosets_touched()),

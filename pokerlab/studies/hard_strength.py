@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pokerlab._types import StageProgress
+from pokerlab._types import StageCallback
 from pokerlab.abstraction.lbr_actions import lbr_raises
 from pokerlab.agents import make_agent
 from pokerlab.agents.hard import HardAI
@@ -277,7 +277,7 @@ def run_study(
     lbr_sizes: str = "100%,a",
     lbr_first: bool = False,
     only: Callable[[str], bool] | None = None,
-    progress: StageProgress | None = None,
+    progress: StageCallback | None = None,
     log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run every cell of the study not yet in ``out``; write ``out`` after each cell.

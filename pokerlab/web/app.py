@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import shlex
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib.resources import files
@@ -399,12 +398,12 @@ def check_prepared(name: str, game: Game) -> None:
     if name != "hard":
         return
     from pokerlab.abstraction.holdem_cards import cache_path as tables_path
-    from pokerlab.agents.hard import default_blueprint_path, default_command
+    from pokerlab.agents.hard import default_blueprint_path, prepare_command
     from pokerlab.blueprint.store import read_header
 
     try:
         path = default_blueprint_path(game)
-        command = default_command(game, path)
+        command = prepare_command(game)
     except PokerlabError as exc:  # no default recipe for this game
         raise WebRequestError(400, str(exc)) from None
     if not path.exists():
@@ -425,11 +424,9 @@ def check_prepared(name: str, game: Game) -> None:
         tables = tables_path(counts, cards["seed"], n_bins=cards["n_bins"],
                              sample=cards["sample"])
         if not tables.exists():
-            spec = shlex.quote(str(game.spec))
             raise WebRequestError(
                 409, f"the Hard AI's card tables for {game.spec} are not built (it takes many "
-                f"minutes, once): run pokerlab abstract {spec} --cards "
-                f"{','.join(str(c) for c in counts)} and start the table again")
+                f"minutes, once): run {command} and start the table again")
 
 
 def would_solve(name: str, game: Game) -> bool:

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from pokerlab.cli import _progress
+import pokerlab._progress as _progress
 from pokerlab.cli._progress import StageProgress
 
 

@@ -483,8 +483,7 @@ def test_the_hard_ai_is_never_trained_inside_a_request(
 ) -> None:
     answer = client.post("/api/hand", json={"game": "holdem", "a": "hard", "b": "random"})
     assert answer.status_code == 409, answer.text
-    assert "pokerlab blueprint train" in answer.json()["error"]
-    assert "--out" in answer.json()["error"]
+    assert "pokerlab bots prepare hard --game" in answer.json()["error"]
     for opponents in ("hard", ["easy", "hard"]):
         body = {"game": "holdem", "seats": 3 if isinstance(opponents, list) else 2,
                 "opponents": opponents}
@@ -508,7 +507,7 @@ def test_a_damaged_hard_ai_blueprint_is_refused_with_the_command_not_read(
     assert answer.status_code == 409, answer.text
     error = answer.json()["error"]
     assert "does not read" in error
-    assert "pokerlab blueprint train" in error
+    assert "pokerlab bots prepare hard --game" in error
     assert "\n" not in error
     assert "Traceback" not in error
     # A readable blueprint of another game there (HardAI would train over it): refused too.

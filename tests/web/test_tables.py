@@ -244,8 +244,7 @@ def test_the_hard_ai_without_its_blueprint_says_how_to_train_it(client: TestClie
     answer = client.post("/api/tables", json={"game": "holdem", "seats": 2, "opponents": "hard"})
     assert answer.status_code == 409
     error = answer.json()["error"]
-    assert "pokerlab blueprint train" in error
-    assert "--out" in error
+    assert "pokerlab bots prepare hard --game" in error
 
 
 
