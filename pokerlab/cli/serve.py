@@ -71,6 +71,12 @@ def serve(
     strategies: Annotated[Path | None, typer.Option(
         "--strategies", exists=True, file_okay=False,
         help="Folder of strategy and spot files the pages may open.")] = None,
+    prepare_hard: Annotated[bool, typer.Option(
+        "--prepare-hard",
+        help="Before serving, prepare the Hard AI for the default heads-up tables (no-limit "
+        "and limit, 200 chips, blinds 1/2): card tables and blueprints, once (minutes; a "
+        "request never trains: an unprepared hard table is refused with the command)."),
+    ] = False,
 ) -> None:
     """Serve the browser app: tables against the AIs, strategy explorer, arena, spots.
 
@@ -85,6 +91,8 @@ def serve(
 
     from pokerlab.web.app import create_app
 
+    if prepare_hard:
+        prepare_default_tables()
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"pokerlab serve: http://{shown}:{port}/ (Ctrl-C stops it)")
     app = create_app(strategies=strategies, db=db, allowed_hosts=allowed_hosts(host))
@@ -93,6 +101,23 @@ def serve(
     uvicorn.run(app, host=host, port=port, log_level="warning",
                 timeout_graceful_shutdown=STOP_SECONDS)
     _exit_if_still_working()
+
+
+def prepare_default_tables() -> None:
+    """Prepare the Hard AI for the web's default heads-up tables (see ``--prepare-hard``)."""
+    from pokerlab.agents.hard import default_blueprint_ready, train_default_blueprint
+    from pokerlab.games.holdem_session import HoldemSession
+
+    for betting in DEFAULT_TABLES:
+        game = HoldemSession(2, betting=betting, blinds=(1, 2), stack=200).start_hand().game
+        if default_blueprint_ready(game):
+            typer.echo(f"the Hard AI is prepared for {game.spec}", err=True)
+            continue
+        train_default_blueprint(game)
+
+
+DEFAULT_TABLES = ("nolimit", "limit")
+"""The betting of the heads-up tables ``--prepare-hard`` prepares (the page's defaults)."""
 
 
 def _exit_if_still_working() -> None:

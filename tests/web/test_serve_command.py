@@ -47,3 +47,32 @@ def test_serve_prints_its_address_and_serves_only_loopback_names(strategies_dir:
         process.send_signal(signal.SIGINT)
         out, _ = process.communicate(timeout=30)
     assert f"http://127.0.0.1:{port}/" in out
+
+
+def test_prepare_hard_prepares_the_default_tables_before_serving(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # serve --prepare-hard trains the Hard AI's blueprint of each default heads-up table
+    # (the page's 200 chips, blinds 1/2) before the server starts, and skips a prepared one.
+    import uvicorn
+
+    from pokerlab.agents import hard
+    from pokerlab.cli import main
+
+    monkeypatch.setenv("POKERLAB_CACHE", str(tmp_path))
+    trained: list[str] = []
+    order: list[str] = []
+
+    def train(game: object, *args: object, **kwargs: object) -> None:
+        trained.append(str(game.spec))  # type: ignore[attr-defined]
+        order.append("train")
+
+    monkeypatch.setattr(hard, "train_default_blueprint", train)
+    monkeypatch.setattr(hard, "default_blueprint_ready",
+                        lambda game, *a, **k: "betting='limit'" in str(game.spec))
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: order.append("serve"))
+    assert main(["serve", "--prepare-hard", "--port", "8765"]) == 0
+    assert order == ["train", "serve"]
+    assert len(trained) == 1
+    assert trained[0] == "holdem(stack=(200, 200))"  # no-limit, blinds 1/2 (the defaults)
+    assert "betting='limit'" not in trained[0]
