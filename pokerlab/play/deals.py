@@ -54,6 +54,23 @@ def fresh_seed() -> int:
     return secrets.randbits(SEED_BITS)
 
 
+def seed_commitment(seed: int) -> str:
+    """A public commitment to a secret deal seed: SHA-256 of its bytes, as hex.
+
+    A table shows it before the first deal and reveals the seed when its session ends, so
+    a player can check afterwards that the deals were fixed in advance (the hash matches)
+    and replay them (hand ``k`` is deal ``k`` of the seed). A fresh seed's 128 secret bits
+    keep the commitment from being inverted; a small seed (tests, research) does not.
+
+    Example:
+        >>> seed_commitment(5) == seed_commitment(5) != seed_commitment(6)
+        True
+    """
+    width = max(17, (int(seed).bit_length() + 8) // 8)  # room for a sign bit
+    data = int(seed).to_bytes(width, "big", signed=True)
+    return hashlib.sha256(b"pokerlab deal seed:" + data).hexdigest()
+
+
 def check_seed(seed: object) -> int:
     """``seed`` as an ``int``; refuse what is not an integer.
 
@@ -192,4 +209,5 @@ __all__ = [
     "derive_seed",
     "fresh_seed",
     "sample_chance",
+    "seed_commitment",
 ]

@@ -13,6 +13,10 @@ Routes (every body is a small JSON object, read up to :data:`MAX_BODY` bytes):
   have played up to the person's next decision (or the end of the hand);
 - ``POST /api/tables/{token}/deal``: the next hand;
 - ``POST /api/tables/{token}/options``: ``{show_strategy: bool}``;
+- ``POST /api/tables/{token}/close``: end the session (the hand in play stops); the view
+  then reveals the deal seed, which every view committed to from the start
+  (``deal_commitment``, SHA-256: :func:`pokerlab.play.deals.seed_commitment`), so the
+  person can check that the deals were fixed in advance and replay them;
 - ``WS /ws/tables/{token}``: the view, sent again after every change (live updates).
 
 A token is the table's only key: 32 random URL-safe characters, never listed anywhere.
@@ -572,6 +576,14 @@ async def table_deal(request: Request) -> JSONResponse:
     return JSONResponse(table.view())
 
 
+async def table_close(request: Request) -> JSONResponse:
+    """End the table's session; answer the view, which reveals the deal seed."""
+    table = _web(request).tables.get(str(request.path_params["token"]))
+    await _json_body(request)
+    table.close()
+    return JSONResponse(table.view())
+
+
 async def table_options(request: Request) -> JSONResponse:
     """Set the table's display options: ``{show_strategy: bool}``."""
     table = _web(request).tables.get(str(request.path_params["token"]))
@@ -682,6 +694,7 @@ def create_app(
             Route("/api/tables/{token}/act", table_act, methods=["POST"]),
             Route("/api/tables/{token}/deal", table_deal, methods=["POST"]),
             Route("/api/tables/{token}/options", table_options, methods=["POST"]),
+            Route("/api/tables/{token}/close", table_close, methods=["POST"]),
             WebSocketRoute("/ws/tables/{token}", table_socket),
             *(route for view in (explorer, arena_view, spot_view, hands_download)
               for route in view.routes(strategies, db)),

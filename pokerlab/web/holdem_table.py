@@ -62,10 +62,10 @@ class HoldemTable(Table):
         bot_time_limit: float,
         idle_seconds: float = IDLE_SECONDS,
     ) -> None:
-        super().__init__(token=token, bot_time_limit=bot_time_limit, idle_seconds=idle_seconds)
+        super().__init__(token=token, seed=seed, bot_time_limit=bot_time_limit,
+                         idle_seconds=idle_seconds)
         self.user_seat = user_seat
         self.session = session
-        self.seed = seed
         self.names = list(bot_names)
         self.big_blind = session.blinds[1]
         browser = InProcessConnection(BrowserSeat(self))

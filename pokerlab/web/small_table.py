@@ -67,11 +67,11 @@ class SmallGameTable(Table):
         bot_time_limit: float,
         idle_seconds: float = IDLE_SECONDS,
     ) -> None:
-        super().__init__(token=token, bot_time_limit=bot_time_limit, idle_seconds=idle_seconds)
+        super().__init__(token=token, seed=seed, bot_time_limit=bot_time_limit,
+                         idle_seconds=idle_seconds)
         self.game = game
         self.bot = bot
         self.bot_name = bot_name
-        self.seed = seed
         self.hands = 0
         self.user_player: Player = 0
         self._browser = InProcessConnection(BrowserSeat(self))

@@ -32,6 +32,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.games.base import State
 from pokerlab.games.observation import Observation
 from pokerlab.play.dealer import DealerStop
+from pokerlab.play.deals import seed_commitment
 
 IDLE_SECONDS = 1800.0
 """A table whose person has not moved for this long is closed (its thread ends)."""
@@ -97,8 +98,12 @@ class Table:
 
     kind = "table"
 
-    def __init__(self, *, token: str, bot_time_limit: float, idle_seconds: float) -> None:
+    def __init__(self, *, token: str, seed: int, bot_time_limit: float,
+                 idle_seconds: float) -> None:
         self.token = token
+        self.seed = seed
+        self.commitment = seed_commitment(seed)
+        """Shown from the start; the seed itself only once no hand can follow (audit)."""
         self.bot_time_limit = bot_time_limit
         self.idle_seconds = idle_seconds
         self.version = 0
@@ -286,11 +291,24 @@ class Table:
                 hand_running=self.hand_running,
                 can_deal=not self.hand_running and self.can_deal,
                 closed=self.closed,
+                deal_commitment=self.commitment,
+                deal_seed=self._revealed_seed(),
                 message=self.message or self._over_message(),
                 history=list(self.history),
                 show_strategy=self.show_strategy,
             )
             return data
+
+    def _revealed_seed(self) -> str | None:
+        """The deal seed (as text: 128 bits), once no hand can follow; None before.
+
+        Closed, or over with no hand running: the seed then tells nothing to come, and
+        lets the person check it against the commitment shown from the start and replay
+        every deal (called with the lock held).
+        """
+        if self.closed or (not self.hand_running and not self.can_deal):
+            return str(self.seed)
+        return None
 
     def _over_message(self) -> str:
         """Why no hand can be dealt, when none can (called with the lock held)."""
