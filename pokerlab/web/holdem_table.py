@@ -137,8 +137,10 @@ class HoldemTable(Table):
         """Write the showdown, the pots and the person's result (called with the lock held)."""
         settlement = state.settle()
         shown = showdown_cards(state)
+        assert self._setup is not None
         for player in settlement.showdown:
-            self._say(f"{self._name(player)} shows {shown[player]} "
+            verb = "show" if self._setup.seats[player] == self.user_seat else "shows"
+            self._say(f"{self._name(player)} {verb} {shown[player]} "
                       f"({describe(settlement.hand_values[player])})")
         self._last_pots = []
         for index, pot in enumerate(settlement.pots):

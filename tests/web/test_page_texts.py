@@ -7,6 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
+
+from tests.web.conftest import open_table, play_out
 
 STATIC = Path(__file__).resolve().parents[2] / "pokerlab" / "web" / "static"
 
@@ -23,4 +26,13 @@ def test_the_table_names_you_and_counts_hands_in_the_singular() -> None:
     assert 'yours.includes(w) ? "you" : "seat " + w' in text
     assert '+ " hands"' not in text
     assert text.count('plural(view.result.hands, "hand")') == 2
-    assert 'replace(/\\bYou shows\\b/g, "You show")' in text
+    assert "You shows" not in text  # the server's history says "You show" (tests/web)
+
+
+def test_the_history_says_you_show_in_the_second_person(client: TestClient) -> None:
+    token, view = open_table(client, game="holdem", seats=2, opponents="always-call", seed=3)
+    view = play_out(client, token, view)  # both call down: a showdown
+    shows = [line for line in view["history"] if " show" in line]
+    assert any(line.startswith("You show ") for line in shows), shows
+    assert any(" shows " in line and not line.startswith("You") for line in shows), shows
+    assert not any(line.startswith("You shows") for line in view["history"])
