@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
 
 from pokerlab.agents.human import HumanAgent, HumanQuitError
-from pokerlab.agents.registry import agent_names
 from pokerlab.cards import cards_pretty, describe
 from pokerlab.cli._common import (
     SecretSeedOption,
     TrustEntrantsOption,
     UnsafeInProcessOption,
-    build_agent,
 )
 from pokerlab.errors import SpecError
 from pokerlab.games import Game, load
@@ -30,6 +29,7 @@ from pokerlab.games.holdem import STREET_NAMES, HoldemState
 from pokerlab.games.holdem_session import HandSetup, HoldemSession
 from pokerlab.play.dealer import (
     ActionTaken,
+    AgentConnection,
     ChanceDealt,
     DealerEvent,
     DealStream,
@@ -94,8 +94,10 @@ def holdem_command(
         str,
         typer.Option(
             "--opponents", "--opponent",
-            help="The AIs: easy, hard-seed, hard (heads-up), ehs, ehs-threshold, random, "
-            "always-call or always-raise.",
+            help="The AIs: a built-in agent (easy, hard-seed, hard (heads-up), ehs, "
+            "ehs-threshold, random, always-call, always-raise), a blueprint or strategy file "
+            "(.bp, .npz), or an entrant's agent .py file (each seat plays it from a sandboxed "
+            "process of its own).",
         ),
     ] = "easy",
     stack: Annotated[int, typer.Option("--stack", help="Each seat's starting chips.")] = 200,
@@ -103,6 +105,8 @@ def holdem_command(
     blinds: Annotated[str, typer.Option("--blinds", help="Small/big blind, e.g. 1/2.")] = "1/2",
     hands: HandsOption = None,
     seed: SecretSeedOption = None,
+    in_process: UnsafeInProcessOption = False,
+    trust: TrustEntrantsOption = False,
 ) -> None:
     """Play a session of Texas Hold'em against AIs (you are seat 0)."""
     try:
@@ -112,26 +116,31 @@ def holdem_command(
     out = _out()
     session = HoldemSession(players, betting=betting, blinds=(small, big), stack=stack)
     first = session.start_hand().game
-    if opponents not in agent_names():
-        raise SpecError(f"--opponents must be easy, hard-seed, hard, ehs, ehs-threshold, random, "
-                        f"always-call or always-raise; got {opponents!r}")
     deal_seed = _session_seed(seed)
     human = HumanAgent(output=out)
-    agents: list[object] = [human] + [
-        build_agent(opponents, first, seed=_bot_seed(deal_seed, seat), option="--opponents")
-        for seat in range(1, players)
-    ]
+    bots: list[AgentConnection] = []
+    try:
+        for seat in range(1, players):
+            bots.append(connect(opponent_factory(
+                opponents, first, _bot_seed(deal_seed, seat), in_process=in_process,
+                trust=trust, option="--opponents")()))
+    except BaseException:
+        for bot in bots:
+            bot.close()
+        raise
     labels = {"easy": "Easy AI", "hard-seed": "seed Hard AI", "hard": "Hard AI", "ehs": "EHS bot",
               "ehs-threshold": "EHS threshold bot", "random": "Random"}
-    label = labels.get(opponents, opponents)
+    label = labels.get(opponents, Path(opponents).name)
+    others = f"seat 1 is {label}" if players == 2 else f"seats 1-{players - 1} play {label}" \
+        if opponents not in labels else f"seats 1-{players - 1} are {label}s"
     print(
         f"Texas Hold'em, {betting}, blinds {small}/{big}, {players} seats of {stack} chips. "
-        f"You are seat 0; seats 1-{players - 1} are {label}s. Type q to quit.",
+        f"You are seat 0; {others}. Type q to quit.",
         file=out,
     )
     if opponents == "easy":
         print(EASY_AI_NOTE, file=out)
-    connections = [InProcessConnection(agent) for agent in agents]
+    connections: list[AgentConnection] = [InProcessConnection(human), *bots]
     try:
         while not session.is_over and session.stacks[0] > 0:
             if hands is not None and session.hands_played >= hands:
@@ -147,6 +156,9 @@ def holdem_command(
             play_session_hand(session, connections, seed=deal_seed, listeners=[renderer])
     except HumanQuitError as exc:
         print(f"\nStopped: {exc}.", file=out)
+    finally:
+        for bot in bots:
+            bot.close()
     print(
         f"\nAfter {_count(session.hands_played, 'hand')}: "
         + ", ".join(
@@ -231,9 +243,9 @@ OpponentOption = Annotated[
 
 def opponent_factory(
     opponent: str, game: Game, seed: int | None, *, in_process: bool = False,
-    trust: bool = False,
+    trust: bool = False, option: str = "--opponent",
 ) -> Callable[[], object]:
-    """How to build the AI named by ``--opponent`` for ``game`` (the one resolver).
+    """How to build the AI named by ``option`` (``--opponent``) for ``game`` (the one resolver).
 
     Raises:
         SpecError: a text that names nothing, a group name, or an entrant that does not
@@ -244,9 +256,9 @@ def opponent_factory(
     try:
         entrant = resolve_agent(opponent, game, seed=seed, in_process=in_process, trust=trust)
     except SpecError as error:
-        raise SpecError(f"--opponent: {error}") from None
+        raise SpecError(f"{option}: {error}") from None
     if entrant.factory is None:
-        raise SpecError(f"--opponent {opponent}: {entrant.error}")
+        raise SpecError(f"{option} {opponent}: {entrant.error}")
     return lambda: entrant.build(game)
 
 

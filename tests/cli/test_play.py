@@ -102,9 +102,9 @@ def test_holdem_quit_and_end_of_input(
 
 def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "holdem", "--opponents", "hardest"]) == 1
-    expected = ("--opponents must be easy, hard-seed, hard, ehs, ehs-threshold, random, "
-                "always-call or always-raise")
-    assert expected in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--opponents: agent 'hardest': unknown built-in agent 'hardest'; known: random" in err
+    assert "an entrant file (.py defining Agent)" in err
     assert main(["play", "holdem", "--opponents", "hard"]) == 1  # 4 seats: no default blueprint
     assert "the hard AI plays heads-up Texas Hold'em" in capsys.readouterr().err
     assert main(["play", "holdem", "--players", "12"]) == 1
@@ -151,6 +151,30 @@ def test_leduc_against_a_builtin_and_an_entrant_file(
         monkeypatch.setattr("sys.stdin", io.StringIO("c\nc\nc\nc\nc\nc\n"))
         assert main(["play", "leduc", "--opponent", opponent, "--hands", "1", "--seed", "2"]) == 0
         assert "After 1 hand you are" in capsys.readouterr().out
+
+
+def test_holdem_against_entrant_files_one_sandbox_a_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerlab.cli import main
+
+    entrant = tmp_path / "caller.py"
+    entrant.write_text(
+        "from pokerlab.games.holdem import CALL\n"
+        "class Agent:\n"
+        "    def act(self, observation):\n"
+        "        return CALL\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("c\n" * 40))
+    assert main(["play", "holdem", "--players", "3", "--opponents", str(entrant), "--hands",
+                 "2", "--seed", "4", "--betting", "limit"]) == 0
+    out = capsys.readouterr().out
+    assert "seats 1-2 play caller.py" in out
+    assert "After 2 hands:" in out
+    from pokerlab.play.records import FAULT_KINDS
+
+    # a fault would read "(Seat 1 (caller.py) <kind>: ...)": both sandboxes always answered
+    assert not [kind for kind in FAULT_KINDS if f"(caller.py) {kind}:" in out]
 
 
 def test_unknown_opponent_lists_what_is_allowed(capsys: pytest.CaptureFixture[str]) -> None:
