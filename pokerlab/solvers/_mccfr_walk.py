@@ -87,7 +87,11 @@ def _row(store: InfosetStore, state: State, who: int) -> tuple[int, int]:
 
 
 def _regret_matching(regrets: Sequence[float], off: int, n: int) -> list[float]:
-    """Positive regrets normalised; uniform when none is positive (the kernels' arithmetic)."""
+    """Positive regrets normalised; uniform when none is positive (the kernels' arithmetic).
+
+    :func:`pokerlab.strategy.regrets.regret_matching_strategy` on Python lists: this walk
+    never builds arrays (a NumPy call per node would cost more than the node's work).
+    """
     total = 0.0
     for a in range(off, off + n):
         r = regrets[a]

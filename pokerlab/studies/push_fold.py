@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.errors import PokerlabError
+from pokerlab.strategy.regrets import regret_matching_strategy
 
 SMALL_BLIND = 0.5
 BIG_BLIND = 1.0
@@ -87,9 +88,8 @@ def solve_push_fold(
     weights = 0.0
 
     def current(player: int) -> np.ndarray:
-        positive = regrets[player]
-        total = positive.sum(axis=1)
-        return np.where(total > 0, positive[:, 1] / np.where(total > 0, total, 1.0), 0.5)
+        """P(push or call) of each card: regret matching on (fold, push|call)."""
+        return regret_matching_strategy(regrets[player], check=False)[:, 1]
 
     for t in range(1, iterations + 1):
         push, call = current(0), current(1)
