@@ -63,6 +63,16 @@ SecretSeedOption = Annotated[
 ]
 """``--seed``: None draws a fresh secret seed (:func:`~pokerlab.play.deals.fresh_seed`)."""
 
+GameArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="GAME",
+        help="A game spec: 'kuhn', 'leduc(stack=50, raise_cap=None)', "
+        "'holdem(betting=\"limit\")' (pokerlab games list shows every game and parameter).",
+    ),
+]
+"""The game argument of every command that takes one."""
+
 CacheDirOption = Annotated[
     Path | None,
     typer.Option(

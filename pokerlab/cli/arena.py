@@ -42,6 +42,7 @@ from pokerlab.arena import (
 )
 from pokerlab.cli._common import (
     CacheDirOption,
+    GameArgument,
     JsonOption,
     SecretSeedOption,
     TrustEntrantsOption,
@@ -94,7 +95,7 @@ def _interrupts() -> Iterator[None]:
 
 
 def run_command(
-    game: Annotated[str, typer.Argument(help="The game, e.g. 'leduc(stack=50, raise_cap=None)'.")],
+    game: GameArgument,
     agents: Annotated[
         Path | None, typer.Option("--agents", help="A folder of agent files (.py defining "
                                    "Agent) and policy files (.npz, .bp, .pt).")

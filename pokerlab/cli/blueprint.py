@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pokerlab.cli._common import (
+    GameArgument,
     check_output_path,
     console,
     err_console,
@@ -45,7 +46,7 @@ def register(app: typer.Typer) -> None:
 
 
 def train_command(
-    game_text: Annotated[str, typer.Argument(metavar="GAME", help="A Hold'em or Leduc game.")],
+    game_text: GameArgument,
     out: Annotated[Path, typer.Option("--out", help="The blueprint file (.bp) to write.")],
     buckets: Annotated[
         str, typer.Option("--buckets", help="'lossless' (small games) or counts like "
@@ -115,7 +116,7 @@ def train_command(
                           "per round; --iterations counts all workers' iterations.")
     ] = 1000,
 ) -> None:
-    """Train a blueprint of GAME by ES-MCCFR; save it (and on Ctrl-C) to --out.
+    """Train a blueprint of GAME (Hold'em or Leduc) by ES-MCCFR; save it (and on Ctrl-C) to --out.
 
     Linear weighting, optional negative-regret pruning, --threads kernel threads.
     --iterations and --seconds (wall-clock) count from the blueprint's start; Ctrl-C or

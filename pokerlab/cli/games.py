@@ -7,7 +7,7 @@ import time
 import typer
 from rich.table import Table
 
-from pokerlab.cli._common import console, load_game, print_json
+from pokerlab.cli._common import GameArgument, console, load_game, print_json
 from pokerlab.errors import GameTooLargeError
 from pokerlab.games import Game, HoldemGame, RhodeIslandGame, registered
 from pokerlab.tree import DEFAULT_MEMORY_LIMIT, compile
@@ -46,9 +46,7 @@ def list_games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
 
 @games_app.command("info")
 def info(
-    game: str = typer.Argument(
-        ..., help="A game: 'kuhn(cards=100)', 'leduc(stack=50, raise_cap=None)'."
-    ),
+    game: GameArgument,
     memory_limit_mb: float = typer.Option(
         DEFAULT_MEMORY_LIMIT / 1e6, "--memory-limit-mb", help="Refuse trees larger than this."
     ),

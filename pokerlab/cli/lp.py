@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pokerlab.cli._common import JsonOption, console, load_game, plural, print_json
+from pokerlab.cli._common import GameArgument, JsonOption, console, load_game, plural, print_json
 
 if TYPE_CHECKING:  # the solvers load scipy: imported when the command runs, not for --help
     from rich.table import Table
@@ -27,9 +27,6 @@ if TYPE_CHECKING:  # the solvers load scipy: imported when the command runs, not
 MAX_PRINTED_INFOSETS = 400
 """The equilibrium table is printed only for games with at most this many infosets."""
 
-GameArgument = Annotated[
-    str, typer.Argument(help="A two-player zero-sum game: 'kuhn', 'leduc', 'kuhn(cards=100)'.")
-]
 MatricesOption = Annotated[
     bool,
     typer.Option(
@@ -47,7 +44,10 @@ def register(app: typer.Typer) -> None:
 def lp_command(
     game: GameArgument, show_matrices: MatricesOption = False, json: JsonOption = False
 ) -> None:
-    """Solve GAME exactly by the sequence-form LP: value, exploitability, equilibrium."""
+    """Solve GAME (two-player, zero-sum) exactly by the sequence-form LP.
+
+    Prints the game value, the exploitability and the equilibrium.
+    """
     from pokerlab.solvers.lp import SequenceFormLP
     from pokerlab.strategy import strategy_rows
 

@@ -16,6 +16,7 @@ import typer
 from rich.table import Table
 
 from pokerlab.cli._common import (
+    GameArgument,
     SecretSeedOption,
     TrustEntrantsOption,
     UnsafeInProcessOption,
@@ -42,7 +43,7 @@ def _reduction(factor: float) -> str:
 
 
 def match_command(
-    game_spec: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. leduc.")],
+    game_spec: GameArgument,
     agents: Annotated[
         list[str],
         typer.Argument(metavar="AGENT...", help="One per seat: a built-in name, a policy "

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pokerlab.cli._common import (
+    GameArgument,
     check_output_path,
     console,
     err_console,
@@ -58,7 +59,7 @@ def write_convergence_plot(curves: list[ConvergenceCurve], title: str, out: Path
 
 @plot_app.command("convergence")
 def convergence(
-    game: Annotated[str, typer.Argument(help="A game, e.g. 'leduc' or 'kuhn(cards=100)'.")],
+    game: GameArgument,
     algorithms: Annotated[
         str, typer.Option("--algorithms", help="Comma-separated solver names.")
     ] = "cfr,cfr+,dcfr,es-mccfr",

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pokerlab.cli._common import (
+    GameArgument,
     check_output_path,
     console,
     err_console,
@@ -34,9 +35,6 @@ if TYPE_CHECKING:
     from pokerlab.solvers.base import Solver
     from pokerlab.strategy import InfosetTable, Strategy
 
-GameArgument = Annotated[
-    str, typer.Argument(help="A game: 'kuhn', 'leduc', 'leduc(stack=50, raise_cap=None)'.")
-]
 AlgorithmOption = Annotated[
     str | None,
     typer.Option(

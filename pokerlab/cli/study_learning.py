@@ -22,7 +22,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pokerlab.cli._common import JsonOption, check_output_path, console, print_json
+from pokerlab.cli._common import GameArgument, JsonOption, check_output_path, console, print_json
 from pokerlab.cli._progress import StageProgress
 from pokerlab.errors import SpecError
 
@@ -222,7 +222,7 @@ def regret_bound_command(
 
 
 def q_learning_command(
-    game: Annotated[str, typer.Argument(help="A game that compiles: kuhn, leduc, ...")] = "kuhn",
+    game: GameArgument = "kuhn",
     hands: Annotated[
         int, typer.Option("--hands", min=1, help="Q-learning hands per seed.")
     ] = 100_000,
