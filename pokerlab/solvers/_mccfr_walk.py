@@ -25,26 +25,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pokerlab._types import CHANCE, TERMINAL
-from pokerlab.cards.splitmix import GAMMA, unit
 from pokerlab.games.base import Game, State
 from pokerlab.solvers.infoset_store import InfosetStore
 
 _MASK = (1 << 64) - 1
-_GAMMA = int(GAMMA)
 
 
 class SplitMix64:
     """The kernels' random stream held in a Python int: the same floats from the same seed."""
 
-    __slots__ = ("state",)
+    __slots__ = ("_gamma", "_unit", "state")
 
     def __init__(self, seed: int = 0) -> None:
+        # imported here: the compiled SplitMix64 loads numba's cache (most of a second)
+        from pokerlab.cards.splitmix import GAMMA, unit
+
         self.state = int(seed) & _MASK
+        self._gamma = int(GAMMA)
+        self._unit = unit
 
     def uniform(self) -> float:
         """Advance the stream; a float in [0, 1) with 53 random bits."""
-        self.state = (self.state + _GAMMA) & _MASK
-        return unit(self.state)
+        self.state = (self.state + self._gamma) & _MASK
+        return float(self._unit(self.state))
 
 
 def _sample(dist: Sequence[float], u: float) -> int:

@@ -33,7 +33,6 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 from scipy import sparse
-from scipy.optimize import linprog
 
 from pokerlab._types import FloatArray
 from pokerlab.errors import SolverError
@@ -114,6 +113,8 @@ def solve_sequence_form(game: Game, *, memory_limit: int = DEFAULT_MEMORY_LIMIT)
     A_eq = sparse.hstack([form.F, sparse.csr_array((form.F.shape[0], m1))], format="csc")
     bounds = np.array([(0.0, np.inf)] * n2 + [(-np.inf, np.inf)] * m1)
     tick = time.perf_counter()
+    from scipy.optimize import linprog  # here: scipy.optimize takes a second to import
+
     result = linprog(
         c,
         A_ub=A_ub,
@@ -180,6 +181,8 @@ def _solve_p1_plan(game: Game, form: SequenceForm) -> FloatArray:
     A_ub = sparse.hstack([-form.A.T, form.F.T], format="csc")
     A_eq = sparse.hstack([form.E, sparse.csr_array((form.E.shape[0], m2))], format="csc")
     bounds = np.array([(0.0, np.inf)] * n1 + [(-np.inf, np.inf)] * m2)
+    from scipy.optimize import linprog  # here: scipy.optimize takes a second to import
+
     result = linprog(
         c,
         A_ub=A_ub,

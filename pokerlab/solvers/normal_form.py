@@ -39,7 +39,6 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import linprog
 
 from pokerlab._types import FloatArray
 from pokerlab.errors import SolverError, StrategyError
@@ -556,6 +555,8 @@ def _maximin(A: FloatArray) -> tuple[FloatArray, float]:
     upper = np.hstack([-M.T, np.ones((n_cols, 1))])  # v - x^T M[:, j] <= 0
     equality = np.hstack([np.ones((1, n_rows)), np.zeros((1, 1))])
     bounds = [(0.0, None)] * n_rows + [(None, None)]
+    from scipy.optimize import linprog  # here: scipy.optimize takes a second to import
+
     result = linprog(
         objective,
         A_ub=upper,
