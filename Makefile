@@ -37,7 +37,7 @@ browser:
 		|| echo "make test: the browser tests need $(CHROMIUM): apt-get install chromium (as root)"
 
 test: $(DEV_STAMP) browser
-	$(BIN)/python -m pytest -n 2 -q --doctest-modules tests pokerlab
+	$(BIN)/python -m pytest -n 2 -q --durations=30 --doctest-modules tests pokerlab
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check pokerlab tests benchmarks
