@@ -183,6 +183,27 @@ def default_blueprint_ready(game: Game, cache_dir: str | Path | None = None) -> 
     return header.get("spec") == str(game.spec) and missing_tables(game, cache_dir) is None
 
 
+def check_trainable(game: Game) -> None:
+    """Refuse, before any card table is built, a game whose default blueprint cannot train.
+
+    The recipe, the betting rules and the betting tree (quick) are worked out first, so an
+    unsupported game (antes in no-limit, stacks too short or too deep for the menu) is
+    refused at once, not after minutes of building tables.
+
+    Raises:
+        SpecError: naming what is wrong with the game.
+    """
+    from pokerlab.blueprint.betting_tree import build_tree
+
+    recipe = default_recipe(game)
+    rules = rules_for(game, recipe.bet_menu)
+    try:
+        build_tree(rules)
+    except (OverflowError, ValueError) as exc:
+        raise SpecError(f"no default blueprint for {game.spec}: its betting tree cannot be "
+                        f"built ({exc})") from None
+
+
 def preparation_plan(game: Game, cache_dir: str | Path | None = None) -> list[str]:
     """What preparing ``game``'s default blueprint will do, one line a stage, with costs."""
     recipe = default_recipe(game)
@@ -222,6 +243,7 @@ def train_default_blueprint(
     recipe = default_recipe(game)
     path = default_blueprint_path(game, cache_dir)
     partial = path.with_name(path.stem + ".partial.bp")
+    check_trainable(game)
     if show_progress and announce:
         _say(f"the Hard AI's default blueprint for {game.spec} is not prepared: preparing "
              f"it now, once ({prepare_command(game)} does it ahead of time):")

@@ -65,6 +65,7 @@ def prepare(
     each stage; Ctrl-C keeps the training done so far and the next run resumes it.
     """
     from pokerlab.agents.hard import (
+        check_trainable,
         default_blueprint_path,
         default_blueprint_ready,
         preparation_plan,
@@ -80,6 +81,7 @@ def prepare(
     started = time.perf_counter()
     ready = default_blueprint_ready(the_game, cache_dir)
     if not ready:
+        check_trainable(the_game)  # before the plan: a game it cannot train is refused now
         if not json:
             err_console.print(f"preparing {name} for {the_game.spec}:", markup=False)
             for line in preparation_plan(the_game, cache_dir):

@@ -399,8 +399,10 @@ def check_prepared(name: str, game: Game) -> None:
     Raises:
         WebRequestError: 409 naming the command to run.
     """
-    if name != "hard":
-        return
+    from pokerlab.agents.hard_search import parse_search_name
+
+    if name != "hard" and parse_search_name(name) is None:
+        return  # hard-search (any budget) plays the same blueprint: checked as hard
     from pokerlab.abstraction.holdem_cards import cache_path as tables_path
     from pokerlab.agents.hard import default_blueprint_path, prepare_command
     from pokerlab.blueprint.store import read_header
@@ -581,6 +583,9 @@ async def table_close(request: Request) -> JSONResponse:
     table = _web(request).tables.get(str(request.path_params["token"]))
     await _json_body(request)
     table.close()
+    deadline = time.monotonic() + ACT_WAIT  # the hand cut off ends first: then the seed shows
+    while table.hand_running and time.monotonic() < deadline:
+        await table.changed(table.version, deadline - time.monotonic())
     return JSONResponse(table.view())
 
 

@@ -2,7 +2,9 @@
 
 Every hand the person has finished at the table, in the order played, as a ``.phhs`` file
 (:mod:`pokerlab.interop.phh`): pokerkit reads it, and ``pokerlab hands import`` makes
-pokerlab records of it again. Each hand has its own game (the stacks carried over from the
+pokerlab records of it again. Only once the session has ended (the table closed, or over):
+the records hold every seat's hole cards, the bots' folded ones included, which the person
+must not see while hands remain. Each hand has its own game (the stacks carried over from the
 hand before), the table's seat names as PHH's ``players``. Kuhn and Leduc tables are refused:
 PHH has no variant for them.
 """
@@ -34,6 +36,9 @@ async def download(request: Request) -> Response:
     if not isinstance(table, HoldemTable):
         return error_response("PHH has no variant for Kuhn or Leduc: only Hold'em tables "
                               "download their hands", 400)
+    if table.view()["deal_seed"] is None:
+        return error_response("the hands download once the session has ended (they hold the "
+                              "bots' folded cards): POST /api/tables/TOKEN/close first", 409)
     hands = list(table.session_hands)
     if not hands:
         return error_response("no hand is finished at this table yet", 409)

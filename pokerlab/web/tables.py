@@ -302,11 +302,11 @@ class Table:
     def _revealed_seed(self) -> str | None:
         """The deal seed (as text: 128 bits), once no hand can follow; None before.
 
-        Closed, or over with no hand running: the seed then tells nothing to come, and
-        lets the person check it against the commitment shown from the start and replay
-        every deal (called with the lock held).
+        Closed or over, and no hand running (a hand cut off by the close has ended): the
+        seed then tells nothing to come, and lets the person check it against the
+        commitment shown from the start and replay every deal (called with the lock held).
         """
-        if self.closed or (not self.hand_running and not self.can_deal):
+        if not self.hand_running and (self.closed or not self.can_deal):
             return str(self.seed)
         return None
 

@@ -76,3 +76,24 @@ def test_the_texas_plan_names_the_tables_and_their_cost(cache: Path) -> None:
 def test_only_the_hard_ai_needs_preparing(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bots", "prepare", "easy"]) != 0
     assert "nothing to prepare for 'easy': only hard and hard-search" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("holdem(ante=1)", "no-limit blueprints take no antes"),
+    ('holdem(betting="limit",stack=40)', "stacks above 48 chips"),
+    ("holdem(stack=" + "1" + "0" * 26 + ")", "its betting tree cannot be built"),
+])
+def test_a_game_it_cannot_train_is_refused_before_any_table_is_built(
+    cache: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    spec: str, says: str,
+) -> None:
+    # (A review found these refused only after the 90 s card tables, or by a traceback.)
+    def no_tables(*args: object, **kwargs: object) -> None:
+        raise AssertionError("card tables were built for a game that cannot train")
+
+    monkeypatch.setattr(hard, "cards_from_spec", no_tables)
+    assert main(["bots", "prepare", "hard", "--game", spec]) == 1
+    err = capsys.readouterr().err
+    assert says in err
+    assert "Traceback" not in err
+    assert "train " not in err  # refused before the plan

@@ -225,6 +225,11 @@ def test_a_web_session_downloads_as_phh() -> None:
                     view = client.post(f"/api/tables/{token}/act", json={"move": "call"}).json()
                 assert view["hand_over"]
                 view = client.post(f"/api/tables/{token}/deal").json()
+            # The records hold the bots' folded cards: not while hands may follow.
+            early = client.get(f"/api/tables/{token}/hands.phhs")
+            assert early.status_code == 409
+            assert "once the session has ended" in early.json()["error"]
+            view = client.post(f"/api/tables/{token}/close", json={}).json()
             answer = client.get(f"/api/tables/{token}/hands.phhs")
             assert answer.status_code == 200
             assert "session.phhs" in answer.headers["content-disposition"]

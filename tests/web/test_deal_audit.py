@@ -4,6 +4,9 @@ seed shows while a hand may still come."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from starlette.testclient import TestClient
 
 from pokerlab._types import CHANCE
@@ -56,3 +59,46 @@ def test_every_table_has_its_own_commitment(client: TestClient) -> None:
 def test_closing_an_unknown_table_is_a_404(client: TestClient) -> None:
     answer = client.post("/api/tables/" + "x" * 32 + "/close", json={})
     assert answer.status_code == 404
+
+
+def test_closing_mid_hand_shows_the_seed_only_after_the_hand_stopped(
+    client: TestClient,
+) -> None:
+    # (A review found the seed shown while the cut-off hand still ran between the bots.)
+    client.app.state.web.deal_seed = None  # type: ignore[attr-defined]
+    answer = client.post("/api/tables", json={"game": "holdem", "seats": 3,
+                                              "opponents": "always-call"})
+    token, view = answer.json()["token"], answer.json()["view"]
+    assert view["your_turn"]
+    assert view["hand_running"]
+    ended = client.post(f"/api/tables/{token}/close", json={}).json()
+    assert ended["closed"]
+    assert not ended["hand_running"]
+    assert ended["deal_seed"] is not None
+    assert client.post(f"/api/tables/{token}/deal", json={}).status_code >= 400
+
+
+def test_the_hard_ai_and_its_searcher_never_train_inside_a_request(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # hard-search plays the same default blueprint as hard: both are refused until it is
+    # prepared (a review found hard-search trained inside the request).
+    from pokerlab.agents import hard
+
+    monkeypatch.setenv("POKERLAB_CACHE", str(tmp_path / "empty"))
+
+    def trained(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a request trained a blueprint")
+
+    monkeypatch.setattr(hard, "train_default_blueprint", trained)
+    for name in ("hard", "hard-search"):
+        table = client.post("/api/tables", json={"game": "holdem", "seats": 2,
+                                                 "opponents": name, "stack": 777})
+        assert table.status_code == 409, (name, table.text)
+        assert "pokerlab bots prepare hard --game" in table.json()["error"]
+        hand = client.post("/api/hand", json={"game": "holdem", "a": name, "b": "random"})
+        assert hand.status_code == 409, (name, hand.text)
+    for name in ("hard-search@250ms", "hard-search+50"):  # not offered by the page at all
+        table = client.post("/api/tables", json={"game": "holdem", "seats": 2,
+                                                 "opponents": name})
+        assert table.status_code in (400, 409), (name, table.text)
