@@ -147,6 +147,9 @@ def load_game(text: str) -> Game:
             not exist or cannot be read.
         SpecError: if ``text`` is not a game the registry knows.
     """
+    if not text.strip():
+        raise SpecError("the game is empty; a game is a spec like 'leduc(stack=50)' or a "
+                        "matrix file (.csv or .json): pokerlab games list shows them")
     path = Path(text)
     if text.endswith((".csv", ".json")) and not path.is_dir():
         return matrix_from_file(path)

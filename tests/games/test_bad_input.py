@@ -139,6 +139,8 @@ def load_via_cli_helper(text: str) -> object:
         ["games", "info", "leduc(raise_cap=None)"],
         ["games", "info", "kuhn(cards=20000)"],
         ["games", "info", "leduc", "--memory-limit-mb", "0.01"],
+        ["games", "info", ""],
+        ["bots", "prepare", "hard", "--game", " "],
     ],
 )
 def test_cli_prints_one_line_and_exits_1(
