@@ -33,7 +33,7 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
     "games": {"games": "List the games and show their sizes."},
     "matrix": {"matrix": "Normal-form games: dominance, equilibria, zero-sum LP, regret matching."},
     "solve": {"solve": "Solve GAME with --algorithm; print the summary; save it to --out."},
-    "lp": {"lp": "Solve GAME exactly by the sequence-form LP: value, exploitability, equilibrium."},
+    "lp": {"lp": "Solve GAME (two-player, zero-sum) exactly by the sequence-form LP."},
     "abstract": {"abstract": "Solve an abstraction of GAME and lift its strategy back to GAME."},
     "inspect": {
         "exploit": "Print FILE's exploitability and each seat's best-response value.",
@@ -65,7 +65,7 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
         "blueprint": "Train Hold'em blueprints (ES-MCCFR on an abstraction) and describe them."
     },
     "lbr": {"lbr": "Play local best response against AGENT; print its winnings in mbb/hand."},
-    "bots": {"bots": "The built-in agents (bots): list them."},
+    "bots": {"bots": "The built-in agents (bots): list them, prepare them."},
     "acpc": {"acpc": "Play Hold'em over the ACPC protocol: a dealer on loopback, a client."},
     "serve": {
         "serve": "Serve the browser app: tables against the AIs, strategy explorer, arena, "

@@ -59,6 +59,6 @@ def test_full_board_specs_read_the_tables_pokerlab_abstract_caches(
     assert cards_from_spec(load('holdem(betting="limit")'), spec) == "tables"  # type: ignore[comparison-overlap]
     ((counts, seed, options),) = calls
     assert (counts, seed) == ((169, 50, 50, 50), 0)
-    assert options == {"n_bins": 50, "sample": 200_000, "cache_dir": None}
+    assert options == {"n_bins": 50, "sample": 200_000, "cache_dir": None, "progress": None}
     path = cache_path((169, 50, 50, 50), 0, n_bins=50, sample=200_000)
     assert path.name == "holdem-emd-169-50-50-50-bins50-sample200000-seed0-v1.npz"
