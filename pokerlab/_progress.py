@@ -11,7 +11,6 @@ that the run loop's console runner and the command line share it.
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from typing import Any
@@ -84,8 +83,6 @@ class _Stage:
 
     def _say(self, text: str) -> None:
         self.console.print(text, soft_wrap=True, markup=False, highlight=False)
-        if self.console.file is sys.stderr:
-            sys.stderr.flush()
 
 
 __all__ = ["QUIET_SECONDS", "StageProgress"]

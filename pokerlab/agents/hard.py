@@ -160,9 +160,11 @@ def prepare_command(game: Game) -> str:
     return f"pokerlab bots prepare hard --game {shlex.quote(str(game.spec))}"
 
 
-def missing_tables(game: Game, cache_dir: str | Path | None = None) -> Path | None:
-    """The card tables file the default recipe needs and the cache lacks (else None)."""
-    cards = default_recipe(game).cards
+def missing_tables(cards: dict[str, Any], cache_dir: str | Path | None = None) -> Path | None:
+    """The card tables file a blueprint's ``cards`` spec needs and the cache lacks (else None).
+
+    ``cards`` as a recipe or a blueprint file's header gives it.
+    """
     if cards.get("kind") != "holdem" or cards.get("boards") is not None:
         return None  # lossless cards, or the small test build: nothing long to build
     path = tables_path(tuple(cards["bucket_counts"]), int(cards["seed"]),
@@ -180,7 +182,9 @@ def default_blueprint_ready(game: Game, cache_dir: str | Path | None = None) -> 
         header = read_header(path)
     except FileFormatError:
         return False
-    return header.get("spec") == str(game.spec) and missing_tables(game, cache_dir) is None
+    if header.get("spec") != str(game.spec):
+        return False  # a blueprint of another game there: HardAI would train over it
+    return missing_tables(header["cards"], cache_dir) is None  # the tables this file reads
 
 
 def check_trainable(game: Game) -> None:
@@ -208,7 +212,7 @@ def preparation_plan(game: Game, cache_dir: str | Path | None = None) -> list[st
     """What preparing ``game``'s default blueprint will do, one line a stage, with costs."""
     recipe = default_recipe(game)
     lines = []
-    tables = missing_tables(game, cache_dir)
+    tables = missing_tables(default_recipe(game).cards, cache_dir)
     if tables is not None:
         counts = "/".join(str(c) for c in recipe.cards["bucket_counts"])
         lines.append(f"build the {counts} card tables into {tables.parent} ({TABLES_COST}, "

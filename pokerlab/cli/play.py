@@ -131,8 +131,12 @@ def holdem_command(
     labels = {"easy": "Easy AI", "hard-seed": "seed Hard AI", "hard": "Hard AI", "ehs": "EHS bot",
               "ehs-threshold": "EHS threshold bot", "random": "Random"}
     label = labels.get(opponents, Path(opponents).name)
-    others = f"seat 1 is {label}" if players == 2 else f"seats 1-{players - 1} play {label}" \
-        if opponents not in labels else f"seats 1-{players - 1} are {label}s"
+    if players == 2:
+        others = f"seat 1 is {label}"
+    elif opponents in labels:
+        others = f"seats 1-{players - 1} are {label}s"
+    else:  # a file: "seats 1-3 play bot.py"
+        others = f"seats 1-{players - 1} play {label}"
     print(
         f"Texas Hold'em, {betting}, blinds {small}/{big}, {players} seats of {stack} chips. "
         f"You are seat 0; {others}. Type q to quit.",

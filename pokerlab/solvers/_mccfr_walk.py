@@ -47,7 +47,7 @@ class SplitMix64:
     def uniform(self) -> float:
         """Advance the stream; a float in [0, 1) with 53 random bits."""
         self.state = (self.state + self._gamma) & _MASK
-        return float(self._unit(self.state))
+        return self._unit(self.state)
 
 
 def _sample(dist: Sequence[float], u: float) -> int:

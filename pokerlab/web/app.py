@@ -403,8 +403,7 @@ def check_prepared(name: str, game: Game) -> None:
 
     if name != "hard" and parse_search_name(name) is None:
         return  # hard-search (any budget) plays the same blueprint: checked as hard
-    from pokerlab.abstraction.holdem_cards import cache_path as tables_path
-    from pokerlab.agents.hard import default_blueprint_path, prepare_command
+    from pokerlab.agents.hard import default_blueprint_path, missing_tables, prepare_command
     from pokerlab.blueprint.store import read_header
 
     try:
@@ -424,15 +423,10 @@ def check_prepared(name: str, game: Game) -> None:
         raise WebRequestError(
             409, f"the Hard AI's blueprint for {game.spec} does not read ({exc}): run "
             f"{command} to train it again and start the table again") from None
-    cards = header["cards"]
-    if cards["kind"] == "holdem" and cards.get("boards") is None:
-        counts = cards["bucket_counts"]
-        tables = tables_path(counts, cards["seed"], n_bins=cards["n_bins"],
-                             sample=cards["sample"])
-        if not tables.exists():
-            raise WebRequestError(
-                409, f"the Hard AI's card tables for {game.spec} are not built (it takes many "
-                f"minutes, once): run {command} and start the table again")
+    if missing_tables(header["cards"]) is not None:  # the tables this blueprint reads
+        raise WebRequestError(
+            409, f"the Hard AI's card tables for {game.spec} are not built (it takes many "
+            f"minutes, once): run {command} and start the table again")
 
 
 def would_solve(name: str, game: Game) -> bool:

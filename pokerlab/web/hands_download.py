@@ -36,7 +36,7 @@ async def download(request: Request) -> Response:
     if not isinstance(table, HoldemTable):
         return error_response("PHH has no variant for Kuhn or Leduc: only Hold'em tables "
                               "download their hands", 400)
-    if table.view()["deal_seed"] is None:
+    if not table.ended:
         return error_response("the hands download once the session has ended (they hold the "
                               "bots' folded cards): POST /api/tables/TOKEN/close first", 409)
     hands = list(table.session_hands)

@@ -299,6 +299,12 @@ class Table:
             )
             return data
 
+    @property
+    def ended(self) -> bool:
+        """Whether the session has ended: closed or over, and no hand running."""
+        with self._cond:
+            return self._revealed_seed() is not None
+
     def _revealed_seed(self) -> str | None:
         """The deal seed (as text: 128 bits), once no hand can follow; None before.
 
