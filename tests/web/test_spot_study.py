@@ -353,3 +353,16 @@ def test_node_views_carry_action_tokens_for_locks(solved: dict[str, Any]) -> Non
     assert solved["locks"] == []
     assert solved["spot_locks"] == []
     assert math.isfinite(solved["exploitability"])
+
+
+def test_a_page_of_another_site_cannot_save_lock_or_edit(api: TestClient,
+                                                         solved: dict[str, Any],
+                                                         folder: Path) -> None:
+    before = sorted(folder.iterdir())
+    evil = {"origin": "http://evil.example", "content-type": "text/plain"}
+    for path, body in (("/api/spot/save", {"solved": solved["solved"], "name": "evil"}),
+                       ("/api/spot/lock", {"solved": solved["solved"], "locks": []}),
+                       ("/api/spot/range", {"text": "AA"})):
+        answer = api.post(path, content=json.dumps(body), headers=evil)
+        _refused(answer, 403, "another site")
+    assert sorted(folder.iterdir()) == before
