@@ -12,9 +12,10 @@ Routes (JSON except the page):
 - ``POST /api/spot/range`` ``{text[, hand, weight]}``: the range editor: the 13x13 grid of
   a range's text, or (with ``hand`` and ``weight``) the range with every combo of that
   class set to that weight, written back as text (:meth:`HandRange.to_text`);
-- ``POST /api/spot/lock`` ``{solved, locks, node[, iterations]}``: solve a spot solved here
-  again with node locks (the text ``pokerlab spot solve --lock`` reads); answers the node
-  ``node`` of the new solution and its ``id``;
+- ``POST /api/spot/lock`` ``{solved | file, locks, node[, iterations]}``: solve a spot
+  solved here (or a spot file small enough to solve here) again with node locks (the text
+  ``pokerlab spot solve --lock`` reads); answers the node ``node`` of the new solution and
+  its ``id``;
 - ``POST /api/spot/save`` ``{solved, name[, overwrite]}``: save a spot solved here into
   ``--strategies`` as ``NAME.npz`` (reopened from the file list).
 
@@ -53,6 +54,7 @@ from pokerlab.subgame.result import FORMAT as SPOT_FORMAT
 from pokerlab.subgame.spot import Spot
 from pokerlab.web._guard import (
     MAX_LISTED,
+    MAX_PATH,
     RequestError,
     body_int,
     body_text,
@@ -204,7 +206,9 @@ class SpotView:
         solved = params.get("solved")
         if solved is not None:
             solution = self._solved(solved)
-            return JSONResponse(await run_in_threadpool(node_view, solution, key, player))
+            view = await run_in_threadpool(node_view, solution, key, player)
+            view["lockable"] = True
+            return JSONResponse(view)
         relative = params.get("file")
         target = file_inside(self.strategies, relative)
         view = await run_in_threadpool(self._file_node, target, str(relative), key, player)
@@ -234,6 +238,14 @@ class SpotView:
 
     def _file_node(self, target: Path, relative: str, key: str, player: int | None
                    ) -> dict[str, Any]:
+        solution = self._open(target, relative)
+        view = node_view(solution, key, player)
+        view["file"] = relative
+        view["lockable"] = small_enough(solution.spot) is None
+        return view
+
+    def _open(self, target: Path, relative: str) -> SpotSolution:
+        """The spot file ``target`` (kept while it is unchanged; the last few are kept)."""
         cache_key = (str(target), target.stat().st_mtime)
         with self.lock:
             solution = self.opened.get(cache_key)
@@ -246,9 +258,7 @@ class SpotView:
                 self.opened[cache_key] = solution
                 while len(self.opened) > MAX_KEPT:
                     self.opened.popitem(last=False)
-        view = node_view(solution, key, player)
-        view["file"] = relative
-        return view
+        return solution
 
     async def solve(self, request: Request) -> Response:
         """Solve a small river spot; answer its root node and the id to browse it by."""
@@ -267,16 +277,16 @@ class SpotView:
                              f"{len(spot.board_cards)} cards; solve others with "
                              "`pokerlab spot solve`")
         check_ranges_meet(oop, ip, spot.board_cards)  # else no deal exists to solve
-        size = spot.size()
-        if size.n_nodes > MAX_SOLVE_NODES or size.bytes > SOLVE_MEMORY:
-            raise RequestError(f"the spot is too large to solve here ({size.describe()}); at most "
-                             f"{MAX_SOLVE_NODES} nodes", 413)
+        refused = small_enough(spot)
+        if refused is not None:
+            raise refused
         busy = request.app.state.busy
         assert isinstance(busy, BusyGate)
         with busy.slot("a spot solve"):  # the busy check: 429 when it is full
             solution = await in_daemon_thread(lambda: _solve(spot, iterations))
         view = await run_in_threadpool(node_view, solution, "", None)
         view["solved"] = self._keep(solution)
+        view["lockable"] = True
         return JSONResponse(view)
 
     async def range_grid(self, request: Request) -> Response:
@@ -299,7 +309,15 @@ class SpotView:
     async def lock_solve(self, request: Request) -> Response:
         """Solve a spot solved here again with node locks; answer the node ``node``."""
         body = await read_json_object(request)
-        solution = self._solved(body_text(body, "solved", max_length=64))
+        if body.get("file") is not None:  # a spot file reopened: small enough to solve here
+            relative = body_text(body, "file", max_length=MAX_PATH)
+            target = file_inside(self.strategies, relative)
+            solution = await run_in_threadpool(self._open, target, relative)
+            refused = small_enough(solution.spot)
+            if refused is not None:
+                raise refused
+        else:
+            solution = self._solved(body_text(body, "solved", max_length=64))
         locks = _read_locks(body.get("locks"))
         key = body_text(body, "node", max_length=400, default="")
         iterations = body_int(body, "iterations", low=1, high=MAX_SOLVE_ITERATIONS,
@@ -315,6 +333,7 @@ class SpotView:
             locked = await in_daemon_thread(lambda: _solve(spot, iterations, locks))
         view = await run_in_threadpool(node_view, locked, key, None)
         view["solved"] = self._keep(locked)
+        view["lockable"] = True
         return JSONResponse(view)
 
     async def save(self, request: Request) -> Response:
@@ -347,6 +366,19 @@ class SpotView:
                 raise RequestError(f"the --strategies folder already holds {MAX_LISTED} .npz "
                                    "files; remove some or overwrite one", 409)
             solution.save(target)  # atomic: a temporary file renamed over the name
+
+
+def small_enough(spot: Spot) -> RequestError | None:
+    """Why ``spot`` is not solved from the page (None: it is): not a river, or too large."""
+    if spot.street != 2:
+        return RequestError(f"the page solves river spots only (5 board cards); this spot "
+                            f"has {len(spot.board_cards)}; solve it with `pokerlab spot "
+                            "solve`")
+    size = spot.size()
+    if size.n_nodes > MAX_SOLVE_NODES or size.bytes > SOLVE_MEMORY:
+        return RequestError(f"the spot is too large to solve here ({size.describe()}); at "
+                            f"most {MAX_SOLVE_NODES} nodes", 413)
+    return None
 
 
 def save_name(name: str) -> str:

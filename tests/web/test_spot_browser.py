@@ -261,3 +261,12 @@ def test_save_then_reopen(base_url: str, page: Page, folder: Path) -> None:
     assert "Locked here: b100:" in (page.text_content("#summary") or "")
     view = _api(base_url, "/api/spot/node", file="my-river.npz", node="b100")
     assert view["locks"] == ["b100:fold=0.0,call=1.0"]
+    # A reopened file small enough to solve here can be locked again from the page.
+    assert page.is_visible("#lock-box")
+    page.locator("#lock-inputs input").nth(0).fill("100")
+    page.locator("#lock-inputs input").nth(1).fill("0")
+    page.click("#lock-solve")
+    page.wait_for_function("document.body.dataset.solved !== ''")
+    assert "fold 100.0%" in (page.text_content("#grid-legend") or "")
+    assert page.text_content("#locks") == "b100:fold=1.0,call=0.0"
+    assert page.is_visible("#save-box")  # the new solution is the page's, to save

@@ -366,3 +366,38 @@ def test_a_page_of_another_site_cannot_save_lock_or_edit(api: TestClient,
         answer = api.post(path, content=json.dumps(body), headers=evil)
         _refused(answer, 403, "another site")
     assert sorted(folder.iterdir()) == before
+
+
+def test_a_reopened_small_spot_file_can_be_locked(api: TestClient, solved: dict[str, Any],
+                                                  folder: Path) -> None:
+    assert api.post("/api/spot/save", json={"solved": solved["solved"], "name": "reopen",
+                                            "overwrite": True}).status_code == 200
+    view = api.get("/api/spot/node", params={"file": "reopen.npz", "node": "x"}).json()
+    assert view["lockable"] is True
+    answer = api.post("/api/spot/lock", json={"file": "reopen.npz", "locks": ["x:check=1"],
+                                              "node": "x"})
+    assert answer.status_code == 200, answer.text
+    locked = answer.json()
+    assert [a["frequency"] for a in locked["actions"]] == pytest.approx([1.0, 0.0, 0.0])
+    assert locked["iterations"] == view["iterations"]
+    assert "solved" in locked
+    for body, status, needle in (
+        ({"file": "../x.npz"}, 403, "outside the --strategies folder"),
+        ({"file": "missing.npz"}, 404, "not a file"),
+        ({"file": 5}, 400, "file must be a string"),
+    ):
+        _refused(api.post("/api/spot/lock", json={**body, "locks": []}), status, needle)
+
+
+def test_a_spot_file_too_large_for_the_page_is_not_locked_here(api: TestClient,
+                                                                folder: Path) -> None:
+    spot = Spot(board="Td9d6hQc2s", oop="AA, KK", ip="QQ, JJ", pot=100, stack=1000,
+                bets="25%,50%,75%,100%,150%", raises="50%,100%", raise_cap=3)
+    built = spot.build()
+    solver = RangeSolver(built.public).run(iterations=2, check_every=2)
+    SpotSolution.from_solver(solver, built).save(folder / "large.npz")
+    view = api.get("/api/spot/node", params={"file": "large.npz"}).json()
+    assert view["lockable"] is False
+    answer = api.post("/api/spot/lock", json={"file": "large.npz", "locks": []})
+    _refused(answer, 413, "too large to solve here")
+    assert api.app.state.busy.running == 0  # type: ignore[attr-defined]

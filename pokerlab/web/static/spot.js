@@ -118,7 +118,8 @@ async function resolveWith(locks) {
   showError("");
   for (const id of ["lock-solve", "unlock"]) document.getElementById(id).disabled = true;
   try {
-    const view = await postJson("/api/spot/lock", { solved: source.solved, locks, node: node.key });
+    const from = source.file !== undefined ? { file: source.file } : { solved: source.solved };
+    const view = await postJson("/api/spot/lock", { ...from, locks, node: node.key });
     source = { solved: view.solved };
     render(view);
   } catch (e) { showError(e.message); }
@@ -134,7 +135,7 @@ function lockThisNode() {
 
 function drawLockBox(view) {
   const box = document.getElementById("lock-box");
-  box.hidden = !(source && source.solved !== undefined && view.kind === "decision");
+  box.hidden = !(view.lockable && view.kind === "decision");  // a spot small enough to solve here
   document.getElementById("lock-who").textContent = view.acting >= 0 ? ["OOP", "IP"][view.acting] : "";
   const inputs = clear(document.getElementById("lock-inputs"));
   // Today's frequencies in percent, to one decimal; the last one makes them add up to 100.
