@@ -148,7 +148,7 @@ function drawLockBox(view) {
     inputs.append(el("label", {}, `${a.name} `, el("input", { type: "text", "data-action": a.name,
       value: shown[k] === null ? "" : String(shown[k]), inputmode: "decimal" })));
   });
-  document.getElementById("locks").textContent = view.spot_locks.length ? view.spot_locks.join("  ") : "none";
+  document.getElementById("locks").textContent = view.spot_locks.length ? view.spot_locks.join("; ") : "none";
   document.getElementById("unlock").hidden = !view.spot_locks.length;
   document.getElementById("save-box").hidden = !(source && source.solved !== undefined);
 }
