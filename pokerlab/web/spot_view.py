@@ -307,7 +307,12 @@ class SpotView:
         return JSONResponse(await run_in_threadpool(range_view, text, hand, float(weight)))
 
     async def lock_solve(self, request: Request) -> Response:
-        """Solve a spot solved here again with node locks; answer the node ``node``."""
+        """Solve a spot solved here (or a small spot file) again with node locks.
+
+        Answers the node ``node`` of the new solution, kept like a spot solved here. The
+        spot is solved as the page solves (the default variant, the solution's iteration
+        count unless ``iterations`` is given).
+        """
         body = await read_json_object(request)
         if body.get("file") is not None:  # a spot file reopened: small enough to solve here
             relative = body_text(body, "file", max_length=MAX_PATH)
@@ -321,7 +326,7 @@ class SpotView:
         locks = _read_locks(body.get("locks"))
         key = body_text(body, "node", max_length=400, default="")
         iterations = body_int(body, "iterations", low=1, high=MAX_SOLVE_ITERATIONS,
-                              default=min(solution.iterations, MAX_SOLVE_ITERATIONS))
+                              default=min(max(solution.iterations, 1), MAX_SOLVE_ITERATIONS))
         # Checked against the spot's tree before a slot is taken: a lock that does not fit
         # (node, actions, hands) is a 400 naming what is allowed there.
         await run_in_threadpool(resolve_locks, solution.built.public, locks)
