@@ -5,7 +5,8 @@ Every module under ``pokerlab/`` is parsed with ``ast``; every import at any dep
 ``importlib.import_module("pokerlab....")`` with a literal name, is checked against the
 order below (DESIGN.md's, with ``testing``, the conformance checks, right of the layers
 whose objects it checks). The top-level modules ``pokerlab/__init__.py``, ``errors.py``,
-``_types.py``, ``_version.py`` and ``_cache.py`` may be imported from anywhere; all but
+``_types.py``, ``_version.py``, ``_cache.py``, ``_progress.py`` and ``_lazy.py`` may be
+imported from anywhere; all but
 ``__init__`` import nothing from pokerlab; ``__init__`` may import anything (and imports no
 layer for its side effects: see ``test_the_package_imports_no_layer_right_of_strategy``).
 Only the CLI (and the web app) import typer.
@@ -40,8 +41,8 @@ LAYERS = (
     "web",
     "cli",
 )
-TOP_LEVEL = ("__init__", "errors", "_types", "_version", "_cache", "_progress")
-LEAVES = ("errors", "_types", "_version", "_cache", "_progress")
+TOP_LEVEL = ("__init__", "errors", "_types", "_version", "_cache", "_progress", "_lazy")
+LEAVES = ("errors", "_types", "_version", "_cache", "_progress", "_lazy")
 """Top-level modules that import nothing from pokerlab."""
 TYPER_LAYERS = ("cli", "web")
 

@@ -25,9 +25,9 @@ Example:
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from pokerlab._lazy import lazy_attributes
 from pokerlab.abstraction.abstract_game import (
     AbstractGame,
     AbstractState,
@@ -88,13 +88,6 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'pokerlab.abstraction' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"pokerlab.abstraction.{module}"), name)
-
-
 __all__ = [
     "BUCKETING_NAMES",
     "TRANSLATION_METHODS",
@@ -129,3 +122,5 @@ __all__ = [
     "translation_probabilities",
     "uniform_buckets",
 ]
+
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)

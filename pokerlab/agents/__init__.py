@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from pokerlab._lazy import lazy_attributes
 from pokerlab.agents.base import Agent, HandResult
 from pokerlab.play.entrant_loader import AgentLoadError, load_agent, load_agent_class
 
@@ -42,20 +42,6 @@ _LAZY = {
 modules load numba and card tables, which naming a random agent should not)."""
 
 
-def __getattr__(name: str) -> Any:
-    """Load an agent module on first use."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'pokerlab.agents' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"pokerlab.agents.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
-
 __all__ = [
     "SOLVER_BOT_ITERATIONS",
     "Agent",
@@ -78,3 +64,5 @@ __all__ = [
     "solver_bots",
     "solver_strategy",
 ]
+
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)

@@ -23,9 +23,9 @@ and the commands that need only the run loop pay for no CFR kernel and no scipy.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from pokerlab._lazy import lazy_attributes
 from pokerlab.solvers.base import SOLVERS, Solver, make_solver, register_solver
 
 if TYPE_CHECKING:  # what type checkers see; at run time each name loads on first use
@@ -111,20 +111,6 @@ _LAZY = {
 """Each public name not in base, and the module that defines it (imported on first use)."""
 
 
-def __getattr__(name: str) -> Any:
-    """Load a solver module on first use, so that the run loop alone costs no kernel."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'pokerlab.solvers' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"pokerlab.solvers.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
-
 __all__ = [
     "CFR",
     "SOLVERS",
@@ -169,3 +155,5 @@ __all__ = [
     "strategy_vectors",
     "tutorial_matrices",
 ]
+
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)

@@ -6,17 +6,14 @@ import json
 import os
 import re
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 
 from pokerlab.web.app import create_app
+from tests.web.live import served as serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 CARD = re.compile(r"[2-9TJQKA][cdhs]")
@@ -27,20 +24,9 @@ KEEP = os.environ.get("POKERLAB_KEEP_SCREENSHOTS")
 
 @pytest.fixture(scope="module")
 def served(strategies_dir: Path) -> Iterator[tuple[str, Starlette]]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(strategies=strategies_dir)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start in 20 s"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as url:
+        yield url, app
 
 
 class Traffic:

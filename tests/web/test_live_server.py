@@ -3,33 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 
-from benchmarks.bench_web import free_port
 from pokerlab.web.app import create_app
+from tests.web.live import served as serving
 
 
 @pytest.fixture
 def served() -> Iterator[tuple[Starlette, str]]:
     app = create_app()
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start in 20 s"
-        time.sleep(0.02)
-    yield app, f"127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as url:
+        yield app, url.removeprefix("http://")
 
 
 def test_a_closed_page_ends_its_websocket_at_once(served: tuple[Starlette, str]) -> None:

@@ -8,27 +8,20 @@ what the page shows against the API and the files the library reads.
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
-import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
-import uvicorn
 
 from pokerlab.cards import parse_range
 from pokerlab.subgame.result import SpotSolution
 from pokerlab.web.app import create_app
+from tests.web.live import api_get, chromium, opened_page, served
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-CHROMIUM = Path("/usr/bin/chromium")
-TIMEOUT_MS = 30_000
 pytestmark = pytest.mark.slow
 
 
@@ -39,52 +32,23 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def base_url(folder: Path) -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(folder, None), host="127.0.0.1", port=port,
-                       log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start in 20 s"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with served(create_app(folder, None)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), "the browser tests need /usr/bin/chromium: apt-get install chromium"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    opened = browser.new_page(viewport={"width": 1100, "height": 1000})
-    opened.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    opened.close()
-    assert not errors, f"the page raised: {errors}"
+    with opened_page(browser, height=1000) as opened:
+        yield opened
 
 
-def _api(base_url: str, path: str, **params: object) -> Any:
-    query = urllib.parse.urlencode(params)
-    with urllib.request.urlopen(f"{base_url}{path}?{query}", timeout=30) as answer:
-        return json.loads(answer.read())
+_api = api_get
 
 
 def _synced(page: Page, who: str) -> None:
