@@ -1,4 +1,11 @@
-"""Strategies as readable tables (the tutorial's Kuhn tables), CSV and JSON."""
+"""Strategies as readable tables (the tutorial's Kuhn tables), CSV and JSON.
+
+Each row names its actions as play does at that infoset
+(:func:`~pokerlab.strategy.action_names.infoset_action_names`): ``check``/``bet`` where no
+bet is faced, ``fold``/``call``/``raise`` where one is, so a table reads like the game a
+player sees. :meth:`Strategy.from_dict` reads these names back (and the game's own names,
+``pass`` or ``call`` at any infoset, which tables printed before).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +13,16 @@ import csv
 import io
 from dataclasses import dataclass
 
+from pokerlab.strategy.action_names import infoset_action_names
 from pokerlab.strategy.strategy import Strategy
 
 
 @dataclass(frozen=True)
 class StrategyRow:
-    """One infoset: its key, its player, and each legal action's name and probability."""
+    """One infoset: its key, its player, and each legal action's name and probability.
+
+    Names are play's at this infoset (``check`` facing no bet, ``call`` facing one).
+    """
 
     key: str
     player: int
@@ -23,18 +34,15 @@ def strategy_rows(
 ) -> list[StrategyRow]:
     """The rows of ``strategy`` whose key starts with ``prefix``, sorted by player then key."""
     tree = strategy.tree
-    game = strategy.game
+    chosen = [
+        i for i, key in enumerate(tree.infoset_keys)
+        if key.startswith(prefix) and (player is None or int(tree.infoset_player[i]) == player)
+    ]
     rows = []
-    for i, key in enumerate(tree.infoset_keys):
-        owner = int(tree.infoset_player[i])
-        if not key.startswith(prefix) or (player is not None and owner != player):
-            continue
-        n = int(tree.infoset_n_actions[i])
-        actions = tuple(
-            (game.action_name(int(tree.infoset_actions[i, k])), float(strategy.probs[i, k]))
-            for k in range(n)
-        )
-        rows.append(StrategyRow(key, owner, actions))
+    for i, names in zip(chosen, infoset_action_names(tree, chosen), strict=True):
+        probs = strategy.probs[i, : len(names)].tolist()
+        rows.append(StrategyRow(tree.infoset_keys[i], int(tree.infoset_player[i]),
+                                tuple(zip(names, probs, strict=True))))
     rows.sort(key=lambda r: (r.player, _natural(r.key)))
     return rows
 
