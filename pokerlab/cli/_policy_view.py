@@ -137,7 +137,7 @@ def range_rows(found: PolicyFile, prefix: str, *, limit: int | None = None) -> t
                     continue
                 if not names:
                     state = state_of_key(game, key, p)
-                    names = tuple(game.action_name(a) for a in state.legal_actions())
+                    names = tuple(state.action_name(a) for a in state.legal_actions())
                 column = policy.probs[p][row : row + len(names), h]
                 rows.append((key, tuple(zip(names, map(float, column), strict=True))))
     return rows, total

@@ -1,17 +1,19 @@
 """The names play gives the legal actions of each infoset, read from a state of it.
 
-A game names an action id once for all contexts (:meth:`Game.action_name`: Leduc's ``1``
-is ``"call"``, Kuhn's ``0`` is ``"pass"``); a state names it where it is taken
-(:meth:`State.action_name`: ``"check"`` when no bet is faced, ``"call"`` when one is).
-Players, the dealer and the web see the state's names, so strategy tables use them too:
-:func:`infoset_action_names` reads them at one history of each infoset (its first,
-:attr:`CompiledTree.infoset_history`). Every history of an infoset names its actions the
-same way, since the betting a name depends on is part of the infoset.
+A game names an action id once for all contexts
+(:meth:`~pokerlab.games.base.Game.action_name`: Leduc's ``1`` is ``"call"``, Kuhn's ``0``
+is ``"pass"``); a state names it where it is taken
+(:meth:`~pokerlab.games.base.State.action_name`: ``"check"`` when no bet is faced,
+``"call"`` when one is). Players, the dealer and the web see the state's names, so
+strategy tables use them too: :func:`infoset_action_names` reads them at one history of
+each infoset (its first, :attr:`CompiledTree.infoset_history`). Every history of an
+infoset names its actions the same way, since the betting a name depends on is part of
+the infoset.
 
 States are rebuilt by one walk over the ancestors of the histories asked for (a child from
 its parent, never a replay from the root per infoset): 0.08 s for the 6,888 infosets of
-``leduc(stack=50, raise_cap=None)``, against 0.9 s replaying each. Names are kept per
-tree, so a second call for the same rows is free.
+``leduc(stack=50, raise_cap=None)``, against 0.9 s replaying each (load 0.7, 2 cores).
+Names are kept per tree, so a second call for the same rows is free.
 """
 
 from __future__ import annotations
