@@ -54,24 +54,33 @@ def _natural(key: str) -> tuple[object, ...]:
     return tuple(parts)
 
 
-def strategy_csv(strategy: Strategy, *, prefix: str = "") -> str:
-    """The strategy as CSV: ``infoset,player,action,probability`` rows."""
+def strategy_csv(strategy: Strategy, *, prefix: str = "", player: int | None = None) -> str:
+    """The strategy as CSV: ``infoset,player,action,probability`` rows (players from 1).
+
+    ``prefix`` and ``player`` (from 0) choose the rows as :func:`strategy_rows` does.
+    """
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["infoset", "player", "action", "probability"])
-    for row in strategy_rows(strategy, prefix=prefix):
+    for row in strategy_rows(strategy, prefix=prefix, player=player):
         for name, prob in row.actions:
             writer.writerow([row.key, row.player + 1, name, f"{prob:.10g}"])
     return out.getvalue()
 
 
-def strategy_json(strategy: Strategy, *, prefix: str = "") -> dict[str, object]:
-    """The strategy as a JSON-ready dict: game, metadata, and ``{key: {action: p}}``."""
+def strategy_json(
+    strategy: Strategy, *, prefix: str = "", player: int | None = None
+) -> dict[str, object]:
+    """The strategy as a JSON-ready dict: game, metadata, each infoset's player and actions.
+
+    ``{"game", "metadata", "infosets": {key: {"player": 1.., "actions": {name: p}}}}``;
+    ``prefix`` and ``player`` (from 0) choose the rows as :func:`strategy_rows` does.
+    """
     return {
         "game": str(strategy.game.spec),
         "metadata": dict(strategy.metadata),
         "infosets": {
             row.key: {"player": row.player + 1, "actions": dict(row.actions)}
-            for row in strategy_rows(strategy, prefix=prefix)
+            for row in strategy_rows(strategy, prefix=prefix, player=player)
         },
     }

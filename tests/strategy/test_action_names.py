@@ -161,3 +161,15 @@ def test_from_dict_takes_either_name_and_lists_play_names_when_neither_fits() ->
         0: 0.0, 1: 1.0}
     assert Strategy.from_dict(kuhn_game, {"K|b": {"pass": 1.0}}).probabilities("K|b") == {
         0: 1.0, 1: 0.0}
+
+
+def test_json_and_csv_choose_rows_by_player_as_rows_do() -> None:
+    strategy = Strategy.uniform(leduc())
+    for player in (0, 1):
+        keys = [row.key for row in strategy_rows(strategy, prefix="K|", player=player)]
+        infosets = strategy_json(strategy, prefix="K|", player=player)["infosets"]
+        assert isinstance(infosets, dict)
+        assert list(infosets) == keys
+        assert {value["player"] for value in infosets.values()} == {player + 1}
+        lines = list(csv.reader(io.StringIO(strategy_csv(strategy, prefix="K|", player=player))))
+        assert list(dict.fromkeys(key for key, *_ in lines[1:])) == keys
