@@ -3,6 +3,8 @@
 Leduc's opening was ``call``/``raise`` in tables and ``check``/``bet`` in play; the table,
 ``--json`` and ``--csv`` now say ``check``/``bet`` where no bet is faced and
 ``fold``/``call``/``raise`` where one is, and what they print reads back as the strategy.
+The same holds for Rhode Island's range rows and for the rows of a Hold'em infoset table
+(a game too big to compile), whose betting is rebuilt from each key.
 """
 
 from __future__ import annotations
@@ -109,3 +111,51 @@ def test_rhode_island_rows_are_named_as_play(
         "infosets"]
     assert list(infosets["Kc|"]["actions"]) == ["check", "bet"]
     assert list(infosets["Kc|cr"]["actions"]) == ["fold", "call", "raise"]
+
+
+@pytest.mark.parametrize("spec", ['holdem(betting="limit")', "holdem", "holdem(players=3)"])
+def test_holdem_rows_are_named_from_their_keys_as_play_names_them(spec: str) -> None:
+    """At every decision of random hands, the betting rebuilt from the key names the legal
+    actions as the hand's own state does (the key's cards are mixed in too)."""
+    from pokerlab.cli._policy_view import _holdem_betting_state
+    from pokerlab.games import load
+    from pokerlab.games.holdem import HoldemGame
+
+    game = load(spec)
+    assert isinstance(game, HoldemGame)
+    rng = np.random.default_rng(7)
+    seen: set[str] = set()
+    for _ in range(60):
+        state = game.initial_state()
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            if state.player >= 0:
+                key = state.infoset_key(state.player)
+                rebuilt = _holdem_betting_state(game, key)
+                assert rebuilt is not None, key
+                assert [rebuilt.action_name(a) for a in legal] == [
+                    state.action_name(a) for a in legal], key
+                seen.update(state.action_name(a).split(" ")[0] for a in legal)
+            weights = None
+            if state.is_chance:
+                outcomes = state.chance_outcomes()
+                legal = tuple(a for a, _ in outcomes)
+                weights = [p for _, p in outcomes]
+            state = state.child(int(rng.choice(legal, p=weights)))
+    assert {"check", "bet", "fold", "call", "raise"} <= seen
+    assert _holdem_betting_state(game, "AsKd|x") is None  # not betting letters
+
+
+def test_show_names_a_holdem_tables_rows_as_play(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "holdem.npz"
+    assert main(["solve", 'holdem(betting="limit")', "--algorithm", "es-mccfr",
+                 "--iterations", "20", "--seed", "1", "--out", str(path)]) == 0
+    infosets = json.loads(_out(capsys, ["show", str(path), "--json"]))["infosets"]
+    openings = [value["actions"] for key, value in infosets.items()
+                if key.count("|") >= 3 and key.endswith("|")]  # a postflop street opens
+    assert openings
+    assert all(list(actions) == ["check", "bet"] for actions in openings)
+    facing = [value["actions"] for key, value in infosets.items() if key.endswith("cr")]
+    assert facing
+    assert all(list(actions) == ["fold", "call", "raise"] for actions in facing)
