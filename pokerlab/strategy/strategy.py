@@ -184,6 +184,9 @@ class Strategy:
                     f"{len(missing)} infosets have no row, e.g. {missing[0]!r}; give every "
                     "infoset or use default='uniform'"
                 )
+        named = [tree._key_index[key] for key, row in rows.items()
+                 if isinstance(row, Mapping) and any(isinstance(a, str) for a in row)]
+        infoset_action_names(tree, named)  # one walk names every row given by name
         for key, row in rows.items():
             i = tree._key_index[key]
             n = int(tree.infoset_n_actions[i])
