@@ -60,7 +60,9 @@ COMMAND_MODULES: dict[str, dict[str, str]] = {
         "tutorial's aids, three players, AIVAT."
     },
     "play": {"play": "Play poker in the terminal against the AIs (Hold'em, Kuhn, Leduc)."},
-    "spot": {"spot": "Hold'em spots: solve range vs range, show the solution."},
+    "spot": {
+        "spot": "Hold'em spots: solve range vs range, show the solution, report over many flops."
+    },
     "blueprint": {
         "blueprint": "Train Hold'em blueprints (ES-MCCFR on an abstraction) and describe them."
     },

@@ -27,10 +27,32 @@ from pokerlab.cli._common import (
     path_text,
     print_json,
 )
+from pokerlab.cli._spot_options import (
+    AddAllInOption,
+    BetsOption,
+    CheckEveryOption,
+    DonksOption,
+    ForceAllInOption,
+    IpOption,
+    IsomorphismOption,
+    IterationsOption,
+    MemoryLimitOption,
+    MergingOption,
+    OopOption,
+    PotOption,
+    RaiseCapOption,
+    RaisesOption,
+    SecondsOption,
+    StackOption,
+    TargetOption,
+    VariantOption,
+    parse_target,
+)
+from pokerlab.cli.spot_flops import report_command
 from pokerlab.errors import SolverError, SpecError
 
-spot_app = typer.Typer(help="Hold'em spots: solve range vs range, show the solution.",
-                       no_args_is_help=True)
+spot_app = typer.Typer(help="Hold'em spots: solve range vs range, show the solution, "
+                       "report over many flops.", no_args_is_help=True)
 
 _PLAYERS = {"oop": 0, "ip": 1, "0": 0, "1": 1}
 
@@ -42,66 +64,29 @@ def register(app: typer.Typer) -> None:
 
 
 
-def parse_target(text: str, pot: int) -> float:
-    """``"0.5%"`` (of the pot) or ``"1.2"`` (chips) as chips per hand.
-
-    Raises:
-        SpecError: if the text is not a positive number, with or without ``%``.
-    """
-    body = text.strip()
-    percent = body.endswith("%")
-    try:
-        value = float(body.rstrip("%"))
-    except ValueError:
-        raise SpecError(f"--target {text!r}: write a percentage of the pot ('0.5%') or chips "
-                        "('1.2')") from None
-    if not value > 0:
-        raise SpecError(f"--target must be positive; got {text!r}")
-    return value / 100 * pot if percent else value
-
-
 @spot_app.command("solve")
 def solve_command(
     board: Annotated[str, typer.Option("--board", help="3, 4 or 5 cards: 'Td9d6hQc2s'.")],
-    oop: Annotated[str, typer.Option("--oop", help="OOP's range: '66+,A8s+,KQo:0.5'.")],
-    ip: Annotated[str, typer.Option("--ip", help="IP's range.")],
-    pot: Annotated[int, typer.Option("--pot", help="Chips in the pot at the start.")],
-    stack: Annotated[int, typer.Option("--stack", help="Chips behind each player.")],
+    oop: OopOption,
+    ip: IpOption,
+    pot: PotOption,
+    stack: StackOption,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Save the solution to this file (.npz).")] = None,
-    bets: Annotated[str, typer.Option("--bets", help="Bet sizes: '50%,100%', 'river=75%,a'."
-                                      )] = "50%,100%",
-    raises: Annotated[str, typer.Option("--raises", help="Raise sizes: '2.5x', '60%', 'a'."
-                                        )] = "2.5x",
-    donks: Annotated[str | None, typer.Option(
-        "--donks", help="Donk-bet sizes (OOP leading after calling a bet; default: its bet "
-        "sizes): '33%', 'river=50%'.")] = None,
-    add_all_in_threshold: Annotated[float, typer.Option(
-        "--add-all-in-threshold", min=0.0,
-        help="Add all-in where it is at most this many pots (0: never).")] = 0.0,
-    force_all_in_threshold: Annotated[float, typer.Option(
-        "--force-all-in-threshold", min=0.0, help="A size leaving at most this many pots "
-        "behind after a call becomes all-in (0: never; 0.1-0.2 is usual).")] = 0.0,
-    merging_threshold: Annotated[float, typer.Option(
-        "--merging-threshold", min=0.0, help="Merge sizes whose (1 + pot fraction) differ by "
-        "less than this factor, keeping the larger (PioSOLVER's rule; 0: never).")] = 0.0,
-    raise_cap: Annotated[int | None, typer.Option(
-        "--raise-cap", help="Bets and raises per street (default: until the stacks are in).")
-    ] = None,
-    isomorphism: Annotated[bool, typer.Option(
-        "--isomorphism/--no-isomorphism", help="Share suit-isomorphic turn and river cards.")
-    ] = True,
-    target: Annotated[str | None, typer.Option(
-        "--target", help="Stop at this exploitability: '0.5%' of the pot, or chips.")] = None,
-    iterations: Annotated[int | None, typer.Option(
-        "--iterations", help="Stop at this many iterations in all.")] = None,
-    seconds: Annotated[float | None, typer.Option(
-        "--seconds", help="Stop after this many wall-clock seconds in all.")] = None,
-    check_every: Annotated[int, typer.Option(
-        "--check-every", min=1, help="Iterations between exploitability checks.")] = 10,
-    variant: Annotated[str, typer.Option("--variant", help="dcfr, cfr+ or cfr.")] = "dcfr",
-    memory_limit: Annotated[int, typer.Option(
-        "--memory-limit", min=1, help="Refuse spots needing more than this, in MB.")] = 8000,
+    bets: BetsOption = "50%,100%",
+    raises: RaisesOption = "2.5x",
+    donks: DonksOption = None,
+    add_all_in_threshold: AddAllInOption = 0.0,
+    force_all_in_threshold: ForceAllInOption = 0.0,
+    merging_threshold: MergingOption = 0.0,
+    raise_cap: RaiseCapOption = None,
+    isomorphism: IsomorphismOption = True,
+    target: TargetOption = None,
+    iterations: IterationsOption = None,
+    seconds: SecondsOption = None,
+    check_every: CheckEveryOption = 10,
+    variant: VariantOption = "dcfr",
+    memory_limit: MemoryLimitOption = 8000,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the interrupted run of --out from its checkpoint.")] = False,
     checkpoint: Annotated[Path | None, typer.Option(
@@ -325,3 +310,6 @@ def show_command(
         report.grid_png(shown, png, title=f"{solution.spot.describe()}\nnode '{shown.key}'")
         if not json:
             console.print(f"grid image saved to {png}")
+
+
+spot_app.command("report")(report_command)

@@ -22,7 +22,9 @@ again through it. A class joins it with the :func:`register_solver` decorator.
 
 from __future__ import annotations
 
+import importlib
 from abc import abstractmethod
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -106,7 +108,63 @@ def generator_from_state(rng_state: object) -> np.random.Generator:
 
 
 # -- the registry -------------------------------------------------------------------------
-SOLVERS: dict[str, type[Solver]] = {}
+SOLVER_MODULES = ("cfr", "lp", "mccfr", "regret_matching", "deep_cfr", "q_learning")
+"""The modules of ``pokerlab.solvers`` that register solvers, in the registry's order."""
+
+
+class SolverRegistry(MutableMapping[str, "type[Solver]"]):
+    """Solver classes by algorithm name; the solver modules load at its first read.
+
+    Importing ``pokerlab.solvers`` (or its run loop alone, as the range solver does) then
+    costs no CFR kernel and no scipy; the first lookup, listing or count imports every
+    module of :data:`SOLVER_MODULES` and lists their solvers in that order (then any
+    registered by other modules, in registration order).
+    """
+
+    def __init__(self) -> None:
+        self._classes: dict[str, type[Solver]] = {}
+        self._loaded = False
+
+    def add(self, cls: type[Solver]) -> None:
+        """Register ``cls`` without loading the solver modules (what the decorator calls)."""
+        self._classes[cls.algorithm] = cls
+
+    def known(self, name: str) -> type[Solver] | None:
+        """The class registered under ``name`` so far (the solver modules not loaded)."""
+        return self._classes.get(name)
+
+    def _load(self) -> dict[str, type[Solver]]:
+        if not self._loaded:
+            self._loaded = True
+            for module in SOLVER_MODULES:
+                importlib.import_module(f"pokerlab.solvers.{module}")
+            order = {f"pokerlab.solvers.{module}": k for k, module in enumerate(SOLVER_MODULES)}
+            ranked = sorted(enumerate(self._classes.items()),
+                            key=lambda item: (order.get(item[1][1].__module__, len(order)),
+                                              item[0]))
+            self._classes = {name: cls for _, (name, cls) in ranked}
+        return self._classes
+
+    def __getitem__(self, name: str) -> type[Solver]:
+        return self._load()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._load()))
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __setitem__(self, name: str, cls: type[Solver]) -> None:
+        self._load()[name] = cls
+
+    def __delitem__(self, name: str) -> None:
+        del self._load()[name]
+
+    def __repr__(self) -> str:
+        return f"SolverRegistry({list(self)})"
+
+
+SOLVERS = SolverRegistry()
 """Solver classes by algorithm name (``pokerlab solve --algorithm NAME``, checkpoints)."""
 
 SolverClass = TypeVar("SolverClass", bound="type[Solver]")
@@ -122,13 +180,13 @@ def register_solver(cls: SolverClass) -> SolverClass:
         SolverError: if another class is registered under the same name.
     """
     name = cls.algorithm
-    known = SOLVERS.get(name)
+    known = SOLVERS.known(name)
     if known is not None and known is not cls:
         raise SolverError(
             f"two solver classes are named {name!r} ({known.__module__}.{known.__name__} and "
             f"{cls.__module__}.{cls.__name__}); give one another algorithm name"
         )
-    SOLVERS[name] = cls
+    SOLVERS.add(cls)
     return cls
 
 
