@@ -196,9 +196,12 @@ def strategy_table(strategy: Strategy, rows: list[StrategyRow], *, title: str) -
                 names.append(name)
     table = Table(title=f"{title}: {strategy.game.spec}")
     table.add_column("infoset", style="bold")
-    table.add_column("player")
+    # Fixed widths ("player" and "0.0000" fit): rich measures no cell of these columns,
+    # which halves the time of a table of thousands of rows (6,888 for the 50-chip Leduc).
+    table.add_column("player", width=len("player"), no_wrap=True)
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", width=max(len(name), len("0.0000")),
+                         no_wrap=True)
     for row in rows:
         probs = dict(row.actions)
         table.add_row(
