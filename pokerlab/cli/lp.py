@@ -49,7 +49,7 @@ def lp_command(
     Prints the game value, the exploitability and the equilibrium.
     """
     from pokerlab.solvers.lp import SequenceFormLP
-    from pokerlab.strategy import strategy_rows
+    from pokerlab.strategy import strategy_json
 
     the_game = load_game(game)
     solver = SequenceFormLP(the_game).run()
@@ -66,10 +66,7 @@ def lp_command(
             "exploitability": exploitability,
             "seconds": solution.seconds,
             "sequences": list(solution.form.n_sequences),
-            "strategy": {
-                row.key: {"player": row.player + 1, "actions": dict(row.actions)}
-                for row in strategy_rows(strategy)
-            },
+            "strategy": strategy_json(strategy)["infosets"],
         }
         if matrices is not None:
             data["matrices"] = _matrices_json(matrices, scale, solution.x, solution.y, solution.p)
