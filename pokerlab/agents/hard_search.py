@@ -24,26 +24,19 @@ measured to beat its blueprint on the full game within the web table's budget
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
 
 from pokerlab._types import Action
 from pokerlab.agents.hard import HardAI
+from pokerlab.agents.search_name import DEFAULT_THINK, NAME, search_budget
 from pokerlab.agents.search_policy import SearchPolicy, SearchSettings
 from pokerlab.errors import SpecError
 from pokerlab.games.base import Game
 from pokerlab.games.observation import Observation
 from pokerlab.play.dealer import reseed
 from pokerlab.strategy.policy import sample_action
-
-DEFAULT_THINK = 1.0
-"""Seconds per decision of ``hard-search`` (the issue's budget for the web table)."""
-NAME = "hard-search"
-"""The built-in name; ``@<n>ms``, ``@<n>s`` or ``+<iterations>`` may follow it."""
-_PATTERN = re.compile(
-    r"^hard-search(?:@(?P<amount>[0-9]+)(?P<unit>ms|s)|\+(?P<iterations>[0-9]+))?$")
 
 
 def parse_search_name(name: str) -> SearchSettings | None:
@@ -52,20 +45,13 @@ def parse_search_name(name: str) -> SearchSettings | None:
     Raises:
         SpecError: a ``hard-search`` name with a zero budget.
     """
-    found = _PATTERN.match(name)
-    if found is None:
+    budget = search_budget(name)
+    if budget is None:
         return None
-    if found["iterations"] is not None:
-        iterations = int(found["iterations"])
-        if iterations < 1:
-            raise SpecError(f"{name!r}: the iterations per search must be >= 1")
+    think, iterations = budget
+    if iterations is not None:
         return SearchSettings(think=None, iterations=iterations)
-    if found["amount"] is not None:
-        seconds = int(found["amount"]) / (1000.0 if found["unit"] == "ms" else 1.0)
-        if not 0 < seconds <= 3600:
-            raise SpecError(f"{name!r}: the time per decision must be in (0, 3600] seconds")
-        return SearchSettings(think=seconds)
-    return SearchSettings(think=DEFAULT_THINK)
+    return SearchSettings(think=think)
 
 
 class HardSearchAI:

@@ -14,14 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.agents.easy import EasyAI
-from pokerlab.agents.ehs_bot import EHSBot
-from pokerlab.agents.ehs_threshold import EHSThresholdBot
-from pokerlab.agents.exploitative import ExploitativeAgent
-from pokerlab.agents.hard import HardAI
-from pokerlab.agents.hard_search import NAME as SEARCH_NAME
-from pokerlab.agents.hard_search import HardSearchAI, parse_search_name
-from pokerlab.agents.hard_seed import HardSeedAI
+from pokerlab.agents.search_name import NAME as SEARCH_NAME
+from pokerlab.agents.search_name import search_budget
 from pokerlab.agents.simple import AlwaysCall, AlwaysRaise, RandomAgent, RuleBased
 from pokerlab.agents.solver_bots import SOLVER_BOT_ITERATIONS, solver_bot
 from pokerlab.errors import GameTooLargeError, PokerlabError
@@ -49,6 +43,50 @@ class BuiltinAgent:
     build: Callable[[Game, Seed, Path | None], object]
 
 
+# Each builder imports its agent's module when called: naming, listing and checking the
+# built-ins loads no card table, kernel or solver (the Hard AI's modules load numba).
+def _easy(game: Game, seed: Seed, cache: Path | None) -> object:
+    from pokerlab.agents.easy import EasyAI
+
+    return EasyAI(game, seed=seed)
+
+
+def _hard_seed(game: Game, seed: Seed, cache: Path | None) -> object:
+    from pokerlab.agents.hard_seed import HardSeedAI
+
+    return HardSeedAI(game, seed=seed)
+
+
+def _hard(game: Game, seed: Seed, cache: Path | None) -> object:
+    from pokerlab.agents.hard import HardAI
+
+    return HardAI(game, seed=seed, cache_dir=cache)
+
+
+def _hard_search(game: Game, seed: Seed, cache: Path | None, name: str = SEARCH_NAME) -> object:
+    from pokerlab.agents.hard_search import HardSearchAI, parse_search_name
+
+    return HardSearchAI(game, settings=parse_search_name(name), seed=seed, cache_dir=cache)
+
+
+def _ehs(game: Game, seed: Seed, cache: Path | None) -> object:
+    from pokerlab.agents.ehs_bot import EHSBot
+
+    return EHSBot(game, seed=seed)
+
+
+def _ehs_threshold(game: Game, seed: Seed, cache: Path | None) -> object:
+    from pokerlab.agents.ehs_threshold import EHSThresholdBot
+
+    return EHSThresholdBot(game)
+
+
+def _exploitative(game: Game, seed: Seed, cache: Path | None) -> object:
+    from pokerlab.agents.exploitative import ExploitativeAgent
+
+    return ExploitativeAgent(game)
+
+
 def _compiles(game: Game) -> bool:
     try:
         compile(game)
@@ -69,25 +107,21 @@ _BUILTINS: dict[str, BuiltinAgent] = {
         BuiltinAgent("rule-based", "raises strong cards, calls medium, folds weak",
                      "kuhn/leduc", lambda game, seed, cache: RuleBased(game)),
         BuiltinAgent("easy", "the tutorial's Easy AI (hand strength, fixed odds)", "holdem",
-                     lambda game, seed, cache: EasyAI(game, seed=seed)),
+                     _easy),
         BuiltinAgent("hard-seed", "the tutorial's Hard AI (online regret matching per hand "
-                     "strength)", "holdem",
-                     lambda game, seed, cache: HardSeedAI(game, seed=seed)),
+                     "strength)", "holdem", _hard_seed),
         BuiltinAgent("hard", "the Hard AI: a blueprint trained by ES-MCCFR on an abstraction "
-                     "(default blueprint trained once, then cached)", "holdem",
-                     lambda game, seed, cache: HardAI(game, seed=seed, cache_dir=cache)),
+                     "(default blueprint trained once, then cached)", "holdem", _hard),
         BuiltinAgent(SEARCH_NAME, "the Hard AI re-solving each decision from the turn on, "
                      "safely, over its blueprint; @250ms, @2s: time per decision; +N: N "
-                     "solver iterations per search", "holdem, 2 players",
-                     lambda game, seed, cache: HardSearchAI(game, seed=seed, cache_dir=cache)),
+                     "solver iterations per search", "holdem, 2 players", _hard_search),
         BuiltinAgent("ehs", "the 1999 Alberta bot: effective hand strength against modelled "
                      "ranges, a (fold, call, raise) probability triple (Billings et al.)",
-                     "holdem", lambda game, seed, cache: EHSBot(game, seed=seed)),
+                     "holdem", _ehs),
         BuiltinAgent("ehs-threshold", "Loki-1's fixed thresholds on effective hand strength "
-                     "against a random hand (deterministic)", "holdem",
-                     lambda game, seed, cache: EHSThresholdBot(game)),
+                     "against a random hand (deterministic)", "holdem", _ehs_threshold),
         BuiltinAgent("exploitative", "models its opponent and best-responds to the model",
-                     "compiles, 2 players", lambda game, seed, cache: ExploitativeAgent(game)),
+                     "compiles, 2 players", _exploitative),
     )
 }
 
@@ -132,7 +166,7 @@ def expand_name(name: str) -> list[str]:
         return [f"{SOLVER_PREFIX}{SOLVER_BOT_ITERATIONS[-1]}"]
     if name in _BUILTINS or _solver_iterations(name) is not None:
         return [name]
-    if parse_search_name(name) is not None:
+    if search_budget(name) is not None:
         return [name]
     known = ", ".join(n for n in agent_names() if not n.startswith(SOLVER_PREFIX))
     raise PokerlabError(f"unknown built-in agent {name!r}; known: {known}, cfr+N (any N >= 1)")
@@ -145,7 +179,7 @@ def check_builtin(name: str, game: Game) -> None:
         PokerlabError: naming the agent, the game and what the agent plays.
     """
     for single in expand_name(name):
-        entry = _BUILTINS.get(SEARCH_NAME if parse_search_name(single) else single)
+        entry = _BUILTINS.get(SEARCH_NAME if search_budget(single) else single)
         plays = entry.plays if entry is not None else "compiles"
         checks: dict[str, Callable[[], bool]] = {  # lazy: compiling a game can take long
             "any": lambda: True,
@@ -182,9 +216,8 @@ def make_agent(
     if iterations is not None:
         return solver_bot(game, iterations, cache_dir=cache,
                           seed=seed if isinstance(seed, int) else None)
-    settings = parse_search_name(single)
-    if settings is not None:
-        return HardSearchAI(game, settings=settings, seed=seed, cache_dir=cache)
+    if search_budget(single) is not None:
+        return _hard_search(game, seed, cache, single)
     return _BUILTINS[single].build(game, seed, cache)
 
 

@@ -33,14 +33,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from pokerlab._types import FloatArray
 from pokerlab.agents import make_agent
 from pokerlab.arena.store import AgentRow, ArenaStore
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.aivat import aivat_method, hand_corrections, known_policy
-from pokerlab.eval.statistics import Estimate, mean_estimate, welch_p_value
+from pokerlab.eval.statistics import Estimate, mean_estimate, normal_quantile, welch_p_value
 from pokerlab.games import Game, load
 from pokerlab.games.holdem import HoldemGame
 from pokerlab.strategy import Policy
@@ -393,7 +392,7 @@ def _combine(results: list[tuple[float, float]], confidence: float) -> Estimate:
     """An agent's score from its matches' ``(mean, std_error)``: item 2 of the docstring."""
     if not results:
         return Estimate(math.nan, math.nan, math.nan, math.nan, 0, confidence)
-    z = float(stats.norm.ppf(1 - (1 - confidence) / 2))
+    z = normal_quantile(1 - (1 - confidence) / 2)
     mean = float(np.mean([m for m, _ in results]))
     se = math.sqrt(sum(s * s for _, s in results)) / len(results)
     return Estimate(mean, se, mean - z * se, mean + z * se, len(results), confidence)

@@ -78,7 +78,7 @@ class Agent:
 
 def _arena(db: Path, folder: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "pokerlab.cli", "arena", "run", "kuhn", "--agents",
-            str(folder), "--builtins", "random,always-call", "--hands", "150", "--db", str(db),
+            str(folder), "--builtins", "random,always-call", "--hands", "60", "--db", str(db),
             "--batch", "10", *extra]
 
 
@@ -129,9 +129,9 @@ def test_a_stopped_run_says_how_to_resume_and_a_second_writer_is_refused(
                               env=env, text=True, capture_output=True, timeout=300)
     assert finished.returncode == 0, finished.stderr
     # not a terminal: a line per finished match instead of a progress bar
-    assert "match 3/3 random vs always-call: 300 hands stored" in finished.stderr
+    assert "match 3/3 random vs always-call: 120 hands stored" in finished.stderr
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM hand").fetchone()[0] == 3 * 300
+        assert conn.execute("SELECT COUNT(*) FROM hand").fetchone()[0] == 3 * 120
 
 
 def test_check_agent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from pokerlab.eval.statistics import Estimate, mean_estimate, t_quantile, welch_p_value
+from pokerlab.eval.statistics import (
+    Estimate,
+    mean_estimate,
+    normal_quantile,
+    t_quantile,
+    welch_p_value,
+)
 
 
 @pytest.mark.parametrize("gap", [0.0, 0.3, 1.0, 1.96, 3.0, 6.0, 9.0])
@@ -30,4 +36,22 @@ def test_the_interval_uses_students_t() -> None:
     half = estimate.high - estimate.mean
     se = values.std(ddof=1) / np.sqrt(len(values))
     assert half == pytest.approx(stats.t.ppf(0.975, 11) * se, rel=1e-12)
-    assert t_quantile(0.95, 12) == pytest.approx(stats.t.ppf(0.975, 11), rel=1e-14)
+    assert t_quantile(0.95, 12) == pytest.approx(stats.t.ppf(0.975, 11), rel=1e-12)
+
+
+def test_the_t_and_normal_quantiles_agree_with_scipy_on_many_cases() -> None:
+    """pokerlab computes them itself (no scipy.stats import); scipy is the reference."""
+    rng = np.random.default_rng(11)
+    levels = [0.5, 0.68, 0.9, 0.95, 0.99, 0.999, 0.999999, *rng.uniform(0.01, 0.9999, 60)]
+    sizes = [2, 3, 4, 5, 7, 12, 30, 100, 9_999, 10_001, 10_002, 10**5, 10**7, 10**9,
+             *rng.integers(2, 10**6, 40)]
+    for confidence in levels:
+        q = 1 - (1 - confidence) / 2
+        assert normal_quantile(q) == pytest.approx(stats.norm.ppf(q), rel=1e-12)
+        for n in sizes:
+            expected = stats.t.ppf(q, int(n) - 1)
+            assert t_quantile(float(confidence), int(n)) == pytest.approx(expected, rel=1e-9), (
+                confidence, n)
+    assert t_quantile(0.95, 1) == float("inf")
+    with pytest.raises(ValueError, match="confidence must be in"):
+        t_quantile(1.0, 10)

@@ -32,3 +32,17 @@ def test_ray_workers_give_the_rows_of_the_local_run(ray_cluster: ModuleType,
 
     assert rows(remote.data) == rows(local.data)
     assert ray_cluster.is_initialized()  # the report used the cluster and left it running
+
+
+@pytest.mark.slow
+def test_the_command_reports_on_ray(ray_cluster: ModuleType, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from pokerlab.cli import main
+
+    argv = ["spot", "report", "--flops", "7c7d7h", "--oop", "AA,KK", "--ip", "QQ,JJ,AK",
+            "--pot", "100", "--stack", "100", "--bets", "a", "--raises", "", "--iterations",
+            "10", "--backend", "ray", "--workers", "1", "--out", str(tmp_path / "r"), "--json"]
+    assert main(argv) == 0
+    assert '"solved": 1' in capsys.readouterr().out
+    assert main([*argv[:-3], "--address", "auto", "--backend", "local", *argv[-3:]]) == 1
+    assert "--address goes with --backend ray" in capsys.readouterr().err

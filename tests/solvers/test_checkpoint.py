@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +163,19 @@ def test_an_unregistered_solver_cannot_save(tmp_path: Path) -> None:
 
     with pytest.raises(SolverError, match="register_solver"):
         Unregistered(kuhn()).save_checkpoint(tmp_path / "u.npz")
+
+
+def test_the_run_loop_alone_loads_no_solver_numba_or_scipy() -> None:
+    """The range solver and the trainers import the run loop; the CFR kernels, the LP and
+    numba's first load stay out until a solver is asked for (SOLVERS loads them)."""
+    probe = ("import sys, pokerlab.solvers.run_loop as r\n"
+             "print(sorted(m for m in sys.modules if m.startswith('pokerlab.solvers.')), "
+             "'scipy' in sys.modules, 'numba' in sys.modules)\n"
+             "from pokerlab.solvers import SOLVERS\n"
+             "print(len(SOLVERS), 'pokerlab.solvers.cfr' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
+    first, second = done.stdout.splitlines()
+    assert first == ("['pokerlab.solvers.base', 'pokerlab.solvers.checkpoint', "
+                     "'pokerlab.solvers.run_loop'] False False")
+    assert second == "11 True"

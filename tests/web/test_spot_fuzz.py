@@ -14,6 +14,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,6 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from pokerlab.cards import GRID_LABELS
 from pokerlab.cards.card import parse_cards
 from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import CardError
@@ -128,3 +130,37 @@ def test_ranges_that_no_deal_can_meet_are_refused_before_solving(
     err = capsys.readouterr().err
     assert "every pair shares a card" in err
     assert "Traceback" not in err
+
+
+GRID_CLASSES = [label for row in GRID_LABELS for label in row]
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=RANGES,
+       hand=st.one_of(st.none(), st.sampled_from(GRID_CLASSES), st.text(max_size=5)),
+       weight=st.one_of(st.sampled_from([0, 0.25, 0.5, 1]), st.floats(), st.integers(),
+                        st.booleans(), st.text(max_size=3), st.none()))
+def test_no_range_edit_is_a_server_error(api: TestClient, text: str, hand: str | None,
+                                         weight: object) -> None:
+    body: dict[str, object] = {"text": text}
+    if hand is not None:
+        body.update(hand=hand, weight=weight)
+    answer = api.post("/api/spot/range", json=body)
+    assert answer.status_code in (200, 400), (body, answer.text[:300])
+    if answer.status_code != 200:
+        error = answer.json()["error"]
+        assert error
+        assert "\n" not in error
+        return
+    view = answer.json()
+    # What the editor writes back reads back as the grid it shows.
+    shown = np.array(view["grid"])
+    if view["text"]:
+        assert np.allclose(parse_range(view["text"]).grid(), shown)
+    else:
+        assert not shown.any()
+    if hand is not None:
+        row, column = next((r, c) for r, labels in enumerate(GRID_LABELS)
+                           for c, label in enumerate(labels) if label == hand)
+        assert shown[row, column] == pytest.approx(float(weight))  # type: ignore[arg-type]

@@ -1,17 +1,87 @@
-// The spot page: a node of a solved spot as a 13x13 grid (colours only; numbers from the server).
+// The spot page: a node of a solved spot as a 13x13 grid (colours only; numbers from the server),
+// range editors, node locks and saving (the server parses, checks and solves; the page lays out).
 "use strict";
 
 let source = null;  // {file} or {solved}
 let node = null;
 
-async function loadFiles() {
+async function loadFiles(selected) {
   const select = document.getElementById("file");
   try {
     const data = await getJson("/api/spot/files");
     clear(select);
     for (const f of data.files) select.append(el("option", { value: f.file, text: f.file }));
+    if (selected !== undefined) select.value = selected;
     document.getElementById("files-note").textContent = data.files.length ? "" : "no solved spot in the folder";
   } catch (e) { document.getElementById("files-note").textContent = e.message; }
+  document.body.dataset.files = String(select.options.length);
+}
+
+function postJson(url, body) {
+  return getJson(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
+
+// --- The range editor: the server parses and writes the text; the page draws the grid. ---
+
+const NEXT_WEIGHT = new Map([[0, 1], [1, 0.5], [0.5, 0.25], [0.25, 0]]);
+const editTimers = {};
+let editQueue = Promise.resolve();  // clicks and typing are applied one after the other
+
+function editorNote(who, text, isError) {
+  const note = document.getElementById(`${who}-note`);
+  note.textContent = text;
+  note.className = isError ? "error" : "muted";
+}
+
+function drawEditor(who, view) {
+  const table = clear(document.getElementById(`${who}-grid`));
+  view.labels.forEach((labels, r) => {
+    const tr = el("tr", {});
+    labels.forEach((label, c) => {
+      const w = view.grid[r][c];
+      const td = el("td", { "data-hand": label, "data-weight": String(w), text: label,
+        title: `${label}: weight ${fmt(w, 3)} (click: next weight)`, onclick: () => clickClass(who, label) });
+      if (w > 0) {
+        td.className = "held";
+        td.style.background = `rgba(29, 107, 58, ${0.3 + 0.7 * Math.min(w, 1)})`;
+      }
+      tr.append(td);
+    });
+    table.append(tr);
+  });
+  editorNote(who, `${view.combos} combos, ${fmt(view.total_weight, 2)} by weight`, false);
+  table.dataset.synced = document.getElementById(who).value;
+}
+
+async function syncGrid(who) {
+  const text = document.getElementById(who).value;
+  try {
+    const view = await postJson("/api/spot/range", { text });
+    if (document.getElementById(who).value === text) drawEditor(who, view);
+  } catch (e) {
+    editorNote(who, e.message, true);
+    document.getElementById(`${who}-grid`).dataset.synced = "";
+  }
+}
+
+function clickClass(who, hand) {
+  editQueue = editQueue.then(async () => {
+    const input = document.getElementById(who);
+    const cell = document.querySelector(`#${who}-grid td[data-hand="${hand}"]`);
+    const now = Number(cell ? cell.dataset.weight : 0);
+    const weight = NEXT_WEIGHT.has(now) ? NEXT_WEIGHT.get(now) : 1;
+    try {
+      const view = await postJson("/api/spot/range", { text: input.value, hand, weight });
+      input.value = view.text;
+      drawEditor(who, view);
+    } catch (e) { editorNote(who, e.message, true); }
+  });
+}
+
+function textChanged(who) {
+  clearTimeout(editTimers[who]);
+  document.getElementById(`${who}-grid`).dataset.synced = "";
+  editTimers[who] = setTimeout(() => { editQueue = editQueue.then(() => syncGrid(who)); }, 250);
 }
 
 async function openNode(key) {
@@ -33,13 +103,68 @@ async function solve() {
   };
   document.getElementById("solve").disabled = true;
   try {
-    const view = await getJson("/api/spot/solve", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
+    const view = await postJson("/api/spot/solve", body);
     source = { solved: view.solved };
     render(view);
   } catch (e) { showError(e.message); }
   document.getElementById("solve").disabled = false;
+}
+
+// --- Locks: the lock text of `pokerlab spot solve --lock`, checked by the server. ---
+
+function lockNode(text) { return text.split(/[@:]/)[0]; }
+
+async function resolveWith(locks) {
+  showError("");
+  for (const id of ["lock-solve", "unlock"]) document.getElementById(id).disabled = true;
+  try {
+    const from = source.file !== undefined ? { file: source.file } : { solved: source.solved };
+    const view = await postJson("/api/spot/lock", { ...from, locks, node: node.key });
+    source = { solved: view.solved };
+    render(view);
+  } catch (e) { showError(e.message); }
+  for (const id of ["lock-solve", "unlock"]) document.getElementById(id).disabled = false;
+}
+
+function lockThisNode() {
+  const parts = [...document.querySelectorAll("#lock-inputs input")].map(
+    (input) => `${input.dataset.action}=${input.value.trim() || "0"}%`);
+  const kept = node.spot_locks.filter((text) => lockNode(text) !== node.key);
+  resolveWith([...kept, `${node.key}:${parts.join(",")}`]);
+}
+
+function drawLockBox(view) {
+  const box = document.getElementById("lock-box");
+  box.hidden = !(view.lockable && view.kind === "decision");  // a spot small enough to solve here
+  document.getElementById("lock-who").textContent = view.acting >= 0 ? ["OOP", "IP"][view.acting] : "";
+  const inputs = clear(document.getElementById("lock-inputs"));
+  // Today's frequencies in percent, to one decimal; the last one makes them add up to 100.
+  const shown = view.actions.map((a) => (a.frequency === null ? null : Math.round(1000 * a.frequency) / 10));
+  if (shown.length && shown.every((x) => x !== null)) {
+    const rest = shown.slice(0, -1).reduce((t, x) => t + x, 0);
+    shown[shown.length - 1] = Math.round(10 * (100 - rest)) / 10;
+  }
+  view.actions.forEach((a, k) => {
+    inputs.append(el("label", {}, `${a.name} `, el("input", { type: "text", "data-action": a.name,
+      value: shown[k] === null ? "" : String(shown[k]), inputmode: "decimal" })));
+  });
+  document.getElementById("locks").textContent = view.spot_locks.length ? view.spot_locks.join("; ") : "none";
+  document.getElementById("unlock").hidden = !view.spot_locks.length;
+  document.getElementById("save-box").hidden = !(source && source.solved !== undefined);
+}
+
+async function save() {
+  const note = document.getElementById("save-note");
+  note.textContent = "";
+  showError("");
+  try {
+    const answer = await postJson("/api/spot/save", {
+      solved: source.solved, name: document.getElementById("save-name").value,
+      overwrite: document.getElementById("save-overwrite").checked,
+    });
+    await loadFiles(answer.file);
+    note.textContent = `saved as ${answer.file}; open it from the list above`;
+  } catch (e) { showError(e.message); }
 }
 
 function render(view) {
@@ -61,7 +186,13 @@ function render(view) {
   });
   drawGrid();
   drawHands();
+  drawLockBox(view);
+  const locked = view.locks.length ? ` Locked here: ${view.locks.join("; ")}.` : "";
+  const elsewhere = view.spot_locks.length - view.locks.length;
+  document.getElementById("summary").textContent += locked +
+    (elsewhere > 0 ? ` ${elsewhere} lock(s) elsewhere in the spot.` : "");
   document.body.dataset.node = view.key || "root";
+  document.body.dataset.solved = source.solved || "";
 }
 
 function heat(value, low, high) {
@@ -136,6 +267,13 @@ document.getElementById("open").addEventListener("click", () => {
   openNode("");
 });
 document.getElementById("solve").addEventListener("click", solve);
+document.getElementById("lock-solve").addEventListener("click", lockThisNode);
+document.getElementById("unlock").addEventListener("click", () => resolveWith([]));
+document.getElementById("save").addEventListener("click", save);
+for (const who of ["oop", "ip"]) {
+  document.getElementById(who).addEventListener("input", () => textChanged(who));
+  editQueue = editQueue.then(() => syncGrid(who));
+}
 document.getElementById("mode").addEventListener("change", () => node && drawGrid());
 document.getElementById("player").addEventListener("change", () => node && openNode(node.key));
 loadFiles();
