@@ -20,6 +20,8 @@ from pokerlab.errors import GameTooLargeError, PokerlabError
 
 if TYPE_CHECKING:
     from pokerlab.agents.policy_files import PolicyFile
+    from pokerlab.games.base import State
+    from pokerlab.games.holdem import HoldemGame
     from pokerlab.strategy import InfosetTable, Strategy
 
 MAX_ROWS = 200
@@ -92,13 +94,63 @@ def range_evaluation(found: PolicyFile) -> tuple[float, list[float]]:
 
 
 def table_rows(table: InfosetTable, prefix: str) -> Rows:
-    """An infoset table's rows whose key starts with ``prefix``: key, (action name, prob)."""
+    """An infoset table's rows whose key starts with ``prefix``: key, (action name, prob).
+
+    Actions are named as play names them (``check``/``bet`` where no bet is faced), read
+    from a state at the row's betting; Hold'em's betting is rebuilt from the key's letters
+    (:func:`_holdem_betting_state`), other games keep the game's names.
+    """
+    from pokerlab.games.holdem import HoldemGame
+
     game = table.game
-    return [
-        (key, tuple((game.action_name(a), p) for a, p in row.items()))
-        for key, row in table.items()
-        if key.startswith(prefix)
-    ]
+    states: dict[str, State | None] = {}
+    rows: Rows = []
+    for key, row in table.items():
+        if not key.startswith(prefix):
+            continue
+        state = None
+        if isinstance(game, HoldemGame):
+            betting = key.partition("|")[2]
+            if betting not in states:
+                states[betting] = _holdem_betting_state(game, key)
+            state = states[betting]
+        namer = game.action_name if state is None else state.action_name
+        rows.append((key, tuple((namer(a), p) for a, p in row.items())))
+    return rows
+
+
+def _holdem_betting_state(game: HoldemGame, key: str) -> State | None:
+    """A state of ``game`` with the betting of infoset ``key`` (None if it cannot be rebuilt).
+
+    The key is ``hole|letters`` preflop, ``hole|board|letters|...`` after (one letters
+    group per street: ``f`` fold, ``c`` check or call, ``r`` or ``r6`` raise). Cards are
+    stand-ins (the first undealt each time): the names of the actions depend on the
+    betting only. The rebuilt state's own key must show the same betting, or None.
+    """
+    import re
+
+    from pokerlab.games.holdem_rules import CALL, FOLD, RAISE
+
+    parts = key.split("|")
+    streets = parts[1:] if len(parts) <= 2 else parts[2:]
+    state: State = game.initial_state()
+    try:
+        for letters in streets:
+            while state.is_chance:
+                state = state.child(state.legal_actions()[0])
+            for token in re.findall(r"f|c|r\d*|.", letters):
+                if token in ("f", "c"):
+                    state = state.child(FOLD if token == "f" else CALL)
+                elif token.startswith("r"):
+                    state = state.child(RAISE + int(token[1:]) if token[1:] else RAISE)
+                else:
+                    return None
+    except PokerlabError:
+        return None
+    if state.player < 0:
+        return None
+    rebuilt = state.infoset_key(state.player).split("|")
+    return state if rebuilt[len(rebuilt) - len(streets):] == streets else None
 
 
 Rows = list[tuple[str, tuple[tuple[str, float], ...]]]
@@ -137,7 +189,7 @@ def range_rows(found: PolicyFile, prefix: str, *, limit: int | None = None) -> t
                     continue
                 if not names:
                     state = state_of_key(game, key, p)
-                    names = tuple(game.action_name(a) for a in state.legal_actions())
+                    names = tuple(state.action_name(a) for a in state.legal_actions())
                 column = policy.probs[p][row : row + len(names), h]
                 rows.append((key, tuple(zip(names, map(float, column), strict=True))))
     return rows, total

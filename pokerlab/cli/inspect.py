@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,7 +23,7 @@ from pokerlab.errors import GameTooLargeError, SpecError
 
 if TYPE_CHECKING:  # the evaluators load numba: imported when a command runs, not for --help
     from pokerlab.agents.policy_files import PolicyFile
-    from pokerlab.strategy import Strategy, StrategyRow
+    from pokerlab.strategy import Strategy
 
 FileArgument = Annotated[Path, typer.Argument(
     help="A strategy file written by `pokerlab solve` (or any policy file: .npz, .bp, .pt).")]
@@ -155,7 +155,7 @@ def show_command(
     """
     from pokerlab.cli._policy_view import as_strategy, describe, read_file
     from pokerlab.cli.lp import strategy_table
-    from pokerlab.strategy import InfosetTable, strategy_rows
+    from pokerlab.strategy import InfosetTable, strategy_csv, strategy_json, strategy_rows
 
     found = read_file(file)
     if json and as_csv:
@@ -184,12 +184,13 @@ def show_command(
             raise SpecError("--by-card shows every card; it takes no --prefix (use --player)")
         _show_by_card(strategy, player=player, json=json, as_csv=as_csv)
         return
-    rows = strategy_rows(strategy, prefix=prefix, player=None if player is None else player - 1)
+    seat = None if player is None else player - 1
     if json:
-        print_json(_rows_json(strategy, rows))
+        print_json(strategy_json(strategy, prefix=prefix, player=seat))
     elif as_csv:
-        typer.echo(_rows_csv(rows), nl=False)
+        typer.echo(strategy_csv(strategy, prefix=prefix, player=seat), nl=False)
     else:
+        rows = strategy_rows(strategy, prefix=prefix, player=seat)
         if not rows:
             console.print(f"no infoset matches prefix {prefix!r}")
             return
@@ -272,23 +273,3 @@ def _show_by_card(strategy: Strategy, *, player: int | None, json: bool, as_csv:
         for r, card in enumerate(matrix.cards):
             table.add_row(card, *(f"{v:.4f}" for v in values[r]))
         console.print(table)
-
-
-def _rows_json(strategy: Strategy, rows: list[StrategyRow]) -> dict[str, Any]:
-    return {
-        "game": str(strategy.game.spec),
-        "metadata": dict(strategy.metadata),
-        "infosets": {
-            row.key: {"player": row.player + 1, "actions": dict(row.actions)} for row in rows
-        },
-    }
-
-
-def _rows_csv(rows: list[StrategyRow]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["infoset", "player", "action", "probability"])
-    for row in rows:
-        for name, prob in row.actions:
-            writer.writerow([row.key, row.player + 1, name, f"{prob:.10g}"])
-    return out.getvalue()

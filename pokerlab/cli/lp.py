@@ -49,7 +49,7 @@ def lp_command(
     Prints the game value, the exploitability and the equilibrium.
     """
     from pokerlab.solvers.lp import SequenceFormLP
-    from pokerlab.strategy import strategy_rows
+    from pokerlab.strategy import strategy_json
 
     the_game = load_game(game)
     solver = SequenceFormLP(the_game).run()
@@ -66,10 +66,7 @@ def lp_command(
             "exploitability": exploitability,
             "seconds": solution.seconds,
             "sequences": list(solution.form.n_sequences),
-            "strategy": {
-                row.key: {"player": row.player + 1, "actions": dict(row.actions)}
-                for row in strategy_rows(strategy)
-            },
+            "strategy": strategy_json(strategy)["infosets"],
         }
         if matrices is not None:
             data["matrices"] = _matrices_json(matrices, scale, solution.x, solution.y, solution.p)
@@ -196,9 +193,12 @@ def strategy_table(strategy: Strategy, rows: list[StrategyRow], *, title: str) -
                 names.append(name)
     table = Table(title=f"{title}: {strategy.game.spec}")
     table.add_column("infoset", style="bold")
-    table.add_column("player")
+    # Fixed widths ("player" and "0.0000" fit): rich measures no cell of these columns,
+    # which halves the time of a table of thousands of rows (6,888 for the 50-chip Leduc).
+    table.add_column("player", width=len("player"), no_wrap=True)
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", width=max(len(name), len("0.0000")),
+                         no_wrap=True)
     for row in rows:
         probs = dict(row.actions)
         table.add_row(

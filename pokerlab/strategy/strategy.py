@@ -19,6 +19,7 @@ from pokerlab._types import Action, FloatArray
 from pokerlab.errors import FileFormatError, StrategyError, StrategyMismatchError
 from pokerlab.games.base import Game, State
 from pokerlab.games.observation import Observation
+from pokerlab.strategy.action_names import infoset_action_names
 from pokerlab.strategy.archive import NpzArchive
 from pokerlab.strategy.io import (
     file_game,
@@ -145,14 +146,17 @@ class Strategy:
     def from_dict(
         cls,
         game: Game,
-        rows: Mapping[str, Sequence[float] | Mapping[Action | str, float]],
+        rows: Mapping[str, Sequence[float] | Mapping[str, float] | Mapping[Action | str, float]],
         *,
         default: str = "uniform",
     ) -> Strategy:
         """Build a strategy from rows keyed by infoset key.
 
         A row is a list over the legal actions in order, or a mapping from action id or
-        action name (``"bet"``, ``"raise"``) to probability (missing actions get 0).
+        action name to probability (missing actions get 0). A name is play's at that
+        infoset (``"check"``, ``"bet"``; what :func:`~pokerlab.strategy.strategy_rows`,
+        ``pokerlab show --json`` and ``--csv`` write) or the game's own (``"pass"``,
+        ``"call"``, ``"raise"``: what they wrote before), so tables of either kind read back.
 
         Args:
             game: the game.
@@ -180,20 +184,22 @@ class Strategy:
                     f"{len(missing)} infosets have no row, e.g. {missing[0]!r}; give every "
                     "infoset or use default='uniform'"
                 )
+        named = [tree._key_index[key] for key, row in rows.items()
+                 if isinstance(row, Mapping) and any(isinstance(a, str) for a in row)]
+        infoset_action_names(tree, named)  # one walk names every row given by name
         for key, row in rows.items():
             i = tree._key_index[key]
             n = int(tree.infoset_n_actions[i])
-            legal = [int(a) for a in tree.infoset_actions[i, :n]]
             values = np.zeros(tree.max_actions)
             if isinstance(row, Mapping):
                 for action, prob in row.items():
-                    slot = _slot_of(game, legal, action, key)
+                    slot = _slot_of(tree, i, action)
                     values[slot] = prob
             else:
                 if len(row) != n:
+                    names = ", ".join(infoset_action_names(tree, [i])[0])
                     raise StrategyError(
-                        f"infoset {key!r} has {n} legal actions "
-                        f"({', '.join(game.action_name(a) for a in legal)}); got {len(row)} values"
+                        f"infoset {key!r} has {n} legal actions ({names}); got {len(row)} values"
                     )
                 values[:n] = row
             base[i] = values
@@ -343,12 +349,20 @@ def load_strategy(path: str | Path, *, game: Game | None = None) -> Strategy:
     return strategy_from_file(header, arrays, path, game)
 
 
-def _slot_of(game: Game, legal: list[int], action: Action | str, key: str) -> int:
+def _slot_of(tree: CompiledTree, infoset: int, action: Action | str) -> int:
+    """The slot of ``action`` (an id, or play's or the game's name for it) at ``infoset``."""
+    n = int(tree.infoset_n_actions[infoset])
+    legal = [int(a) for a in tree.infoset_actions[infoset, :n]]
     if isinstance(action, str):
-        names = [game.action_name(a) for a in legal]
+        played = infoset_action_names(tree, [infoset])[0]
+        if action in played:
+            return played.index(action)
+        names = [tree.game.action_name(a) for a in legal]
         if action in names:
             return names.index(action)
     elif action in legal:
         return legal.index(action)
-    legal_names = ", ".join(f"{game.action_name(a)} ({a})" for a in legal)
+    played = infoset_action_names(tree, [infoset])[0]
+    legal_names = ", ".join(f"{name} ({a})" for name, a in zip(played, legal, strict=True))
+    key = tree.infoset_keys[infoset]
     raise StrategyError(f"infoset {key!r} has no action {action!r}; legal: {legal_names}")

@@ -45,6 +45,7 @@ from pokerlab.games import load
 from pokerlab.solvers import make_solver
 from pokerlab.solvers.base import Progress
 from pokerlab.strategy import Strategy, strategy_rows
+from pokerlab.strategy.action_names import infoset_action_names
 from pokerlab.strategy.strategy import FORMAT as STRATEGY_FORMAT
 from pokerlab.web._guard import (
     RequestError,
@@ -96,6 +97,7 @@ def strategy_view(strategy: Strategy, *, prefix: str = "") -> dict[str, Any]:
             owner_of_sequence[(int(tree.infoset_player[i]), int(tree.seq_offset[i]) + slot)] = (
                 i, slot)
     tree_nodes = []
+    names = infoset_action_names(tree)  # the edge into a node is named as play names it
     for i, key in enumerate(tree.infoset_keys):
         if key not in shown:
             continue
@@ -104,7 +106,7 @@ def strategy_view(strategy: Strategy, *, prefix: str = "") -> dict[str, Any]:
         parent_key = via = None
         if parent is not None:
             parent_key = tree.infoset_keys[parent[0]]
-            via = game.action_name(int(tree.infoset_actions[parent[0], parent[1]]))
+            via = names[parent[0]][parent[1]]
         tree_nodes.append({"key": key, "player": player + 1, "parent": parent_key, "via": via})
     card_rank: dict[str, int] = {}
     for key in tree.infoset_keys:
@@ -147,14 +149,15 @@ def kuhn_table(rows: list[Any], card_rank: dict[str, int], players: int = 2) -> 
         if card not in cards:
             cards.append(card)
         facing_bet = "b" in history
+        action = "call" if facing_bet else "bet"  # the row's names: fold/call or check/bet
         line = lines.setdefault(history, {
             "history": history,
             "player": row.player + 1,
-            "action": "call" if facing_bet else "bet",
+            "action": action,
             "situation": _kuhn_situation(row.player, history, players),
             "cells": {},
         })
-        line["cells"][card] = dict(row.actions).get("bet")
+        line["cells"][card] = dict(row.actions).get(action)
     ordered = sorted(lines.values(), key=lambda line: (len(line["history"]), line["history"]))
     cards.sort(key=lambda card: card_rank.get(card, len(card_rank)))
     return {"cards": cards, "lines": ordered}

@@ -60,7 +60,7 @@ def test_lp_json(capsys: pytest.CaptureFixture[str]) -> None:
     np.testing.assert_array_equal(matrices["F"], TUTORIAL_F)
     assert matrices["e"] == [1, 0, 0, 0, 0, 0, 0]
     assert matrices["f"] == [1, 0, 0, 0, 0, 0, 0]
-    assert data["strategy"]["K|b"]["actions"]["bet"] == pytest.approx(1 / 3)
+    assert data["strategy"]["K|b"]["actions"]["call"] == pytest.approx(1 / 3)  # facing a bet
 
 
 def test_lp_leduc_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -126,7 +126,8 @@ def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 def test_show(capsys: pytest.CaptureFixture[str], kuhn_file: Path) -> None:
     data = run_json(capsys, ["show", str(kuhn_file), "--prefix", "K|", "--json"])
     assert set(data["infosets"]) == {"K|", "K|pb", "K|b", "K|p"}
-    assert data["infosets"]["K|b"]["actions"]["bet"] == pytest.approx(1 / 3)
+    assert data["infosets"]["K|b"]["actions"] == pytest.approx({"fold": 2 / 3, "call": 1 / 3})
+    assert data["infosets"]["K|"]["actions"].keys() == {"check", "bet"}
     data = run_json(capsys, ["show", str(kuhn_file), "--player", "2", "--json"])
     assert {row["player"] for row in data["infosets"].values()} == {2}
     assert len(data["infosets"]) == 6

@@ -128,12 +128,12 @@ def test_from_dict_errors() -> None:
     with pytest.raises(StrategyError, match=r"no infoset 'X\|'; keys look like"):
         Strategy.from_dict(game, {"X|": [0.5, 0.5]})
     with pytest.raises(
-        StrategyError, match=r"infoset 'K\|' has no action 'raise'; legal: pass \(0\), bet \(1\)"
+        StrategyError, match=r"infoset 'K\|' has no action 'raise'; legal: check \(0\), bet \(1\)"
     ):
         Strategy.from_dict(game, {"K|": {"raise": 1.0}})
     with pytest.raises(StrategyError, match="has no action 5"):
         Strategy.from_dict(game, {"K|": {5: 1.0}})
-    with pytest.raises(StrategyError, match=r"'K\|' has 2 legal actions \(pass, bet\); got 3"):
+    with pytest.raises(StrategyError, match=r"'K\|' has 2 legal actions \(check, bet\); got 3"):
         Strategy.from_dict(game, {"K|": [0.2, 0.3, 0.5]})
     with pytest.raises(StrategyError, match="sum to"):
         Strategy.from_dict(game, {"K|": [0.2, 0.3]})
@@ -187,7 +187,7 @@ def test_strategy_rows_sorted() -> None:
         (r.player, r.key) for r in rows
     )  # 3-card keys sort alphabetically within a player
     assert [r.player for r in rows] == [0] * 6 + [1] * 6
-    assert rows[0].actions == (("pass", 0.5), ("bet", 0.5))
+    assert rows[0].actions == (("check", 0.5), ("bet", 0.5))  # as play names them
     hundred = strategy_rows(Strategy.uniform(kuhn(cards=100)), prefix="", player=0)
     roots = [r.key for r in hundred if r.key.endswith("|")]
     assert roots == [f"{c}|" for c in range(1, 101)]  # numeric order: 2 before 10
@@ -209,7 +209,7 @@ def test_strategy_csv() -> None:
     text = strategy_csv(strategy, prefix="K|")
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == ["infoset", "player", "action", "probability"]
-    assert rows[1] == ["K|", "1", "pass", "0.25"]
+    assert rows[1] == ["K|", "1", "check", "0.25"]
     assert rows[2] == ["K|", "1", "bet", "0.75"]
     assert len(rows) == 1 + 4 * 2
     full = list(csv.reader(io.StringIO(strategy_csv(strategy))))
@@ -223,5 +223,5 @@ def test_strategy_json() -> None:
     assert data["metadata"] == {}
     infosets = data["infosets"]
     assert isinstance(infosets, dict)
-    assert infosets["K|"] == {"player": 1, "actions": {"call": 0.25, "raise": 0.75}}
+    assert infosets["K|"] == {"player": 1, "actions": {"check": 0.25, "bet": 0.75}}
     assert all(key.startswith("K|") for key in infosets)

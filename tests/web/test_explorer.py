@@ -53,6 +53,9 @@ def test_a_kuhn_view_holds_the_library_numbers(api: TestClient, folder: Path) ->
     assert view["values"] == pytest.approx(list(expected_value(strategy.game, strategy)))
     assert view["metadata"]["algorithm"] == "cfr+"
     assert len(view["rows"]) == 12
+    names = {row["key"]: [name for name, _ in row["actions"]] for row in view["rows"]}
+    assert names["K|"] == ["check", "bet"]  # as play names them
+    assert names["K|b"] == ["fold", "call"]
     table = view["kuhn_table"]
     assert table["cards"] == ["Q", "K", "A"]
     lines = {line["history"]: line for line in table["lines"]}
@@ -72,7 +75,8 @@ def test_the_tree_links_each_infoset_to_the_owners_previous_one(api: TestClient)
     nodes = {node["key"]: node for node in view["tree"]}
     assert nodes["K|"]["parent"] is None
     assert nodes["K|pb"]["parent"] == "K|"
-    assert nodes["K|pb"]["via"] == "pass"
+    assert nodes["K|pb"]["via"] == "check"  # as play names P1's first pass
+    assert nodes["K|pb"]["parent"] == "K|"
     assert nodes["A|b"]["parent"] is None
     assert nodes["A|b"]["player"] == 2
 
@@ -87,9 +91,8 @@ def test_a_leduc_view_has_the_card_by_betting_grid(api: TestClient, folder: Path
     assert "K on A" in second["rows"]
     cell = second["cells"]["K on A#cc/"]
     assert cell["key"] == "K|A|cc|"
-    expected = {strategy.game.action_name(a): p
-                for a, p in strategy.probabilities("K|A|cc|").items()}
-    assert dict(cell["actions"]) == pytest.approx(expected)
+    probs = strategy.probabilities("K|A|cc|")
+    assert dict(cell["actions"]) == pytest.approx({"check": probs[1], "bet": probs[2]})
     assert view["kuhn_table"] is None
 
 

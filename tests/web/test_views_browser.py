@@ -78,6 +78,8 @@ def test_open_a_kuhn_strategy_in_the_explorer(base_url: str, page: Page, tmp_pat
     assert page.locator("#tree details[data-key='K|'] [data-key='K|pb']").is_visible()
     page.fill("#prefix", "A|")
     assert page.locator("#table tr").count() == 1 + 4
+    header = page.locator("#table tr").first.locator("th").all_text_contents()
+    assert header == ["infoset", "player", "check", "bet", "fold", "call"]  # as play names them
     page.screenshot(path=str(tmp_path / "explorer-kuhn.png"), full_page=True)
 
 
