@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pokerlab._types import CHANCE, TERMINAL, Action
-from pokerlab.errors import SpecError
+from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games.bet_sizes import BetContext, BetMenu, SizeTable
 from pokerlab.games.holdem_betting import BettingNode
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE
@@ -118,9 +118,11 @@ class BettingGraph:
 class _Builder:
     """Interns situations while the enumeration walks the engine's nodes."""
 
-    def __init__(self, sizing: Sizing | None, no_limit: bool) -> None:
+    def __init__(self, sizing: Sizing | None, no_limit: bool,
+                 max_situations: int | None = None) -> None:
         self.sizing = sizing
         self.no_limit = no_limit
+        self.max_situations = max_situations
         self.with_donks = sizing is not None and sizing.donks is not None
         self.index: dict[Hashable, int] = {}
         self.kind: list[int] = []
@@ -142,6 +144,11 @@ class _Builder:
         if found is not None:
             return found, False
         number = len(self.kind)
+        if self.max_situations is not None and number >= self.max_situations:
+            raise GameTooLargeError(
+                f"the betting tree has more than {self.max_situations:,} betting situations; "
+                "use fewer bet and raise sizes, a raise cap, or a smaller stack",
+                found=number + 1, limit=self.max_situations)
         self.index[key] = number
         self.kind.append(kind)
         self.player.append(player)
@@ -260,21 +267,26 @@ def node_actions(node: BettingNode, sizing: Sizing | None, *, donk: bool = False
     return base + tuple(RAISE + amount for amount in sizing.amounts(context))
 
 
-def enumerate_betting(start: BettingNode, sizing: Sizing | None) -> BettingGraph:
+def enumerate_betting(start: BettingNode, sizing: Sizing | None, *,
+                      max_situations: int | None = None) -> BettingGraph:
     """Every betting sequence ``sizing`` allows from ``start`` (a decision), merged.
 
     Args:
         start: the first decision of the tree (a hand's first, or a street's).
         sizing: the bet menu of a no-limit game (None for limit).
+        max_situations: refuse a tree of more situations than this (None: no bound), as
+            soon as the walk passes it (a menu of many sizes and deep stacks can have
+            billions).
 
     Raises:
         SpecError: ``start`` is not a decision, or a no-limit game without sizes.
+        GameTooLargeError: more than ``max_situations`` situations.
     """
     if start.to_act < 0:
         raise SpecError("a betting tree starts at a decision (a player to act)")
     if start.cache.no_limit and sizing is None:
         raise SpecError("a no-limit betting tree needs bet sizes (a bet menu)")
-    builder = _Builder(sizing, start.cache.no_limit)
+    builder = _Builder(sizing, start.cache.no_limit, max_situations)
     builder.decision(start, donk=False)
     while builder.pending:
         number, node = builder.pending.pop()

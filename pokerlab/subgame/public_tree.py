@@ -27,6 +27,7 @@ Game-specific code (Kuhn, Leduc, Hold'em spots) only builds a :class:`PublicGame
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -36,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._types import FloatArray, IntArray
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import PokerlabError, SpecError
 
 DECISION = 0
 """A node where a player acts."""
@@ -61,6 +62,10 @@ COL_ISO_START, COL_ISO_END, COL_PARENT = 7, 8, 9
 N_INT_COLUMNS = 10
 # Columns of PublicTree.amounts
 COL_CHIPS_0, COL_CHIPS_1, COL_FACTOR = 0, 1, 2
+
+MIN_PAIR_WEIGHT = 1e-250
+"""The least total weight of the compatible hand pairs a public game accepts (values are
+divided by it; below this, products of tiny weights underflow)."""
 
 
 @dataclass(eq=False)
@@ -338,6 +343,11 @@ def make_public_game(
         description: one line naming the game.
         source: how to build it again, JSON-ready.
     """
+    normalizer = compatible_weight(hands[0], hands[1], n_cards)
+    if not MIN_PAIR_WEIGHT <= normalizer < math.inf:
+        raise SpecError(f"the two ranges' compatible hand pairs weigh {normalizer:.3g} in all; "
+                        f"they must weigh at least {MIN_PAIR_WEIGHT:g} (weights so small "
+                        "underflow: a weight is a probability from 0 to 1)")
     same = same_hand_index(hands[0], hands[1])
     tables = []
     for q in (0, 1):
@@ -351,7 +361,7 @@ def make_public_game(
         tree=tree, hands=hands, n_cards=n_cards,
         strength=(np.ascontiguousarray(strength[0], dtype=np.int64),
                   np.ascontiguousarray(strength[1], dtype=np.int64)),
-        tables=(tables[0], tables[1]), normalizer=compatible_weight(hands[0], hands[1], n_cards),
+        tables=(tables[0], tables[1]), normalizer=normalizer,
         pot=pot, description=description, source=source,
     )
 

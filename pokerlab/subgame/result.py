@@ -24,6 +24,7 @@ from the header, so a file is small (the strategies) and checked against its spo
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
@@ -45,6 +46,7 @@ from pokerlab.cards import (
 )
 from pokerlab.errors import FileFormatError, PokerlabError, SolverError
 from pokerlab.games.observation import Observation
+from pokerlab.strategy.archive import NpzArchive
 from pokerlab.strategy.io import json_default, read_npz, write_npz_atomic
 from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.holdem_hands import swap_card
@@ -493,9 +495,9 @@ class SpotSolution:
         Raises:
             FileFormatError: missing, damaged, or not a solved spot.
         """
-        raw, arrays = read_npz(path, FORMAT)
-        header: dict[str, Any] = dict(raw)
         where = repr(str(path))
+        raw, arrays = read_npz(path, FORMAT, check=_check_arrays, limit=memory_limit)
+        header: dict[str, Any] = dict(raw)
         try:
             spot = Spot.from_dict(header["spot"])
             built = spot.build(memory_limit=memory_limit)
@@ -504,16 +506,41 @@ class SpotSolution:
             seconds = float(header["seconds"])
             exploitability = float(header["exploitability"])
             locks = tuple(parse_lock(text) for text in header.get("locks", []))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise FileFormatError(f"{where} is not a complete solved spot: {exc!r}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, PokerlabError) as exc:
+            raise FileFormatError(f"{where} is not a complete solved spot: {exc}") from None
+        if not (math.isfinite(seconds) and math.isfinite(exploitability)):
+            raise FileFormatError(f"{where}: its seconds and exploitability must be finite "
+                                  "numbers")
         for p in (0, 1):
             expected = (built.public.tree.n_rows[p], built.public.n_hands[p])
             if strategies[p].shape != expected:
                 raise FileFormatError(f"{where}: player {p}'s strategy has shape "
                                       f"{strategies[p].shape}, the spot needs {expected}")
+            if not np.all((strategies[p] >= 0) & (strategies[p] <= 1 + 1e-6)):  # and not NaN
+                raise FileFormatError(f"{where}: player {p}'s strategy holds values that are "
+                                      "not probabilities (each must be from 0 to 1)")
+        strategies = (np.asarray(strategies[0], dtype=np.float64),
+                      np.asarray(strategies[1], dtype=np.float64))
         hyperparameters = header.get("hyperparameters", {})
         return cls(built, strategies, iterations, seconds, exploitability,
                    hyperparameters if isinstance(hyperparameters, dict) else {}, locks)
+
+
+def _check_arrays(header: dict[str, object], archive: NpzArchive) -> None:
+    """A solved spot's file holds its two strategies, 2-D float32 or float64, nothing else.
+
+    Raises:
+        FileFormatError: another array, or a strategy of another dtype or rank.
+    """
+    names = set(archive.arrays) - {"header"}
+    if names != {"strategy0", "strategy1"}:
+        raise FileFormatError(f"{archive.where} holds arrays {sorted(names)}; a solved spot "
+                              "holds strategy0 and strategy1")
+    for name in ("strategy0", "strategy1"):
+        info = archive.arrays[name]
+        if info.dtype not in (np.dtype(np.float32), np.dtype(np.float64)) or len(info.shape) != 2:
+            raise FileFormatError(f"{archive.where}: {name} is {info.dtype} of shape "
+                                  f"{info.shape}; a strategy is a 2-D float32 or float64 array")
 
 
 def _token(parent_key: str, child_key: str) -> str:

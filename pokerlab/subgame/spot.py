@@ -68,6 +68,11 @@ SPOT_STREETS = STREET_NAMES[1:]
 _NEXT, _FOLD, _END = 0, 1, 2
 
 
+MAX_BETTING_SITUATIONS = 200_000
+"""A spot whose betting alone has more situations than this is refused while it is counted
+(before any card: real menus have hundreds; 29 sizes and deep stacks would have billions)."""
+
+
 @dataclass(frozen=True)
 class SpotSize:
     """What solving a spot will take, computed before building it.
@@ -288,7 +293,8 @@ class Spot:
             cache = BettingNodeCache(self.engine_rules(), budget=0)
             start = cache.street_start(self.street + 1, self._start_committed(),
                                        (self.stack, self.stack))
-            graph = self._cache["graph"] = enumerate_betting(start, self.menu)
+            graph = self._cache["graph"] = enumerate_betting(
+                start, self.menu, max_situations=MAX_BETTING_SITUATIONS)
         return graph
 
     def _transitions(self, situation: int) -> list[tuple[str, str, int, int]]:

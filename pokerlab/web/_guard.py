@@ -186,16 +186,21 @@ def file_inside(root: Path | None, relative: str | None) -> Path:
         raise RequestError("the query needs file= (a .npz file inside --strategies)")
     if len(relative) > MAX_PATH or "\x00" in relative:
         raise RequestError(f"file= must be a path of at most {MAX_PATH} characters")
-    target = (folder / relative).resolve()
-    if not target.is_relative_to(folder):
-        raise RequestError(f"{relative!r} is outside the --strategies folder; only files "
-                         "inside it can be opened", 403)
-    if not target.is_file():
-        raise RequestError(f"{relative!r} is not a file in the --strategies folder", 404)
-    if target.suffix != ".npz":
-        raise RequestError(f"{relative!r} is not a .npz file; strategies and spots are .npz")
-    if target.stat().st_size > MAX_FILE_BYTES:
-        raise RequestError(f"{relative!r} is over {MAX_FILE_BYTES // 1024**2} MB", 413)
+    try:
+        target = (folder / relative).resolve()
+        if not target.is_relative_to(folder):
+            raise RequestError(f"{relative!r} is outside the --strategies folder; only files "
+                               "inside it can be opened", 403)
+        if not target.is_file():
+            raise RequestError(f"{relative!r} is not a file in the --strategies folder", 404)
+        if target.suffix != ".npz":
+            raise RequestError(f"{relative!r} is not a .npz file; strategies and spots are "
+                               ".npz")
+        if target.stat().st_size > MAX_FILE_BYTES:
+            raise RequestError(f"{relative!r} is over {MAX_FILE_BYTES // 1024**2} MB", 413)
+    except (OSError, ValueError) as exc:  # a name the system refuses (too long, surrogates)
+        raise RequestError(f"file= is not a name this system can open "
+                           f"({type(exc).__name__})") from None
     return target
 
 

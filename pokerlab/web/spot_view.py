@@ -30,6 +30,7 @@ only colours the cells.
 from __future__ import annotations
 
 import math
+import os
 import re
 import threading
 import uuid
@@ -300,8 +301,9 @@ class SpotView:
             raise RequestError(f"hand must be a hand class of the 13x13 grid (AA, AKs, AKo, "
                                f"..., 22); got {hand!r}"[:200])
         weight = body.get("weight")
-        if (isinstance(weight, bool) or not isinstance(weight, (int, float))
-                or not math.isfinite(weight) or not 0 <= weight <= 1):
+        if isinstance(weight, int) and not isinstance(weight, bool):
+            weight = float(weight) if abs(weight) <= 1 else math.inf  # no float() overflow
+        if not isinstance(weight, float) or not math.isfinite(weight) or not 0 <= weight <= 1:
             raise RequestError(f"weight must be a number from 0 to 1 (0 removes the class); "
                                f"got {weight!r}"[:200])
         return JSONResponse(await run_in_threadpool(range_view, text, hand, float(weight)))
@@ -370,7 +372,35 @@ class SpotView:
             if not target.exists() and sum(1 for _ in folder.glob("*.npz")) >= MAX_LISTED:
                 raise RequestError(f"the --strategies folder already holds {MAX_LISTED} .npz "
                                    "files; remove some or overwrite one", 409)
-            solution.save(target)  # atomic: a temporary file renamed over the name
+            try:
+                if overwrite:
+                    solution.save(target)  # atomic: a temporary file renamed over the name
+                else:
+                    _save_new(solution, folder, target)
+            except OSError as exc:  # a full disk, a folder made read-only
+                raise RequestError(f"cannot save into the --strategies folder "
+                                   f"({exc.strerror or type(exc).__name__})", 507) from None
+
+
+def _save_new(solution: SpotSolution, folder: Path, target: Path) -> None:
+    """Write ``target`` only if no file has that name, even one made meanwhile.
+
+    The solution is written under a hidden temporary name, then hard-linked to ``target``
+    (a link fails when the name exists: no check-then-write window), then unlinked.
+
+    Raises:
+        RequestError: 409 when ``target`` exists.
+    """
+    temporary = folder / f".saving-{uuid.uuid4().hex}.npz"
+    try:
+        solution.save(temporary)
+        try:
+            os.link(temporary, target)
+        except FileExistsError:
+            raise RequestError(f"{target.name!r} already exists in the --strategies folder; "
+                               "choose another name or ask to overwrite it", 409) from None
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def small_enough(spot: Spot) -> RequestError | None:

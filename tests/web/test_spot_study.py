@@ -401,3 +401,100 @@ def test_a_spot_file_too_large_for_the_page_is_not_locked_here(api: TestClient,
     answer = api.post("/api/spot/lock", json={"file": "large.npz", "locks": []})
     _refused(answer, 413, "too large to solve here")
     assert api.app.state.busy.running == 0  # type: ignore[attr-defined]
+
+
+# -- what an attack review broke (each was a 500, a hang or a silent overwrite) ------------
+
+def test_names_the_system_refuses_are_400_not_500(api: TestClient) -> None:
+    long_name = "a" * 300 + ".npz"  # ENAMETOOLONG from the file system
+    _refused(api.get("/api/spot/node", params={"file": long_name}), 400, "file=")
+    raw = b'{"file": "\\ud800.npz", "locks": [], "node": ""}'  # a lone surrogate
+    answer = api.post("/api/spot/lock", content=raw,
+                      headers={"content-type": "application/json"})
+    assert answer.status_code == 400, answer.text
+
+
+def test_a_huge_integer_weight_is_refused(api: TestClient) -> None:
+    body = b'{"text": "AA", "hand": "AA", "weight": 1' + b"0" * 310 + b"}"
+    answer = api.post("/api/spot/range", content=body,
+                      headers={"content-type": "application/json"})
+    _refused(answer, 400, "weight must be a number from 0 to 1")
+
+
+def test_weights_too_small_to_solve_are_refused(api: TestClient) -> None:
+    body = {**SPOT_BODY, "oop": "AA:1e-200", "ip": "KK:1e-200"}
+    _refused(api.post("/api/spot/solve", json=body), 400, "must weigh at least")
+
+
+def _crafted(folder: Path, name: str, solution: SpotSolution, *,
+             header: dict[str, Any] | None = None, arrays: dict[str, Any] | None = None) -> str:
+    """A spot file like ``solution``'s with its header fields or arrays replaced."""
+    from pokerlab.strategy.io import write_npz_atomic
+
+    saved = folder / f"{name}.npz"
+    solution.save(saved)
+    with np.load(saved) as data:
+        content = {key: data[key] for key in data.files}
+    text = json.loads(bytes(content["header"]).decode())
+    text.update(header or {})
+    content["header"] = np.frombuffer(json.dumps(text).encode(), dtype=np.uint8)
+    content.update(arrays or {})
+    write_npz_atomic(saved, content)
+    return saved.name
+
+
+@pytest.fixture(scope="module")
+def small_solution() -> SpotSolution:
+    spot = Spot(board="Td9d6hQc2s", oop="AA, KK", ip="QQ, JJ", pot=100, stack=100,
+                bets="100%", raises="")
+    built = spot.build()
+    solver = RangeSolver(built.public)
+    solver.run(iterations=5, check_every=5)
+    return SpotSolution.from_solver(solver, built)
+
+
+def _bad_files(folder: Path, solution: SpotSolution) -> list[str]:
+    shape = solution.strategies[0].shape
+    spot = solution.spot.to_dict()
+    return [
+        _crafted(folder, "board-int", solution, header={"spot": {**spot, "board": 7}}),
+        _crafted(folder, "nan-expl", solution, header={"exploitability": float("nan")}),
+        _crafted(folder, "nan-strategy", solution,
+                 arrays={"strategy0": np.full(shape, np.nan)}),
+        _crafted(folder, "half-floats", solution,
+                 arrays={"strategy0": solution.strategies[0].astype(np.float16)}),
+        _crafted(folder, "extra-array", solution, arrays={"junk": np.zeros(10)}),
+        _crafted(folder, "big-menu", solution, header={"spot": {
+            **spot, "stack": 100_000, "raise_cap": None,
+            "bets": ",".join(f"{k}%" for k in range(1, 200, 7)),
+            "raises": ",".join(f"{2 + 0.2 * k:.1f}x" for k in range(20))}}),
+    ]
+
+
+def test_crafted_spot_files_are_refused_in_one_line(api: TestClient, folder: Path,
+                                                    small_solution: SpotSolution) -> None:
+    for name in _bad_files(folder, small_solution):
+        for answer in (api.get("/api/spot/node", params={"file": name}),
+                       api.post("/api/spot/lock", json={"file": name, "locks": [],
+                                                         "node": ""})):
+            assert 400 <= answer.status_code < 500, (name, answer.text)
+            assert "\n" not in answer.json()["error"]
+
+
+def test_saving_never_replaces_a_file_made_while_it_saves(
+    api: TestClient, solved: dict[str, Any], folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process creates the name between the server's check and its write."""
+    target = folder / "raced.npz"
+    original = SpotSolution.save
+
+    def save_while_another_process_writes(self: SpotSolution, path: str | Path) -> Path:
+        if not target.exists():
+            target.write_bytes(b"the other process's file")
+        return original(self, path)
+
+    monkeypatch.setattr(SpotSolution, "save", save_while_another_process_writes)
+    answer = api.post("/api/spot/save", json={"solved": solved["solved"], "name": "raced"})
+    _refused(answer, 409, "'raced.npz' already exists")
+    assert target.read_bytes() == b"the other process's file"
+    assert not [p for p in folder.iterdir() if p.name.startswith(".saving-")]
