@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import socket
 import threading
 import time
@@ -85,3 +86,12 @@ def api_get(base_url: str, path: str, **params: object) -> Any:
     query = urllib.parse.urlencode(params)
     with urllib.request.urlopen(f"{base_url}{path}?{query}", timeout=30) as answer:
         return json.loads(answer.read())
+
+
+_COMMITMENT = re.compile(r'"deal_commitment"\s*:\s*"[0-9a-f]*"')
+
+
+def without_random_text(text: str, token: str) -> str:
+    """A view's text without the random strings that can spell a card (``4d``, ``6c``):
+    the table's token and the deal commitment's hex digest."""
+    return _COMMITMENT.sub("", text.replace(token, ""))

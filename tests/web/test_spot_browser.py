@@ -27,7 +27,11 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("study")
+    # A folder of its own inside a fresh one: its parent holds nothing another test wrote
+    # (the security tests put an outside.npz beside their own folder).
+    strategies = tmp_path_factory.mktemp("study") / "strategies"
+    strategies.mkdir()
+    return strategies
 
 
 @pytest.fixture(scope="module")
