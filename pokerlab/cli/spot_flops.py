@@ -17,28 +17,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from pokerlab.cli import _spot_options as option
 from pokerlab.cli._common import check_output_path, console, err_console, path_text, print_json
-from pokerlab.cli._spot_options import (
-    AddAllInOption,
-    BetsOption,
-    CheckEveryOption,
-    DonksOption,
-    ForceAllInOption,
-    IpOption,
-    IsomorphismOption,
-    IterationsOption,
-    MemoryLimitOption,
-    MergingOption,
-    OopOption,
-    PotOption,
-    RaiseCapOption,
-    RaisesOption,
-    SecondsOption,
-    StackOption,
-    TargetOption,
-    VariantOption,
-    parse_target,
-)
 from pokerlab.errors import PokerlabError, SolverError, SpecError
 
 
@@ -47,27 +27,27 @@ def report_command(
         "--flops", help="'all' (the 1,755 different flops), a count ('25': a standard subset "
         "weighted by frequency), a file of flops (one a line, optional weight), or flops "
         "written out ('AsKd2c,Td9d6h').")],
-    oop: OopOption,
-    ip: IpOption,
-    pot: PotOption,
-    stack: StackOption,
+    oop: option.OopOption,
+    ip: option.IpOption,
+    pot: option.PotOption,
+    stack: option.StackOption,
     out: Annotated[Path, typer.Option(
         "--out", "-o", help="The report's folder: report.json (resumable), flops.csv, "
         "textures.csv, textures.png.")],
-    bets: BetsOption = "50%,100%",
-    raises: RaisesOption = "2.5x",
-    donks: DonksOption = None,
-    add_all_in_threshold: AddAllInOption = 0.0,
-    force_all_in_threshold: ForceAllInOption = 0.0,
-    merging_threshold: MergingOption = 0.0,
-    raise_cap: RaiseCapOption = None,
-    isomorphism: IsomorphismOption = True,
-    target: TargetOption = None,
-    iterations: IterationsOption = None,
-    seconds: SecondsOption = None,
-    check_every: CheckEveryOption = 10,
-    variant: VariantOption = "dcfr",
-    memory_limit: MemoryLimitOption = 8000,
+    bets: option.BetsOption = "50%,100%",
+    raises: option.RaisesOption = "2.5x",
+    donks: option.DonksOption = None,
+    add_all_in_threshold: option.AddAllInOption = 0.0,
+    force_all_in_threshold: option.ForceAllInOption = 0.0,
+    merging_threshold: option.MergingOption = 0.0,
+    raise_cap: option.RaiseCapOption = None,
+    isomorphism: option.IsomorphismOption = True,
+    target: option.TargetOption = None,
+    iterations: option.IterationsOption = None,
+    seconds: option.SecondsOption = None,
+    check_every: option.CheckEveryOption = 10,
+    variant: option.VariantOption = "dcfr",
+    memory_limit: option.MemoryLimitOption = 8000,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, help="Flops solved at once: processes here (default: every "
         "core) or Ray workers (default: the cluster's CPUs).")] = None,
@@ -108,7 +88,7 @@ def report_command(
              "force_all_in_threshold": force_all_in_threshold,
              "merging_threshold": merging_threshold, "raise_cap": raise_cap,
              "isomorphism": isomorphism}
-    percent = None if target is None else 100 * parse_target(target, pot) / pot
+    percent = None if target is None else 100 * option.parse_target(target, pot) / pot
     plan = flop_report.ReportPlan(shape, target=percent, iterations=iterations,
                                   seconds=seconds, check_every=check_every, variant=variant,
                                   memory_limit=memory_limit * 10**6)

@@ -6,7 +6,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -18,6 +18,9 @@ from pokerlab.games import Game, load
 from pokerlab.games.observation import Observation
 from pokerlab.solvers import CFRPlus
 from pokerlab.web.app import create_app
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 class CrashingBot:
@@ -110,3 +113,12 @@ def play_out(client: TestClient, token: str, view: View,
             seen.append(view)
     assert view["hand_over"], view
     return view
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium for a module's browser tests (tests/web/live.py)."""
+    from tests.web.live import chromium
+
+    with chromium() as launched:
+        yield launched

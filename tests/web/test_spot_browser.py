@@ -17,7 +17,7 @@ import pytest
 from pokerlab.cards import parse_range
 from pokerlab.subgame.result import SpotSolution
 from pokerlab.web.app import create_app
-from tests.web.live import api_get, chromium, opened_page, served
+from tests.web.live import api_get, opened_page, served
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -38,12 +38,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def base_url(folder: Path) -> Iterator[str]:
     with served(create_app(folder, None)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pokerlab.web.app import create_app
-from tests.web.live import api_get, chromium, opened_page, served
+from tests.web.live import api_get, opened_page, served
 from tests.web.views_data import build_arena, build_strategies
 
 if TYPE_CHECKING:
@@ -30,12 +30,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = build_arena(root / "arena.db", hands=10)
     with served(create_app(folder, db)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture
