@@ -16,7 +16,18 @@ import time
 
 from benchmarks._harness import Row
 
-COMMANDS: tuple[tuple[str, ...], ...] = (("--help",), ("games", "list"))
+RIVER = ("spot", "solve", "--board", "Td9d6hQc2s", "--oop", "66+,A8s+,AJo+",
+         "--ip", "QQ-22,AQs-A2s,ATo+", "--pot", "200", "--stack", "900", "--bets", "50%,100%",
+         "--raises", "2.5x", "--target", "0.5%")
+"""The README's river spot, whole command (issue 27 item 3: at most 1.5 s on 2 cores)."""
+
+COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("--help",), "< 1 s"),
+    (("games", "list"), "< 1 s"),
+    (("play", "kuhn", "--help"), "< 1 s"),  # names every built-in, loads none of them
+    (("match", "kuhn", "random", "always-call", "--hands", "10"), ""),
+    (RIVER, "<= 1.5 s"),
+)
 
 
 def _process(args: tuple[str, ...], repeat: int) -> tuple[float, float]:
@@ -41,14 +52,15 @@ def run(quick: bool) -> list[Row]:
     repeat = 3 if quick else 10
     interpreter, _ = _process(("-c", "pass"), repeat)
     rows = []
-    for argv in COMMANDS:
+    for argv, target in COMMANDS:
         wall, cpu = _process(("-m", "pokerlab.cli", *argv), repeat)
+        shown = "spot solve (the README's river spot)" if argv == RIVER else " ".join(argv)
         rows.append(
             Row(
-                name=f"startup: pokerlab {' '.join(argv)}",
+                name=f"startup: pokerlab {shown}",
                 unit="s",
                 ours=wall,
-                target="< 1 s",
+                target=target,
                 note=f"fresh process, best of {repeat}; CPU {cpu:.3f} s; "
                 f"python -c pass {interpreter:.3f} s",
             )
