@@ -146,8 +146,7 @@ def node_lines(report: NodeReport) -> list[str]:
              frequencies_line(report, where)]
     ev = report.range_ev
     if np.isfinite(ev):
-        equity = float(np.nansum(report.weights * report.matchups * report.equity)
-                        / (report.weights * report.matchups).sum())
+        equity = report.range_equity
         lines.append(f"{WHO[report.player]}'s range EV (share of the pot of {report.pot:g}): "
                      f"{ev:.2f} chips ({100 * ev / report.pot:.1f}%); equity "
                      f"{100 * equity:.1f}%")

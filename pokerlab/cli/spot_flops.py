@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -128,22 +130,17 @@ def report_command(
     _print(run.data, by, written, json)
 
 
-def _bar(quiet: bool, total: int) -> Any:
+@contextmanager
+def _bar(quiet: bool, total: int) -> Iterator[Callable[[int, int], object]]:
     """A progress bar over the flops; yields the ``progress(done, total)`` callback."""
-    from contextlib import contextmanager
-
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     from pokerlab.cli._progress import StageProgress
 
-    @contextmanager
-    def bar() -> Any:
-        with StageProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                           TimeRemainingColumn(), disable=quiet) as progress:
-            task = progress.add_task("flops", total=total)
-            yield lambda done, _total: progress.update(task, completed=done)
-
-    return bar()
+    with StageProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn(), disable=quiet) as progress:
+        task = progress.add_task("flops", total=total)
+        yield lambda done, _total: progress.update(task, completed=done)
 
 
 def _title(plan: Any) -> str:

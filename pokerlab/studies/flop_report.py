@@ -149,24 +149,15 @@ def solve_flop(plan: ReportPlan, flop: Flop,
         "exploitability_percent": solution.percent_of_pot,
         "ev_oop": ev[0], "ev_ip": ev[1],
         "ev_oop_percent": 100 * ev[0] / spot.pot, "ev_ip_percent": 100 * ev[1] / spot.pot,
-        "equity_oop": 100 * _range_equity(root.weights, root.matchups, root.equity),
+        "equity_oop": 100 * root.range_equity,
         "oop": dict(zip(root.actions, map(float, range_frequencies(root)), strict=True)),
     })
-    ip_root = solution.node("", player=1)
-    row["equity_ip"] = 100 * _range_equity(ip_root.weights, ip_root.matchups, ip_root.equity)
+    row["equity_ip"] = 100 * solution.node("", player=1).range_equity
     if "check" in root.actions:
         after = solution.node(root.children[root.actions.index("check")])
         row["ip_vs_check"] = dict(zip(after.actions, map(float, range_frequencies(after)),
                                       strict=True))
     return row
-
-
-def _range_equity(weights: np.ndarray, matchups: np.ndarray, equity: np.ndarray) -> float:
-    """A range's equity: each hand's by how often it is dealt (weight times matchups)."""
-    joint = weights * matchups
-    ok = np.isfinite(equity) & (joint > 0)
-    total = float(joint[ok].sum())
-    return float((joint[ok] * equity[ok]).sum() / total) if total > 0 else float("nan")
 
 
 # -- the results file ------------------------------------------------------------------
@@ -251,7 +242,7 @@ def run_report(
     backend: str = "local",
     address: str | None = None,
     stop: Callable[[], bool] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> ReportRun:
     """Solve the plan on every flop of the set not yet in ``folder``'s report.
 

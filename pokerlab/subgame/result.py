@@ -135,10 +135,19 @@ class NodeReport:
 
         Each hand counts by its weight times its matchups: how often it is dealt.
         """
+        return self._dealt_mean(self.ev)
+
+    @property
+    def range_equity(self) -> float:
+        """The equity of the player's whole range at the node, each hand as in :attr:`range_ev`."""
+        return self._dealt_mean(self.equity)
+
+    def _dealt_mean(self, values: FloatArray) -> float:
+        """``values`` averaged over the hands, each by how often it is dealt (NaN: none)."""
         joint = self.weights * self.matchups
-        ok = np.isfinite(self.ev) & (joint > 0)
+        ok = np.isfinite(values) & (joint > 0)
         total = float(joint[ok].sum())
-        return float((joint[ok] * self.ev[ok]).sum() / total) if total > 0 else float("nan")
+        return float((joint[ok] * values[ok]).sum() / total) if total > 0 else float("nan")
 
     def grid(self, values: FloatArray | None = None) -> tuple[FloatArray, FloatArray]:
         """The 13x13 grid: ``(value by class, weight by class)``.
