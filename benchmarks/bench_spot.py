@@ -10,9 +10,12 @@ river; 2-3 s and about 25 ms per iteration on the turn). Every solver checks its
 exploitability every 10 iterations, checks included in the time; kernels are compiled
 and trees built before timing.
 
-Times are the solving thread's CPU time (``time.thread_time``), single thread: the
-project's machine is shared, and wall time there measures the other jobs as much as the
-solver (the wall time of the same run is in the note).
+Times are the solving thread's CPU time (``time.thread_time``), single thread
+(``threads=1``): the project's machine is shared, and wall time there measures the other
+jobs as much as the solver (the wall time of the same run is in the note). Without
+``--quick``, the turn spot is also solved to 0.5% on one and on two threads, timed by the
+wall clock (the CPU time of one thread does not count the other), against the Rust
+solver's one- and two-thread times measured side by side in issue 27 (1.73 s and 0.88 s).
 
 The turn is timed with float64 and with float32 storage (``RangeSolver(precision=)``);
 without ``--quick``, the flop spot ``Td9d6h`` (about 1.07 million public nodes, which fits
@@ -100,12 +103,12 @@ def _spot_rows(board: str, targets: list[tuple[float, float]], repeat: int,
             f"built in {build_seconds:.2f} s")
     rows = []
     for precision in precisions:
-        RangeSolver(public, precision=precision).run(iterations=1, check_every=1)  # compile
+        RangeSolver(public, precision=precision, threads=1).run(iterations=1, check_every=1)
         tag = "" if precision == "float64" else f" ({precision})"
         for percent, peer in targets:
             target = percent / 100 * spot.pot
             def solve(target: float = target, precision: str = precision) -> RangeSolver:
-                return RangeSolver(public, precision=precision).run(
+                return RangeSolver(public, precision=precision, threads=1).run(
                     target_exploitability=target, check_every=CHECK_EVERY)
 
             cpu, wall, solver = _timed(solve, repeat)
@@ -122,7 +125,7 @@ def _spot_rows(board: str, targets: list[tuple[float, float]], repeat: int,
 
 def _per_iteration_row(public: PublicGame, what: str, tag: str, precision: str,
                        peer: float | None, size: str, iterations: int) -> Row:
-    solver = RangeSolver(public, precision=precision)
+    solver = RangeSolver(public, precision=precision, threads=1)
 
     def advance() -> int:
         solver._advance(iterations)
@@ -135,6 +138,35 @@ def _per_iteration_row(public: PublicGame, what: str, tag: str, precision: str,
                else "no published figure for this spot", peer,
                target="<= 1.5x peer" if peer is not None else "",
                note=f"wall {wall / iterations:.3f} s; load {load:.1f}; {size}")
+
+
+def _threads_rows(board: str, percent: float, peers: dict[int, float], repeat: int
+                  ) -> list[Row]:
+    """Wall time to ``percent`` of the pot on 1 and 2 threads, against the Rust solver's."""
+    spot = _issue_spot(board)
+    public = spot.build().public
+    target = percent / 100 * spot.pot
+    rows = []
+    for threads, peer in peers.items():
+        RangeSolver(public, threads=threads).run(iterations=1, check_every=1)  # compile
+
+        def solve(threads: int = threads) -> RangeSolver:
+            return RangeSolver(public, threads=threads).run(target_exploitability=target,
+                                                            check_every=CHECK_EVERY)
+
+        walls = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            solver = solve()
+            walls.append(time.perf_counter() - start)
+        rows.append(Row(f"range DCFR turn spot {board} to {percent:g}% of the pot, "
+                        f"{threads} thread{'s' * (threads > 1)} (wall)", "s", min(walls),
+                        f"Rust postflop-solver, {threads} thread{'s' * (threads > 1)} "
+                        "(issue 27, quiet machine)", peer, target="<= 1x peer",
+                        note=f"{solver.iterations} its, final "
+                        f"{100 * _final(solver) / spot.pot:.3f}%; best of {repeat}; load "
+                        f"{os.getloadavg()[0]:.1f}"))
+    return rows
 
 
 def flop_solve(seconds: float = 3600.0, target_percent: float = 0.5) -> RangeSolver:
@@ -173,9 +205,12 @@ def _only_kind(kind: int, repeat: int, p: int, nodes: Any, amounts: Any, isomorp
 def _only_reach(repeat: int, p: int, nodes: Any, amounts: Any, cards_o: Any, weights_o: Any,
                 regrets_o: Any, sums_o: Any, cfreach: Any, source: Any,
                 sigma: Any, lock_at: Any, locks_o: Any) -> None:  # pragma: no cover - compiled
+    order = np.arange(nodes.shape[0])
     for _ in range(repeat):
-        kernels._reach_down(p, nodes, amounts, cards_o, weights_o, regrets_o, regrets_o, True,
-                            sums_o, 1.0, cfreach, source, sigma, lock_at, locks_o)
+        kernels._reach_root(weights_o, cfreach, source)
+        kernels._reach_nodes(order, 0, nodes.shape[0], p, nodes, amounts, cards_o, regrets_o,
+                             regrets_o, True, sums_o, 1.0, cfreach, source, sigma, lock_at,
+                             locks_o)
 
 
 def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float64") -> None:
@@ -187,7 +222,8 @@ def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float6
     """
     public = _issue_spot(board).build().public
     tree = public.tree
-    solver = RangeSolver(public, precision=precision).run(iterations=3, check_every=3)
+    solver = RangeSolver(public, precision=precision, threads=1).run(iterations=3,
+                                                                     check_every=3)
     cfreach, source, cfv, sigma, scratch = solver._work
     mine, theirs = public.tables[0].as_tuple(), public.tables[1].as_tuple()
     sums = solver._sums[1].copy()
@@ -241,6 +277,8 @@ def run(quick: bool) -> list[Row]:
     rows += _spot_rows(RIVER, [(0.5, 0.003), (0.1, 0.007)], repeat, None)
     rows += _spot_rows(TURN, [] if quick else [(0.5, 2.5)], 1, 0.025,
                        precisions=("float64", "float32"))
+    if not quick:
+        rows += _threads_rows(TURN, 0.5, {1: 1.73, 2: 0.88}, 3)
     if not quick:
         rows += _spot_rows(FLOP, [], 1, None, precisions=("float32",), iterations=1)
     return rows

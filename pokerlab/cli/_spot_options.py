@@ -45,6 +45,9 @@ CheckEveryOption = Annotated[int, typer.Option(
 VariantOption = Annotated[str, typer.Option("--variant", help="dcfr, cfr+ or cfr.")]
 MemoryLimitOption = Annotated[int, typer.Option(
     "--memory-limit", min=1, help="Refuse spots needing more than this, in MB.")]
+ThreadsOption = Annotated[int | None, typer.Option(
+    "--threads", min=1, help="Threads per solve (default: every core; spot report: the "
+    "cores shared among its workers). The results are the same for any count.")]
 
 
 def parse_target(text: str, pot: int) -> float:

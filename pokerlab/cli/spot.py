@@ -45,6 +45,7 @@ from pokerlab.cli._spot_options import (
     SecondsOption,
     StackOption,
     TargetOption,
+    ThreadsOption,
     VariantOption,
     parse_target,
 )
@@ -87,6 +88,7 @@ def solve_command(
     check_every: CheckEveryOption = 10,
     variant: VariantOption = "dcfr",
     memory_limit: MemoryLimitOption = 8000,
+    threads: ThreadsOption = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the interrupted run of --out from its checkpoint.")] = False,
     checkpoint: Annotated[Path | None, typer.Option(
@@ -143,10 +145,10 @@ def solve_command(
     built = spot.build(memory_limit=limit)
     if resume:
         solver = RangeSolver.load_checkpoint(saved_at, game=built.public, memory_limit=limit,
-                                             locks=locks)
+                                             locks=locks, threads=threads)
     else:
         solver = RangeSolver(built.public, variant=variant, memory_limit=limit,
-                             precision=built.precision, locks=locks)
+                             precision=built.precision, locks=locks, threads=threads)
     finished = run_to_budget(solver, Budget(iterations, seconds, goal), description="solving",
                              check_every=check_every,
                              save=lambda: solver.save_checkpoint(saved_at), quiet=json,

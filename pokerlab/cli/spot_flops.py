@@ -50,6 +50,7 @@ def report_command(
     check_every: option.CheckEveryOption = 10,
     variant: option.VariantOption = "dcfr",
     memory_limit: option.MemoryLimitOption = 8000,
+    threads: option.ThreadsOption = None,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, help="Flops solved at once: processes here (default: every "
         "core) or Ray workers (default: the cluster's CPUs).")] = None,
@@ -74,6 +75,7 @@ def report_command(
     from pokerlab.solvers.run_console import StopSignals, format_bytes
     from pokerlab.studies import flop_report
     from pokerlab.studies.flop_sets import flop_set
+    from pokerlab.subgame.units import usable_cores
 
     if by not in flop_report.GROUPS:
         raise SpecError(f"--by must be one of {', '.join(flop_report.GROUPS)}; got {by!r}")
@@ -101,7 +103,7 @@ def report_command(
         raise SolverError(f"the largest flop of the set needs about {least} even with float32 "
                           f"storage, over --memory-limit {memory_limit} MB: "
                           "narrow the ranges or the bet sizes, or raise --memory-limit")
-    at_once = workers or (flop_report.default_workers() if backend == "local" else 1)
+    at_once = workers or (usable_cores() if backend == "local" else 1)
     at_once = min(at_once, len(chosen))
     peak = size.bytes_in(8 if size.precision(plan.memory_limit) == "float64" else 4)
     free = flop_report.available_memory()
@@ -117,7 +119,8 @@ def report_command(
                       soft_wrap=True, markup=False, highlight=False)
     with StopSignals() as signals, _bar(json, len(chosen)) as tick:
         run = flop_report.run_report(plan, chosen, out, workers=at_once if backend == "local"
-                                     else workers, backend=backend, address=address,
+                                     else workers, threads=threads, backend=backend,
+                                     address=address,
                                      stop=lambda: signals.requested, progress=tick)
     written = flop_report.write_outputs(run.data, out, title=_title(plan))
     if not run.finished:

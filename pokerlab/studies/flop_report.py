@@ -20,7 +20,6 @@ import csv
 import io
 import json
 import multiprocessing
-import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -39,6 +38,7 @@ from pokerlab.studies.flop_sets import (
     texture,
 )
 from pokerlab.subgame.spot import Spot, SpotSize
+from pokerlab.subgame.units import usable_cores
 
 FORMAT = "pokerlab-flop-report"
 VERSION = 1
@@ -113,9 +113,9 @@ def estimate(plan: ReportPlan, flops: Sequence[Flop]) -> SpotSize:
     return max(sizes, key=lambda size: size.bytes)
 
 
-def solve_flop(plan: ReportPlan, flop: Flop,
-               interrupt: Callable[[], bool] | None = None) -> dict[str, Any] | None:
-    """Solve the plan on ``flop``; its report row, or None if interrupted.
+def solve_flop(plan: ReportPlan, flop: Flop, interrupt: Callable[[], bool] | None = None,
+               threads: int | None = 1) -> dict[str, Any] | None:
+    """Solve the plan on ``flop`` on ``threads`` threads; its report row, or None if interrupted.
 
     A flop the plan cannot be solved on (ranges that cannot meet on it, a spot over the
     memory limit) gives a row with its ``error``, so that a report never stops for one.
@@ -132,7 +132,8 @@ def solve_flop(plan: ReportPlan, flop: Flop,
         check_ranges_meet(spot.oop, spot.ip, spot.board_cards)
         built = spot.build(memory_limit=plan.memory_limit)
         solver = RangeSolver(built.public, variant=plan.variant,
-                             memory_limit=plan.memory_limit, precision=built.precision)
+                             memory_limit=plan.memory_limit, precision=built.precision,
+                             threads=threads)
         target = None if plan.target is None else plan.target / 100 * spot.pot
         solver.run(plan.iterations, target_exploitability=target, seconds=plan.seconds,
                    check_every=plan.check_every, interrupt=interrupt)
@@ -239,6 +240,7 @@ def run_report(
     folder: str | Path,
     *,
     workers: int | None = 1,
+    threads: int | None = None,
     backend: str = "local",
     address: str | None = None,
     stop: Callable[[], bool] | None = None,
@@ -252,6 +254,8 @@ def run_report(
         folder: where ``report.json`` lives (created); its rows are kept and skipped.
         workers: processes solving at once (local), or Ray workers (None: the
             cluster's CPUs).
+        threads: threads per solve (None: this machine's cores shared among the local
+            workers; one on Ray, whose workers have one CPU each).
         backend: ``"local"`` (this machine's processes) or ``"ray"``.
         address: with Ray: the cluster (None starts one here).
         stop: polled often; True stops the run (the flops being solved are dropped and
@@ -272,11 +276,12 @@ def run_report(
     if progress is not None:
         progress(len(flops) - len(todo), len(flops))
     if backend == "ray":
-        results = _ray_rows(plan, todo, workers, address, halt)
+        results = _ray_rows(plan, todo, workers, address, halt, threads or 1)
     elif workers is not None and workers > 1 and len(todo) > 1:
-        results = _pool_rows(plan, todo, workers, halt)
+        results = _pool_rows(plan, todo, workers, halt,
+                             threads or max(1, usable_cores() // workers))
     else:
-        results = _local_rows(plan, todo, halt)
+        results = _local_rows(plan, todo, halt, threads)
     solved = 0
     for row in results:
         rows[row["flop"]] = row
@@ -288,13 +293,13 @@ def run_report(
     return ReportRun(data, finished=len(rows) == len(flops), solved=solved)
 
 
-def _local_rows(plan: ReportPlan, flops: Sequence[Flop],
-                stop: Callable[[], bool]) -> Iterator[dict[str, Any]]:
+def _local_rows(plan: ReportPlan, flops: Sequence[Flop], stop: Callable[[], bool],
+                threads: int | None) -> Iterator[dict[str, Any]]:
     """Solve in this process, one flop after another."""
     for flop in flops:
         if stop():
             return
-        row = solve_flop(plan, flop, interrupt=stop)
+        row = solve_flop(plan, flop, interrupt=stop, threads=threads)
         if row is None:
             return
         yield row
@@ -306,17 +311,18 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _solve_job(job: tuple[ReportPlan, Flop]) -> dict[str, Any] | None:
-    return solve_flop(*job)
+def _solve_job(job: tuple[ReportPlan, Flop, int]) -> dict[str, Any] | None:
+    plan, flop, threads = job
+    return solve_flop(plan, flop, threads=threads)
 
 
 def _pool_rows(plan: ReportPlan, flops: Sequence[Flop], workers: int,
-               stop: Callable[[], bool]) -> Iterator[dict[str, Any]]:
+               stop: Callable[[], bool], threads: int) -> Iterator[dict[str, Any]]:
     """Solve on ``workers`` processes of this machine, rows in the order they finish."""
     context = multiprocessing.get_context("spawn")  # numba and threads do not survive fork
     pool = context.Pool(min(workers, len(flops)), initializer=_quiet_worker)
     try:
-        answers = pool.imap_unordered(_solve_job, [(plan, flop) for flop in flops])
+        answers = pool.imap_unordered(_solve_job, [(plan, flop, threads) for flop in flops])
         for _ in flops:
             while True:
                 if stop():
@@ -335,7 +341,8 @@ def _pool_rows(plan: ReportPlan, flops: Sequence[Flop], workers: int,
 
 
 def _ray_rows(plan: ReportPlan, flops: Sequence[Flop], workers: int | None,
-              address: str | None, stop: Callable[[], bool]) -> Iterator[dict[str, Any]]:
+              address: str | None, stop: Callable[[], bool],
+              threads: int) -> Iterator[dict[str, Any]]:
     """Solve on Ray workers (one CPU each), at most ``workers`` flops at once."""
     from pokerlab.blueprint.ray_session import cluster_workers, ray_session
 
@@ -347,7 +354,7 @@ def _ray_rows(plan: ReportPlan, flops: Sequence[Flop], workers: int | None,
         try:
             while waiting or running:
                 while waiting and len(running) < count:
-                    running.append(remote.remote(plan, waiting.pop(0)))
+                    running.append(remote.remote(plan, waiting.pop(0), None, threads))
                 done, running = ray.wait(running, num_returns=1, timeout=_POLL_SECONDS)
                 if stop():
                     return
@@ -371,13 +378,6 @@ def available_memory() -> int | None:
         return None
     return None
 
-
-def default_workers() -> int:
-    """This process's cores (its CPU affinity where the system says it)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 # -- aggregates and outputs -----------------------------------------------------------

@@ -157,22 +157,21 @@ def _blocked(cards: Ints, h: int, card: int) -> bool:
 
 
 @numba.njit(cache=True, nogil=True)
-def _reach_down(p: int, nodes: Ints, amounts: Floats, cards_o: Ints, weights_o: Floats,
-                regrets_o: Floats, strategy_o: Floats, use_regrets: bool, cum_o: Floats,
-                average_weight: float, cfreach: Floats, source: Ints, sigma: Floats,
-                lock_at: Ints, locks_o: Floats) -> None:
-    """Fill the opponent's reach of every node, top-down (row ``source[n]`` of ``cfreach``).
+def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amounts: Floats,
+                 cards_o: Ints, regrets_o: Floats, strategy_o: Floats, use_regrets: bool,
+                 cum_o: Floats, average_weight: float, cfreach: Floats, source: Ints,
+                 sigma: Floats, lock_at: Ints, locks_o: Floats) -> None:
+    """Pass the opponent's reach from each node ``order[start:stop]`` to its children.
 
-    The opponent plays regret matching on ``regrets_o`` (``use_regrets``; its locked rows,
-    ``lock_at`` and ``locks_o``, replace it where a node is locked) or the rows of
-    ``strategy_o``; with ``average_weight > 0`` its reach-weighted strategy is added to
-    ``cum_o`` (the strategy sums).
+    Parents come before children in ``order`` (the root's row is set first: see
+    :func:`_reach_root`). The opponent plays regret matching on ``regrets_o``
+    (``use_regrets``; its locked rows, ``lock_at`` and ``locks_o``, replace it where a node
+    is locked) or the rows of ``strategy_o``; with ``average_weight > 0`` its
+    reach-weighted strategy is added to ``cum_o`` (the strategy sums).
     """
     n_o = cards_o.shape[0]
-    for h in range(n_o):
-        cfreach[0, h] = weights_o[h]
-    source[0] = 0
-    for n in range(nodes.shape[0]):
+    for i in range(start, stop):
+        n = order[i]
         count = nodes[n, 3]
         if count == 0:
             continue
@@ -212,6 +211,14 @@ def _reach_down(p: int, nodes: Ints, amounts: Floats, cards_o: Ints, weights_o: 
                     c = first + k
                     for h in range(n_o):
                         cum_o[row + k, h] += average_weight * cfreach[c, h]
+
+
+@numba.njit(cache=True, nogil=True)
+def _reach_root(weights_o: Floats, cfreach: Floats, source: Ints) -> None:
+    """The root's reach row: the opponent's range weights."""
+    for h in range(weights_o.shape[0]):
+        cfreach[0, h] = weights_o[h]
+    source[0] = 0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -271,25 +278,21 @@ def _terminal_or_chance(n: int, p: int, nodes: Ints, amounts: Floats, isomorphic
 
 
 @numba.njit(cache=True, nogil=True)
-def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
-             mine: tuple, theirs: tuple,  # type: ignore[type-arg]
-             regrets_p: Floats, regrets_o: Floats, cum_o: Floats, cfreach: Floats,
-             source: Ints, cfv: Floats, sigma: Floats, scratch: Floats, regret_weight: float,
-             average_weight: float, floor: bool, discount: bool, positive_factor: float,
-             negative_factor: float, lock_at: Ints, locks_p: Floats, locks_o: Floats) -> None:
-    """One CFR update of player ``p``: regrets of ``p``, strategy sums of the opponent.
+def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amounts: Floats,
+                  isomorphic: Ints, mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                  regrets_p: Floats, cfreach: Floats, source: Ints, cfv: Floats,
+                  sigma: Floats, scratch: Floats, regret_weight: float, floor: bool,
+                  discount: bool, positive_factor: float, negative_factor: float,
+                  lock_at: Ints, locks_p: Floats) -> None:
+    """``p``'s values and regret updates at the nodes ``order[start:stop]``, children first.
 
-    Top-down, the opponent plays regret matching and its reach-weighted strategy is added
-    to its sums (``average_weight``); bottom-up, ``p``'s counterfactual values are computed
-    and ``p``'s regrets updated: ``R += regret_weight * (cfv(child) - cfv(node))``, then
-    floored at 0 (``floor``, CFR+) or discounted by sign (``discount``, DCFR). Locked
-    nodes and hands (``lock_at``, ``locks_p``, ``locks_o``: node locking) play their locked
-    rows instead of regret matching; their regrets still move but are never read.
+    ``R += regret_weight * (cfv(child) - cfv(node))`` at ``p``'s nodes, then floored at 0
+    (``floor``, CFR+) or discounted by sign (``discount``, DCFR). Locked nodes and hands
+    play their locked rows; their regrets still move but are never read.
     """
-    _reach_down(p, nodes, amounts, theirs[CARDS], theirs[WEIGHTS], regrets_o, regrets_o, True,
-                cum_o, average_weight, cfreach, source, sigma, lock_at, locks_o)
     n_p = mine[CARDS].shape[0]
-    for n in range(nodes.shape[0] - 1, -1, -1):
+    for i in range(stop - 1, start - 1, -1):
+        n = order[i]
         if nodes[n, 0] != _DECISION:
             _terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs, cfreach,
                                 source, cfv, scratch)
@@ -328,23 +331,94 @@ def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
 
 
 @numba.njit(cache=True, nogil=True)
-def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
-                  mine: tuple, theirs: tuple,  # type: ignore[type-arg]
-                  strategy_p: Floats, strategy_o: Floats, best_response: bool,
-                  cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
-                  scratch: Floats, lock_at: Ints, locks_p: Floats) -> None:
-    """Counterfactual values of ``p`` at every node against the opponent's ``strategy_o``.
+def cfr_top_down(p: int, nodes: Ints, amounts: Floats, theirs: tuple,  # type: ignore[type-arg]
+                 regrets_o: Floats, cum_o: Floats, cfreach: Floats, source: Ints,
+                 sigma: Floats, average_weight: float, lock_at: Ints, locks_o: Floats,
+                 top: Ints) -> None:
+    """A CFR update's first step: the opponent's reach through the nodes above the units."""
+    _reach_root(theirs[WEIGHTS], cfreach, source)
+    _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], regrets_o, regrets_o,
+                 True, cum_o, average_weight, cfreach, source, sigma, lock_at, locks_o)
+
+
+@numba.njit(cache=True, nogil=True)
+def cfr_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, nodes: Ints,
+              amounts: Floats, isomorphic: Ints, mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+              regrets_p: Floats, regrets_o: Floats, cum_o: Floats, cfreach: Floats,
+              source: Ints, cfv: Floats, sigma: Floats, scratch: Floats,
+              regret_weight: float, average_weight: float, floor: bool, discount: bool,
+              positive_factor: float, negative_factor: float, lock_at: Ints,
+              locks_p: Floats, locks_o: Floats) -> None:
+    """A CFR update inside each unit of ``units``: reach down, then values and regrets up.
+
+    Units share no node, row or reach entry, so threads may run disjoint lists at once.
+    """
+    for u in units:
+        start = unit_offsets[u]
+        stop = unit_offsets[u + 1]
+        _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], regrets_o,
+                     regrets_o, True, cum_o, average_weight, cfreach, source, sigma,
+                     lock_at, locks_o)
+        _update_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
+                      regrets_p, cfreach, source, cfv, sigma, scratch, regret_weight, floor,
+                      discount, positive_factor, negative_factor, lock_at, locks_p)
+
+
+@numba.njit(cache=True, nogil=True)
+def cfr_top_up(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+               mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+               regrets_p: Floats, cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
+               scratch: Floats, regret_weight: float, floor: bool, discount: bool,
+               positive_factor: float, negative_factor: float, lock_at: Ints,
+               locks_p: Floats, top: Ints) -> None:
+    """A CFR update's last step: values and regrets of the nodes above the units."""
+    _update_nodes(top, 0, top.shape[0], p, nodes, amounts, isomorphic, mine, theirs, regrets_p,
+                  cfreach, source, cfv, sigma, scratch, regret_weight, floor, discount,
+                  positive_factor, negative_factor, lock_at, locks_p)
+
+
+@numba.njit(cache=True, nogil=True)
+def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+             mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+             regrets_p: Floats, regrets_o: Floats, cum_o: Floats, cfreach: Floats,
+             source: Ints, cfv: Floats, sigma: Floats, scratch: Floats, regret_weight: float,
+             average_weight: float, floor: bool, discount: bool, positive_factor: float,
+             negative_factor: float, lock_at: Ints, locks_p: Floats, locks_o: Floats,
+             top: Ints, unit_nodes: Ints, unit_offsets: Ints, all_units: Ints) -> None:
+    """One CFR update of player ``p``: regrets of ``p``, strategy sums of the opponent.
+
+    Top-down, the opponent plays regret matching and its reach-weighted strategy is added
+    to its sums (``average_weight``); bottom-up, ``p``'s counterfactual values are computed
+    and ``p``'s regrets updated. The nodes come as a :class:`~pokerlab.subgame.units.Units`
+    split (``top``, then each unit down and up, then ``top`` up); every node's arithmetic
+    is the same whatever the split, so the threaded passes give the same numbers.
+    """
+    cfr_top_down(p, nodes, amounts, theirs, regrets_o, cum_o, cfreach, source, sigma,
+                 average_weight, lock_at, locks_o, top)
+    cfr_units(all_units, unit_nodes, unit_offsets, p, nodes, amounts, isomorphic, mine,
+              theirs, regrets_p, regrets_o, cum_o, cfreach, source, cfv, sigma, scratch,
+              regret_weight, average_weight, floor, discount, positive_factor,
+              negative_factor, lock_at, locks_p, locks_o)
+    cfr_top_up(p, nodes, amounts, isomorphic, mine, theirs, regrets_p, cfreach, source, cfv,
+               sigma, scratch, regret_weight, floor, discount, positive_factor,
+               negative_factor, lock_at, locks_p, top)
+
+
+@numba.njit(cache=True, nogil=True)
+def _evaluate_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints,
+                    amounts: Floats, isomorphic: Ints,
+                    mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                    strategy_p: Floats, best_response: bool, cfreach: Floats, source: Ints,
+                    cfv: Floats, scratch: Floats, lock_at: Ints, locks_p: Floats) -> None:
+    """``p``'s values at the nodes ``order[start:stop]``, children first.
 
     ``p`` plays ``strategy_p``, or a best response (the largest child value per hand) with
     ``best_response``; a best response plays ``p``'s locked rows where a node is locked
-    (``lock_at``, ``locks_p``: it may deviate only where it is free). ``cfreach`` (through
-    ``source``) and ``cfv`` are left filled.
+    (``lock_at``, ``locks_p``: it may deviate only where it is free).
     """
-    # The opponent plays strategy_o as given (its locks are in it): no lock is read there.
-    _reach_down(p, nodes, amounts, theirs[CARDS], theirs[WEIGHTS], strategy_o, strategy_o,
-                False, strategy_o, 0.0, cfreach, source, sigma, lock_at, locks_p)
     n_p = mine[CARDS].shape[0]
-    for n in range(nodes.shape[0] - 1, -1, -1):
+    for i in range(stop - 1, start - 1, -1):
+        n = order[i]
         if nodes[n, 0] != _DECISION:
             _terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs, cfreach,
                                 source, cfv, scratch)
@@ -378,13 +452,78 @@ def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
 
 
 @numba.njit(cache=True, nogil=True)
+def evaluate_top_down(p: int, nodes: Ints, amounts: Floats,
+                      theirs: tuple,  # type: ignore[type-arg]
+                      strategy_o: Floats, cfreach: Floats, source: Ints, sigma: Floats,
+                      lock_at: Ints, locks_p: Floats, top: Ints) -> None:
+    """An evaluation's first step: the opponent's reach through the nodes above the units."""
+    # The opponent plays strategy_o as given (its locks are in it): no lock is read there.
+    _reach_root(theirs[WEIGHTS], cfreach, source)
+    _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], strategy_o,
+                 strategy_o, False, strategy_o, 0.0, cfreach, source, sigma, lock_at, locks_p)
+
+
+@numba.njit(cache=True, nogil=True)
+def evaluate_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, nodes: Ints,
+                   amounts: Floats, isomorphic: Ints,
+                   mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                   strategy_p: Floats, strategy_o: Floats, best_response: bool,
+                   cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
+                   scratch: Floats, lock_at: Ints, locks_p: Floats) -> None:
+    """An evaluation inside each unit of ``units``: reach down, then values up."""
+    for u in units:
+        start = unit_offsets[u]
+        stop = unit_offsets[u + 1]
+        _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], strategy_o,
+                     strategy_o, False, strategy_o, 0.0, cfreach, source, sigma, lock_at,
+                     locks_p)
+        _evaluate_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
+                        strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
+                        locks_p)
+
+
+@numba.njit(cache=True, nogil=True)
+def evaluate_top_up(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+                    mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                    strategy_p: Floats, best_response: bool, cfreach: Floats, source: Ints,
+                    cfv: Floats, scratch: Floats, lock_at: Ints, locks_p: Floats,
+                    top: Ints) -> None:
+    """An evaluation's last step: the values of the nodes above the units."""
+    _evaluate_nodes(top, 0, top.shape[0], p, nodes, amounts, isomorphic, mine, theirs,
+                    strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
+                    locks_p)
+
+
+@numba.njit(cache=True, nogil=True)
+def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
+                  mine: tuple, theirs: tuple,  # type: ignore[type-arg]
+                  strategy_p: Floats, strategy_o: Floats, best_response: bool,
+                  cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
+                  scratch: Floats, lock_at: Ints, locks_p: Floats, top: Ints,
+                  unit_nodes: Ints, unit_offsets: Ints, all_units: Ints) -> None:
+    """Counterfactual values of ``p`` at every node against the opponent's ``strategy_o``.
+
+    ``cfreach`` (through ``source``) and ``cfv`` are left filled. The steps are
+    :func:`evaluate_top_down`, :func:`evaluate_units` and :func:`evaluate_top_up`.
+    """
+    evaluate_top_down(p, nodes, amounts, theirs, strategy_o, cfreach, source, sigma, lock_at,
+                      locks_p, top)
+    evaluate_units(all_units, unit_nodes, unit_offsets, p, nodes, amounts, isomorphic, mine,
+                   theirs, strategy_p, strategy_o, best_response, cfreach, source, cfv, sigma,
+                   scratch, lock_at, locks_p)
+    evaluate_top_up(p, nodes, amounts, isomorphic, mine, theirs, strategy_p, best_response,
+                    cfreach, source, cfv, scratch, lock_at, locks_p, top)
+
+
+@numba.njit(cache=True, nogil=True)
 def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
                    isomorphic: Ints, hands0: tuple, hands1: tuple,  # type: ignore[type-arg]
                    regrets0: Floats, regrets1: Floats, sums0: Floats, sums1: Floats,
                    cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
                    scratch: Floats, floor: bool, discount: bool, lock_at: Ints,
-                   locks0: Floats, locks1: Floats) -> None:
-    """``count`` alternating iterations: player 0's update, then player 1's, each time.
+                   locks0: Floats, locks1: Floats, top: Ints, unit_nodes: Ints,
+                   unit_offsets: Ints, all_units: Ints) -> None:
+    """``count`` alternating iterations on one thread: player 0's update, then player 1's.
 
     ``schedule[i]`` holds the ``i``-th iteration's ``(regret_weight, average_weight,
     positive_factor, negative_factor)``; ``lock_at``, ``locks0`` and ``locks1`` are the
@@ -397,10 +536,32 @@ def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
         negative = schedule[i, 3]
         cfr_pass(0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regrets1, sums1,
                  cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
-                 discount, positive, negative, lock_at, locks0, locks1)
+                 discount, positive, negative, lock_at, locks0, locks1, top, unit_nodes,
+                 unit_offsets, all_units)
         cfr_pass(1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regrets0, sums0,
                  cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
-                 discount, positive, negative, lock_at, locks1, locks0)
+                 discount, positive, negative, lock_at, locks1, locks0, top, unit_nodes,
+                 unit_offsets, all_units)
+
+
+@numba.njit(cache=True, nogil=True)
+def chance_units(nodes: Ints) -> tuple[Ints, int]:
+    """Each node's unit (-1 above every chance node) and the number of units.
+
+    A unit is the subtree below one card of a chance node that has no chance node above
+    it: the first chance nodes split the tree into units that share nothing.
+    """
+    n_nodes = nodes.shape[0]
+    unit = np.full(n_nodes, -1, dtype=np.int64)
+    count = 0
+    for n in range(1, n_nodes):
+        parent = nodes[n, 9]
+        if unit[parent] >= 0:
+            unit[n] = unit[parent]
+        elif nodes[parent, 0] == _CHANCE:
+            unit[n] = count
+            count += 1
+    return unit, count
 
 
 @numba.njit(cache=True, nogil=True)

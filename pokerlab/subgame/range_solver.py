@@ -57,6 +57,7 @@ from pokerlab.solvers.run_loop import HistoryRow, RunLoop
 from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.node_lock import LockTable, NodeLock, resolve_locks
 from pokerlab.subgame.public_tree import PublicGame
+from pokerlab.subgame.units import resolve_threads, run_groups, scratch_arrays, tree_units
 
 VARIANTS = ("dcfr", "cfr+", "cfr")
 """The CFR variants the range solver runs."""
@@ -123,9 +124,15 @@ class RangeSolver(RunLoop):
         locks: node locks (:class:`~pokerlab.subgame.node_lock.NodeLock`, their text, or
             a resolved :class:`~pokerlab.subgame.node_lock.LockTable`): those nodes and
             hands play their fixed strategy; the rest is solved against it.
+        threads: the threads a pass runs on (None, the default: every core the process
+            may use). Below the first chance node the tree splits into units that share
+            nothing (:mod:`pokerlab.subgame.units`), run at once on that many threads;
+            the results are identical, bit for bit, whatever the count. A river spot (no
+            chance node) and small games run on one.
 
     Raises:
-        SolverError: an unknown variant or precision, or a hyper-parameter out of range.
+        SolverError: an unknown variant or precision, a hyper-parameter out of range, or
+            threads below 1.
         SpecError: a lock that does not fit the game (its node, actions or hands).
         GameTooLargeError: if the arrays would exceed ``memory_limit`` (nothing is
             allocated before the check; the message gives the estimate).
@@ -149,6 +156,7 @@ class RangeSolver(RunLoop):
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
         precision: str = "auto",
         locks: Iterable[NodeLock | str] | LockTable = (),
+        threads: int | None = None,
     ) -> None:
         if variant not in VARIANTS:
             raise SolverError(f"unknown variant {variant!r}; allowed: {', '.join(VARIANTS)}")
@@ -181,6 +189,10 @@ class RangeSolver(RunLoop):
         self._sums: tuple[FloatArray, FloatArray] = (np.zeros(shapes[0], dtype=dtype),
                                                      np.zeros(shapes[1], dtype=dtype))
         self._work = work_arrays(game, dtype)
+        self.threads = resolve_threads(threads)
+        self._units = tree_units(tree)
+        self._groups = self._units.groups(self.threads, max(*game.n_hands, 1))
+        self._scratch = scratch_arrays(self._work[3], self._work[4], len(self._groups))
 
     # -- hyper-parameters and schedule ----------------------------------------------------
     def hyperparameters(self) -> dict[str, Any]:
@@ -218,13 +230,45 @@ class RangeSolver(RunLoop):
         for i in range(count):
             regret_weight, average_weight, floor, discount, up, down = self._schedule(first + i)
             schedule[i] = regret_weight, average_weight, up, down
-        kernels.cfr_iterations(
-            count, schedule, tree.nodes, tree.amounts, tree.isomorphic,
-            game.tables[0].as_tuple(), game.tables[1].as_tuple(), self._regrets[0],
-            self._regrets[1], self._sums[0], self._sums[1], *self._work, floor, discount,
-            self.locks.lock_at, *self.locks.probs,
-        )
+        if len(self._groups) < 2:
+            kernels.cfr_iterations(
+                count, schedule, tree.nodes, tree.amounts, tree.isomorphic,
+                game.tables[0].as_tuple(), game.tables[1].as_tuple(), self._regrets[0],
+                self._regrets[1], self._sums[0], self._sums[1], *self._work, floor, discount,
+                self.locks.lock_at, *self.locks.probs, *self._units.as_tuple(),
+            )
+        else:
+            for i in range(count):
+                for p in (0, 1):
+                    self._threaded_pass(p, schedule[i], floor, discount)
         self.iterations += count
+
+    def _threaded_pass(self, p: int, schedule: FloatArray, floor: bool, discount: bool
+                       ) -> None:
+        """``cfr_pass`` of player ``p`` with the units on this solver's threads."""
+        game, units, o = self.game, self._units, 1 - p
+        tree = game.tree
+        mine, theirs = game.tables[p].as_tuple(), game.tables[o].as_tuple()
+        cfreach, source, cfv, sigma, scratch = self._work
+        regret_weight, average_weight, up, down = (float(x) for x in schedule)
+        lock_at, locks = self.locks.lock_at, self.locks.probs
+        kernels.cfr_top_down(p, tree.nodes, tree.amounts, theirs, self._regrets[o],
+                             self._sums[o], cfreach, source, sigma, average_weight, lock_at,
+                             locks[o], units.top)
+
+        def work(group: IntArray, g: int) -> None:
+            sigma_g, scratch_g = self._scratch[g]
+            kernels.cfr_units(group, units.nodes, units.offsets, p, tree.nodes, tree.amounts,
+                              tree.isomorphic, mine, theirs, self._regrets[p],
+                              self._regrets[o], self._sums[o], cfreach, source, cfv, sigma_g,
+                              scratch_g, regret_weight, average_weight, floor, discount, up,
+                              down, lock_at, locks[p], locks[o])
+
+        run_groups(work, self._groups)
+        kernels.cfr_top_up(p, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs,
+                           self._regrets[p], cfreach, source, cfv, sigma, scratch,
+                           regret_weight, floor, discount, up, down, lock_at, locks[p],
+                           units.top)
 
     def average_arrays(self) -> tuple[FloatArray, FloatArray]:
         """Each player's average strategy, ``[rows, hands]`` (uniform where never reached).
@@ -262,7 +306,7 @@ class RangeSolver(RunLoop):
                 locks written over them).
         """
         return evaluate_profile(self.game, self._locked(strategies), work=self._work,
-                                locks=self.locks)
+                                locks=self.locks, threads=self.threads)
 
     def exploitability(self, strategies: tuple[FloatArray, FloatArray] | None = None) -> float:
         """The exploitability of a profile (default: the average), chips per hand.
@@ -272,7 +316,7 @@ class RangeSolver(RunLoop):
         are locked (see the module docstring).
         """
         return profile_exploitability(self.game, self._locked(strategies), work=self._work,
-                                      locks=self.locks)
+                                      locks=self.locks, threads=self.threads)
 
     def _locked(self, strategies: tuple[FloatArray, FloatArray] | None
                 ) -> tuple[FloatArray, FloatArray]:
@@ -370,7 +414,8 @@ class RangeSolver(RunLoop):
     @classmethod
     def load_checkpoint(cls, path: str | Path, *, game: PublicGame,
                         memory_limit: int = DEFAULT_MEMORY_LIMIT,
-                        locks: Iterable[NodeLock | str] | None = None) -> RangeSolver:
+                        locks: Iterable[NodeLock | str] | None = None,
+                        threads: int | None = None) -> RangeSolver:
         """Rebuild the solver saved in ``path`` on ``game``; the next iteration is the same.
 
         Reads the range solver's former checkpoint format too. To rebuild the game from
@@ -382,6 +427,8 @@ class RangeSolver(RunLoop):
             memory_limit: the largest solver allocation accepted, in bytes.
             locks: the locks this run solves with; they must be the checkpoint's (None:
                 the checkpoint's own).
+            threads: the threads of the resumed run (as the constructor's; not part of
+                the checkpoint: any count gives the same numbers).
 
         Raises:
             FileFormatError: missing, damaged, or not a range checkpoint.
@@ -407,7 +454,8 @@ class RangeSolver(RunLoop):
                     f"{_listed(given)}: resume with the same locks (--lock/--locks), or "
                     "start afresh without --resume")
         try:
-            solver = cls(game, memory_limit=memory_limit, locks=saved, **hyperparameters)
+            solver = cls(game, memory_limit=memory_limit, locks=saved, threads=threads,
+                         **hyperparameters)
         except TypeError as exc:
             raise FileFormatError(f"{where} has corrupted hyper-parameters: {exc}") from None
         solver.restore(arrays, iterations=0, seconds=0.0, history=[])
@@ -468,15 +516,17 @@ def profile_exploitability(
     *,
     work: WorkArrays | None = None,
     locks: LockTable | None = None,
+    threads: int | None = 1,
 ) -> float:
     """The exploitability of ``strategies`` (chips per hand): the mean best-response value.
 
     Public games are zero-sum (a fold or a showdown moves chips from one player to the
     other), so the two players' values cancel and two best-response passes suffice. With
     ``locks``, of the locked game: best responses play the locks where they are locked.
+    ``threads`` as :func:`root_values`.
     """
     return _evaluate(game, strategies, work=work, with_values=False,
-                     locks=locks).exploitability
+                     locks=locks, threads=threads).exploitability
 
 
 def evaluate_profile(
@@ -485,6 +535,7 @@ def evaluate_profile(
     *,
     work: WorkArrays | None = None,
     locks: LockTable | None = None,
+    threads: int | None = 1,
 ) -> Evaluation:
     """Exact values and best-response values of ``strategies`` in ``game``, chips per hand.
 
@@ -495,7 +546,8 @@ def evaluate_profile(
     Raises:
         SolverError: if a strategy array does not have the shape ``[rows, hands]``.
     """
-    return _evaluate(game, strategies, work=work, with_values=True, locks=locks)
+    return _evaluate(game, strategies, work=work, with_values=True, locks=locks,
+                     threads=threads)
 
 
 def _evaluate(
@@ -505,6 +557,7 @@ def _evaluate(
     work: WorkArrays | None,
     with_values: bool,
     locks: LockTable | None = None,
+    threads: int | None = 1,
 ) -> Evaluation:
     tree = game.tree
     for p in (0, 1):
@@ -521,7 +574,8 @@ def _evaluate(
         weights = game.hands[p].weights
         for best_response, out in ((False, values), (True, best)):
             if best_response or with_values:
-                root_values(game, p, probs, best_response, work, locks=locks)
+                root_values(game, p, probs, best_response, work, locks=locks,
+                            threads=threads)
                 out[p] = float(weights @ work[2][0, : game.n_hands[p]]) / game.normalizer
     return Evaluation((values[0], values[1]), (best[0], best[1]))
 
@@ -540,22 +594,46 @@ def root_values(
     work: WorkArrays,
     *,
     locks: LockTable | None = None,
+    threads: int | None = 1,
 ) -> None:
     """Fill the work arrays with ``p``'s pass over ``strategies``.
 
     The opponent's reach of node ``n`` ends in ``work[0][work[1][n]]`` and ``p``'s
     counterfactual values in ``work[2][n]`` (best-response values with ``best_response``;
-    with ``locks``, a best response plays ``p``'s locks where it is locked).
+    with ``locks``, a best response plays ``p``'s locks where it is locked). With
+    ``threads`` above 1 (None: every core) the tree's units run on that many threads
+    (:mod:`pokerlab.subgame.units`): the same numbers, sooner.
     """
     tree = game.tree
     cfreach, source, cfv, sigma, scratch = work
     lock_at, locks_p = ((_NO_LOCK_AT, _NO_LOCKS) if locks is None
                         else (locks.lock_at, locks.probs[p]))
-    kernels.evaluate_pass(
-        p, tree.nodes, tree.amounts, tree.isomorphic, game.tables[p].as_tuple(),
-        game.tables[1 - p].as_tuple(), strategies[p], strategies[1 - p], best_response,
-        cfreach, source, cfv, sigma, scratch, lock_at, locks_p,
-    )
+    units = tree_units(tree)
+    groups = units.groups(resolve_threads(threads), max(*game.n_hands, 1))
+    mine, theirs = game.tables[p].as_tuple(), game.tables[1 - p].as_tuple()
+    strategy_p, strategy_o = strategies[p], strategies[1 - p]
+    if len(groups) < 2:
+        kernels.evaluate_pass(
+            p, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs, strategy_p,
+            strategy_o, best_response, cfreach, source, cfv, sigma, scratch, lock_at, locks_p,
+            *units.as_tuple(),
+        )
+        return
+    kernels.evaluate_top_down(p, tree.nodes, tree.amounts, theirs, strategy_o, cfreach,
+                              source, sigma, lock_at, locks_p, units.top)
+    private = scratch_arrays(sigma, scratch, len(groups))
+
+    def work_on(group: IntArray, g: int) -> None:
+        sigma_g, scratch_g = private[g]
+        kernels.evaluate_units(group, units.nodes, units.offsets, p, tree.nodes, tree.amounts,
+                               tree.isomorphic, mine, theirs, strategy_p, strategy_o,
+                               best_response, cfreach, source, cfv, sigma_g, scratch_g,
+                               lock_at, locks_p)
+
+    run_groups(work_on, groups)
+    kernels.evaluate_top_up(p, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs,
+                            strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
+                            locks_p, units.top)
 
 
 _NO_LOCK_AT = np.zeros(0, dtype=np.int64)

@@ -158,16 +158,17 @@ def _compatible_mass(game: PublicGame, player: int) -> FloatArray:
 
 
 def opponent_values(game: PublicGame, strategies: tuple[FloatArray, FloatArray],
-                    opponent: int) -> FloatArray:
+                    opponent: int, *, threads: int | None = 1) -> FloatArray:
     """``[nodes, hands_o]``: the opponent's best-response counterfactual values at each node.
 
     Against the other player's rows of ``strategies`` (the opponent's own rows are not
-    read), weighted by that player's root weights.
+    read), weighted by that player's root weights; on ``threads`` threads (None: every
+    core), the same numbers whatever the count.
     """
     work = work_arrays(game)
     probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
              np.ascontiguousarray(strategies[1], dtype=np.float64))
-    root_values(game, opponent, probs, True, work)
+    root_values(game, opponent, probs, True, work, threads=threads)
     return np.array(work[2][:, : game.n_hands[opponent]], dtype=np.float64)
 
 
@@ -182,6 +183,7 @@ def search(
     seconds: float | None = None,
     variant: str = "dcfr",
     started: float | None = None,
+    threads: int | None = None,
 ) -> SearchResult:
     """Re-solve ``searcher``'s strategy in ``game`` (see the module docstring).
 
@@ -199,6 +201,8 @@ def search(
             (default: now).
         variant: the range solver's variant.
         started: ``time.perf_counter()`` when the caller's budget began.
+        threads: the solver's threads (None: every core; any count gives the same
+            strategy).
 
     Raises:
         SolverError: an unknown safety, no budget, or arrays of the wrong shape.
@@ -215,13 +219,13 @@ def search(
                               f"{(tree.n_rows[p], game.n_hands[p])}; got {reference[p].shape}")
     q, o = searcher, 1 - searcher
     if alternative is None:
-        alternative = opponent_values(game, reference, o)[0]
+        alternative = opponent_values(game, reference, o, threads=threads)[0]
     alternative = np.asarray(alternative, dtype=np.float64)
     if safety == "gadget":
         solved, node_map = gadget_game(game, o, alternative)
     else:
         solved, node_map = game, list(range(tree.n_nodes))
-    solver = RangeSolver(solved, variant=variant)
+    solver = RangeSolver(solved, variant=variant, threads=threads)
     _run(solver, iterations, seconds, start)
     average = solver.average_arrays()
     strategy = np.zeros((tree.n_rows[q], game.n_hands[q]))
@@ -231,7 +235,7 @@ def search(
         strategy[row : row + count] = average[q][new_row : new_row + count]
     profile = [reference[0], reference[1]]
     profile[q] = strategy
-    values = opponent_values(game, (profile[0], profile[1]), o)
+    values = opponent_values(game, (profile[0], profile[1]), o, threads=threads)
     mass = _compatible_mass(game, o)
     with np.errstate(invalid="ignore", divide="ignore"):
         gains = np.where(mass > 0, (values[0] - alternative) / np.where(mass > 0, mass, 1), 0.0)
