@@ -184,6 +184,7 @@ def search(
     variant: str = "dcfr",
     started: float | None = None,
     threads: int | None = None,
+    target: float | None = None,
 ) -> SearchResult:
     """Re-solve ``searcher``'s strategy in ``game`` (see the module docstring).
 
@@ -203,6 +204,8 @@ def search(
         started: ``time.perf_counter()`` when the caller's budget began.
         threads: the solver's threads (None: every core; any count gives the same
             strategy).
+        target: stop once the gadget game's exploitability is at most this (chips per
+            hand; measured after each batch of iterations), within the other budgets.
 
     Raises:
         SolverError: an unknown safety, no budget, or arrays of the wrong shape.
@@ -212,6 +215,8 @@ def search(
         raise SolverError(f"safety must be one of {', '.join(SAFETIES)}; got {safety!r}")
     if iterations is None and seconds is None:
         raise SolverError("a search needs a budget: iterations, seconds or both")
+    if target is not None and not target > 0:
+        raise SolverError(f"target must be an exploitability > 0; got {target!r}")
     tree = game.tree
     for p in (0, 1):
         if reference[p].shape != (tree.n_rows[p], game.n_hands[p]):
@@ -226,7 +231,7 @@ def search(
     else:
         solved, node_map = game, list(range(tree.n_nodes))
     solver = RangeSolver(solved, variant=variant, threads=threads)
-    _run(solver, iterations, seconds, start)
+    _run(solver, iterations, seconds, start, target)
     average = solver.average_arrays()
     strategy = np.zeros((tree.n_rows[q], game.n_hands[q]))
     for n in tree.decision_nodes(q).tolist():
@@ -249,16 +254,18 @@ def search(
 
 
 def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
-         start: float) -> None:
+         start: float, target: float | None = None) -> None:
     """Iterate within the budget: small batches first, then batches sized to the time left.
 
     Each batch ends with one exploitability measurement (the solver's run loop measures at
-    its last iteration), about the cost of one iteration.
+    its last iteration), about the cost of one iteration; a ``target`` reached stops it.
     """
     batch = 2
     while True:
         done = solver.iterations
         if iterations is not None and done >= iterations:
+            return
+        if target is not None and solver.history and solver.last_exploitability <= target:
             return
         count = batch if iterations is None else min(batch, iterations - done)
         if seconds is not None:

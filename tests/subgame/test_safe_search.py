@@ -157,3 +157,20 @@ def test_a_search_without_budget_or_with_an_unknown_safety_is_refused() -> None:
         search(public, 0, reference, safety="maybe", iterations=5)
     with pytest.raises(SolverError, match="reference rows of player 0 must have shape"):
         search(public, 0, (reference[0][:, :1], reference[1]), iterations=5)
+
+
+def test_a_search_stops_at_its_target() -> None:
+    root = _flop_root((0, 3, 5), (CALL, CALL))
+    trainer = BlueprintTrainer(load(LEDUC_AS_HOLDEM), seed=0)
+    trainer.run(100)
+    sub, view = _subgame(BlueprintPolicy(trainer, game=load(LEDUC_AS_HOLDEM)), root, seed=0)
+    public = sub.public
+    reference = (view.reference(sub, 0), np.zeros((public.tree.n_rows[1], public.n_hands[1])))
+    loose = search(public, 0, reference, iterations=5000, target=0.05)
+    assert loose.exploitability <= 0.05
+    assert loose.iterations < 5000  # stopped by the target, not the iterations
+    tight = search(public, 0, reference, iterations=5000, target=0.001)
+    assert tight.iterations > loose.iterations
+    assert tight.exploitability <= 0.001
+    with pytest.raises(SolverError, match="target must be an exploitability > 0"):
+        search(public, 0, reference, iterations=5, target=0.0)
