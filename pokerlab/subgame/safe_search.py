@@ -40,12 +40,18 @@ import numpy as np
 from pokerlab._types import FloatArray
 from pokerlab.errors import SolverError
 from pokerlab.subgame.public_tree import (
+    COL_BOARD,
+    COL_COUNT,
+    COL_FIRST,
+    COL_KIND,
+    COL_PARENT,
+    COL_PLAYER,
+    COL_ROW,
     DECISION,
+    N_INT_COLUMNS,
     VALUE,
-    NodeSpec,
     PublicGame,
     PublicTree,
-    build_public_tree,
     compatible_weight,
 )
 from pokerlab.subgame.range_solver import RangeSolver, root_values, work_arrays
@@ -97,19 +103,13 @@ def gadget_game(game: PublicGame, opponent: int,
         ``game``.
     """
     tree = game.tree
+    if np.any(tree.nodes[:, COL_KIND] == VALUE):
+        raise SolverError("the re-solving gadget goes above a game without value nodes "
+                          "(a gadget game cannot take another gadget)")
     mass = _compatible_mass(game, opponent)
     per_pair = np.where(mass > 0, values / np.where(mass > 0, mass, 1.0), 0.0)
-    specs = _specs(tree)
-    root = specs[0]
-    root.label = "follow"
-    board = int(tree.nodes[0, 4])
-    stop = NodeSpec(VALUE, player=opponent, chips=tree.chips(0), label="terminate",
-                    key="terminate", value_row=0, board=board)
-    top = NodeSpec(DECISION, player=opponent, chips=tree.chips(0), key="gadget", board=board,
-                   children=[stop, root])
-    ids: dict[int, int] = {}
-    new_tree = build_public_tree(top, ids)
-    node_map = [ids[id(spec)] for spec in specs]
+    new_tree = _gadget_tree(tree, opponent)
+    node_map = list(range(2, tree.n_nodes + 2))
     rows = [np.zeros((0, game.n_hands[0])), np.zeros((0, game.n_hands[1]))]
     rows[opponent] = per_pair.reshape(1, -1)
     tables = list(game.tables)
@@ -124,22 +124,46 @@ def gadget_game(game: PublicGame, opponent: int,
     return public, node_map
 
 
-def _specs(tree: PublicTree) -> list[NodeSpec]:
-    """NodeSpecs of a flat tree, by node id (children linked; isomorphic entries kept)."""
-    specs: list[NodeSpec] = []
-    for n in range(tree.n_nodes):
-        specs.append(NodeSpec(
-            tree.kind(n), player=tree.player(n), chips=tree.chips(n),
-            board=int(tree.nodes[n, 4]), label=tree.labels[n], card=int(tree.nodes[n, 5]),
-            chance_factor=float(tree.amounts[n, 2]), key=tree.keys[n],
-            value_row=int(tree.nodes[n, 6]) if tree.kind(n) == VALUE else -1,
-        ))  # fmt: skip
-    for n in range(tree.n_nodes):
-        specs[n].children = [specs[c] for c in tree.children(n)]
-        start, end = int(tree.nodes[n, 7]), int(tree.nodes[n, 8])
-        for child, card, swap in tree.isomorphic[max(start, 0) : max(end, 0)]:
-            specs[n].isomorphic.append((int(card), int(swap), specs[int(child)]))
-    return specs
+def _gadget_tree(tree: PublicTree, opponent: int) -> PublicTree:
+    """``tree`` below a decision of ``opponent``: terminate (node 1) or follow (node 2).
+
+    The tree :func:`build_public_tree` would flatten from the gadget's specs, made with
+    array operations: node ``n`` of ``tree`` becomes ``n + 2`` (its depth-first order is
+    kept whole under "follow"), and ``opponent``'s rows move down by the gadget's two.
+    """
+    n = tree.n_nodes
+    nodes = np.empty((n + 2, N_INT_COLUMNS), dtype=np.int64)
+    nodes[2:] = tree.nodes
+    for column in (COL_FIRST, COL_PARENT):
+        shifted = nodes[2:, column]
+        shifted[shifted >= 0] += 2
+    nodes[2, COL_PARENT] = 0
+    mine = (nodes[2:, COL_KIND] == DECISION) & (nodes[2:, COL_PLAYER] == opponent)
+    nodes[2:, COL_ROW][mine] += 2
+    board = int(tree.nodes[0, COL_BOARD])
+    top = np.full(N_INT_COLUMNS, -1, dtype=np.int64)
+    top[[COL_KIND, COL_PLAYER, COL_FIRST, COL_COUNT, COL_BOARD, COL_ROW]] = (
+        DECISION, opponent, 1, 2, board, 0)
+    stop = np.full(N_INT_COLUMNS, -1, dtype=np.int64)
+    stop[[COL_KIND, COL_PLAYER, COL_COUNT, COL_BOARD, COL_ROW, COL_PARENT]] = (
+        VALUE, opponent, 0, board, 0, 0)
+    nodes[0], nodes[1] = top, stop
+    amounts = np.empty((n + 2, 3), dtype=np.float64)
+    amounts[2:] = tree.amounts
+    amounts[:2] = (*tree.chips(0), 1.0)
+    isomorphic = tree.isomorphic.copy()
+    if isomorphic.size:
+        isomorphic[:, 0] += 2
+    for array in (nodes, amounts, isomorphic):
+        array.setflags(write=False)
+    rows = list(tree.n_rows)
+    rows[opponent] += 2
+    return PublicTree(
+        nodes=nodes, amounts=amounts, isomorphic=isomorphic,
+        labels=("", "terminate", "follow", *tree.labels[1:]),
+        keys=("gadget", "terminate", *tree.keys),
+        n_rows=(rows[0], rows[1]),
+    )  # fmt: skip
 
 
 def _compatible_mass(game: PublicGame, player: int) -> FloatArray:
