@@ -26,6 +26,7 @@ included), below it the abstract child whose real action was taken.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,10 +36,12 @@ from pokerlab.blueprint.betting_tree import DECISION, RAISE
 from pokerlab.blueprint.nolimit import raise_fraction, raise_translation
 from pokerlab.blueprint.policy import CALL_ACTION, BlueprintPolicy, menu_targets
 from pokerlab.errors import SpecError
+from pokerlab.games.bet_sizes import BetMenu
+from pokerlab.games.betting_sequences import node_actions
 from pokerlab.games.holdem_betting import BettingNode
 from pokerlab.games.holdem_state import HoldemState
 from pokerlab.games.observation import Observation
-from pokerlab.subgame.holdem_subgame import Event, HoldemSubgame, hole_combos
+from pokerlab.subgame.holdem_subgame import Event, HoldemSubgame, Menu, hole_combos
 
 
 class BlueprintView:
@@ -156,6 +159,20 @@ class BlueprintView:
         legal = node.legal_actions()
         return [CALL_ACTION] if CALL_ACTION in legal else [legal[0]]
 
+    def sized_menu(self, sizes: BetMenu) -> Menu:
+        """A subgame menu of the search's own sizes (no-limit; limit keeps :meth:`menu`).
+
+        At each decision: fold (when owed), call, and the raises ``sizes`` offers there.
+        The blueprint's strategy is projected onto them (:meth:`strategy_at`).
+        """
+        def offered(node: BettingNode, events: tuple[Event, ...]) -> list[Action]:
+            if not node.cache.no_limit:
+                return self.menu(node, events)
+            self._nodes[events] = node
+            return list(node_actions(node, sizes))
+
+        return offered
+
     # -- strategies -------------------------------------------------------------------------
     def _street_buckets(self, board: tuple[int, ...], street: int, ids: IntArray) -> IntArray:
         """Buckets on ``board`` of the combos ``ids`` (-1 for those touching the board)."""
@@ -174,7 +191,9 @@ class BlueprintView:
 
         Columns are the combos ``ids``; rows the real ``actions`` of the node. An action
         the blueprint does not take gets 0; where the abstract hand is over the blueprint
-        checks or calls.
+        checks or calls. A blueprint action the node does not offer (a search with sizes
+        of its own, :meth:`sized_menu`) is projected: a raise onto the offered raise
+        nearest in amount (by ratio), anything else onto the call.
         """
         tree = self.tree
         out = np.zeros((len(actions), len(ids)))
@@ -189,10 +208,11 @@ class BlueprintView:
         valid = buckets >= 0
         rows = self.trainer.row_of(abstract, 0) + np.where(valid, buckets, 0)
         probs = self.trainer.average_rows(rows, n)  # [len(ids), n]
-        targets = self.targets(abstract, node)
-        for j, target in enumerate(targets):
-            if target in actions:
-                out[list(actions).index(target)] += probs[:, j]
+        offered = list(actions)
+        for j, target in enumerate(self.targets(abstract, node)):
+            column = _projected(target, offered)
+            if column is not None:
+                out[column] += probs[:, j]
         out[:, ~valid] = 1.0 / len(actions)
         return out
 
@@ -258,6 +278,18 @@ class BlueprintView:
         touches = np.isin(self.combos, np.array(board, dtype=np.int64)).any(axis=1)
         out[touches] = 0.0
         return out
+
+
+def _projected(target: Action, offered: list[Action]) -> int | None:
+    """The index in ``offered`` of the action standing for the blueprint's ``target``."""
+    if target in offered:
+        return offered.index(target)
+    raises = [a for a in offered if a >= RAISE]
+    if target >= RAISE and raises:
+        nearest = min(raises, key=lambda a: abs(math.log(max(a - RAISE, 1) /
+                                                          max(target - RAISE, 1))))
+        return offered.index(nearest)
+    return offered.index(CALL_ACTION) if CALL_ACTION in offered else None
 
 
 __all__ = ["BlueprintView"]

@@ -565,10 +565,14 @@ def chance_units(nodes: Ints) -> tuple[Ints, int]:
 
 
 @numba.njit(cache=True, nogil=True)
-def normalize_rows(nodes: Ints, player: int, sums: Floats, out: Floats) -> None:
-    """``out`` = ``sums`` normalized over each decision node's actions (uniform if 0)."""
+def normalize_rows(nodes: Ints, player: int, sums: Floats, out: Floats, start: int,
+                   stop: int) -> None:
+    """``out`` = ``sums`` normalized over each decision node's actions (uniform if 0).
+
+    Nodes ``start..stop-1`` only (threads share a tree by node ranges).
+    """
     n_hands = sums.shape[1]
-    for n in range(nodes.shape[0]):
+    for n in range(start, stop):
         if nodes[n, 0] != _DECISION or nodes[n, 1] != player:
             continue
         row = nodes[n, 6]

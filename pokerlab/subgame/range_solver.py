@@ -193,6 +193,7 @@ class RangeSolver(RunLoop):
         self._units = tree_units(tree)
         self._groups = self._units.groups(self.threads, max(*game.n_hands, 1))
         self._scratch = scratch_arrays(self._work[3], self._work[4], len(self._groups))
+        self._measured: tuple[FloatArray, FloatArray] | None = None
 
     # -- hyper-parameters and schedule ----------------------------------------------------
     def hyperparameters(self) -> dict[str, Any]:
@@ -276,13 +277,22 @@ class RangeSolver(RunLoop):
         In the storage dtype (float32 storage gives float32 strategies: on a flop they are
         as large as the regrets). Locked nodes and hands hold their locks exactly.
         """
-        out = []
+        self._measured = None  # the checks' buffers go first: one pair at a time
+        out = (np.empty_like(self._sums[0]), np.empty_like(self._sums[1]))
+        self._average_into(out)
+        return out
+
+    def _average_into(self, out: tuple[FloatArray, FloatArray]) -> None:
+        """Write the average strategies into ``out`` (on the solver's threads)."""
+        nodes = self.game.tree.nodes
+        count = max(1, len(self._groups))  # a tree without units still has its nodes
+        cuts = np.linspace(0, nodes.shape[0], count + 1).astype(np.int64).tolist()
         for p in (0, 1):
-            probs = np.empty_like(self._sums[p])
-            kernels.normalize_rows(self.game.tree.nodes, p, self._sums[p], probs)
-            self.locks.apply(p, probs)
-            out.append(probs)
-        return out[0], out[1]
+            def work(_: IntArray, g: int, p: int = p) -> None:
+                kernels.normalize_rows(nodes, p, self._sums[p], out[p], cuts[g], cuts[g + 1])
+
+            run_groups(work, [np.zeros(0, dtype=np.int64)] * count)
+            self.locks.apply(p, out[p])
 
     def current_arrays(self) -> tuple[FloatArray, FloatArray]:
         """Each player's current (regret-matching) strategy, ``[rows, hands]``, locks in it."""
@@ -332,7 +342,12 @@ class RangeSolver(RunLoop):
 
     # -- the run loop -------------------------------------------------------------------
     def _measure(self) -> float:
-        return self.exploitability()
+        """The run loop's check: the average's exploitability, in buffers kept for it."""
+        if self._measured is None:
+            self._measured = (np.empty_like(self._sums[0]), np.empty_like(self._sums[1]))
+        self._average_into(self._measured)
+        return profile_exploitability(self.game, self._measured, work=self._work,
+                                      locks=self.locks, threads=self.threads)
 
     @property
     def can_measure(self) -> bool:
@@ -344,7 +359,7 @@ class RangeSolver(RunLoop):
 
     def memory_bytes(self) -> int | None:
         """Bytes of the regret, strategy-sum and work arrays."""
-        arrays = (*self._regrets, *self._sums, *self._work)
+        arrays = (*self._regrets, *self._sums, *self._work, *(self._measured or ()))
         return int(sum(a.nbytes for a in arrays))
 
     @property

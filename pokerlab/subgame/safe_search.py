@@ -54,7 +54,7 @@ from pokerlab.subgame.public_tree import (
     PublicTree,
     compatible_weight,
 )
-from pokerlab.subgame.range_solver import RangeSolver, root_values, work_arrays
+from pokerlab.subgame.range_solver import RangeSolver, WorkArrays, root_values, work_arrays
 
 SAFETIES = ("gadget", "none")
 """How a search protects itself: the re-solving gadget, or nothing (unsafe)."""
@@ -66,9 +66,10 @@ class SearchResult:
 
     Attributes:
         strategy: ``q``'s re-solved rows over the subgame, ``[rows_q, hands_q]``.
-        opponent_values: ``[nodes, hands_o]`` the opponent's best-response counterfactual
-            values at every node of the subgame against ``strategy`` (what a later,
-            nested search of a node takes as the opponent's alternatives).
+        opponent_root: ``[hands_o]`` the opponent's best-response counterfactual values at
+            the subgame's root against ``strategy`` (a nested search of a later node
+            takes its alternatives from :func:`opponent_values` against the same
+            strategy).
         alternative: ``[hands_o]`` the values ``v_o`` the gadget offered (``safety="none"``:
             the opponent's best-response values against the reference, for reporting).
         iterations: range-solver iterations run.
@@ -81,7 +82,7 @@ class SearchResult:
     """
 
     strategy: FloatArray
-    opponent_values: FloatArray
+    opponent_root: FloatArray
     alternative: FloatArray
     iterations: int
     seconds: float
@@ -182,18 +183,27 @@ def _compatible_mass(game: PublicGame, player: int) -> FloatArray:
 
 
 def opponent_values(game: PublicGame, strategies: tuple[FloatArray, FloatArray],
-                    opponent: int, *, threads: int | None = 1) -> FloatArray:
+                    opponent: int, *, threads: int | None = 1,
+                    work: WorkArrays | None = None) -> FloatArray:
     """``[nodes, hands_o]``: the opponent's best-response counterfactual values at each node.
 
     Against the other player's rows of ``strategies`` (the opponent's own rows are not
     read), weighted by that player's root weights; on ``threads`` threads (None: every
-    core), the same numbers whatever the count.
+    core), the same numbers whatever the count. ``work``: the game's work arrays to
+    fill (default: new ones).
     """
-    work = work_arrays(game)
+    cfv = _opponent_pass(game, strategies, opponent, threads, work)
+    return np.array(cfv[:, : game.n_hands[opponent]], dtype=np.float64)
+
+
+def _opponent_pass(game: PublicGame, strategies: tuple[FloatArray, FloatArray], opponent: int,
+                   threads: int | None, work: WorkArrays | None) -> FloatArray:
+    """The opponent's best-response pass; its values ``[nodes, width]`` (in ``work``)."""
+    work = work_arrays(game) if work is None else work
     probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
              np.ascontiguousarray(strategies[1], dtype=np.float64))
     root_values(game, opponent, probs, True, work, threads=threads)
-    return np.array(work[2][:, : game.n_hands[opponent]], dtype=np.float64)
+    return work[2]
 
 
 def search(
@@ -247,8 +257,10 @@ def search(
             raise SolverError(f"reference rows of player {p} must have shape "
                               f"{(tree.n_rows[p], game.n_hands[p])}; got {reference[p].shape}")
     q, o = searcher, 1 - searcher
+    work = work_arrays(game)  # the two best-response passes share it
     if alternative is None:
-        alternative = opponent_values(game, reference, o, threads=threads)[0]
+        alternative = np.array(_opponent_pass(game, reference, o, threads, work)[0,
+                               : game.n_hands[o]], dtype=np.float64)
     alternative = np.asarray(alternative, dtype=np.float64)
     if safety == "gadget":
         solved, node_map = gadget_game(game, o, alternative)
@@ -257,21 +269,25 @@ def search(
     solver = RangeSolver(solved, variant=variant, threads=threads)
     _run(solver, iterations, seconds, start, target)
     average = solver.average_arrays()
-    strategy = np.zeros((tree.n_rows[q], game.n_hands[q]))
-    for n in tree.decision_nodes(q).tolist():
-        count = len(tree.children(n))
-        row, new_row = tree.row(n), solved.tree.row(node_map[n])
-        strategy[row : row + count] = average[q][new_row : new_row + count]
+    # the gadget moves the opponent's rows only: q's rows are the subgame's, in order
+    decisions = tree.decision_nodes(q)
+    assert solved.tree.n_rows[q] == tree.n_rows[q]
+    assert np.array_equal(solved.tree.nodes[np.asarray(node_map)[decisions], COL_ROW],
+                          tree.nodes[decisions, COL_ROW])
+    strategy = np.array(average[q], dtype=np.float64)
+    exploitability = solver.last_exploitability if solver.history else float("nan")
+    iterations_run = solver.iterations
+    del average, solver  # the solver's arrays go before the last pass
     profile = [reference[0], reference[1]]
     profile[q] = strategy
-    values = opponent_values(game, (profile[0], profile[1]), o, threads=threads)
+    values = np.array(_opponent_pass(game, (profile[0], profile[1]), o, threads, work)[0,
+                      : game.n_hands[o]], dtype=np.float64)
     mass = _compatible_mass(game, o)
     with np.errstate(invalid="ignore", divide="ignore"):
-        gains = np.where(mass > 0, (values[0] - alternative) / np.where(mass > 0, mass, 1), 0.0)
-    exploitability = solver.last_exploitability if solver.history else float("nan")
+        gains = np.where(mass > 0, (values - alternative) / np.where(mass > 0, mass, 1), 0.0)
     return SearchResult(
-        strategy=strategy, opponent_values=values, alternative=alternative,
-        iterations=solver.iterations, seconds=time.perf_counter() - start,
+        strategy=strategy, opponent_root=values, alternative=alternative,
+        iterations=iterations_run, seconds=time.perf_counter() - start,
         exploitability=exploitability, max_gain=float(gains.max()) if gains.size else 0.0,
         safety=safety,
     )  # fmt: skip

@@ -129,6 +129,46 @@ def test_every_hand_gets_a_distribution_at_a_searched_decision(texas: BlueprintP
     np.testing.assert_allclose(nested.strategy.sum(axis=1), 1.0, atol=1e-9)
 
 
+def test_a_search_with_sizes_of_its_own_is_smaller_and_answers_every_hand(
+    texas: BlueprintPolicy,
+) -> None:
+    state = _texas_decision(2, seed=4)
+    observation = state.observation(state.to_act)
+    # the blueprint's menu (50%, 100%, all-in) makes this turn too large to search
+    assert not SearchPolicy(texas, SearchSettings(think=None, iterations=1)).decide(
+        observation).searched
+    own = SearchPolicy(texas, SearchSettings(think=None, iterations=6, bets="75%",
+                                             raises="2.5x"))
+    decision = own.decide(observation)
+    assert decision.searched
+    np.testing.assert_allclose(decision.strategy.sum(axis=1), 1.0, atol=1e-9)
+    ((solve,),) = own._solves.values()
+    assert solve.sub.public.tree.n_nodes <= SearchSettings().max_nodes
+    # the root offers check and the one bet: 75% of the pot
+    pot = int(sum(state.contributions()))
+    root_actions = solve.sub.actions[0]
+    assert root_actions == (CALL, state.action_for_raise_to(  # type: ignore[attr-defined]
+        state.bets[state.to_act] + (3 * pot + 2) // 4))
+    # the blueprint's strategy is projected onto the offered actions: whole distributions
+    tree = solve.sub.public.tree
+    reference = solve.view.reference(solve.sub, solve.searcher)
+    for n in tree.decision_nodes(solve.searcher).tolist()[:200]:
+        k = len(tree.children(n))
+        np.testing.assert_allclose(reference[tree.row(n) : tree.row(n) + k].sum(axis=0), 1.0,
+                                   atol=1e-9)
+
+
+def test_search_sizes_and_threads_are_checked() -> None:
+    with pytest.raises(SpecError, match="raise sizes go with its bet sizes"):
+        SearchSettings(raises="2.5x")
+    with pytest.raises(SpecError):
+        SearchSettings(bets="75 percent")
+    with pytest.raises(PokerlabError, match="threads must be a whole number"):
+        SearchSettings(threads=0)
+    assert SearchSettings(bets="75%").sizes() is not None
+    assert SearchSettings().sizes() is None
+
+
 def test_before_the_searched_street_the_blueprint_answers(texas: BlueprintPolicy) -> None:
     policy = SearchPolicy(texas, SearchSettings(think=None, iterations=5))
     state = _texas_decision(0, seed=0)
