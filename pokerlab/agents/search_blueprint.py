@@ -27,6 +27,7 @@ included), below it the abstract child whose real action was taken.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,7 +36,7 @@ from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab.blueprint.betting_tree import DECISION, RAISE
 from pokerlab.blueprint.nolimit import raise_fraction, raise_translation
 from pokerlab.blueprint.policy import CALL_ACTION, BlueprintPolicy, menu_targets
-from pokerlab.errors import SpecError
+from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games.bet_sizes import BetMenu
 from pokerlab.games.betting_sequences import node_actions
 from pokerlab.games.holdem_betting import BettingNode
@@ -216,15 +217,24 @@ class BlueprintView:
         out[:, ~valid] = 1.0 / len(actions)
         return out
 
-    def reference(self, sub: HoldemSubgame, player: int) -> FloatArray:
+    def reference(self, sub: HoldemSubgame, player: int, *,
+                  deadline: float | None = None) -> FloatArray:
         """``[rows, hands]``: the blueprint at every decision of ``player`` in ``sub``.
 
         Hands are ``sub``'s hands of ``player``.
+
+        Raises:
+            GameTooLargeError: not worked out by ``deadline`` (a
+                :func:`time.perf_counter` time; a searcher's budget).
         """
         tree = sub.public.tree
         ids = sub.hand_ids[player]
         out = np.zeros((tree.n_rows[player], len(ids)))
-        for n in tree.decision_nodes(player).tolist():
+        for done, n in enumerate(tree.decision_nodes(player).tolist()):
+            if deadline is not None and done % 128 == 127 and time.perf_counter() > deadline:
+                raise GameTooLargeError(f"the blueprint's strategy over the subgame was not "
+                                        f"worked out in time ({done:,} decisions so far)",
+                                        found=done, limit=done)
             node = sub.betting[n]
             assert node is not None
             events = sub.events[n]

@@ -82,6 +82,13 @@ SOLVE_SHARE = 0.95
 rest is for its last check and the answer over every combination (a river solve that ran
 to the whole budget ended 8 to 40 ms past it)."""
 
+BUILD_SHARE = 0.5
+"""The share of ``think`` by which the subgame must be built, or the blueprint answers."""
+
+REFERENCE_SHARE = 0.7
+"""The share of ``think`` by which the blueprint's reference strategy over the subgame
+must be worked out, or the blueprint answers (a solve with less left would barely start)."""
+
 CACHE_SIZE = 256
 """Decisions and street searches kept (a hand needs a few; LBR and AIVAT revisit them)."""
 
@@ -345,10 +352,14 @@ class SearchPolicy:
             max_gain=float("nan") if result is None else result.max_gain,
         )  # fmt: skip
 
-    def _deadline(self, started: float) -> float | None:
-        """When building a subgame must stop: half the budget (the solve needs the rest)."""
+    def _deadline(self, started: float, share: float = BUILD_SHARE) -> float | None:
+        """When building a subgame must stop: half the budget (the solve needs the rest).
+
+        With ``share``, when another step before the solve must be done (the blueprint's
+        reference strategy: :data:`REFERENCE_SHARE`).
+        """
         think = self.settings.think
-        return None if think is None else started + 0.5 * think
+        return None if think is None else started + share * think
 
     def _budget(self, started: float) -> float | None:
         think = self.settings.think
@@ -533,7 +544,8 @@ class SearchPolicy:
         opponent = 1 - searcher
         public = sub.public
         reference: list[FloatArray] = [np.zeros(0), np.zeros(0)]
-        reference[searcher] = view.reference(sub, searcher)
+        reference[searcher] = view.reference(sub, searcher,
+                                             deadline=self._deadline(started, REFERENCE_SHARE))
         if earlier is not None:
             _overlay(reference[searcher], sub, searcher, *earlier)
         reference[opponent] = np.zeros((public.tree.n_rows[opponent], public.n_hands[opponent]))
