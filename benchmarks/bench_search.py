@@ -25,6 +25,7 @@ import numpy as np
 
 from benchmarks._harness import Row
 from pokerlab._types import CHANCE
+from pokerlab.agents.search_name import DEFAULT_TARGET
 from pokerlab.agents.search_policy import SearchPolicy, SearchSettings
 from pokerlab.blueprint.cards import cards_from_spec
 from pokerlab.blueprint.mccfr import BlueprintTrainer
@@ -49,7 +50,8 @@ CONFIGS = (
     ("sizes 75%/2.5x, think 1 s", 1.0, {"bets": "75%", "raises": "2.5x"}),
     ("sizes 75%/2.5x, think 3 s", 3.0, {"bets": "75%", "raises": "2.5x"}),
 )
-"""(label, seconds per decision, the search's own sizes): the settings timed."""
+"""(label, seconds per decision, the search's own sizes): the settings timed, each as
+``hard-search`` with that budget (stopping at :data:`DEFAULT_TARGET` % of the pot)."""
 
 
 def _decision_times(game: Any, blueprint: BlueprintPolicy, settings: SearchSettings,
@@ -148,7 +150,7 @@ def run(quick: bool) -> list[Row]:
         rows = []
         for label, think, sizes in CONFIGS:
             rng = np.random.default_rng(0)
-            settings = SearchSettings(think=think, **sizes)
+            settings = SearchSettings(think=think, target=DEFAULT_TARGET, **sizes)
             for street, name in ((2, "turn"), (3, "river")):
                 values, searched, percent = _decision_times(game, blueprint, settings, street,
                                                             4 if quick else 12, rng)

@@ -13,7 +13,9 @@ The built-in names (:mod:`pokerlab.agents.registry`):
 
 - ``hard-search``: :data:`DEFAULT_THINK` seconds per decision;
 - ``hard-search@250ms``, ``hard-search@2s``: another time budget per decision (the
-  search stops within it; how far it gets depends on the machine);
+  search stops within it; how far it gets depends on the machine). A search with a time
+  budget also stops once it is within :data:`DEFAULT_TARGET` percent of the pot of
+  equilibrium (most rivers: well before the budget);
 - ``hard-search+200``: at most 200 solver iterations per search and no clock, so the
   play is a function of the seed and the cards only (tests, reproducible studies).
 
@@ -30,7 +32,7 @@ import numpy as np
 
 from pokerlab._types import Action
 from pokerlab.agents.hard import HardAI
-from pokerlab.agents.search_name import DEFAULT_THINK, NAME, search_budget
+from pokerlab.agents.search_name import DEFAULT_TARGET, DEFAULT_THINK, NAME, search_budget
 from pokerlab.agents.search_policy import SearchPolicy, SearchSettings
 from pokerlab.errors import SpecError
 from pokerlab.games.base import Game
@@ -51,7 +53,7 @@ def parse_search_name(name: str) -> SearchSettings | None:
     think, iterations = budget
     if iterations is not None:
         return SearchSettings(think=None, iterations=iterations)
-    return SearchSettings(think=think)
+    return SearchSettings(think=think, target=DEFAULT_TARGET)
 
 
 class HardSearchAI:
@@ -84,7 +86,7 @@ class HardSearchAI:
         self.game = game
         self.blueprint_path = base.blueprint_path
         self.blueprint = base.policy
-        self.settings = settings or SearchSettings(think=DEFAULT_THINK)
+        self.settings = settings or SearchSettings(think=DEFAULT_THINK, target=DEFAULT_TARGET)
         self.policy = SearchPolicy(base.policy, self.settings)
         self.name = NAME
         self.rng = np.random.default_rng(seed)

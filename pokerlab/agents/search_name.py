@@ -17,6 +17,9 @@ NAME = "hard-search"
 DEFAULT_THINK = 1.0
 """Seconds per decision of ``hard-search`` (the issue's budget for the web table)."""
 
+DEFAULT_TARGET = 0.1
+"""A time-budgeted search stops once its game is this close to equilibrium (% of the pot)."""
+
 _PATTERN = re.compile(
     r"^hard-search(?:@(?P<amount>[0-9]+)(?P<unit>ms|s)|\+(?P<iterations>[0-9]+))?$")
 

@@ -123,6 +123,10 @@ class SearchSettings:
             hand's own actions are in the tree as they were made, whatever the sizes.
         raises: the search's raise sizes (``"2.5x"``); None: as ``bets``.
         threads: the solver's threads (None: every core; any count, the same answer).
+        target: stop a search once its gadget game is within this percentage of the
+            subgame's pot of equilibrium (measured after each batch of iterations;
+            None: use the whole budget). A river is often solved to 0.1% of the pot in a
+            fraction of a second: the rest of the budget is not spent.
     """
 
     think: float | None = 1.0
@@ -137,6 +141,7 @@ class SearchSettings:
     bets: str | None = None
     raises: str | None = None
     threads: int | None = None
+    target: float | None = None
 
     def __post_init__(self) -> None:
         if self.think is None and self.iterations is None:
@@ -162,6 +167,10 @@ class SearchSettings:
             raise SpecError("the search's raise sizes go with its bet sizes: give bets too")
         self.sizes()  # a SpecError names a size that cannot be read
         resolve_threads(self.threads)  # a SolverError names a bad count
+        if self.target is not None and not (isinstance(self.target, int | float)
+                                            and 0 < self.target <= 100):
+            raise SpecError(f"target must be a percentage of the pot in (0, 100]; "
+                            f"got {self.target!r}")
 
     def sizes(self) -> BetMenu | None:
         """The search's own bet menu, or None for the blueprint's."""
@@ -559,7 +568,9 @@ class SearchPolicy:
                             seconds=None if settings.think is None
                             else settings.think * SOLVE_SHARE,
                             variant=settings.variant, started=started,
-                            threads=settings.threads)
+                            threads=settings.threads,
+                            target=None if settings.target is None
+                            else settings.target / 100 * public.pot)
             if result.iterations > 0:
                 strategy = result.strategy
             else:

@@ -17,7 +17,12 @@ import pytest
 
 from pokerlab._types import CHANCE, TERMINAL
 from pokerlab.agents.hard import HardAI, default_blueprint_path, default_recipe
-from pokerlab.agents.hard_search import DEFAULT_THINK, HardSearchAI, parse_search_name
+from pokerlab.agents.hard_search import (
+    DEFAULT_TARGET,
+    DEFAULT_THINK,
+    HardSearchAI,
+    parse_search_name,
+)
 from pokerlab.agents.registry import agent_names, make_agent
 from pokerlab.agents.search_policy import SearchPolicy, SearchSettings
 from pokerlab.blueprint.cards import cards_from_spec
@@ -158,6 +163,20 @@ def test_a_search_with_sizes_of_its_own_is_smaller_and_answers_every_hand(
                                    atol=1e-9)
 
 
+def test_a_river_search_stops_at_its_target_before_its_budget(texas: BlueprintPolicy) -> None:
+    state = _texas_decision(3, seed=6)
+    observation = state.observation(state.to_act)
+    whole = SearchPolicy(texas, SearchSettings(think=None, iterations=400)).decide(observation)
+    early = SearchPolicy(texas, SearchSettings(think=None, iterations=400, target=0.5)
+                         ).decide(observation)
+    assert early.searched
+    assert early.iterations < whole.iterations == 400
+    pot = sum(state.contributions())
+    assert early.exploitability <= 0.005 * pot
+    with pytest.raises(SpecError, match="target must be a percentage of the pot"):
+        SearchSettings(target=0)
+
+
 def test_search_sizes_and_threads_are_checked() -> None:
     with pytest.raises(SpecError, match="raise sizes go with its bet sizes"):
         SearchSettings(raises="2.5x")
@@ -203,9 +222,11 @@ def test_an_iteration_budget_makes_the_search_deterministic(texas: BlueprintPoli
 
 
 def test_search_names_parse_and_bad_ones_are_refused() -> None:
-    assert parse_search_name("hard-search") == SearchSettings(think=DEFAULT_THINK)
-    assert parse_search_name("hard-search@250ms") == SearchSettings(think=0.25)
-    assert parse_search_name("hard-search@2s") == SearchSettings(think=2.0)
+    assert parse_search_name("hard-search") == SearchSettings(think=DEFAULT_THINK,
+                                                              target=DEFAULT_TARGET)
+    assert parse_search_name("hard-search@250ms") == SearchSettings(think=0.25,
+                                                                    target=DEFAULT_TARGET)
+    assert parse_search_name("hard-search@2s") == SearchSettings(think=2.0, target=DEFAULT_TARGET)
     assert parse_search_name("hard-search+40") == SearchSettings(think=None, iterations=40)
     assert parse_search_name("hard") is None
     assert parse_search_name("hard-search@2.5s") is None
