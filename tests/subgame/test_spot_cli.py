@@ -193,3 +193,16 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_threads_give_the_same_solution(capsys: pytest.CaptureFixture[str]) -> None:
+    turn = ["spot", "solve", "--board", "Td9d6hQc", "--oop", "22+,A2s+,K9s+,QTs+,ATo+",
+            "--ip", "random", "--pot", "60", "--stack", "200", "--bets", "75%",
+            "--raises", "a", "--iterations", "4", "--check-every", "2", "--json"]
+    results = []
+    for threads in ("1", "2"):
+        assert main([*turn, "--threads", threads]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    for name in ("ev", "exploitability", "iterations"):
+        assert results[0][name] == results[1][name]
+    assert main([*turn, "--threads", "0"]) != 0  # refused: at least one thread
