@@ -19,6 +19,7 @@ from pokerlab.games import load
 from pokerlab.games.holdem_rules import CALL, RAISE
 from pokerlab.games.holdem_state import HoldemState
 from pokerlab.subgame.holdem_subgame import build_subgame, hole_combos
+from pokerlab.subgame.public_tree import PublicGame
 from pokerlab.subgame.safe_search import (
     SearchResult,
     compatible_total,
@@ -144,13 +145,19 @@ def test_the_gadget_game_offers_terminate_or_follow() -> None:
         assert tree.chips(node_map[n]) == sub.public.tree.chips(n)
 
 
-def test_a_search_without_budget_or_with_an_unknown_safety_is_refused() -> None:
+def _poor_search() -> tuple[PublicGame, tuple[np.ndarray, np.ndarray]]:
+    """A flop subgame of a 100-iteration blueprint and the searcher's reference there."""
     root = _flop_root((0, 3, 5), (CALL, CALL))
     trainer = BlueprintTrainer(load(LEDUC_AS_HOLDEM), seed=0)
     trainer.run(100)
     sub, view = _subgame(BlueprintPolicy(trainer, game=load(LEDUC_AS_HOLDEM)), root, seed=0)
     public = sub.public
-    reference = (view.reference(sub, 0), np.zeros((public.tree.n_rows[1], public.n_hands[1])))
+    return public, (view.reference(sub, 0),
+                    np.zeros((public.tree.n_rows[1], public.n_hands[1])))
+
+
+def test_a_search_without_budget_or_with_an_unknown_safety_is_refused() -> None:
+    public, reference = _poor_search()
     with pytest.raises(SolverError, match="needs a budget"):
         search(public, 0, reference)
     with pytest.raises(SolverError, match="safety must be one of gadget, none"):
@@ -160,12 +167,7 @@ def test_a_search_without_budget_or_with_an_unknown_safety_is_refused() -> None:
 
 
 def test_a_search_stops_at_its_target() -> None:
-    root = _flop_root((0, 3, 5), (CALL, CALL))
-    trainer = BlueprintTrainer(load(LEDUC_AS_HOLDEM), seed=0)
-    trainer.run(100)
-    sub, view = _subgame(BlueprintPolicy(trainer, game=load(LEDUC_AS_HOLDEM)), root, seed=0)
-    public = sub.public
-    reference = (view.reference(sub, 0), np.zeros((public.tree.n_rows[1], public.n_hands[1])))
+    public, reference = _poor_search()
     loose = search(public, 0, reference, iterations=5000, target=0.05)
     assert loose.exploitability <= 0.05
     assert loose.iterations < 5000  # stopped by the target, not the iterations
