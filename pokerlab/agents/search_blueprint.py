@@ -230,11 +230,12 @@ class BlueprintView:
         tree = sub.public.tree
         ids = sub.hand_ids[player]
         out = np.zeros((tree.n_rows[player], len(ids)))
-        for done, n in enumerate(tree.decision_nodes(player).tolist()):
+        decisions = tree.decision_nodes(player).tolist()
+        for done, n in enumerate(decisions):
             if deadline is not None and done % 128 == 127 and time.perf_counter() > deadline:
                 raise GameTooLargeError(f"the blueprint's strategy over the subgame was not "
-                                        f"worked out in time ({done:,} decisions so far)",
-                                        found=done, limit=done)
+                                        f"worked out in time ({done:,} of {len(decisions):,} "
+                                        "decisions)", found=len(decisions), limit=done)
             node = sub.betting[n]
             assert node is not None
             events = sub.events[n]

@@ -51,7 +51,7 @@ from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab.agents.search_blueprint import BlueprintView
 from pokerlab.blueprint.policy import BlueprintPolicy
 from pokerlab.cards import parse_cards
-from pokerlab.errors import GameTooLargeError, SpecError
+from pokerlab.errors import GameTooLargeError, SolverError, SpecError
 from pokerlab.games.base import Game
 from pokerlab.games.bet_sizes import BetMenu, parse_bet_menu
 from pokerlab.games.holdem_state import HoldemState
@@ -166,9 +166,12 @@ class SearchSettings:
         if self.raises is not None and self.bets is None:
             raise SpecError("the search's raise sizes go with its bet sizes: give bets too")
         self.sizes()  # a SpecError names a size that cannot be read
-        resolve_threads(self.threads)  # a SolverError names a bad count
-        if self.target is not None and not (isinstance(self.target, int | float)
-                                            and 0 < self.target <= 100):
+        try:
+            resolve_threads(self.threads)
+        except SolverError as exc:
+            raise SpecError(str(exc)) from None
+        if self.target is not None and (isinstance(self.target, bool) or not (
+                isinstance(self.target, int | float) and 0 < self.target <= 100)):
             raise SpecError(f"target must be a percentage of the pot in (0, 100]; "
                             f"got {self.target!r}")
 
@@ -343,7 +346,8 @@ class SearchPolicy:
                     solve = self._nested_solve(game, solves[-1], state, history, events,
                                                observation.seat, started)
                     solves.append(solve)
-            except GameTooLargeError:  # past max_nodes: the blueprint plays this street
+            except GameTooLargeError:  # past max_nodes, or not built or referenced in time:
+                # the blueprint plays this street (a search would not finish in budget)
                 self._large[prefix_key if solves is None else (prefix_key, events)] = True
                 if len(self._large) > CACHE_SIZE:
                     self._large.popitem(last=False)

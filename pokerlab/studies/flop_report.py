@@ -279,7 +279,7 @@ def run_report(
         results = _ray_rows(plan, todo, workers, address, halt, threads or 1)
     elif workers is not None and workers > 1 and len(todo) > 1:
         results = _pool_rows(plan, todo, workers, halt,
-                             threads or max(1, usable_cores() // workers))
+                             threads or max(1, usable_cores() // min(workers, len(todo))))
     else:
         results = _local_rows(plan, todo, halt, threads)
     solved = 0

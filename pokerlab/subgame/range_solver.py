@@ -358,7 +358,10 @@ class RangeSolver(RunLoop):
         return {"pot": float(self.game.pot)}
 
     def memory_bytes(self) -> int | None:
-        """Bytes of the regret, strategy-sum and work arrays."""
+        """Bytes of the solver's arrays: regrets, strategy sums, work, checks' average.
+
+        The average strategy the checks keep exists once the run has measured.
+        """
         arrays = (*self._regrets, *self._sums, *self._work, *(self._measured or ()))
         return int(sum(a.nbytes for a in arrays))
 

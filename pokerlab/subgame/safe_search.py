@@ -257,9 +257,8 @@ def search(
             raise SolverError(f"reference rows of player {p} must have shape "
                               f"{(tree.n_rows[p], game.n_hands[p])}; got {reference[p].shape}")
     q, o = searcher, 1 - searcher
-    work = work_arrays(game)  # the two best-response passes share it
     if alternative is None:
-        alternative = np.array(_opponent_pass(game, reference, o, threads, work)[0,
+        alternative = np.array(_opponent_pass(game, reference, o, threads, None)[0,
                                : game.n_hands[o]], dtype=np.float64)
     alternative = np.asarray(alternative, dtype=np.float64)
     if safety == "gadget":
@@ -277,10 +276,10 @@ def search(
     strategy = np.array(average[q], dtype=np.float64)
     exploitability = solver.last_exploitability if solver.history else float("nan")
     iterations_run = solver.iterations
-    del average, solver  # the solver's arrays go before the last pass
+    del average, solver  # the solver's arrays go before the last pass allocates its own
     profile = [reference[0], reference[1]]
     profile[q] = strategy
-    values = np.array(_opponent_pass(game, (profile[0], profile[1]), o, threads, work)[0,
+    values = np.array(_opponent_pass(game, (profile[0], profile[1]), o, threads, None)[0,
                       : game.n_hands[o]], dtype=np.float64)
     mass = _compatible_mass(game, o)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -327,8 +326,9 @@ def root_alternatives_after(game: PublicGame, values: FloatArray, node: int) -> 
     """The opponent's alternative values at an off-tree action below ``node``.
 
     ``node`` is the opponent's decision where it took an action the subgame does not
-    hold; ``values`` its best-response values at every node (:attr:`SearchResult.
-    opponent_values`). Its alternative for each hand is its best in-tree action there:
+    hold; ``values`` its best-response values at every node (:func:`opponent_values`
+    against the search's strategy). Its alternative for each hand is its best in-tree
+    action there:
     nested subgame solving keeps the off-tree action worth no more than that.
     """
     children = list(game.tree.children(node))

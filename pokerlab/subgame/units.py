@@ -15,11 +15,12 @@ spot has no chance node: it runs on one thread, as before.
 
 from __future__ import annotations
 
+import numbers
 import os
 import threading
 import weakref
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +40,8 @@ class Units:
     """A public tree split for the passes (see the module docstring).
 
     Attributes:
-        top: the nodes above every unit, in id order (the root first).
+        top: the nodes in no unit, in id order (the root first): those above the first
+            chance nodes, those chance nodes, and lines that end without a card.
         nodes: every unit's nodes, unit after unit, each unit's in id order.
         offsets: ``[units + 1]`` where each unit's nodes start in ``nodes``.
         everything: ``0..units-1`` (a single thread's list).
@@ -126,10 +128,10 @@ def resolve_threads(threads: int | None) -> int:
     """
     if threads is None:
         return usable_cores()
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
         raise SolverError(f"threads must be a whole number >= 1 (or None: every core); "
                           f"got {threads!r}")
-    return threads
+    return int(threads)
 
 
 _POOL: tuple[int, ThreadPoolExecutor] | None = None
@@ -148,20 +150,27 @@ def _pool() -> ThreadPoolExecutor:
 def run_groups(work: Callable[[IntArray, int], Any], groups: Sequence[IntArray]) -> None:
     """``work(units, g)`` for each group ``g``: the first on this thread, the rest on others.
 
-    Every group is finished when this returns; an exception in any is raised here.
+    Every group is finished when this returns, an interrupt (Ctrl-C) included: the
+    others are waited for before anything is raised, so no thread still writes to the
+    solver's arrays afterwards. An exception in any group is raised here.
     """
     futures = [_pool().submit(work, units, g) for g, units in enumerate(groups) if g > 0]
     error: BaseException | None = None
     try:
         if groups:
             work(groups[0], 0)
-    except BaseException as exc:  # wait for the others before raising
+    except BaseException as exc:  # the others still run: wait for them first
         error = exc
-    for future in futures:
+    while futures:
         try:
-            future.result()
-        except BaseException as exc:
+            wait(futures)
+        except BaseException as exc:  # an interrupt while waiting: keep waiting
             error = error or exc
+            continue
+        for future in futures:
+            failed = future.exception()
+            error = error or failed
+        futures = []
     if error is not None:
         raise error
 

@@ -182,8 +182,10 @@ def test_search_sizes_and_threads_are_checked() -> None:
         SearchSettings(raises="2.5x")
     with pytest.raises(SpecError):
         SearchSettings(bets="75 percent")
-    with pytest.raises(PokerlabError, match="threads must be a whole number"):
+    with pytest.raises(SpecError, match="threads must be a whole number"):
         SearchSettings(threads=0)
+    with pytest.raises(SpecError, match="target must be a percentage"):
+        SearchSettings(target=True)
     assert SearchSettings(bets="75%").sizes() is not None
     assert SearchSettings().sizes() is None
 

@@ -114,3 +114,19 @@ def test_work_arrays_are_shared_by_the_threads_of_one_pass(turn_game) -> None:  
         root_values(turn_game, 0, profile, True, work, threads=threads)
         filled.append(work[2].copy())
     assert np.array_equal(filled[0], filled[1])
+
+
+def test_an_interrupt_waits_for_the_other_threads() -> None:
+    import time
+
+    finished = []
+
+    def work(units: np.ndarray, g: int) -> None:
+        if g == 0:
+            raise KeyboardInterrupt  # Ctrl-C on the calling thread
+        time.sleep(0.3)
+        finished.append(g)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_groups(work, [np.array([0]), np.array([1])])
+    assert finished == [1]  # no thread still writes to the solver's arrays afterwards
