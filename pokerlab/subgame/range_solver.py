@@ -285,13 +285,15 @@ class RangeSolver(RunLoop):
     def _average_into(self, out: tuple[FloatArray, FloatArray]) -> None:
         """Write the average strategies into ``out`` (on the solver's threads)."""
         nodes = self.game.tree.nodes
-        count = max(1, len(self._groups))  # a tree without units still has its nodes
-        cuts = np.linspace(0, nodes.shape[0], count + 1).astype(np.int64).tolist()
+        # one stretch of node ids per thread (a tree without units still has its nodes)
+        cuts = np.linspace(0, nodes.shape[0], max(1, len(self._groups)) + 1).astype(np.int64)
+        stretches = [cuts[g : g + 2] for g in range(len(cuts) - 1)]
         for p in (0, 1):
-            def work(_: IntArray, g: int, p: int = p) -> None:
-                kernels.normalize_rows(nodes, p, self._sums[p], out[p], cuts[g], cuts[g + 1])
+            def work(stretch: IntArray, _: int, p: int = p) -> None:
+                kernels.normalize_rows(nodes, p, self._sums[p], out[p], int(stretch[0]),
+                                       int(stretch[1]))
 
-            run_groups(work, [np.zeros(0, dtype=np.int64)] * count)
+            run_groups(work, stretches)
             self.locks.apply(p, out[p])
 
     def current_arrays(self) -> tuple[FloatArray, FloatArray]:
