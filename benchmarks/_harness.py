@@ -50,3 +50,31 @@ def best_time(fn: Callable[[], object], *, repeat: int = 5, min_seconds: float =
         total += elapsed
         calls += 1
     return best
+
+
+# The peak as VmHWM: ru_maxrss would carry over through exec the peak of the forked
+# parent (a test process of 500 MB); VmHWM is the new program's own.
+_PEAK = ("import sys\nfrom pokerlab.cli import main\n"
+         "try:\n    main()\nexcept SystemExit:\n    pass\n"
+         "peak = [line.split()[1] for line in open('/proc/self/status')\n"
+         "        if line.startswith('VmHWM')][0]\n"
+         "print(peak, file=sys.stderr)\n")
+
+
+def command_peak(args: list[str], *, timeout: float = 600) -> tuple[str, int]:
+    """Run ``pokerlab ARGS`` in a new process: its stdout and its peak memory in bytes.
+
+    The peak is the process's resident high-water mark (Linux ``VmHWM``).
+
+    Raises:
+        RuntimeError: if the command fails (with the end of its error output).
+    """
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _PEAK, *args], capture_output=True,
+                          text=True, timeout=timeout, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"pokerlab {' '.join(args[:2])} failed: {done.stderr[-2000:]}")
+    return done.stdout, int(done.stderr.strip().splitlines()[-1]) * 1024
+

@@ -33,13 +33,14 @@ from typing import Any, TypeVar
 import numba
 import numpy as np
 
-from benchmarks._harness import Row
+from benchmarks._harness import Row, command_peak
 from pokerlab.games import Game, kuhn, leduc
 from pokerlab.solvers import CFRPlus
 from pokerlab.solvers.run_loop import Progress
 from pokerlab.subgame import PublicTreeCFR, RangeSolver, Spot
 from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.public_tree import PublicGame
+from pokerlab.subgame.units import work_arrays
 from pokerlab.tree import compile
 
 CHECK_EVERY = 10
@@ -190,27 +191,57 @@ def flop_solve(seconds: float = 3600.0, target_percent: float = 0.5) -> RangeSol
                       check_every=CHECK_EVERY, seconds=seconds, callback=show)
 
 
+RUST_FLOP_PEAK_MB = {"float32": 1840, "16-bit": 950}
+"""The Rust postflop solver's peak on the issue's flop spot (32-bit and compressed)."""
+
+def flop_memory(iterations: int = 2) -> None:
+    """Print the issue's flop spot's estimated and measured peak, fresh process each.
+
+    ``pokerlab spot solve`` runs ``iterations`` iterations and its report in a new
+    process (the kernels' cache warm), once with float32 storage (``--memory-limit
+    3000``) and once with the default (float64 fits 8,000 MB); the peak is the process's
+    ``VmHWM`` (its resident high-water mark).
+    """
+    import json
+
+    for limit, precision in (("3000", "float32"), ("8000", "float64")):
+        args = ["spot", "solve", "--board", FLOP, "--oop", OOP, "--ip", IP, "--pot", "200",
+                "--stack", "900", "--bets", "50%,100%", "--raises", "2.5x", "--iterations",
+                str(iterations), "--check-every", str(iterations), "--memory-limit", limit,
+                "--json"]
+        start = time.perf_counter()
+        out, peak = command_peak(args)
+        peak_mb = peak / 1e6
+        data = json.loads(out)
+        rust = RUST_FLOP_PEAK_MB["float32"]
+        print(f"{precision}: estimate {data['memory_mb']:,.0f} MB, peak {peak_mb:,.0f} MB "
+              f"(estimate/peak {data['memory_mb'] / peak_mb:.3f}; Rust 32-bit {rust:,} MB: "
+              f"{peak_mb / rust:.2f}x), wall {time.perf_counter() - start:.0f} s, load "
+              f"{os.getloadavg()[0]:.1f}", flush=True)
+
+
 @numba.njit(cache=False, nogil=True)
 def _only_kind(kind: int, repeat: int, p: int, nodes: Any, amounts: Any, isomorphic: Any,
                mine: Any, theirs: Any, cfreach: Any, source: Any, cfv: Any,
-               scratch: Any) -> None:  # pragma: no cover - compiled
+               scratch: Any, slot: Any) -> None:  # pragma: no cover - compiled
     for _ in range(repeat):
         for n in range(nodes.shape[0] - 1, -1, -1):
             if nodes[n, 0] == kind:
                 kernels._terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs,
-                                            cfreach, source, cfv, scratch)
+                                            cfreach, source, cfv, scratch, slot, 0)
 
 
 @numba.njit(cache=False, nogil=True)
 def _only_reach(repeat: int, p: int, nodes: Any, amounts: Any, cards_o: Any, weights_o: Any,
                 regrets_o: Any, sums_o: Any, cfreach: Any, source: Any,
-                sigma: Any, lock_at: Any, locks_o: Any) -> None:  # pragma: no cover - compiled
+                sigma: Any, lock_at: Any, locks_o: Any,
+                slot: Any) -> None:  # pragma: no cover - compiled
     order = np.arange(nodes.shape[0])
     for _ in range(repeat):
-        kernels._reach_root(weights_o, cfreach, source)
+        kernels._reach_root(weights_o, cfreach, source, slot)
         kernels._reach_nodes(order, 0, nodes.shape[0], p, nodes, amounts, cards_o, regrets_o,
                              regrets_o, True, sums_o, 1.0, cfreach, source, sigma, lock_at,
-                             locks_o)
+                             locks_o, slot, 0, False)
 
 
 def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float64") -> None:
@@ -224,7 +255,9 @@ def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float6
     tree = public.tree
     solver = RangeSolver(public, precision=precision, threads=1).run(iterations=3,
                                                                      check_every=3)
-    cfreach, source, cfv, sigma, scratch = solver._work
+    # every node its own rows: the parts run over the whole tree at once
+    work = work_arrays(public, solver.dtype)
+    cfreach, source, cfv, sigma, scratch = work.arrays()
     mine, theirs = public.tables[0].as_tuple(), public.tables[1].as_tuple()
     sums = solver._sums[1].copy()
     counts = np.bincount(tree.nodes[:, 0], minlength=4)
@@ -232,15 +265,18 @@ def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float6
     def terminal(kind: int) -> Callable[[int], None]:
         def part(r: int) -> None:
             _only_kind(kind, r, 0, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs,
-                       cfreach, source, cfv, scratch)
+                       cfreach, source, cfv, scratch, work.slot)
         return part
 
     def reach(r: int) -> None:
         _only_reach(r, 0, tree.nodes, tree.amounts, theirs[0], theirs[1], solver._regrets[1],
-                    sums, cfreach, source, sigma, solver.locks.lock_at, solver.locks.probs[1])
+                    sums, cfreach, source, sigma, solver.locks.lock_at, solver.locks.probs[1],
+                    work.slot)
 
     def iterations(r: int) -> None:
         solver._advance(r)
+
+    reach(1)  # the reach rows the terminal parts read
 
     parts = [(f"{name} ({counts[kind]:,} nodes)", terminal(kind))
              for name, kind in (("folds", 2), ("showdowns", 3), ("chance", 1))]

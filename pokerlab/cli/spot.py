@@ -165,7 +165,7 @@ def solve_command(
         raise typer.Exit(130)
     if resume:
         saved_at.unlink(missing_ok=True)  # the run it belonged to is finished
-    solution = SpotSolution.from_solver(solver, built)
+    solution = SpotSolution.from_solver(solver, built, finish=True)
     path = None if out is None else solution.save(out)
     root = solution.node("")
     frequency, label = report.grid_values(root, None)
@@ -174,7 +174,7 @@ def solve_command(
         "spot": spot.to_dict(),
         "nodes": size.n_nodes,
         "hands": list(size.n_hands),
-        "memory_mb": size.bytes / 1e6,
+        "memory_mb": size.bytes_in(4 if built.precision == "float32" else 8) / 1e6,
         "iterations": solution.iterations,
         "seconds": solution.seconds,
         "wall_seconds": solver.wall_seconds,

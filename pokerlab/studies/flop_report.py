@@ -141,7 +141,7 @@ def solve_flop(plan: ReportPlan, flop: Flop, interrupt: Callable[[], bool] | Non
         return {**row, "error": str(error)}
     if solver.interrupted:
         return None
-    solution = SpotSolution.from_solver(solver, built)
+    solution = SpotSolution.from_solver(solver, built, finish=True)
     root = solution.node("")
     ev = solution.ev
     row.update({

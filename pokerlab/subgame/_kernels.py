@@ -152,22 +152,58 @@ def showdown_values(cfreach: Floats, r: int, b: int, order_o: UInts, valid_o: In
 
 
 @numba.njit(cache=True, nogil=True)
+def average_rows(sums: Floats, row: int, n_actions: int, n_hands: int, out: Floats,
+                 out_row: int) -> None:
+    """``out[out_row + k, h]`` = ``sums[row + k, h]`` over the node's total (uniform if 0).
+
+    The average strategy of one decision node: every check and every report normalizes
+    the strategy sums this one way.
+    """
+    for h in range(n_hands):
+        total = 0.0
+        for k in range(n_actions):
+            total += sums[row + k, h]
+        if total > 0.0:
+            for k in range(n_actions):
+                out[out_row + k, h] = sums[row + k, h] / total
+        else:
+            for k in range(n_actions):
+                out[out_row + k, h] = 1.0 / n_actions
+
+
+@numba.njit(cache=True, nogil=True)
 def _blocked(cards: Ints, h: int, card: int) -> bool:
     return bool(cards[h, 0] == card or cards[h, 1] == card)
+
+
+@numba.njit(cache=True, nogil=True)
+def _row(slot: Ints, n: int, base: int) -> int:
+    """The work-array row of node ``n`` (see :mod:`pokerlab.subgame.units`, "layout").
+
+    ``slot[n] >= 0`` is a row of its own; ``-1 - i`` is row ``base + i`` of the scratch
+    area the unit is running in (``base`` names that area).
+    """
+    s = slot[n]
+    return s if s >= 0 else base - 1 - s
 
 
 @numba.njit(cache=True, nogil=True)
 def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amounts: Floats,
                  cards_o: Ints, regrets_o: Floats, strategy_o: Floats, use_regrets: bool,
                  cum_o: Floats, average_weight: float, cfreach: Floats, source: Ints,
-                 sigma: Floats, lock_at: Ints, locks_o: Floats) -> None:
+                 sigma: Floats, lock_at: Ints, locks_o: Floats, slot: Ints,
+                 base: int, normalized: bool) -> None:
     """Pass the opponent's reach from each node ``order[start:stop]`` to its children.
 
     Parents come before children in ``order`` (the root's row is set first: see
     :func:`_reach_root`). The opponent plays regret matching on ``regrets_o``
     (``use_regrets``; its locked rows, ``lock_at`` and ``locks_o``, replace it where a node
-    is locked) or the rows of ``strategy_o``; with ``average_weight > 0`` its
-    reach-weighted strategy is added to ``cum_o`` (the strategy sums).
+    is locked) or the rows of ``strategy_o``; with ``normalized``, ``strategy_o`` holds
+    strategy sums: each node's are normalized into ``sigma`` (whose dtype rounds them as
+    a stored average would be), then the locks written over them. With
+    ``average_weight > 0`` its
+    reach-weighted strategy is added to ``cum_o`` (the strategy sums). ``source[c]``
+    becomes the work row holding child ``c``'s reach.
     """
     n_o = cards_o.shape[0]
     for i in range(start, stop):
@@ -181,12 +217,13 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
         if kind == _CHANCE:
             for k in range(count):
                 c = first + k
-                source[c] = c
+                r = _row(slot, c, base)
+                source[c] = r
                 card = nodes[c, 5]
                 factor = amounts[c, 2]
                 for h in range(n_o):
                     blocked = cards_o[h, 0] == card or cards_o[h, 1] == card
-                    cfreach[c, h] = 0.0 if blocked else cfreach[parent, h] * factor
+                    cfreach[r, h] = 0.0 if blocked else cfreach[parent, h] * factor
         elif nodes[n, 1] == p:
             for k in range(count):
                 source[first + k] = parent
@@ -197,58 +234,72 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
                 apply_lock(lock_at, locks_o, n, count, n_o, sigma)
                 for k in range(count):
                     c = first + k
-                    source[c] = c
+                    r = _row(slot, c, base)
+                    source[c] = r
                     for h in range(n_o):
-                        cfreach[c, h] = cfreach[parent, h] * sigma[k, h]
+                        cfreach[r, h] = cfreach[parent, h] * sigma[k, h]
+            elif normalized:
+                average_rows(strategy_o, row, count, n_o, sigma, 0)
+                apply_lock(lock_at, locks_o, n, count, n_o, sigma)
+                for k in range(count):
+                    c = first + k
+                    r = _row(slot, c, base)
+                    source[c] = r
+                    for h in range(n_o):
+                        cfreach[r, h] = cfreach[parent, h] * sigma[k, h]
             else:
                 for k in range(count):
                     c = first + k
-                    source[c] = c
+                    r = _row(slot, c, base)
+                    source[c] = r
                     for h in range(n_o):
-                        cfreach[c, h] = cfreach[parent, h] * strategy_o[row + k, h]
+                        cfreach[r, h] = cfreach[parent, h] * strategy_o[row + k, h]
             if average_weight > 0.0:
                 for k in range(count):
-                    c = first + k
+                    r = source[first + k]
                     for h in range(n_o):
-                        cum_o[row + k, h] += average_weight * cfreach[c, h]
+                        cum_o[row + k, h] += average_weight * cfreach[r, h]
 
 
 @numba.njit(cache=True, nogil=True)
-def _reach_root(weights_o: Floats, cfreach: Floats, source: Ints) -> None:
+def _reach_root(weights_o: Floats, cfreach: Floats, source: Ints, slot: Ints) -> None:
     """The root's reach row: the opponent's range weights."""
+    r = slot[0]
     for h in range(weights_o.shape[0]):
-        cfreach[0, h] = weights_o[h]
-    source[0] = 0
+        cfreach[r, h] = weights_o[h]
+    source[0] = r
 
 
 @numba.njit(cache=True, nogil=True)
 def _terminal_or_chance(n: int, p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
                         mine: tuple, theirs: tuple,  # type: ignore[type-arg]
-                        cfreach: Floats, source: Ints, cfv: Floats, scratch: Floats) -> None:
+                        cfreach: Floats, source: Ints, cfv: Floats, scratch: Floats,
+                        slot: Ints, base: int) -> None:
     """The values of a fold, showdown, value or chance node (the same in every pass)."""
     kind = nodes[n, 0]
     cards_p = mine[CARDS]
     n_p = cards_p.shape[0]
+    v = _row(slot, n, base)
     if kind == _FOLD:
         folder = nodes[n, 1]
         stake = amounts[n, folder]
         fold_values(cfreach, source[n], theirs[FOLD_ENTRIES], theirs[FOLD_OFFSETS],
                     theirs[CARDS].shape[0], mine[FOLD_CARDS], mine[SAME],
-                    -stake if folder == p else stake, scratch, cfv, n)
+                    -stake if folder == p else stake, scratch, cfv, v)
     elif kind == _SHOWDOWN:
         showdown_values(cfreach, source[n], nodes[n, 4], theirs[ORDER], theirs[N_VALID],
                         theirs[ENTRIES], theirs[OFFSETS], mine[ORDER], mine[N_VALID],
-                        mine[CUTS], n_p, amounts[n, 0], scratch, cfv, n)
+                        mine[CUTS], n_p, amounts[n, 0], scratch, cfv, v)
     elif kind == _VALUE:
         row = nodes[n, 6]
         r = source[n]
         if nodes[n, 1] == p:  # p's hand h wins values[row, h] from each compatible hand
             fold_values(cfreach, r, theirs[FOLD_ENTRIES], theirs[FOLD_OFFSETS],
                         theirs[CARDS].shape[0], mine[FOLD_CARDS], mine[SAME], 1.0, scratch,
-                        cfv, n)
+                        cfv, v)
             values = mine[VALUES]
             for h in range(n_p):
-                cfv[n, h] *= values[row, h]
+                cfv[v, h] *= values[row, h]
         else:  # the owner is the opponent: its reach weighted by what each hand wins
             # (the node's reach row is its own: its parent is the opponent's decision)
             values = theirs[VALUES]
@@ -256,25 +307,26 @@ def _terminal_or_chance(n: int, p: int, nodes: Ints, amounts: Floats, isomorphic
                 cfreach[r, j] *= values[row, j]
             fold_values(cfreach, r, theirs[FOLD_ENTRIES], theirs[FOLD_OFFSETS],
                         theirs[CARDS].shape[0], mine[FOLD_CARDS], mine[SAME], -1.0, scratch,
-                        cfv, n)
+                        cfv, v)
     else:  # chance: each card's values, for the hands that do not hold it
         for h in range(n_p):
-            cfv[n, h] = 0.0
+            cfv[v, h] = 0.0
         first = nodes[n, 2]
         for k in range(nodes[n, 3]):
             c = first + k
+            r = _row(slot, c, base)
             card = nodes[c, 5]
             for h in range(n_p):
                 if cards_p[h, 0] != card and cards_p[h, 1] != card:
-                    cfv[n, h] += cfv[c, h]
+                    cfv[v, h] += cfv[r, h]
         swaps_p = mine[SWAPS]
         for e in range(nodes[n, 7], nodes[n, 8]):
-            c = isomorphic[e, 0]
+            r = _row(slot, isomorphic[e, 0], base)
             card = isomorphic[e, 1]
             swap = isomorphic[e, 2]
             for h in range(n_p):
                 if cards_p[h, 0] != card and cards_p[h, 1] != card:
-                    cfv[n, h] += cfv[c, swaps_p[swap, h]]
+                    cfv[v, h] += cfv[r, swaps_p[swap, h]]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -283,7 +335,7 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
                   regrets_p: Floats, cfreach: Floats, source: Ints, cfv: Floats,
                   sigma: Floats, scratch: Floats, regret_weight: float, floor: bool,
                   discount: bool, positive_factor: float, negative_factor: float,
-                  lock_at: Ints, locks_p: Floats) -> None:
+                  lock_at: Ints, locks_p: Floats, slot: Ints, base: int) -> None:
     """``p``'s values and regret updates at the nodes ``order[start:stop]``, children first.
 
     ``R += regret_weight * (cfv(child) - cfv(node))`` at ``p``'s nodes, then floored at 0
@@ -295,50 +347,55 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
         n = order[i]
         if nodes[n, 0] != _DECISION:
             _terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs, cfreach,
-                                source, cfv, scratch)
+                                source, cfv, scratch, slot, base)
             continue
         first = nodes[n, 2]
         count = nodes[n, 3]
+        v = _row(slot, n, base)
+        r = _row(slot, first, base)
         if nodes[n, 1] != p:
             for h in range(n_p):
-                cfv[n, h] = cfv[first, h]
+                cfv[v, h] = cfv[r, h]
             for k in range(1, count):
+                r = _row(slot, first + k, base)
                 for h in range(n_p):
-                    cfv[n, h] += cfv[first + k, h]
+                    cfv[v, h] += cfv[r, h]
             continue
         row = nodes[n, 6]
         regret_match(regrets_p, row, count, n_p, sigma)
         apply_lock(lock_at, locks_p, n, count, n_p, sigma)
         for h in range(n_p):
-            cfv[n, h] = sigma[0, h] * cfv[first, h]
+            cfv[v, h] = sigma[0, h] * cfv[r, h]
         for k in range(1, count):
+            r = _row(slot, first + k, base)
             for h in range(n_p):
-                cfv[n, h] += sigma[k, h] * cfv[first + k, h]
+                cfv[v, h] += sigma[k, h] * cfv[r, h]
         for k in range(count):
-            c = first + k
+            r = _row(slot, first + k, base)
             if floor:
                 for h in range(n_p):
                     regrets_p[row + k, h] = max(
-                        regrets_p[row + k, h] + regret_weight * (cfv[c, h] - cfv[n, h]), 0.0)
+                        regrets_p[row + k, h] + regret_weight * (cfv[r, h] - cfv[v, h]), 0.0)
             elif discount:
                 for h in range(n_p):
-                    r = regrets_p[row + k, h] + regret_weight * (cfv[c, h] - cfv[n, h])
-                    regrets_p[row + k, h] = r * (positive_factor if r >= 0.0
+                    x = regrets_p[row + k, h] + regret_weight * (cfv[r, h] - cfv[v, h])
+                    regrets_p[row + k, h] = x * (positive_factor if x >= 0.0
                                                  else negative_factor)
             else:
                 for h in range(n_p):
-                    regrets_p[row + k, h] += regret_weight * (cfv[c, h] - cfv[n, h])
+                    regrets_p[row + k, h] += regret_weight * (cfv[r, h] - cfv[v, h])
 
 
 @numba.njit(cache=True, nogil=True)
 def cfr_top_down(p: int, nodes: Ints, amounts: Floats, theirs: tuple,  # type: ignore[type-arg]
                  regrets_o: Floats, cum_o: Floats, cfreach: Floats, source: Ints,
                  sigma: Floats, average_weight: float, lock_at: Ints, locks_o: Floats,
-                 top: Ints) -> None:
+                 slot: Ints, top: Ints) -> None:
     """A CFR update's first step: the opponent's reach through the nodes above the units."""
-    _reach_root(theirs[WEIGHTS], cfreach, source)
+    _reach_root(theirs[WEIGHTS], cfreach, source, slot)
     _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], regrets_o, regrets_o,
-                 True, cum_o, average_weight, cfreach, source, sigma, lock_at, locks_o)
+                 True, cum_o, average_weight, cfreach, source, sigma, lock_at, locks_o, slot,
+                 0, False)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -348,20 +405,22 @@ def cfr_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, nodes: 
               source: Ints, cfv: Floats, sigma: Floats, scratch: Floats,
               regret_weight: float, average_weight: float, floor: bool, discount: bool,
               positive_factor: float, negative_factor: float, lock_at: Ints,
-              locks_p: Floats, locks_o: Floats) -> None:
+              locks_p: Floats, locks_o: Floats, slot: Ints, base: int) -> None:
     """A CFR update inside each unit of ``units``: reach down, then values and regrets up.
 
-    Units share no node, row or reach entry, so threads may run disjoint lists at once.
+    Units share no node, row or reach entry, so threads may run disjoint lists at once,
+    each in its own scratch area (``base``).
     """
     for u in units:
         start = unit_offsets[u]
         stop = unit_offsets[u + 1]
         _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], regrets_o,
                      regrets_o, True, cum_o, average_weight, cfreach, source, sigma,
-                     lock_at, locks_o)
+                     lock_at, locks_o, slot, base, False)
         _update_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
                       regrets_p, cfreach, source, cfv, sigma, scratch, regret_weight, floor,
-                      discount, positive_factor, negative_factor, lock_at, locks_p)
+                      discount, positive_factor, negative_factor, lock_at, locks_p, slot,
+                      base)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -370,11 +429,11 @@ def cfr_top_up(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
                regrets_p: Floats, cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
                scratch: Floats, regret_weight: float, floor: bool, discount: bool,
                positive_factor: float, negative_factor: float, lock_at: Ints,
-               locks_p: Floats, top: Ints) -> None:
+               locks_p: Floats, slot: Ints, top: Ints) -> None:
     """A CFR update's last step: values and regrets of the nodes above the units."""
     _update_nodes(top, 0, top.shape[0], p, nodes, amounts, isomorphic, mine, theirs, regrets_p,
                   cfreach, source, cfv, sigma, scratch, regret_weight, floor, discount,
-                  positive_factor, negative_factor, lock_at, locks_p)
+                  positive_factor, negative_factor, lock_at, locks_p, slot, 0)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -384,24 +443,26 @@ def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
              source: Ints, cfv: Floats, sigma: Floats, scratch: Floats, regret_weight: float,
              average_weight: float, floor: bool, discount: bool, positive_factor: float,
              negative_factor: float, lock_at: Ints, locks_p: Floats, locks_o: Floats,
-             top: Ints, unit_nodes: Ints, unit_offsets: Ints, all_units: Ints) -> None:
+             slot: Ints, base: int, top: Ints, unit_nodes: Ints, unit_offsets: Ints,
+             all_units: Ints) -> None:
     """One CFR update of player ``p``: regrets of ``p``, strategy sums of the opponent.
 
     Top-down, the opponent plays regret matching and its reach-weighted strategy is added
     to its sums (``average_weight``); bottom-up, ``p``'s counterfactual values are computed
     and ``p``'s regrets updated. The nodes come as a :class:`~pokerlab.subgame.units.Units`
-    split (``top``, then each unit down and up, then ``top`` up); every node's arithmetic
-    is the same whatever the split, so the threaded passes give the same numbers.
+    split (``top``, then each unit down and up in the scratch area at ``base``, then
+    ``top`` up); every node's arithmetic is the same whatever the split and the layout,
+    so the threaded passes give the same numbers.
     """
     cfr_top_down(p, nodes, amounts, theirs, regrets_o, cum_o, cfreach, source, sigma,
-                 average_weight, lock_at, locks_o, top)
+                 average_weight, lock_at, locks_o, slot, top)
     cfr_units(all_units, unit_nodes, unit_offsets, p, nodes, amounts, isomorphic, mine,
               theirs, regrets_p, regrets_o, cum_o, cfreach, source, cfv, sigma, scratch,
               regret_weight, average_weight, floor, discount, positive_factor,
-              negative_factor, lock_at, locks_p, locks_o)
+              negative_factor, lock_at, locks_p, locks_o, slot, base)
     cfr_top_up(p, nodes, amounts, isomorphic, mine, theirs, regrets_p, cfreach, source, cfv,
                sigma, scratch, regret_weight, floor, discount, positive_factor,
-               negative_factor, lock_at, locks_p, top)
+               negative_factor, lock_at, locks_p, slot, top)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -409,7 +470,8 @@ def _evaluate_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints,
                     amounts: Floats, isomorphic: Ints,
                     mine: tuple, theirs: tuple,  # type: ignore[type-arg]
                     strategy_p: Floats, best_response: bool, cfreach: Floats, source: Ints,
-                    cfv: Floats, scratch: Floats, lock_at: Ints, locks_p: Floats) -> None:
+                    cfv: Floats, scratch: Floats, lock_at: Ints, locks_p: Floats,
+                    slot: Ints, base: int) -> None:
     """``p``'s values at the nodes ``order[start:stop]``, children first.
 
     ``p`` plays ``strategy_p``, or a best response (the largest child value per hand) with
@@ -421,46 +483,57 @@ def _evaluate_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints,
         n = order[i]
         if nodes[n, 0] != _DECISION:
             _terminal_or_chance(n, p, nodes, amounts, isomorphic, mine, theirs, cfreach,
-                                source, cfv, scratch)
+                                source, cfv, scratch, slot, base)
             continue
         first = nodes[n, 2]
         count = nodes[n, 3]
+        v = _row(slot, n, base)
+        r = _row(slot, first, base)
         for h in range(n_p):
-            cfv[n, h] = cfv[first, h]
+            cfv[v, h] = cfv[r, h]
         if nodes[n, 1] != p:
             for k in range(1, count):
+                r = _row(slot, first + k, base)
                 for h in range(n_p):
-                    cfv[n, h] += cfv[first + k, h]
+                    cfv[v, h] += cfv[r, h]
         elif best_response:
             for k in range(1, count):
+                r = _row(slot, first + k, base)
                 for h in range(n_p):
-                    cfv[n, h] = max(cfv[n, h], cfv[first + k, h])
+                    cfv[v, h] = max(cfv[v, h], cfv[r, h])
             if n < lock_at.shape[0] and lock_at[n] >= 0:
                 locked = lock_at[n]
                 for h in range(n_p):
                     if locks_p[locked, h] == locks_p[locked, h]:  # not NaN: locked hand
-                        cfv[n, h] = 0.0
+                        cfv[v, h] = 0.0
                         for k in range(count):
-                            cfv[n, h] += locks_p[locked + k, h] * cfv[first + k, h]
+                            r = _row(slot, first + k, base)
+                            cfv[v, h] += locks_p[locked + k, h] * cfv[r, h]
         else:
             row = nodes[n, 6]
             for h in range(n_p):
-                cfv[n, h] *= strategy_p[row, h]
+                cfv[v, h] *= strategy_p[row, h]
             for k in range(1, count):
+                r = _row(slot, first + k, base)
                 for h in range(n_p):
-                    cfv[n, h] += strategy_p[row + k, h] * cfv[first + k, h]
+                    cfv[v, h] += strategy_p[row + k, h] * cfv[r, h]
 
 
 @numba.njit(cache=True, nogil=True)
 def evaluate_top_down(p: int, nodes: Ints, amounts: Floats,
                       theirs: tuple,  # type: ignore[type-arg]
                       strategy_o: Floats, cfreach: Floats, source: Ints, sigma: Floats,
-                      lock_at: Ints, locks_p: Floats, top: Ints) -> None:
-    """An evaluation's first step: the opponent's reach through the nodes above the units."""
-    # The opponent plays strategy_o as given (its locks are in it): no lock is read there.
-    _reach_root(theirs[WEIGHTS], cfreach, source)
+                      lock_at: Ints, locks_o: Floats, slot: Ints, normalized: bool,
+                      top: Ints) -> None:
+    """An evaluation's first step: the opponent's reach through the nodes above the units.
+
+    The opponent plays ``strategy_o`` as given (its locks are in it), or with
+    ``normalized`` its strategy sums normalized with its locks ``locks_o`` written in.
+    """
+    _reach_root(theirs[WEIGHTS], cfreach, source, slot)
     _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], strategy_o,
-                 strategy_o, False, strategy_o, 0.0, cfreach, source, sigma, lock_at, locks_p)
+                 strategy_o, False, strategy_o, 0.0, cfreach, source, sigma, lock_at, locks_o,
+                 slot, 0, normalized)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -469,17 +542,18 @@ def evaluate_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, no
                    mine: tuple, theirs: tuple,  # type: ignore[type-arg]
                    strategy_p: Floats, strategy_o: Floats, best_response: bool,
                    cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
-                   scratch: Floats, lock_at: Ints, locks_p: Floats) -> None:
+                   scratch: Floats, lock_at: Ints, locks_p: Floats, locks_o: Floats,
+                   slot: Ints, base: int, normalized: bool) -> None:
     """An evaluation inside each unit of ``units``: reach down, then values up."""
     for u in units:
         start = unit_offsets[u]
         stop = unit_offsets[u + 1]
         _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], strategy_o,
                      strategy_o, False, strategy_o, 0.0, cfreach, source, sigma, lock_at,
-                     locks_p)
+                     locks_o, slot, base, normalized)
         _evaluate_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
                         strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
-                        locks_p)
+                        locks_p, slot, base)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -487,11 +561,11 @@ def evaluate_top_up(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
                     mine: tuple, theirs: tuple,  # type: ignore[type-arg]
                     strategy_p: Floats, best_response: bool, cfreach: Floats, source: Ints,
                     cfv: Floats, scratch: Floats, lock_at: Ints, locks_p: Floats,
-                    top: Ints) -> None:
+                    slot: Ints, top: Ints) -> None:
     """An evaluation's last step: the values of the nodes above the units."""
     _evaluate_nodes(top, 0, top.shape[0], p, nodes, amounts, isomorphic, mine, theirs,
                     strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
-                    locks_p)
+                    locks_p, slot, 0)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -499,20 +573,23 @@ def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
                   mine: tuple, theirs: tuple,  # type: ignore[type-arg]
                   strategy_p: Floats, strategy_o: Floats, best_response: bool,
                   cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
-                  scratch: Floats, lock_at: Ints, locks_p: Floats, top: Ints,
-                  unit_nodes: Ints, unit_offsets: Ints, all_units: Ints) -> None:
+                  scratch: Floats, lock_at: Ints, locks_p: Floats, locks_o: Floats,
+                  slot: Ints, base: int, normalized: bool, top: Ints, unit_nodes: Ints,
+                  unit_offsets: Ints, all_units: Ints) -> None:
     """Counterfactual values of ``p`` at every node against the opponent's ``strategy_o``.
 
-    ``cfreach`` (through ``source``) and ``cfv`` are left filled. The steps are
+    ``cfreach`` (through ``source``) and ``cfv`` are left filled at the rows ``slot``
+    gives (every node's, in the full layout). With ``normalized``, ``strategy_o`` is the
+    opponent's strategy sums (see :func:`evaluate_top_down`). The steps are
     :func:`evaluate_top_down`, :func:`evaluate_units` and :func:`evaluate_top_up`.
     """
     evaluate_top_down(p, nodes, amounts, theirs, strategy_o, cfreach, source, sigma, lock_at,
-                      locks_p, top)
+                      locks_o, slot, normalized, top)
     evaluate_units(all_units, unit_nodes, unit_offsets, p, nodes, amounts, isomorphic, mine,
                    theirs, strategy_p, strategy_o, best_response, cfreach, source, cfv, sigma,
-                   scratch, lock_at, locks_p)
+                   scratch, lock_at, locks_p, locks_o, slot, base, normalized)
     evaluate_top_up(p, nodes, amounts, isomorphic, mine, theirs, strategy_p, best_response,
-                    cfreach, source, cfv, scratch, lock_at, locks_p, top)
+                    cfreach, source, cfv, scratch, lock_at, locks_p, slot, top)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -521,8 +598,8 @@ def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
                    regrets0: Floats, regrets1: Floats, sums0: Floats, sums1: Floats,
                    cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
                    scratch: Floats, floor: bool, discount: bool, lock_at: Ints,
-                   locks0: Floats, locks1: Floats, top: Ints, unit_nodes: Ints,
-                   unit_offsets: Ints, all_units: Ints) -> None:
+                   locks0: Floats, locks1: Floats, slot: Ints, base: int, top: Ints,
+                   unit_nodes: Ints, unit_offsets: Ints, all_units: Ints) -> None:
     """``count`` alternating iterations on one thread: player 0's update, then player 1's.
 
     ``schedule[i]`` holds the ``i``-th iteration's ``(regret_weight, average_weight,
@@ -536,32 +613,12 @@ def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
         negative = schedule[i, 3]
         cfr_pass(0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regrets1, sums1,
                  cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
-                 discount, positive, negative, lock_at, locks0, locks1, top, unit_nodes,
-                 unit_offsets, all_units)
+                 discount, positive, negative, lock_at, locks0, locks1, slot, base, top,
+                 unit_nodes, unit_offsets, all_units)
         cfr_pass(1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regrets0, sums0,
                  cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
-                 discount, positive, negative, lock_at, locks1, locks0, top, unit_nodes,
-                 unit_offsets, all_units)
-
-
-@numba.njit(cache=True, nogil=True)
-def chance_units(nodes: Ints) -> tuple[Ints, int]:
-    """Each node's unit (-1 above every chance node) and the number of units.
-
-    A unit is the subtree below one card of a chance node that has no chance node above
-    it: the first chance nodes split the tree into units that share nothing.
-    """
-    n_nodes = nodes.shape[0]
-    unit = np.full(n_nodes, -1, dtype=np.int64)
-    count = 0
-    for n in range(1, n_nodes):
-        parent = nodes[n, 9]
-        if unit[parent] >= 0:
-            unit[n] = unit[parent]
-        elif nodes[parent, 0] == _CHANCE:
-            unit[n] = count
-            count += 1
-    return unit, count
+                 discount, positive, negative, lock_at, locks1, locks0, slot, base, top,
+                 unit_nodes, unit_offsets, all_units)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -576,17 +633,7 @@ def normalize_rows(nodes: Ints, player: int, sums: Floats, out: Floats, start: i
         if nodes[n, 0] != _DECISION or nodes[n, 1] != player:
             continue
         row = nodes[n, 6]
-        count = nodes[n, 3]
-        for h in range(n_hands):
-            total = 0.0
-            for k in range(count):
-                total += sums[row + k, h]
-            if total > 0.0:
-                for k in range(count):
-                    out[row + k, h] = sums[row + k, h] / total
-            else:
-                for k in range(count):
-                    out[row + k, h] = 1.0 / count
+        average_rows(sums, row, nodes[n, 3], n_hands, out, row)
 
 
 @numba.njit(cache=True, nogil=True)

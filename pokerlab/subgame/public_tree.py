@@ -27,7 +27,9 @@ Game-specific code (Kuhn, Leduc, Hold'em spots) only builds a :class:`PublicGame
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -133,6 +135,51 @@ class PublicTree:
     def n_nodes(self) -> int:
         """Number of public nodes."""
         return int(self.nodes.shape[0])
+
+    def with_fresh_keys(self) -> PublicTree:
+        """This tree with new copies of its key strings.
+
+        Called once the :class:`NodeSpec` objects it was built from are gone: the keys
+        made while building lie among them in the interpreter's memory pools and keep
+        those pools from going back to the system; fresh copies lie together.
+        """
+        keys = tuple(key.encode().decode() for key in self.keys)
+        return dataclasses.replace(self, keys=keys)
+
+    @cached_property
+    def chance_units(self) -> tuple[IntArray, int]:
+        """Each node's *unit* (-1 above every chance node) and the number of units.
+
+        A unit is the subtree below one card of a chance node that has no chance node
+        above it: the first chance nodes split the tree into units that share nothing
+        (:mod:`pokerlab.subgame.units` runs them on threads, in scratch rows).
+        """
+        parent = self.nodes[:, COL_PARENT].tolist()
+        kind = self.nodes[:, COL_KIND].tolist()
+        unit = [-1] * len(parent)
+        count = 0
+        for node in range(1, len(parent)):
+            above = unit[parent[node]]
+            if above >= 0:
+                unit[node] = above
+            elif kind[parent[node]] == CHANCE_NODE:
+                unit[node] = count
+                count += 1
+        array = np.array(unit, dtype=np.int64)
+        array.setflags(write=False)
+        return array, count
+
+    def work_rows(self, areas: int = 1) -> int:
+        """Rows of the solver's reach and value arrays on ``areas`` threads.
+
+        One per node above the units and per unit root, and per thread the largest unit
+        less its root (:mod:`pokerlab.subgame.units`, "layout").
+        """
+        unit, count = self.chance_units
+        sizes = np.bincount(unit[unit >= 0], minlength=count)
+        top = int(np.count_nonzero(unit < 0))
+        span = max(0, int(sizes.max(initial=1)) - 1)
+        return top + count + max(1, areas) * span
 
     def kind(self, node: int) -> int:
         """The kind of ``node`` (DECISION, CHANCE_NODE, FOLD_NODE, SHOWDOWN)."""
@@ -305,14 +352,15 @@ class PublicGame:
         """Number of hands of each player."""
         return self.hands[0].n_hands, self.hands[1].n_hands
 
-    def memory_bytes(self, itemsize: int = BYTES_PER_ENTRY) -> int:
+    def memory_bytes(self, itemsize: int = BYTES_PER_ENTRY, areas: int = 1) -> int:
         """Bytes the solver will allocate for this game (regrets, sums, work vectors).
 
         ``itemsize`` is the bytes of one stored number: 8 for float64 (the default), 4
-        for float32 storage.
+        for float32 storage; ``areas`` the threads (each has its own scratch rows: see
+        :mod:`pokerlab.subgame.units`).
         """
-        return estimate_solver_bytes(self.tree.n_nodes, self.tree.n_rows, self.n_hands,
-                                     itemsize=itemsize)
+        return estimate_solver_bytes(self.tree.work_rows(areas), self.tree.n_rows,
+                                     self.n_hands, itemsize=itemsize)
 
 
 def make_public_game(
@@ -456,16 +504,17 @@ def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
     )
 
 
-def estimate_solver_bytes(n_nodes: int, n_rows: tuple[int, int], n_hands: tuple[int, int],
+def estimate_solver_bytes(work_rows: int, n_rows: tuple[int, int], n_hands: tuple[int, int],
                           *, itemsize: int = BYTES_PER_ENTRY) -> int:
     """Bytes of the solver's arrays, ``itemsize`` bytes per stored number.
 
-    Three ``[rows, hands]`` arrays per player (regrets, strategy sums, and the average
-    strategy each exploitability check builds) and two work arrays ``[nodes, hands]``
-    (reach and values).
+    Two ``[rows, hands]`` arrays per player (regrets and strategy sums: the checks read
+    the average straight from the sums, and a finished solve writes it over the regrets)
+    and two work arrays ``[work_rows, hands]`` (reach and values; ``work_rows`` is
+    :meth:`PublicTree.work_rows`, at most the number of nodes).
     """
-    tables = sum(3 * rows * hands for rows, hands in zip(n_rows, n_hands, strict=True))
-    work = 2 * n_nodes * max(n_hands)
+    tables = sum(2 * rows * hands for rows, hands in zip(n_rows, n_hands, strict=True))
+    work = 2 * work_rows * max(n_hands)
     return itemsize * (tables + work)
 
 
@@ -542,7 +591,7 @@ def build_public_tree(root: NodeSpec, ids: dict[int, int] | None = None) -> Publ
         nodes=nodes,
         amounts=amounts,
         isomorphic=isomorphic,
-        labels=tuple(spec.label for spec in order),
+        labels=tuple(sys.intern(spec.label) for spec in order),  # a few dozen distinct
         keys=tuple(spec.key for spec in order),
         n_rows=(rows[0], rows[1]),
     )

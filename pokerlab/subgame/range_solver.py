@@ -57,7 +57,14 @@ from pokerlab.solvers.run_loop import HistoryRow, RunLoop
 from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.node_lock import LockTable, NodeLock, resolve_locks
 from pokerlab.subgame.public_tree import PublicGame
-from pokerlab.subgame.units import resolve_threads, run_groups, scratch_arrays, tree_units
+from pokerlab.subgame.units import (
+    WorkArrays,
+    resolve_threads,
+    run_groups,
+    scratch_arrays,
+    tree_units,
+    work_arrays,
+)
 
 VARIANTS = ("dcfr", "cfr+", "cfr")
 """The CFR variants the range solver runs."""
@@ -68,11 +75,6 @@ where that fits the memory limit and float32 otherwise."""
 
 DEFAULT_MEMORY_LIMIT = 8 * 1024**3
 """Games whose solver arrays would exceed this (bytes) are refused unless a limit is given."""
-
-
-WorkArrays = tuple[FloatArray, IntArray, FloatArray, FloatArray, FloatArray]
-"""(opponent reach [nodes, hands], reach row of each node, values [nodes, hands], strategy
-rows [actions + 1, hands], scratch) for the compiled passes."""
 
 
 @dataclass(frozen=True)
@@ -188,12 +190,12 @@ class RangeSolver(RunLoop):
                                                         np.zeros(shapes[1], dtype=dtype))
         self._sums: tuple[FloatArray, FloatArray] = (np.zeros(shapes[0], dtype=dtype),
                                                      np.zeros(shapes[1], dtype=dtype))
-        self._work = work_arrays(game, dtype)
         self.threads = resolve_threads(threads)
         self._units = tree_units(tree)
         self._groups = self._units.groups(self.threads, max(*game.n_hands, 1))
-        self._scratch = scratch_arrays(self._work[3], self._work[4], len(self._groups))
-        self._measured: tuple[FloatArray, FloatArray] | None = None
+        self._work = work_arrays(game, dtype, areas=len(self._groups))
+        self._scratch = scratch_arrays(self._work.sigma, self._work.scratch, len(self._groups))
+        self._finished: tuple[FloatArray, FloatArray] | None = None
 
     # -- hyper-parameters and schedule ----------------------------------------------------
     def hyperparameters(self) -> dict[str, Any]:
@@ -221,6 +223,7 @@ class RangeSolver(RunLoop):
 
     # -- passes ---------------------------------------------------------------------------
     def _advance(self, count: int) -> None:
+        self._check_running()
         if count <= 0:
             return
         game = self.game
@@ -235,8 +238,9 @@ class RangeSolver(RunLoop):
             kernels.cfr_iterations(
                 count, schedule, tree.nodes, tree.amounts, tree.isomorphic,
                 game.tables[0].as_tuple(), game.tables[1].as_tuple(), self._regrets[0],
-                self._regrets[1], self._sums[0], self._sums[1], *self._work, floor, discount,
-                self.locks.lock_at, *self.locks.probs, *self._units.as_tuple(),
+                self._regrets[1], self._sums[0], self._sums[1], *self._work.arrays(), floor,
+                discount, self.locks.lock_at, *self.locks.probs, self._work.slot,
+                self._work.base(0), *self._units.as_tuple(),
             )
         else:
             for i in range(count):
@@ -250,12 +254,13 @@ class RangeSolver(RunLoop):
         game, units, o = self.game, self._units, 1 - p
         tree = game.tree
         mine, theirs = game.tables[p].as_tuple(), game.tables[o].as_tuple()
-        cfreach, source, cfv, sigma, scratch = self._work
+        cfreach, source, cfv, sigma, scratch = self._work.arrays()
+        slot = self._work.slot
         regret_weight, average_weight, up, down = (float(x) for x in schedule)
         lock_at, locks = self.locks.lock_at, self.locks.probs
         kernels.cfr_top_down(p, tree.nodes, tree.amounts, theirs, self._regrets[o],
                              self._sums[o], cfreach, source, sigma, average_weight, lock_at,
-                             locks[o], units.top)
+                             locks[o], slot, units.top)
 
         def work(group: IntArray, g: int) -> None:
             sigma_g, scratch_g = self._scratch[g]
@@ -263,12 +268,12 @@ class RangeSolver(RunLoop):
                               tree.isomorphic, mine, theirs, self._regrets[p],
                               self._regrets[o], self._sums[o], cfreach, source, cfv, sigma_g,
                               scratch_g, regret_weight, average_weight, floor, discount, up,
-                              down, lock_at, locks[p], locks[o])
+                              down, lock_at, locks[p], locks[o], slot, self._work.base(g))
 
         run_groups(work, self._groups)
         kernels.cfr_top_up(p, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs,
                            self._regrets[p], cfreach, source, cfv, sigma, scratch,
-                           regret_weight, floor, discount, up, down, lock_at, locks[p],
+                           regret_weight, floor, discount, up, down, lock_at, locks[p], slot,
                            units.top)
 
     def average_arrays(self) -> tuple[FloatArray, FloatArray]:
@@ -277,7 +282,6 @@ class RangeSolver(RunLoop):
         In the storage dtype (float32 storage gives float32 strategies: on a flop they are
         as large as the regrets). Locked nodes and hands hold their locks exactly.
         """
-        self._measured = None  # the checks' buffers go first: one pair at a time
         out = (np.empty_like(self._sums[0]), np.empty_like(self._sums[1]))
         self._average_into(out)
         return out
@@ -296,13 +300,34 @@ class RangeSolver(RunLoop):
             run_groups(work, stretches)
             self.locks.apply(p, out[p])
 
+    def finish(self) -> tuple[FloatArray, FloatArray]:
+        """The average strategies, written over the regrets: the solve is over.
+
+        What :meth:`average_arrays` returns, without a third pair of strategy-sized arrays
+        (on a flop spot each pair is most of the memory): the regrets are no longer
+        needed once the caller is done solving. Afterwards the solver cannot run on or
+        save a checkpoint (save one first); it still evaluates, and
+        :meth:`exploitability` and :meth:`evaluate` default to these strategies.
+        """
+        if self._finished is None:
+            self._average_into(self._regrets)
+            self._finished = self._regrets
+        return self._finished
+
+    def _check_running(self) -> None:
+        if self._finished is not None:
+            raise SolverError("this solver is finished (its regrets hold the average "
+                              "strategies); solve again, or save a checkpoint before "
+                              "finishing to resume")
+
     def current_arrays(self) -> tuple[FloatArray, FloatArray]:
         """Each player's current (regret-matching) strategy, ``[rows, hands]``, locks in it."""
+        self._check_running()
         out = []
         for p in (0, 1):
             probs = np.empty_like(self._regrets[p])
             kernels.current_rows(self.game.tree.nodes, p, self._regrets[p], probs,
-                                 self._work[3])
+                                 self._work.sigma)
             self.locks.apply(p, probs)
             out.append(probs)
         return out[0], out[1]
@@ -334,7 +359,7 @@ class RangeSolver(RunLoop):
                 ) -> tuple[FloatArray, FloatArray]:
         """The average strategies, or copies of ``strategies`` with the locks written in."""
         if strategies is None:
-            return self.average_arrays()
+            return self.average_arrays() if self._finished is None else self._finished
         if not self.locks:
             return strategies
         copies = (strategies[0].copy(), strategies[1].copy())
@@ -344,12 +369,9 @@ class RangeSolver(RunLoop):
 
     # -- the run loop -------------------------------------------------------------------
     def _measure(self) -> float:
-        """The run loop's check: the average's exploitability, in buffers kept for it."""
-        if self._measured is None:
-            self._measured = (np.empty_like(self._sums[0]), np.empty_like(self._sums[1]))
-        self._average_into(self._measured)
-        return profile_exploitability(self.game, self._measured, work=self._work,
-                                      locks=self.locks, threads=self.threads)
+        """The run loop's check: the average's exploitability, straight from the sums."""
+        return sums_exploitability(self.game, self._sums, work=self._work, locks=self.locks,
+                                   threads=self.threads)
 
     @property
     def can_measure(self) -> bool:
@@ -360,12 +382,13 @@ class RangeSolver(RunLoop):
         return {"pot": float(self.game.pot)}
 
     def memory_bytes(self) -> int | None:
-        """Bytes of the solver's arrays: regrets, strategy sums, work, checks' average.
+        """Bytes of the solver's arrays: regrets, strategy sums and work arrays.
 
-        The average strategy the checks keep exists once the run has measured.
+        The checks build no average strategy (:func:`sums_exploitability`); the average
+        :meth:`average_arrays` returns belongs to the caller.
         """
-        arrays = (*self._regrets, *self._sums, *self._work, *(self._measured or ()))
-        return int(sum(a.nbytes for a in arrays))
+        arrays = (*self._regrets, *self._sums)
+        return int(sum(a.nbytes for a in arrays)) + self._work.nbytes
 
     @property
     def last_exploitability(self) -> float:
@@ -382,12 +405,13 @@ class RangeSolver(RunLoop):
     # -- checkpoints ----------------------------------------------------------------------
     def state(self) -> dict[str, np.ndarray]:
         """The arrays that, restored, make the next iteration identical (copies)."""
-        return {
-            "regrets0": self._regrets[0].copy(),
-            "regrets1": self._regrets[1].copy(),
-            "sums0": self._sums[0].copy(),
-            "sums1": self._sums[1].copy(),
-        }
+        return {name: array.copy() for name, array in self._arrays().items()}
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        """The state's arrays themselves (a checkpoint writes them without copying)."""
+        self._check_running()
+        return {"regrets0": self._regrets[0], "regrets1": self._regrets[1],
+                "sums0": self._sums[0], "sums1": self._sums[1]}
 
     def restore(self, state: dict[str, np.ndarray], *, iterations: int, seconds: float,
                 history: list[HistoryRow], wall_seconds: float | None = None) -> None:
@@ -429,7 +453,7 @@ class RangeSolver(RunLoop):
             **self.clock_header(),
             "state_values": {},
         }
-        return write_checkpoint(Path(path), header, self.state(), kind="range")
+        return write_checkpoint(Path(path), header, self._arrays(), kind="range")
 
     @classmethod
     def load_checkpoint(cls, path: str | Path, *, game: PublicGame,
@@ -549,6 +573,24 @@ def profile_exploitability(
                      locks=locks, threads=threads).exploitability
 
 
+def sums_exploitability(
+    game: PublicGame,
+    sums: tuple[FloatArray, FloatArray],
+    *,
+    work: WorkArrays | None = None,
+    locks: LockTable | None = None,
+    threads: int | None = 1,
+) -> float:
+    """The exploitability of the average strategy of the strategy sums ``sums``.
+
+    The same number as :func:`profile_exploitability` of the normalized sums with the
+    locks written in (bit for bit), without building that average: each node's rows are
+    normalized as the passes reach them, so a check needs no strategy-sized array.
+    """
+    return _evaluate(game, sums, work=work, with_values=False, locks=locks, threads=threads,
+                     normalized=True).exploitability
+
+
 def evaluate_profile(
     game: PublicGame,
     strategies: tuple[FloatArray, FloatArray],
@@ -578,6 +620,7 @@ def _evaluate(
     with_values: bool,
     locks: LockTable | None = None,
     threads: int | None = 1,
+    normalized: bool = False,
 ) -> Evaluation:
     tree = game.tree
     for p in (0, 1):
@@ -585,8 +628,8 @@ def _evaluate(
         if strategies[p].shape != expected:
             raise SolverError(f"player {p}'s strategy must have shape {expected}; "
                               f"got {strategies[p].shape}")
-    if work is None:
-        work = work_arrays(game)
+    if work is None:  # only the root's values are read: the compact layout will do
+        work = work_arrays(game, areas=resolve_threads(threads))
     values = [0.0, 0.0]
     best = [0.0, 0.0]
     probs = (_kernel_floats(strategies[0]), _kernel_floats(strategies[1]))
@@ -595,8 +638,8 @@ def _evaluate(
         for best_response, out in ((False, values), (True, best)):
             if best_response or with_values:
                 root_values(game, p, probs, best_response, work, locks=locks,
-                            threads=threads)
-                out[p] = float(weights @ work[2][0, : game.n_hands[p]]) / game.normalizer
+                            threads=threads, normalized=normalized)
+                out[p] = float(weights @ work.cfv[0, : game.n_hands[p]]) / game.normalizer
     return Evaluation((values[0], values[1]), (best[0], best[1]))
 
 
@@ -615,32 +658,44 @@ def root_values(
     *,
     locks: LockTable | None = None,
     threads: int | None = 1,
+    normalized: bool = False,
 ) -> None:
     """Fill the work arrays with ``p``'s pass over ``strategies``.
 
-    The opponent's reach of node ``n`` ends in ``work[0][work[1][n]]`` and ``p``'s
-    counterfactual values in ``work[2][n]`` (best-response values with ``best_response``;
-    with ``locks``, a best response plays ``p``'s locks where it is locked). With
-    ``threads`` above 1 (None: every core) the tree's units run on that many threads
-    (:mod:`pokerlab.subgame.units`): the same numbers, sooner.
+    In the full layout (:func:`work_arrays`' default) the opponent's reach of node ``n``
+    ends in ``work.cfreach[work.source[n]]`` and ``p``'s counterfactual values in
+    ``work.cfv[n]`` (best-response values with ``best_response``; with ``locks``, a best
+    response plays ``p``'s locks where it is locked); in the compact layout only the rows
+    of their own hold a node's (the root's, row 0, always). With ``threads`` above 1
+    (None: every core) the tree's units run on that many threads, at most ``work.areas``
+    (:mod:`pokerlab.subgame.units`): the same numbers, sooner. With ``normalized`` the
+    opponent's entry of ``strategies`` is its strategy sums, normalized node by node with
+    its locks written in (as :meth:`RangeSolver.average_arrays` would give it).
     """
     tree = game.tree
-    cfreach, source, cfv, sigma, scratch = work
-    lock_at, locks_p = ((_NO_LOCK_AT, _NO_LOCKS) if locks is None
-                        else (locks.lock_at, locks.probs[p]))
+    cfreach, source, cfv, sigma, scratch = work.arrays()
+    slot = work.slot
+    lock_at, locks_p, locks_o = ((_NO_LOCK_AT, _NO_LOCKS, _NO_LOCKS) if locks is None
+                                 else (locks.lock_at, locks.probs[p], locks.probs[1 - p]))
+    if normalized and sigma.dtype != strategies[1 - p].dtype:
+        # the normalized rows round as a stored average of the sums' dtype would
+        sigma = np.zeros(sigma.shape, dtype=strategies[1 - p].dtype)
     units = tree_units(tree)
-    groups = units.groups(resolve_threads(threads), max(*game.n_hands, 1))
+    threads = resolve_threads(threads)
+    if work.areas is not None:
+        threads = min(threads, work.areas)
+    groups = units.groups(threads, max(*game.n_hands, 1))
     mine, theirs = game.tables[p].as_tuple(), game.tables[1 - p].as_tuple()
     strategy_p, strategy_o = strategies[p], strategies[1 - p]
     if len(groups) < 2:
         kernels.evaluate_pass(
             p, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs, strategy_p,
             strategy_o, best_response, cfreach, source, cfv, sigma, scratch, lock_at, locks_p,
-            *units.as_tuple(),
+            locks_o, slot, work.base(0), normalized, *units.as_tuple(),
         )
         return
     kernels.evaluate_top_down(p, tree.nodes, tree.amounts, theirs, strategy_o, cfreach,
-                              source, sigma, lock_at, locks_p, units.top)
+                              source, sigma, lock_at, locks_o, slot, normalized, units.top)
     private = scratch_arrays(sigma, scratch, len(groups))
 
     def work_on(group: IntArray, g: int) -> None:
@@ -648,31 +703,18 @@ def root_values(
         kernels.evaluate_units(group, units.nodes, units.offsets, p, tree.nodes, tree.amounts,
                                tree.isomorphic, mine, theirs, strategy_p, strategy_o,
                                best_response, cfreach, source, cfv, sigma_g, scratch_g,
-                               lock_at, locks_p)
+                               lock_at, locks_p, locks_o, slot, work.base(g), normalized)
 
     run_groups(work_on, groups)
     kernels.evaluate_top_up(p, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs,
                             strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
-                            locks_p, units.top)
+                            locks_p, slot, units.top)
 
 
 _NO_LOCK_AT = np.zeros(0, dtype=np.int64)
 _NO_LOCKS = np.zeros((0, 0))
 for _array in (_NO_LOCK_AT, _NO_LOCKS):
     _array.setflags(write=False)  # as a LockTable's: the kernels compile one version
-
-
-def work_arrays(game: PublicGame, dtype: type = np.float64) -> WorkArrays:
-    """The passes' work arrays: reach and values ``[nodes, hands]``, reach rows, scratch.
-
-    Reach and values are stored in ``dtype``; the small strategy rows and scratch (prefix
-    sums) stay float64.
-    """
-    tree = game.tree
-    width = max(*game.n_hands, 1)
-    return (np.zeros((tree.n_nodes, width), dtype=dtype), np.zeros(tree.n_nodes, dtype=np.int64),
-            np.zeros((tree.n_nodes, width), dtype=dtype), np.zeros((tree.max_actions + 1, width)),
-            np.zeros(3 * width + game.n_cards + 8))
 
 
 def uniform_arrays(game: PublicGame) -> tuple[FloatArray, FloatArray]:
@@ -701,5 +743,4 @@ __all__ = [
     "root_values",
     "storage_dtype",
     "uniform_arrays",
-    "work_arrays",
 ]

@@ -48,12 +48,8 @@ from pokerlab.subgame.public_tree import (
     build_public_tree,
     make_public_game,
 )
-from pokerlab.subgame.range_solver import (
-    RangeSolver,
-    evaluate_profile,
-    root_values,
-    work_arrays,
-)
+from pokerlab.subgame.range_solver import RangeSolver, evaluate_profile, root_values
+from pokerlab.subgame.units import work_arrays
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,7 +103,7 @@ def blueprint_reach(game: PublicGame, strategies: tuple[FloatArray, FloatArray],
     for q in (0, 1):
         work = work_arrays(game)
         root_values(game, 1 - q, strategies, False, work)
-        out.append(work[0][work[1][node], : game.n_hands[q]].copy())
+        out.append(work.cfreach[work.source[node], : game.n_hands[q]].copy())
     return out[0], out[1]
 
 
@@ -120,7 +116,7 @@ def best_response_values(game: PublicGame, strategies: tuple[FloatArray, FloatAr
     """
     work = work_arrays(game)
     root_values(game, player, strategies, True, work)
-    return work[2][node, : game.n_hands[player]].copy()
+    return work.cfv[node, : game.n_hands[player]].copy()
 
 
 def subgame(game: PublicGame, node: int, weights: tuple[FloatArray, FloatArray], *,

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab._types import Action, FloatArray
+from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab._version import __version__
 from pokerlab.cards import (
     GRID_LABELS,
@@ -58,9 +58,10 @@ from pokerlab.subgame.public_tree import (
     DECISION,
     KIND_NAMES,
 )
-from pokerlab.subgame.range_solver import RangeSolver, evaluate_profile, root_values, work_arrays
+from pokerlab.subgame.range_solver import RangeSolver, evaluate_profile, root_values
 from pokerlab.subgame.spot import DEFAULT_MEMORY_LIMIT, BuiltSpot, Spot
 from pokerlab.subgame.spot_game import SpotGame, spot_game
+from pokerlab.subgame.units import tree_units, work_arrays
 
 FORMAT = "pokerlab-spot"
 """The ``format`` field of a solved spot's header."""
@@ -195,14 +196,24 @@ class SpotSolution:
     locks: tuple[NodeLock, ...] = ()
 
     @classmethod
-    def from_solver(cls, solver: RangeSolver, built: BuiltSpot) -> SpotSolution:
-        """The solver's average strategies, measured once more exactly."""
+    def from_solver(cls, solver: RangeSolver, built: BuiltSpot, *,
+                    finish: bool = False) -> SpotSolution:
+        """The solver's average strategies, measured once more exactly.
+
+        With ``finish`` the strategies are written over the solver's regrets
+        (:meth:`RangeSolver.finish`: no third strategy-sized pair of arrays at the peak),
+        for callers that are done solving.
+        """
         if solver.game is not built.public:
             raise SolverError("the solver was not run on this spot's public game")
-        strategies = solver.average_arrays()
-        return cls(built, strategies, solver.iterations, solver.seconds,
-                   solver.exploitability(strategies), solver.hyperparameters(),
-                   solver.locks.locks)
+        if finish:
+            strategies = solver.finish()
+            exploitability = solver.exploitability()
+        else:
+            strategies = solver.average_arrays()
+            exploitability = solver.exploitability(strategies)
+        return cls(built, strategies, solver.iterations, solver.seconds, exploitability,
+                   solver.hyperparameters(), solver.locks.locks)
 
     def locks_at(self, key: str) -> tuple[NodeLock, ...]:
         """The locks of the node ``key`` names (see :meth:`node`), in order.
@@ -243,18 +254,43 @@ class SpotSolution:
         return self.values[0] + half, self.values[1] + half
 
     # -- per-node values --------------------------------------------------------------------
+    def _passes(self, node: int) -> tuple[tuple[FloatArray, FloatArray],
+                                          tuple[FloatArray, FloatArray]]:
+        """Per player p: (the opponent's reach at ``node``, p's values at ``node``).
+
+        Nodes with rows of their own in the compact layout (those above the first chance
+        nodes and the units' roots: :mod:`pokerlab.subgame.units`) read passes that keep
+        only those rows; a node deeper in a unit reads passes that keep every node's
+        (on a flop spot many times the solver's own memory).
+        """
+        layout = "compact" if tree_units(self.built.public.tree).slot[node] >= 0 else "full"
+        passes = self._cached_passes.get(layout)
+        if passes is None:
+            passes = self._cached_passes[layout] = self._run_passes(layout == "compact")
+        slots, per_player = passes
+        row = int(slots[node])
+        return ((per_player[0][0][row], per_player[0][1][row]),
+                (per_player[1][0][row], per_player[1][1][row]))
+
     @cached_property
-    def _passes(self) -> tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]:
-        """Per player p: (the opponent's reach at every node, p's values at every node)."""
+    def _cached_passes(self) -> dict[str, Any]:
+        return {}
+
+    def _run_passes(self, compact: bool) -> tuple[IntArray, list[tuple[FloatArray, FloatArray]]]:
+        """``(slot, per player (reach rows, value rows))`` of both players' passes."""
         game = self.built.public
         out = []
+        slot = np.zeros(0, dtype=np.int64)
         for p in (0, 1):
-            work = work_arrays(game)
+            work = work_arrays(game, areas=1 if compact else None)
             root_values(game, p, self.strategies, False, work)
-            cfreach, source, cfv = work[0], work[1], work[2]
+            rows = np.flatnonzero(work.slot >= 0)  # the nodes with rows of their own
             width = game.n_hands[1 - p]
-            out.append((cfreach[source, :width].copy(), cfv[:, : game.n_hands[p]].copy()))
-        return out[0], out[1]
+            reach = np.zeros((work.n_static, width), dtype=work.cfreach.dtype)
+            reach[work.slot[rows]] = work.cfreach[work.source[rows], :width]
+            out.append((reach, work.cfv[: work.n_static, : game.n_hands[p]].copy()))
+            slot = work.slot
+        return slot, out
 
     def node(self, key: str = "", *, player: int | None = None) -> NodeReport:
         """The report of the node named ``key`` (see :attr:`BuiltSpot.node_of_key`).
@@ -284,9 +320,10 @@ class SpotSolution:
         # The reach vectors carry the chance of the cards dealt on the way: divided out, the
         # weights are the ranges at the node (EV and equity are ratios, unchanged by it).
         dealt = self._chance_of(node)
-        own_reach = self._passes[1 - player][0][node] / dealt
-        opponent_reach = self._passes[player][0][node] / dealt
-        cfv = self._passes[player][1][node] / dealt
+        passes = self._passes(node)
+        own_reach = passes[1 - player][0] / dealt
+        opponent_reach = passes[player][0] / dealt
+        cfv = passes[player][1] / dealt
         mass = self._compatible_mass(player, opponent_reach)
         with np.errstate(invalid="ignore", divide="ignore"):
             ev = np.where(mass > 0, cfv / np.where(mass > 0, mass, 1.0), np.nan)

@@ -472,6 +472,7 @@ def public_size(game: RhodeIslandGame, *, isomorphism: bool = True) -> PublicSiz
             rows[p] += boards[r] * len(skeleton.children[s])
             infosets[p] += boards[r] * cards_left[r]
     hands = len(game.deck)
+    # every node counted with work rows of its own: an upper bound of the compact layout
     memory = estimate_solver_bytes(nodes, (rows[0], rows[1]), (hands, hands))
     return PublicSize(nodes, (rows[0], rows[1]), hands, memory, (infosets[0], infosets[1]))
 

@@ -54,7 +54,8 @@ from pokerlab.subgame.public_tree import (
     PublicTree,
     compatible_weight,
 )
-from pokerlab.subgame.range_solver import RangeSolver, WorkArrays, root_values, work_arrays
+from pokerlab.subgame.range_solver import RangeSolver, root_values
+from pokerlab.subgame.units import WorkArrays, work_arrays
 
 SAFETIES = ("gadget", "none")
 """How a search protects itself: the re-solving gadget, or nothing (unsafe)."""
@@ -203,7 +204,7 @@ def _opponent_pass(game: PublicGame, strategies: tuple[FloatArray, FloatArray], 
     probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
              np.ascontiguousarray(strategies[1], dtype=np.float64))
     root_values(game, opponent, probs, True, work, threads=threads)
-    return work[2]
+    return work.cfv
 
 
 def search(

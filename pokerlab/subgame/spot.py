@@ -58,8 +58,20 @@ from pokerlab.subgame.public_tree import (
 DEFAULT_MEMORY_LIMIT = 8 * 1024**3
 """Spots whose solver would need more than this (bytes) are refused unless a limit is given."""
 
-BYTES_PER_BUILT_NODE = 700
-"""Python objects per public node while the tree is built (freed once it is flattened)."""
+BYTES_PER_BOARD_HAND = 96
+"""Showdown tables per board and hand: strength, order, entries by card and eight cuts."""
+
+PROCESS_BYTES = 200 * 10**6
+"""A solving process before it builds anything: Python, numpy, numba, its compiled
+kernels and pokerlab's command line (measured: 197 MB at the peak of a river spot)."""
+
+BYTES_PER_BUILT_NODE = 800
+"""Memory per public node while the tree is built (the node objects, then the arrays)."""
+
+BYTES_PER_KEPT_NODE = 450
+"""Memory per public node once built: the tree's arrays and names, the solver's per-node
+index arrays, and what a report of the root reads (measured on a flop spot of a million
+nodes: 2,412 MB at the peak, of which 1,763 MB solver arrays and 105 MB the process)."""
 
 STREET_OF_BOARD = {3: 0, 4: 1, 5: 2}
 SPOT_STREETS = STREET_NAMES[1:]
@@ -82,10 +94,11 @@ class SpotSize:
         n_rows: node-action rows of each player's regret arrays.
         n_hands: hands of each player (after card removal by the board).
         n_boards: distinct boards (partial and full) in the tree.
-        solver_bytes: regrets, strategy sums, average strategies and work vectors
-            (float64; half that with float32 storage).
-        table_bytes: showdown tables (strength and order per full board and hand).
-        build_bytes: the Python objects that exist while the tree is built.
+        solver_bytes: regrets, strategy sums and work vectors (float64; half that with
+            float32 storage).
+        table_bytes: showdown tables (strength, order and cuts per board and hand).
+        build_bytes: the peak while the tree is built (node objects and arrays).
+        kept_bytes: what stays once it is built, beside the solver's arrays.
     """
 
     n_nodes: int
@@ -95,15 +108,22 @@ class SpotSize:
     solver_bytes: int
     table_bytes: int
     build_bytes: int
+    kept_bytes: int
 
     @property
     def bytes(self) -> int:
-        """The peak estimate in float64: the solver, the tables, the tree being built."""
+        """The peak estimate in float64 (see :meth:`bytes_in`)."""
         return self.bytes_in(8)
 
     def bytes_in(self, itemsize: int) -> int:
-        """The peak estimate with ``itemsize`` bytes per stored number (8 or 4)."""
-        return self.solver_bytes * itemsize // 8 + self.table_bytes + self.build_bytes
+        """The process's peak estimate with ``itemsize`` bytes per stored number (8 or 4).
+
+        The process itself, then the larger of the build and the solve (the tree, its
+        tables and the solver's arrays), as ``pokerlab spot solve`` runs it from start to
+        its report (a test checks it against a fresh process's measured peak).
+        """
+        solving = self.kept_bytes + self.table_bytes + self.solver_bytes * itemsize // 8
+        return PROCESS_BYTES + max(self.build_bytes, solving)
 
     def precision(self, memory_limit: int) -> str | None:
         """The storage that fits ``memory_limit``: ``"float64"``, else ``"float32"``, else None.
@@ -351,6 +371,7 @@ class Spot:
         memo: dict[tuple[Any, ...], tuple[int, int, int]] = {}
         board = self.board_cards
         nodes, rows0, rows1 = self._count(self.graph.root, board, memo)
+        static, span = self._count_layout(self.graph.root, board, memo)
         boards = self._count_boards(board)
         n_hands = (self.hands[0].n_hands, self.hands[1].n_hands)
         size = SpotSize(
@@ -358,9 +379,10 @@ class Spot:
             n_rows=(rows0, rows1),
             n_hands=n_hands,
             n_boards=len(boards),
-            solver_bytes=estimate_solver_bytes(nodes, (rows0, rows1), n_hands),
-            table_bytes=8 * 2 * len(boards) * sum(n_hands),
+            solver_bytes=estimate_solver_bytes(static + span, (rows0, rows1), n_hands),
+            table_bytes=len(boards) * (BYTES_PER_BOARD_HAND * sum(n_hands) + 2 * 8 * 53),
             build_bytes=BYTES_PER_BUILT_NODE * nodes,
+            kept_bytes=BYTES_PER_KEPT_NODE * nodes,
         )
         self._cache["size"] = size
         return size
@@ -398,6 +420,34 @@ class Spot:
             rows[1] += sub[2]
         memo[key] = (nodes, rows[0], rows[1])
         return memo[key]
+
+    def _count_layout(self, situation: int, board: tuple[int, ...],
+                      memo: dict[tuple[Any, ...], tuple[int, int, int]]) -> tuple[int, int]:
+        """``(rows of their own, rows of a scratch area)`` of the solver's work arrays.
+
+        As :meth:`PublicTree.work_rows` will count them on one thread: the nodes of the
+        spot's first street and its first chance nodes, one row per card dealt there (the
+        units' roots), and the largest unit less its root.
+        """
+        static, span = 1, 0
+        for _, _, kind, nxt in self._transitions(situation):
+            if kind == _NEXT:
+                below = self._count_layout(nxt, board, memo)
+                static, span = static + below[0], max(span, below[1])
+            elif kind == _FOLD or len(board) == 5:
+                static += 1
+            else:
+                static += 1  # the chance node
+                runout = self.graph.kind[nxt] != sequences.DEAL
+                for card, _, swap in self._chance_cards(board):
+                    if swap >= 0:
+                        continue
+                    child_board = (*board, card)
+                    unit = (self._count_end(nxt, child_board, memo) if runout
+                            else self._count(self.graph.children[nxt][0], child_board, memo))
+                    static += 1
+                    span = max(span, unit[0] - 1)
+        return static, span
 
     def _count_end(self, situation: int, board: tuple[int, ...],
                    memo: dict[tuple[Any, ...], tuple[int, int, int]]) -> tuple[int, int, int]:
@@ -443,8 +493,11 @@ class Spot:
             )
         boards: dict[tuple[int, ...], int] = {}
         root = self._build(self.graph.root, self.board_cards, "", "", boards)
-        ids: dict[int, int] = {}
-        tree = build_public_tree(root, ids)
+        tree = build_public_tree(root)
+        # The node objects go now. Fresh copies of the keys let the memory they held go
+        # back to the system (the originals pin it; on a flop spot, hundreds of MB).
+        del root
+        tree = tree.with_fresh_keys()
         board_list = sorted(boards, key=boards.__getitem__)
         hands = self.hands
         strengths = (board_strengths(hands[0], board_list),

@@ -1,4 +1,4 @@
-"""The range solver on several cores: a public tree split into units that share nothing.
+"""The range solver on several cores, in bounded memory: units that share nothing.
 
 Below the first chance nodes of a public tree (a flop spot's turn cards, a turn spot's
 river cards), each card's subtree is a *unit*: its nodes, their regret rows and their
@@ -11,6 +11,16 @@ own list of units (the kernels release the GIL), balanced by their node counts.
 Every node's arithmetic is the same whatever the split and the number of threads, so the
 results are identical, bit for bit, on one thread or on many (a test checks it). A river
 spot has no chance node: it runs on one thread, as before.
+
+**Layout.** Units also bound memory. A pass needs the opponent's reach and the player's
+values at a node only while the node's unit runs, so the solver keeps rows of its own
+only for the top nodes and each unit's root (where the top meets the unit); the other
+nodes of a unit use rows of a *scratch area*, one per thread, reused unit after unit.
+``slot[n] >= 0`` is node ``n``'s own row; ``-1 - i`` is row ``i`` of the area its unit
+runs in. On a flop spot this cuts the reach and value arrays from every node's rows to
+the top's and a few thousand more. Callers who read values at every node after a pass
+(reports, re-solving) use the *full* layout, where every node has its own row.
+:func:`work_arrays` makes the arrays in either layout.
 """
 
 from __future__ import annotations
@@ -22,13 +32,13 @@ import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from pokerlab._types import IntArray
+from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import SolverError
-from pokerlab.subgame.public_tree import PublicTree
+from pokerlab.subgame.public_tree import PublicGame, PublicTree
 
 MIN_THREADED_WORK = 1_000_000
 """Node-hand entries below which the units run on one thread (a pass of that size takes
@@ -45,12 +55,18 @@ class Units:
         nodes: every unit's nodes, unit after unit, each unit's in id order.
         offsets: ``[units + 1]`` where each unit's nodes start in ``nodes``.
         everything: ``0..units-1`` (a single thread's list).
+        slot: ``[nodes]`` each node's work row in the compact layout (module docstring).
+        n_static: the rows of their own (the top nodes, then the units' roots).
+        span: the rows of one scratch area (the largest unit, less its root).
     """
 
     top: IntArray
     nodes: IntArray
     offsets: IntArray
     everything: IntArray
+    slot: IntArray
+    n_static: int
+    span: int
 
     @property
     def n_units(self) -> int:
@@ -92,20 +108,30 @@ def tree_units(tree: PublicTree) -> Units:
         found = _UNITS.get(tree)
     if found is not None:
         return found
-    from pokerlab.subgame._kernels import chance_units  # numba: only when a solver runs
-
-    unit, count = chance_units(tree.nodes)
+    unit, count = tree.chance_units
     inside = np.flatnonzero(unit >= 0)
     order = inside[np.argsort(unit[inside], kind="stable")]
     offsets = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(np.bincount(unit[inside], minlength=count), out=offsets[1:])
+    top = np.ascontiguousarray(np.flatnonzero(unit < 0), dtype=np.int64)
+    slot = np.empty(unit.shape[0], dtype=np.int64)
+    slot[top] = np.arange(top.shape[0])
+    # inside unit u, the node at position i (0: the root) takes scratch row i - 1 ...
+    sizes = np.diff(offsets)
+    position = np.arange(order.shape[0]) - np.repeat(offsets[:-1], sizes)
+    slot[order] = -position
+    # ... and the roots rows of their own, after the top's
+    slot[order[offsets[:-1]]] = top.shape[0] + np.arange(count)
     units = Units(
-        top=np.ascontiguousarray(np.flatnonzero(unit < 0), dtype=np.int64),
+        top=top,
         nodes=np.ascontiguousarray(order, dtype=np.int64),
         offsets=offsets,
         everything=np.arange(count, dtype=np.int64),
+        slot=slot,
+        n_static=int(top.shape[0] + count),
+        span=int(max(0, int(sizes.max(initial=1)) - 1)),
     )
-    for array in units.as_tuple():
+    for array in (*units.as_tuple(), slot):
         array.setflags(write=False)
     with _UNITS_LOCK:
         _UNITS[tree] = units
@@ -182,5 +208,78 @@ def scratch_arrays(sigma: np.ndarray, scratch: np.ndarray, count: int
                                  for _ in range(count - 1)]
 
 
-__all__ = ["MIN_THREADED_WORK", "Units", "resolve_threads", "run_groups", "scratch_arrays",
-           "tree_units", "usable_cores"]
+class WorkArrays(NamedTuple):
+    """The compiled passes' work arrays (see :func:`work_arrays`).
+
+    Attributes:
+        cfreach: the opponent's reach ``[rows, hands]``.
+        source: ``[nodes]`` the row of ``cfreach`` holding each node's reach.
+        cfv: the updating player's values ``[rows, hands]``.
+        sigma: strategy rows ``[actions + 1, hands]``.
+        scratch: prefix sums of the terminal values.
+        slot: ``[nodes]`` each node's row (:mod:`pokerlab.subgame.units`, "layout"):
+            every node its own (the full layout) or the compact layout.
+        n_static: the rows of their own; the scratch areas follow them.
+        span: the rows of one scratch area (0 in the full layout).
+        areas: how many units may run at once (threads); None: any number (full).
+    """
+
+    cfreach: FloatArray
+    source: IntArray
+    cfv: FloatArray
+    sigma: FloatArray
+    scratch: FloatArray
+    slot: IntArray
+    n_static: int
+    span: int
+    areas: int | None
+
+    def base(self, area: int) -> int:
+        """The first row of scratch area ``area``."""
+        return self.n_static + area * self.span
+
+    def arrays(self) -> tuple[FloatArray, IntArray, FloatArray, FloatArray, FloatArray]:
+        """``(cfreach, source, cfv, sigma, scratch)``, as the kernels take them."""
+        return self.cfreach, self.source, self.cfv, self.sigma, self.scratch
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays."""
+        return int(sum(a.nbytes for a in (*self.arrays(), self.slot)))
+
+
+def work_arrays(game: PublicGame, dtype: type = np.float64, *,
+                areas: int | None = None) -> WorkArrays:
+    """The passes' work arrays: reach and values, reach rows, strategy rows, scratch.
+
+    Reach and values are stored in ``dtype``; the small strategy rows and scratch (prefix
+    sums) stay float64. By default every node has rows of its own (the full layout: the
+    values at every node can be read after a pass). With ``areas``, the compact layout
+    (:mod:`pokerlab.subgame.units`): rows for the top nodes and the units' roots, and
+    ``areas`` scratch areas for at most that many threads; what the solver keeps.
+    """
+    tree = game.tree
+    width = max(*game.n_hands, 1)
+    if areas is None:
+        slot = np.arange(tree.n_nodes, dtype=np.int64)
+        n_static, span = tree.n_nodes, 0
+    else:
+        units = tree_units(tree)
+        slot, n_static, span = units.slot, units.n_static, units.span
+        areas = max(1, areas)
+    rows = n_static + (areas or 0) * span
+    return WorkArrays(
+        cfreach=np.zeros((rows, width), dtype=dtype),
+        source=np.zeros(tree.n_nodes, dtype=np.int64),
+        cfv=np.zeros((rows, width), dtype=dtype),
+        sigma=np.zeros((tree.max_actions + 1, width)),
+        scratch=np.zeros(3 * width + game.n_cards + 8),
+        slot=slot,
+        n_static=n_static,
+        span=span,
+        areas=areas,
+    )
+
+
+__all__ = ["MIN_THREADED_WORK", "Units", "WorkArrays", "resolve_threads", "run_groups",
+           "scratch_arrays", "tree_units", "usable_cores", "work_arrays"]

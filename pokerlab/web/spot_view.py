@@ -484,7 +484,7 @@ def _solve(spot: Spot, iterations: int, locks: tuple[NodeLock, ...] = ()) -> Spo
     built = spot.build(memory_limit=SOLVE_MEMORY)
     solver = RangeSolver(built.public, memory_limit=SOLVE_MEMORY, locks=locks)
     solver.run(iterations=iterations, check_every=iterations)
-    return SpotSolution.from_solver(solver, built)
+    return SpotSolution.from_solver(solver, built, finish=True)
 
 
 def routes(strategies: Path | None, db: Path | None) -> list[BaseRoute]:

@@ -12,8 +12,9 @@ import pytest
 from pokerlab.errors import GameTooLargeError, SolverError
 from pokerlab.subgame import RangeSolver
 from pokerlab.subgame.checkpoint import load_range_checkpoint, save_range_checkpoint
-from pokerlab.subgame.range_solver import evaluate_profile, uniform_arrays, work_arrays
+from pokerlab.subgame.range_solver import evaluate_profile, uniform_arrays
 from pokerlab.subgame.spot import Spot
+from pokerlab.subgame.units import work_arrays
 
 RIVER = Spot(board="Td9d6hQc2s", oop="AA, JJ, T9s, 87s, K8s, QJs", ip="KK, QQ, A9s, J8s, A2s",
              pot=100, stack=300, bets="50%, 100%", raises="2.5x")
@@ -32,7 +33,7 @@ def test_float32_storage_converges_like_float64(spot: Spot) -> None:
     assert wide.dtype == np.float64
     assert narrow.dtype == np.float32
     assert narrow._regrets[0].dtype == np.float32
-    assert narrow._work[0].dtype == np.float32
+    assert narrow._work.cfreach.dtype == np.float32
     # Strategies come in the storage dtype (on a flop they are as large as the regrets).
     assert all(probs.dtype == np.float32 for probs in narrow.average_arrays())
     assert all(probs.dtype == np.float64 for probs in wide.average_arrays())

@@ -189,7 +189,7 @@ def test_the_memory_line_compares_like_with_like() -> None:
         assert found, line
         wide, narrow, wide_arrays, narrow_arrays = (float(g.replace(",", ""))
                                                     for g in found.groups())
-        assert narrow < wide
+        assert narrow <= wide  # a river spot: the process itself is most of the peak
         assert narrow_arrays < wide_arrays <= wide
         assert wide == pytest.approx(size.bytes / 1e6, rel=0.05)
 

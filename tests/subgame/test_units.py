@@ -9,7 +9,7 @@ from pokerlab.errors import SolverError
 from pokerlab.games import leduc
 from pokerlab.subgame import leduc_public_game
 from pokerlab.subgame.public_tree import CHANCE_NODE, COL_KIND, COL_PARENT
-from pokerlab.subgame.range_solver import RangeSolver, profile_exploitability, work_arrays
+from pokerlab.subgame.range_solver import RangeSolver, profile_exploitability
 from pokerlab.subgame.safe_search import opponent_values
 from pokerlab.subgame.spot import Spot
 from pokerlab.subgame.units import (
@@ -17,6 +17,7 @@ from pokerlab.subgame.units import (
     resolve_threads,
     run_groups,
     tree_units,
+    work_arrays,
 )
 
 TURN = Spot(board="Td9d6hQc", oop="22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+", ip="random", pot=60,
@@ -130,3 +131,74 @@ def test_an_interrupt_waits_for_the_other_threads() -> None:
     with pytest.raises(KeyboardInterrupt):
         run_groups(work, [np.array([0]), np.array([1])])
     assert finished == [1]  # no thread still writes to the solver's arrays afterwards
+
+
+# -- the compact layout ---------------------------------------------------------------------
+def test_the_compact_layout_gives_rows_to_the_top_and_the_roots_only(turn_game) -> None:  # type: ignore[no-untyped-def]
+    tree = turn_game.tree
+    units = tree_units(tree)
+    slot = units.slot
+    own = np.flatnonzero(slot >= 0)
+    roots = units.nodes[units.offsets[:-1]]
+    assert np.array_equal(own, np.sort(np.concatenate([units.top, roots])))
+    assert np.array_equal(np.sort(slot[own]), np.arange(units.n_static))  # one row each
+    assert slot[0] == 0  # the root reads row 0 in every layout
+    for u in range(units.n_units):  # a unit's other nodes: scratch rows 0..span-1, distinct
+        inner = units.nodes[units.offsets[u] + 1 : units.offsets[u + 1]]
+        rows = -1 - slot[inner]
+        assert len(set(rows.tolist())) == len(rows)
+        assert rows.min(initial=0) >= 0
+        assert rows.max(initial=-1) < units.span
+    assert units.n_static + units.span == tree.work_rows(1) < tree.n_nodes / 5
+    solver = RangeSolver(turn_game, threads=2)
+    assert solver._work.cfv.shape[0] == tree.work_rows(2)
+
+
+def test_compact_and_full_layouts_give_the_same_values(turn_game) -> None:  # type: ignore[no-untyped-def]
+    from pokerlab.subgame.range_solver import root_values
+
+    profile = RangeSolver(turn_game, threads=1).run(iterations=4, check_every=4).average_arrays()
+    units = tree_units(turn_game.tree)
+    own = np.flatnonzero(units.slot >= 0)
+    for threads in (1, 2):
+        for best_response in (False, True):
+            full = work_arrays(turn_game)
+            compact = work_arrays(turn_game, areas=2)
+            root_values(turn_game, 1, profile, best_response, full, threads=threads)
+            root_values(turn_game, 1, profile, best_response, compact, threads=threads)
+            assert np.array_equal(full.cfv[own], compact.cfv[units.slot[own]])
+            assert np.array_equal(full.cfreach[full.source[own]],
+                                  compact.cfreach[compact.source[own]])
+
+
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+def test_the_checks_read_the_average_from_the_sums_exactly(turn_game, precision) -> None:  # type: ignore[no-untyped-def]
+    from pokerlab.subgame.range_solver import sums_exploitability
+
+    locks = ["x:check=0.25,b45=0.75"]
+    solver = RangeSolver(turn_game, precision=precision, locks=locks, threads=2)
+    solver.run(iterations=5, check_every=5)
+    measured = solver.history[-1].exploitability
+    average = solver.average_arrays()  # normalized, the locks written in
+    assert measured == solver.exploitability(average)  # in the solver's work arrays
+    assert profile_exploitability(turn_game, average, locks=solver.locks) == \
+        sums_exploitability(turn_game, solver._sums, locks=solver.locks, threads=1)
+
+
+def test_a_finished_solver_holds_the_average_in_its_regrets(turn_game, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    solver = RangeSolver(turn_game, threads=1).run(iterations=4, check_every=4)
+    average = solver.average_arrays()
+    exploitability = solver.exploitability()
+    regrets = solver._regrets
+    finished = solver.finish()
+    assert finished[0] is regrets[0]  # no third pair of strategy-sized arrays
+    assert finished[1] is regrets[1]
+    for p in (0, 1):
+        assert np.array_equal(finished[p], average[p])
+    assert solver.finish() is finished
+    assert solver.exploitability() == exploitability
+    for attempt in (lambda: solver.run(iterations=1), lambda: solver.state(),
+                    lambda: solver.save_checkpoint(tmp_path / "c.npz"),
+                    solver.current_arrays):
+        with pytest.raises(SolverError, match="this solver is finished"):
+            attempt()

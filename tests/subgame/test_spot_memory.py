@@ -1,0 +1,51 @@
+"""The memory a spot solve takes: counted before building, measured in a fresh process."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks._harness import command_peak
+from pokerlab.subgame.public_tree import estimate_solver_bytes
+from pokerlab.subgame.range_solver import RangeSolver
+from pokerlab.subgame.spot import Spot
+
+# the ranges of the issue's spots (the Rust postflop solver's README)
+OOP = "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s"
+IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"
+
+
+@pytest.mark.parametrize("spot", [
+    Spot(board="Td9d6hQc", oop="22+,A2s+,K9s+", ip="random", pot=60, stack=200,
+         bets="75%", raises="a"),
+    Spot(board="Td9d6h", oop="QQ+,AKs", ip="JJ-99,AQs", pot=60, stack=30, bets="75%",
+         raises="a"),  # all-in lines: units that start with a run-out card
+    Spot(board="Td9d6hQc2s", oop="22+", ip="random", pot=60, stack=200, bets="50%,100%",
+         raises="2.5x"),  # no chance node: every node keeps its rows
+], ids=["turn", "flop-all-ins", "river"])
+def test_the_count_before_building_is_the_solver_s_arrays(spot: Spot) -> None:
+    size = spot.size()
+    game = spot.build().public
+    tree = game.tree
+    assert size.solver_bytes == estimate_solver_bytes(tree.work_rows(1), tree.n_rows,
+                                                      game.n_hands)
+    assert size.solver_bytes == game.memory_bytes(8)
+    solver = RangeSolver(game, threads=1)
+    work = solver._work
+    index_arrays = sum(a.nbytes for a in (work.source, work.slot, work.sigma, work.scratch))
+    assert solver.memory_bytes() - index_arrays == size.solver_bytes  # float64 storage
+
+
+@pytest.mark.slow
+def test_the_estimate_shown_is_within_10_percent_of_a_fresh_process_s_peak() -> None:
+    # a flop spot of 19,000 nodes (about 300 MB): solved once, reported, in a new process
+    args = ["spot", "solve", "--board", "Td9d6h", "--oop", OOP, "--ip", IP, "--pot", "200",
+            "--stack", "100", "--bets", "50%,100%", "--raises", "2.5x", "--iterations", "1",
+            "--check-every", "1", "--json"]
+    for _ in range(2):  # the first fills the kernels' cache (compiling takes memory too)
+        out, peak = command_peak(args, timeout=300)
+    data = json.loads(out)
+    estimate = data["memory_mb"] * 1e6
+    assert abs(estimate - peak) <= 0.10 * peak, (estimate / 1e6, peak / 1e6,
+                                                 data["compile_seconds"], data["seconds"])
