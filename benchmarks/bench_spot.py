@@ -170,20 +170,24 @@ def _threads_rows(board: str, percent: float, peers: dict[int, float], repeat: i
     return rows
 
 
-def flop_solve(seconds: float = 3600.0, target_percent: float = 0.5) -> RangeSolver:
-    """Solve the issue's flop spot (float32 storage) to ``target_percent`` of the pot.
+def flop_solve(seconds: float = 3600.0, target_percent: float = 0.5,
+               precision: str = "float32", threads: int | None = None) -> RangeSolver:
+    """Solve the issue's flop spot to ``target_percent`` of the pot.
 
-    Prints one line per check (iterations, CPU seconds, % of the pot, load average) and
-    returns the solver; stops after ``seconds`` of solving time if the target is not met.
+    float32 storage by default (the Rust solver's 32-bit figures are the peer); every
+    core by default. Prints one line per check (iterations, the process's CPU seconds, wall
+    seconds, % of the pot, load average) and returns the solver; stops after ``seconds``
+    of solving time if the target is not met.
     """
     spot = _issue_spot(FLOP)
     print(spot.size().describe(), flush=True)
     built = spot.build()
-    solver = RangeSolver(built.public, precision=built.precision)
-    start = time.thread_time()
+    solver = RangeSolver(built.public, precision=precision, threads=threads)
+    cpu, wall = time.process_time(), time.perf_counter()
 
     def show(progress: Progress) -> None:
-        print(f"{progress.iteration} its, {time.thread_time() - start:.1f} s CPU, "
+        print(f"{progress.iteration} its, {time.process_time() - cpu:.1f} s CPU, "
+              f"{time.perf_counter() - wall:.1f} s wall, "
               f"{progress.percent_of_pot or 0.0:.3f}% of the pot, load "
               f"{os.getloadavg()[0]:.1f}", flush=True)
 

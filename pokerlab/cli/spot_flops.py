@@ -105,7 +105,7 @@ def report_command(
                           "narrow the ranges or the bet sizes, or raise --memory-limit")
     at_once = workers or (usable_cores() if backend == "local" else 1)
     at_once = min(at_once, len(chosen))
-    peak = size.bytes_in(8 if size.precision(plan.memory_limit) == "float64" else 4)
+    peak = size.peak_in(8 if size.precision(plan.memory_limit) == "float64" else 4)
     free = flop_report.available_memory()
     if backend == "local" and free is not None and at_once * peak > free:
         raise SolverError(f"{at_once} solves at once need about {format_bytes(at_once * peak)};"

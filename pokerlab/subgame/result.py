@@ -362,6 +362,8 @@ class SpotSolution:
         Directly, or through the suit swaps of isomorphic cards (the key then ends with
         ``/`` after a card, as the tree's keys do).
         """
+        if key == "":  # the root: no table of every node's key needed (a flop has millions)
+            return 0, "", []
         try:
             canonical = self.canonical_key(key)
         except PokerlabError as missing:

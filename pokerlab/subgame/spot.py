@@ -112,18 +112,25 @@ class SpotSize:
 
     @property
     def bytes(self) -> int:
-        """The peak estimate in float64 (see :meth:`bytes_in`)."""
+        """The spot's memory in float64 (see :meth:`bytes_in`)."""
         return self.bytes_in(8)
 
     def bytes_in(self, itemsize: int) -> int:
-        """The process's peak estimate with ``itemsize`` bytes per stored number (8 or 4).
+        """The spot's memory with ``itemsize`` bytes per stored number (8 or 4).
 
-        The process itself, then the larger of the build and the solve (the tree, its
-        tables and the solver's arrays), as ``pokerlab spot solve`` runs it from start to
-        its report (a test checks it against a fresh process's measured peak).
+        The larger of the build and the solve (the tree, its tables and the solver's
+        arrays, to the report): what memory limits are checked against.
         """
         solving = self.kept_bytes + self.table_bytes + self.solver_bytes * itemsize // 8
-        return PROCESS_BYTES + max(self.build_bytes, solving)
+        return max(self.build_bytes, solving)
+
+    def peak_in(self, itemsize: int) -> int:
+        """The peak of a process that solves the spot: itself, then :meth:`bytes_in`.
+
+        As ``pokerlab spot solve`` runs it from start to its report (a test checks it
+        against a fresh process's measured peak).
+        """
+        return PROCESS_BYTES + self.bytes_in(itemsize)
 
     def precision(self, memory_limit: int) -> str | None:
         """The storage that fits ``memory_limit``: ``"float64"``, else ``"float32"``, else None.
@@ -136,10 +143,11 @@ class SpotSize:
         return None
 
     def describe(self) -> str:
-        """One line: nodes, hands and the peak memory with each storage, like for like."""
+        """One line: nodes, hands and the process's peak with each storage, like for like."""
         return (f"{self.n_nodes:,} public nodes, {self.n_hands[0]:,} x {self.n_hands[1]:,} "
-                f"hands, {self.n_boards:,} boards; memory about {_megabytes(self.bytes)} with "
-                f"float64 storage, {_megabytes(self.bytes_in(4))} with float32 storage "
+                f"hands, {self.n_boards:,} boards; peak memory about "
+                f"{_megabytes(self.peak_in(8))} with float64 storage, "
+                f"{_megabytes(self.peak_in(4))} with float32 storage "
                 f"(of which solver arrays {_megabytes(self.solver_bytes)} and "
                 f"{_megabytes(self.solver_bytes // 2)})")
 
@@ -425,9 +433,9 @@ class Spot:
                       memo: dict[tuple[Any, ...], tuple[int, int, int]]) -> tuple[int, int]:
         """``(rows of their own, rows of a scratch area)`` of the solver's work arrays.
 
-        As :meth:`PublicTree.work_rows` will count them on one thread: the nodes of the
-        spot's first street and its first chance nodes, one row per card dealt there (the
-        units' roots), and the largest unit less its root.
+        As :meth:`~pokerlab.subgame.public_tree.PublicTree.work_rows` will count them on
+        one thread: the nodes of the spot's first street and its first chance nodes, one
+        row per card dealt there (the units' roots), and the largest unit less its root.
         """
         static, span = 1, 0
         for _, _, kind, nxt in self._transitions(situation):
