@@ -55,10 +55,11 @@ def best_time(fn: Callable[[], object], *, repeat: int = 5, min_seconds: float =
 # The peak as VmHWM: ru_maxrss would carry over through exec the peak of the forked
 # parent (a test process of 500 MB); VmHWM is the new program's own.
 _PEAK = ("import sys\nfrom pokerlab.cli import main\n"
-         "try:\n    main()\nexcept SystemExit:\n    pass\n"
+         "try:\n    code = main()\nexcept SystemExit as stop:\n    code = stop.code\n"
          "peak = [line.split()[1] for line in open('/proc/self/status')\n"
          "        if line.startswith('VmHWM')][0]\n"
-         "print(peak, file=sys.stderr)\n")
+         "print(peak, file=sys.stderr)\n"
+         "sys.exit(code or 0)\n")
 
 
 def command_peak(args: list[str], *, timeout: float = 600) -> tuple[str, int]:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 
 from pokerlab.cli._common import (
@@ -174,7 +175,7 @@ def solve_command(
         "spot": spot.to_dict(),
         "nodes": size.n_nodes,
         "hands": list(size.n_hands),
-        "memory_mb": size.peak_in(4 if built.precision == "float32" else 8) / 1e6,
+        "memory_mb": size.peak_in(np.dtype(solver.dtype).itemsize, solver.threads) / 1e6,
         "iterations": solution.iterations,
         "seconds": solution.seconds,
         "wall_seconds": solver.wall_seconds,

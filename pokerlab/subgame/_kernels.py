@@ -183,7 +183,7 @@ def _row(slot: Ints, n: int, base: int) -> int:
     ``slot[n] >= 0`` is a row of its own; ``-1 - i`` is row ``base + i`` of the scratch
     area the unit is running in (``base`` names that area).
     """
-    s = slot[n]
+    s = int(slot[n])
     return s if s >= 0 else base - 1 - s
 
 

@@ -172,7 +172,9 @@ class RangeSolver(RunLoop):
             ):
                 allowed = "a finite number >= 0" if lowest is not None else "a finite number"
                 raise SolverError(f"{name} must be {allowed}; got {value!r}")
-        dtype = storage_dtype(game, memory_limit, precision)
+        threads = resolve_threads(threads)
+        groups = tree_units(game.tree).groups(threads, max(*game.n_hands, 1))
+        dtype = storage_dtype(game, memory_limit, precision, areas=len(groups))
         table = locks if isinstance(locks, LockTable) else resolve_locks(game, locks)
         super().__init__()
         self.game = game
@@ -190,9 +192,9 @@ class RangeSolver(RunLoop):
                                                         np.zeros(shapes[1], dtype=dtype))
         self._sums: tuple[FloatArray, FloatArray] = (np.zeros(shapes[0], dtype=dtype),
                                                      np.zeros(shapes[1], dtype=dtype))
-        self.threads = resolve_threads(threads)
+        self.threads = threads
         self._units = tree_units(tree)
-        self._groups = self._units.groups(self.threads, max(*game.n_hands, 1))
+        self._groups = groups
         self._work = work_arrays(game, dtype, areas=len(self._groups))
         self._scratch = scratch_arrays(self._work.sigma, self._work.scratch, len(self._groups))
         self._finished: tuple[FloatArray, FloatArray] | None = None
@@ -418,8 +420,10 @@ class RangeSolver(RunLoop):
         """Put back what :meth:`state` returned (and the counters saved with it).
 
         Raises:
-            SolverError: if an array is missing or has the wrong shape.
+            SolverError: if an array is missing or has the wrong shape, or the solver is
+                finished (its regrets hold the average strategies handed out).
         """
+        self._check_running()
         for name, target in (("regrets0", self._regrets[0]), ("regrets1", self._regrets[1]),
                              ("sums0", self._sums[0]), ("sums1", self._sums[1])):
             value = state.get(name)
@@ -515,10 +519,12 @@ def _listed(locks: list[str]) -> str:
     return ", ".join(repr(text) for text in locks) if locks else "(none)"
 
 
-def storage_dtype(game: PublicGame, memory_limit: int, precision: str = "auto") -> type:
+def storage_dtype(game: PublicGame, memory_limit: int, precision: str = "auto", *,
+                  areas: int = 1) -> type:
     """The dtype the solver stores its arrays in (``np.float64`` or ``np.float32``).
 
-    ``"auto"`` picks float64 where the game fits ``memory_limit`` that way, else float32.
+    ``"auto"`` picks float64 where the game fits ``memory_limit`` that way, else float32;
+    ``areas`` is the threads that will run units at once (each has its scratch rows).
 
     Raises:
         SolverError: an unknown precision.
@@ -527,21 +533,23 @@ def storage_dtype(game: PublicGame, memory_limit: int, precision: str = "auto") 
     if precision not in PRECISIONS:
         raise SolverError(f"unknown precision {precision!r}; allowed: {', '.join(PRECISIONS)}")
     if precision == "auto":
-        precision = "float64" if game.memory_bytes(8) <= memory_limit else "float32"
+        precision = "float64" if game.memory_bytes(8, areas) <= memory_limit else "float32"
     dtype: type = np.float64 if precision == "float64" else np.float32
-    check_memory(game, memory_limit, itemsize=np.dtype(dtype).itemsize)
+    check_memory(game, memory_limit, itemsize=np.dtype(dtype).itemsize, areas=areas)
     return dtype
 
 
-def check_memory(game: PublicGame, memory_limit: int, *, itemsize: int = 8) -> None:
+def check_memory(game: PublicGame, memory_limit: int, *, itemsize: int = 8,
+                 areas: int = 1) -> None:
     """Refuse a game whose solver arrays would exceed ``memory_limit`` bytes.
 
-    ``itemsize`` is the bytes per stored number (8: float64, the default; 4: float32).
+    ``itemsize`` is the bytes per stored number (8: float64, the default; 4: float32);
+    ``areas`` the threads running units at once.
 
     Raises:
         GameTooLargeError: naming the estimate and the limit.
     """
-    need = game.memory_bytes(itemsize)
+    need = game.memory_bytes(itemsize, areas)
     if need > memory_limit:
         raise GameTooLargeError(
             f"solving {game.description} needs about {need / 1e6:,.0f} MB "
@@ -629,7 +637,8 @@ def _evaluate(
             raise SolverError(f"player {p}'s strategy must have shape {expected}; "
                               f"got {strategies[p].shape}")
     if work is None:  # only the root's values are read: the compact layout will do
-        work = work_arrays(game, areas=resolve_threads(threads))
+        groups = tree_units(tree).groups(resolve_threads(threads), max(*game.n_hands, 1))
+        work = work_arrays(game, areas=len(groups))
     values = [0.0, 0.0]
     best = [0.0, 0.0]
     probs = (_kernel_floats(strategies[0]), _kernel_floats(strategies[1]))
@@ -672,6 +681,9 @@ def root_values(
     opponent's entry of ``strategies`` is its strategy sums, normalized node by node with
     its locks written in (as :meth:`RangeSolver.average_arrays` would give it).
     """
+    if normalized and not best_response:
+        raise SolverError("normalized strategy sums are read for the opponent only: "
+                          "evaluate p's own strategy from average strategies")
     tree = game.tree
     cfreach, source, cfv, sigma, scratch = work.arrays()
     slot = work.slot

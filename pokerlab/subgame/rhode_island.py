@@ -450,8 +450,8 @@ class PublicSize:
         """The size in one line."""
         return (f"public tree: {self.n_nodes:,} nodes, {self.n_rows[0]:,} + {self.n_rows[1]:,} "
                 f"rows x {self.n_hands} cards; abstract infosets {self.abstract_infosets[0]:,} + "
-                f"{self.abstract_infosets[1]:,}; solver memory about {self.bytes / 1e6:,.0f} MB "
-                "(float64)")
+                f"{self.abstract_infosets[1]:,}; solver memory at most {self.bytes / 1e6:,.0f} "
+                "MB (float64)")
 
 
 def public_size(game: RhodeIslandGame, *, isomorphism: bool = True) -> PublicSize:

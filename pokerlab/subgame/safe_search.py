@@ -201,6 +201,9 @@ def _opponent_pass(game: PublicGame, strategies: tuple[FloatArray, FloatArray], 
                    threads: int | None, work: WorkArrays | None) -> FloatArray:
     """The opponent's best-response pass; its values ``[nodes, width]`` (in ``work``)."""
     work = work_arrays(game) if work is None else work
+    if work.areas is not None:
+        raise SolverError("opponent values are read at every node: pass work arrays in the "
+                          "full layout (work_arrays(game)), not a solver's compact ones")
     probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
              np.ascontiguousarray(strategies[1], dtype=np.float64))
     root_values(game, opponent, probs, True, work, threads=threads)

@@ -94,8 +94,9 @@ class SpotSize:
         n_rows: node-action rows of each player's regret arrays.
         n_hands: hands of each player (after card removal by the board).
         n_boards: distinct boards (partial and full) in the tree.
-        solver_bytes: regrets, strategy sums and work vectors (float64; half that with
-            float32 storage).
+        solver_bytes: regrets, strategy sums and work vectors on one thread (float64; half
+            that with float32 storage).
+        scratch_bytes: the work vectors each further thread adds (float64).
         table_bytes: showdown tables (strength, order and cuts per board and hand).
         build_bytes: the peak while the tree is built (node objects and arrays).
         kept_bytes: what stays once it is built, beside the solver's arrays.
@@ -109,28 +110,31 @@ class SpotSize:
     table_bytes: int
     build_bytes: int
     kept_bytes: int
+    scratch_bytes: int = 0
 
     @property
     def bytes(self) -> int:
         """The spot's memory in float64 (see :meth:`bytes_in`)."""
         return self.bytes_in(8)
 
-    def bytes_in(self, itemsize: int) -> int:
+    def bytes_in(self, itemsize: int, threads: int = 1) -> int:
         """The spot's memory with ``itemsize`` bytes per stored number (8 or 4).
 
         The larger of the build and the solve (the tree, its tables and the solver's
-        arrays, to the report): what memory limits are checked against.
+        arrays on ``threads`` threads, to the report): what memory limits are checked
+        against (with one thread: the solver itself checks its own count).
         """
-        solving = self.kept_bytes + self.table_bytes + self.solver_bytes * itemsize // 8
+        arrays = self.solver_bytes + (max(1, threads) - 1) * self.scratch_bytes
+        solving = self.kept_bytes + self.table_bytes + arrays * itemsize // 8
         return max(self.build_bytes, solving)
 
-    def peak_in(self, itemsize: int) -> int:
+    def peak_in(self, itemsize: int, threads: int = 1) -> int:
         """The peak of a process that solves the spot: itself, then :meth:`bytes_in`.
 
         As ``pokerlab spot solve`` runs it from start to its report (a test checks it
         against a fresh process's measured peak).
         """
-        return PROCESS_BYTES + self.bytes_in(itemsize)
+        return PROCESS_BYTES + self.bytes_in(itemsize, threads)
 
     def precision(self, memory_limit: int) -> str | None:
         """The storage that fits ``memory_limit``: ``"float64"``, else ``"float32"``, else None.
@@ -388,6 +392,7 @@ class Spot:
             n_hands=n_hands,
             n_boards=len(boards),
             solver_bytes=estimate_solver_bytes(static + span, (rows0, rows1), n_hands),
+            scratch_bytes=estimate_solver_bytes(span, (0, 0), n_hands),
             table_bytes=len(boards) * (BYTES_PER_BOARD_HAND * sum(n_hands) + 2 * 8 * 53),
             build_bytes=BYTES_PER_BUILT_NODE * nodes,
             kept_bytes=BYTES_PER_KEPT_NODE * nodes,

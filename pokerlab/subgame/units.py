@@ -17,9 +17,10 @@ values at a node only while the node's unit runs, so the solver keeps rows of it
 only for the top nodes and each unit's root (where the top meets the unit); the other
 nodes of a unit use rows of a *scratch area*, one per thread, reused unit after unit.
 ``slot[n] >= 0`` is node ``n``'s own row; ``-1 - i`` is row ``i`` of the area its unit
-runs in. On a flop spot this cuts the reach and value arrays from every node's rows to
-the top's and a few thousand more. Callers who read values at every node after a pass
-(reports, re-solving) use the *full* layout, where every node has its own row.
+runs in. On the issue's flop spot this cuts the reach and value arrays from 1,073,542
+rows to 585 of their own and 11,900 per thread. Callers who read values at nodes inside
+the units after a pass (reports below the first chance node, re-solving, opponent
+values) use the *full* layout, where every node has its own row.
 :func:`work_arrays` makes the arrays in either layout.
 """
 

@@ -31,10 +31,16 @@ def test_the_count_before_building_is_the_solver_s_arrays(spot: Spot) -> None:
     assert size.solver_bytes == estimate_solver_bytes(tree.work_rows(1), tree.n_rows,
                                                       game.n_hands)
     assert size.solver_bytes == game.memory_bytes(8)
-    solver = RangeSolver(game, threads=1)
-    work = solver._work
-    index_arrays = sum(a.nbytes for a in (work.source, work.slot, work.sigma, work.scratch))
-    assert solver.memory_bytes() - index_arrays == size.solver_bytes  # float64 storage
+    for threads in (1, 2):
+        solver = RangeSolver(game, threads=threads)
+        work = solver._work
+        areas = len(solver._groups)  # one scratch area per thread that runs units
+        index_arrays = sum(a.nbytes for a in (work.source, work.slot, work.sigma,
+                                              work.scratch))
+        arrays = solver.memory_bytes() - index_arrays  # float64 storage
+        assert arrays == game.memory_bytes(8, areas)
+        assert arrays == size.solver_bytes + (areas - 1) * size.scratch_bytes
+        assert size.bytes_in(8, areas) - size.bytes_in(8) == (areas - 1) * size.scratch_bytes
 
 
 @pytest.mark.slow

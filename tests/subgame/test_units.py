@@ -197,8 +197,38 @@ def test_a_finished_solver_holds_the_average_in_its_regrets(turn_game, tmp_path)
         assert np.array_equal(finished[p], average[p])
     assert solver.finish() is finished
     assert solver.exploitability() == exploitability
+    state = RangeSolver(turn_game, threads=1).state()
     for attempt in (lambda: solver.run(iterations=1), lambda: solver.state(),
                     lambda: solver.save_checkpoint(tmp_path / "c.npz"),
-                    solver.current_arrays):
+                    solver.current_arrays,
+                    lambda: solver.restore(state, iterations=0, seconds=0.0, history=[])):
         with pytest.raises(SolverError, match="this solver is finished"):
             attempt()
+
+
+def test_a_finished_solution_equals_the_one_that_keeps_solving() -> None:
+    from pokerlab.subgame.result import SpotSolution
+
+    built = TURN.build()
+    solutions = []
+    for finish in (False, True):
+        solver = RangeSolver(built.public, threads=1).run(iterations=4, check_every=4)
+        solutions.append(SpotSolution.from_solver(solver, built, finish=finish))
+    kept, finished = solutions
+    assert kept.exploitability == finished.exploitability
+    for p in (0, 1):
+        assert np.array_equal(kept.strategies[p], finished.strategies[p])
+    for key in ("", "x", "x-b45"):  # the compact passes at the top, then the full ones
+        one, other = kept.node(key), finished.node(key)
+        assert np.array_equal(one.ev, other.ev, equal_nan=True)
+        assert np.array_equal(one.weights, other.weights)
+
+
+def test_compact_work_arrays_are_refused_where_every_node_is_read(turn_game) -> None:  # type: ignore[no-untyped-def]
+    from pokerlab.subgame.range_solver import root_values, uniform_arrays
+
+    profile = uniform_arrays(turn_game)
+    with pytest.raises(SolverError, match="full layout"):
+        opponent_values(turn_game, profile, 1, work=work_arrays(turn_game, areas=1))
+    with pytest.raises(SolverError, match="for the opponent only"):
+        root_values(turn_game, 0, profile, False, work_arrays(turn_game), normalized=True)
