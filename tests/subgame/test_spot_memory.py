@@ -45,13 +45,22 @@ def test_the_count_before_building_is_the_solver_s_arrays(spot: Spot) -> None:
 
 @pytest.mark.slow
 def test_the_estimate_shown_is_within_10_percent_of_a_fresh_process_s_peak() -> None:
-    # a flop spot of 19,000 nodes (about 300 MB): solved once, reported, in a new process
-    args = ["spot", "solve", "--board", "Td9d6h", "--oop", OOP, "--ip", IP, "--pot", "200",
-            "--stack", "100", "--bets", "50%,100%", "--raises", "2.5x", "--iterations", "1",
-            "--check-every", "1", "--json"]
-    for _ in range(2):  # the first fills the kernels' cache (compiling takes memory too)
-        out, peak = command_peak(args, timeout=300)
-    data = json.loads(out)
-    estimate = data["memory_mb"] * 1e6
-    assert abs(estimate - peak) <= 0.10 * peak, (estimate / 1e6, peak / 1e6,
-                                                 data["compile_seconds"], data["seconds"])
+    # A flop spot of 100,000 nodes (about 600 MB), solved once and reported in a new
+    # process, against a river spot of 45 nodes in the same environment: the process
+    # itself (Python, numpy, numba, the cached kernels) weighs 200-250 MB depending on
+    # the installation, so the estimate's fixed 200 MB is checked loosely and what the
+    # spot adds to the peak within 10%.
+    def run(board: str, stack: str) -> tuple[float, float]:
+        args = ["spot", "solve", "--board", board, "--oop", OOP, "--ip", IP, "--pot", "200",
+                "--stack", stack, "--bets", "50%,100%", "--raises", "2.5x", "--iterations",
+                "1", "--check-every", "1", "--threads", "2", "--json"]
+        for _ in range(2):  # the first fills the kernels' cache (compiling takes memory)
+            out, peak = command_peak(args, timeout=300)
+        return json.loads(out)["memory_mb"] * 1e6, float(peak)
+
+    process_estimate, process_peak = run("Td9d6hQc2s", "900")
+    estimate, peak = run("Td9d6h", "200")
+    spot_estimate, spot_peak = estimate - process_estimate, peak - process_peak
+    assert abs(spot_estimate - spot_peak) <= 0.10 * spot_peak, (spot_estimate / 1e6,
+                                                                 spot_peak / 1e6)
+    assert abs(estimate - peak) <= 0.20 * peak, (estimate / 1e6, peak / 1e6)
