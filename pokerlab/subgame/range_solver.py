@@ -372,8 +372,8 @@ class RangeSolver(RunLoop):
     # -- the run loop -------------------------------------------------------------------
     def _measure(self) -> float:
         """The run loop's check: the average's exploitability, straight from the sums."""
-        return sums_exploitability(self.game, self._sums, work=self._work, locks=self.locks,
-                                   threads=self.threads)
+        return profile_exploitability(self.game, self._sums, work=self._work,
+                                      locks=self.locks, threads=self.threads, normalized=True)
 
     @property
     def can_measure(self) -> bool:
@@ -386,8 +386,8 @@ class RangeSolver(RunLoop):
     def memory_bytes(self) -> int | None:
         """Bytes of the solver's arrays: regrets, strategy sums and work arrays.
 
-        The checks build no average strategy (:func:`sums_exploitability`); the average
-        :meth:`average_arrays` returns belongs to the caller.
+        The checks build no average strategy (:func:`profile_exploitability` of the
+        sums); the average :meth:`average_arrays` returns belongs to the caller.
         """
         arrays = (*self._regrets, *self._sums)
         return int(sum(a.nbytes for a in arrays)) + self._work.nbytes
@@ -569,34 +569,20 @@ def profile_exploitability(
     work: WorkArrays | None = None,
     locks: LockTable | None = None,
     threads: int | None = 1,
+    normalized: bool = False,
 ) -> float:
     """The exploitability of ``strategies`` (chips per hand): the mean best-response value.
 
     Public games are zero-sum (a fold or a showdown moves chips from one player to the
     other), so the two players' values cancel and two best-response passes suffice. With
     ``locks``, of the locked game: best responses play the locks where they are locked.
-    ``threads`` as :func:`root_values`.
+    ``threads`` as :func:`root_values`. With ``normalized``, ``strategies`` are strategy
+    sums: the number is that of their average with the locks written in (bit for bit),
+    without building it (each node's rows are normalized as the passes reach them, so a
+    check needs no strategy-sized array).
     """
-    return _evaluate(game, strategies, work=work, with_values=False,
-                     locks=locks, threads=threads).exploitability
-
-
-def sums_exploitability(
-    game: PublicGame,
-    sums: tuple[FloatArray, FloatArray],
-    *,
-    work: WorkArrays | None = None,
-    locks: LockTable | None = None,
-    threads: int | None = 1,
-) -> float:
-    """The exploitability of the average strategy of the strategy sums ``sums``.
-
-    The same number as :func:`profile_exploitability` of the normalized sums with the
-    locks written in (bit for bit), without building that average: each node's rows are
-    normalized as the passes reach them, so a check needs no strategy-sized array.
-    """
-    return _evaluate(game, sums, work=work, with_values=False, locks=locks, threads=threads,
-                     normalized=True).exploitability
+    return _evaluate(game, strategies, work=work, with_values=False, locks=locks,
+                     threads=threads, normalized=normalized).exploitability
 
 
 def evaluate_profile(

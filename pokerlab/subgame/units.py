@@ -32,7 +32,7 @@ import threading
 import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -68,6 +68,8 @@ class Units:
     slot: IntArray
     n_static: int
     span: int
+    _groups: dict[tuple[int, int], list[IntArray]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     @property
     def n_units(self) -> int:
@@ -84,8 +86,13 @@ class Units:
         Largest unit first, each to the lightest list (deterministic; the split changes
         the timing only, never the results). One list where the units' work (nodes times
         ``width``, the hands per node) is under :data:`MIN_THREADED_WORK`: handing them
-        to threads would cost more than it saves.
+        to threads would cost more than it saves. Worked out once per ``(threads,
+        width)``: every pass of a solve asks again.
         """
+        key = (threads, width)
+        found = self._groups.get(key)
+        if found is not None:
+            return found
         sizes = np.diff(self.offsets)
         if int(sizes.sum()) * width < MIN_THREADED_WORK:
             threads = 1
@@ -96,7 +103,9 @@ class Units:
             lightest = loads.index(min(loads))
             lists[lightest].append(unit)
             loads[lightest] += int(sizes[unit])
-        return [np.array(sorted(units), dtype=np.int64) for units in lists if units]
+        groups = [np.array(sorted(units), dtype=np.int64) for units in lists if units]
+        self._groups[key] = groups
+        return groups
 
 
 _UNITS: weakref.WeakKeyDictionary[PublicTree, Units] = weakref.WeakKeyDictionary()
@@ -245,8 +254,13 @@ class WorkArrays(NamedTuple):
 
     @property
     def nbytes(self) -> int:
-        """Bytes of the arrays."""
-        return int(sum(a.nbytes for a in (*self.arrays(), self.slot)))
+        """Bytes of the arrays these work arrays own.
+
+        The compact layout's ``slot`` is the tree's (:attr:`Units.slot`, shared by every
+        solver of the tree): not counted; the full layout's is made for these arrays.
+        """
+        own = (*self.arrays(), self.slot) if self.areas is None else self.arrays()
+        return int(sum(a.nbytes for a in own))
 
 
 def work_arrays(game: PublicGame, dtype: type = np.float64, *,

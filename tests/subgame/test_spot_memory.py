@@ -35,8 +35,7 @@ def test_the_count_before_building_is_the_solver_s_arrays(spot: Spot) -> None:
         solver = RangeSolver(game, threads=threads)
         work = solver._work
         areas = len(solver._groups)  # one scratch area per thread that runs units
-        index_arrays = sum(a.nbytes for a in (work.source, work.slot, work.sigma,
-                                              work.scratch))
+        index_arrays = sum(a.nbytes for a in (work.source, work.sigma, work.scratch))
         arrays = solver.memory_bytes() - index_arrays  # float64 storage
         assert arrays == game.memory_bytes(8, areas)
         assert arrays == size.solver_bytes + (areas - 1) * size.scratch_bytes

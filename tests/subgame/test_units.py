@@ -173,8 +173,6 @@ def test_compact_and_full_layouts_give_the_same_values(turn_game) -> None:  # ty
 
 @pytest.mark.parametrize("precision", ["float64", "float32"])
 def test_the_checks_read_the_average_from_the_sums_exactly(turn_game, precision) -> None:  # type: ignore[no-untyped-def]
-    from pokerlab.subgame.range_solver import sums_exploitability
-
     locks = ["x:check=0.25,b45=0.75"]
     solver = RangeSolver(turn_game, precision=precision, locks=locks, threads=2)
     solver.run(iterations=5, check_every=5)
@@ -182,7 +180,8 @@ def test_the_checks_read_the_average_from_the_sums_exactly(turn_game, precision)
     average = solver.average_arrays()  # normalized, the locks written in
     assert measured == solver.exploitability(average)  # in the solver's work arrays
     assert profile_exploitability(turn_game, average, locks=solver.locks) == \
-        sums_exploitability(turn_game, solver._sums, locks=solver.locks, threads=1)
+        profile_exploitability(turn_game, solver._sums, locks=solver.locks, threads=1,
+                               normalized=True)
 
 
 def test_a_finished_solver_holds_the_average_in_its_regrets(turn_game, tmp_path) -> None:  # type: ignore[no-untyped-def]
