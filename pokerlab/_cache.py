@@ -1,9 +1,9 @@
 """Caches: bounded ones in memory keyed by game spec, and the one folder on disk.
 
 On disk, every kind of cached file (solver bots, default blueprints, card tables, the
-AIVAT preflop table) lives in a folder of its own under one root: :func:`cache_folder`,
-the only reader of ``$POKERLAB_CACHE``. A ``cache_dir`` argument anywhere in pokerlab
-names that root, never one kind's folder.
+AIVAT preflop table, the hand evaluator's lookup tables) lives in a folder of its own
+under one root: :func:`cache_folder`, the only reader of ``$POKERLAB_CACHE``. A
+``cache_dir`` argument anywhere in pokerlab names that root, never one kind's folder.
 
 In memory:
 
@@ -37,7 +37,7 @@ Value = TypeVar("Value")
 CACHE_ENV = "POKERLAB_CACHE"
 """The environment variable naming the cache root."""
 
-CACHE_KINDS = ("bots", "abstraction", "blueprint-cards", "aivat")
+CACHE_KINDS = ("bots", "abstraction", "blueprint-cards", "aivat", "evaluator")
 """The kinds of cached files, one folder each under the root."""
 
 

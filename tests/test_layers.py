@@ -41,8 +41,9 @@ LAYERS = (
     "web",
     "cli",
 )
-TOP_LEVEL = ("__init__", "errors", "_types", "_version", "_cache", "_progress", "_lazy")
-LEAVES = ("errors", "_types", "_version", "_cache", "_progress", "_lazy")
+TOP_LEVEL = ("__init__", "errors", "_types", "_version", "_cache", "_files", "_progress",
+             "_lazy")
+LEAVES = ("errors", "_types", "_version", "_cache", "_files", "_progress", "_lazy")
 """Top-level modules that import nothing from pokerlab."""
 TYPER_LAYERS = ("cli", "web")
 

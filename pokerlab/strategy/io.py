@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
 
+from pokerlab._files import replace_atomically
 from pokerlab._version import __version__
 from pokerlab.errors import FileFormatError, PokerlabError, StrategyMismatchError
 from pokerlab.games import Game, GameSpec, load
@@ -48,20 +47,7 @@ def write_file_atomic(path: Path, write: Callable[[BinaryIO], object]) -> None:
     """
     if path.is_dir():
         raise FileFormatError(f"{str(path)!r} is a folder; give the name of a file to write")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_atomically(path, write)
 
 
 def write_npz_atomic(path: Path, arrays: dict[str, np.ndarray]) -> None:
