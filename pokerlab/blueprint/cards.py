@@ -56,6 +56,22 @@ def parse_buckets(text: str) -> dict[str, Any]:
     return {"kind": "holdem", "bucket_counts": counts, "seed": 0, **FULL_BUILD}
 
 
+def check_clustered_game(game: Game) -> None:
+    """Refuse clustered buckets for a game without Texas Hold'em's cards.
+
+    Raises:
+        SpecError: naming the game and what to use instead.
+    """
+    rules = getattr(game, "rules", None)
+    if rules is None or rules.deck_size != 52 or rules.hole_size != 2 or tuple(
+        rules.board_sizes
+    ) != (0, 3, 4, 5):
+        raise SpecError(
+            f"clustered Hold'em buckets need Texas Hold'em's cards (52, 2 hole, boards "
+            f"0/3/4/5); {game.spec} has other cards: use --buckets lossless"
+        )
+
+
 def cards_from_spec(
     game: Game, spec: dict[str, Any], *, cache_dir: str | Path | None = None,
     progress: StageCallback | None = None,
@@ -75,14 +91,7 @@ def cards_from_spec(
         return dealer_for(game).cards
     if kind != "holdem":
         raise SpecError(f"card abstraction kind must be 'lossless' or 'holdem'; got {kind!r}")
-    rules = getattr(game, "rules", None)
-    if rules is None or rules.deck_size != 52 or rules.hole_size != 2 or tuple(
-        rules.board_sizes
-    ) != (0, 3, 4, 5):
-        raise SpecError(
-            f"clustered Hold'em buckets need Texas Hold'em's cards (52, 2 hole, boards "
-            f"0/3/4/5); {game.spec} has other cards: use --buckets lossless"
-        )
+    check_clustered_game(game)
     counts = check_bucket_counts(spec["bucket_counts"])
     seed, n_bins, sample = int(spec["seed"]), int(spec["n_bins"]), int(spec["sample"])
     boards = spec.get("boards")
@@ -103,4 +112,5 @@ def cards_from_spec(
     return tables
 
 
-__all__ = ["DEFAULT_COUNTS", "FULL_BUILD", "cards_from_spec", "parse_buckets"]
+__all__ = ["DEFAULT_COUNTS", "FULL_BUILD", "cards_from_spec", "check_clustered_game",
+           "parse_buckets"]

@@ -242,8 +242,12 @@ def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
     return np.where(cut, second[:, None], chips)
 
 
-def _check_tables(size: TreeSize, bucket_counts: Sequence[int], memory_limit: int) -> None:
+def check_tables(size: TreeSize, bucket_counts: Sequence[int],
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
     """Refuse, before anything is allocated, tables that would pass ``memory_limit``.
+
+    Needs only the tree's count and the bucket counts, so a command can refuse before it
+    builds the card abstraction (minutes for clustered tables not yet cached).
 
     Raises:
         GameTooLargeError: naming the tables' size, its factors and what to change.
@@ -330,7 +334,7 @@ class BlueprintTrainer(RunLoop):
                 f"betting rules deal {self.rules.board_cards}"
             )
         counts = np.array(self.cards.bucket_counts, dtype=np.int64)
-        _check_tables(tree_size(self.rules), self.cards.bucket_counts, memory_limit)
+        check_tables(tree_size(self.rules), self.cards.bucket_counts, memory_limit)
         self.tree: BettingTree = build_tree(self.rules, memory_limit=memory_limit)
         decisions = np.flatnonzero(self.tree.kind == DECISION)
         rows = counts[self.tree.street[decisions]]
@@ -469,4 +473,4 @@ class BlueprintTrainer(RunLoop):
             "algorithm": "es-mccfr-linear (blueprint)", "iterations": self.iterations})
 
 
-__all__ = ["DEFAULT_BATCH", "PRUNE_PROBABILITY", "BlueprintTrainer"]
+__all__ = ["DEFAULT_BATCH", "PRUNE_PROBABILITY", "BlueprintTrainer", "check_tables"]

@@ -28,7 +28,7 @@ from pokerlab.cli._progress import format_bytes
 from pokerlab.errors import FileFormatError, SolverError, SpecError
 
 if TYPE_CHECKING:
-    from pokerlab.blueprint.betting_tree import BettingRules
+    from pokerlab.blueprint.betting_tree import BettingRules, TreeSize
 
 
 def register(app: typer.Typer) -> None:
@@ -122,8 +122,8 @@ def train_command(
     --iterations and --seconds (wall-clock) count from the blueprint's start; Ctrl-C or
     SIGTERM saves --out and prints the command that resumes it (--resume).
     """
-    from pokerlab.blueprint.cards import cards_from_spec, parse_buckets
-    from pokerlab.blueprint.mccfr import DEFAULT_BATCH, BlueprintTrainer
+    from pokerlab.blueprint.cards import cards_from_spec, check_clustered_game, parse_buckets
+    from pokerlab.blueprint.mccfr import DEFAULT_BATCH, BlueprintTrainer, check_tables
     from pokerlab.blueprint.nolimit import rules_for
     from pokerlab.blueprint.store import load_blueprint, save_blueprint
     from pokerlab.cli._blueprint_ray import check_backend, train_on_ray
@@ -170,9 +170,12 @@ def train_command(
             raise FileFormatError(
                 f"{out} exists; pass --resume to go on training it, or choose another --out"
             )
-        cards = cards_from_spec(game, cards_spec)
         rules = rules_for(game, bet_menu)
-        _show_tree_size(rules, as_json)
+        size = _show_tree_size(rules, as_json)
+        if cards_spec["kind"] == "holdem":  # refused before minutes of card tables
+            check_clustered_game(game)
+            check_tables(size, cards_spec["bucket_counts"])
+        cards = cards_from_spec(game, cards_spec)
         trainer = BlueprintTrainer(
             game, cards, rules, seed=seed, prune_after=prune_after,
             prune_threshold=prune_threshold, threads=threads, batch=chunk or DEFAULT_BATCH,
@@ -247,7 +250,7 @@ def _menu_by_street(header: dict[str, Any]) -> str | None:
         return None
 
 
-def _show_tree_size(rules: BettingRules, as_json: bool) -> None:
+def _show_tree_size(rules: BettingRules, as_json: bool) -> TreeSize:
     """Count the betting tree and say its size before anything is allocated.
 
     Counting is a stage of the progress bar (minutes for six players and a few sizes); the
@@ -266,3 +269,4 @@ def _show_tree_size(rules: BettingRules, as_json: bool) -> None:
         err_console.print(
             f"betting tree: {size.n_nodes:,} nodes, {size.n_decisions:,} decisions "
             f"({format_bytes(size.bytes)})", soft_wrap=True, markup=False, highlight=False)
+    return size

@@ -152,3 +152,24 @@ def test_three_handed_no_limit_trains_and_shows_its_tree_first(
     assert f"betting tree: {size.n_nodes:,} nodes, {size.n_decisions:,} decisions" in (
         capsys.readouterr().err)
     assert read_header(out)["iterations"] == 200
+
+
+def test_tables_over_the_limit_are_refused_before_the_card_tables_are_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # three-handed limit Texas Hold'em with the default buckets: 485,601,010 rows (23 GB
+    # of tables); the clustered card tables (minutes to build) must not be started first
+    import pokerlab.blueprint.cards as blueprint_cards
+
+    def no_build(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the card tables were built before the memory check")
+
+    monkeypatch.setattr(blueprint_cards, "load_or_build", no_build)
+    out = tmp_path / "three.bp"
+    assert main(["blueprint", "train", 'holdem(players=3, betting="limit")', "--buckets",
+                 "169,50,50,50", "--seconds", "5", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "betting tree: 23,937,308 nodes, 9,711,806 decisions" in err
+    assert "the blueprint's tables need 23,309 MB (485,601,010 rows" in err
+    assert "POKERLAB_MEMORY_LIMIT" in err
+    assert not out.exists()
