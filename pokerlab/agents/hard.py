@@ -17,6 +17,10 @@ cached (never committed) in the ``bots`` folder of the cache root (``cache_dir``
           --iterations 2000000 --seed 0 --prune-after 400000 --prune-threshold 0.05 \
           --out hard-limit.bp
 
+- three to six players: no-limit with the smaller menus of :data:`MULTIWAY_MENUS` and the
+  same cards; three-handed limit with the buckets :data:`THREE_HANDED_LIMIT_COUNTS` (its
+  betting tree has 24 million nodes); more players, or limit with four or more, have no
+  default blueprint;
 - small decks whose lossless buckets stay under :data:`LOSSLESS_LIMIT` per street: lossless
   cards, 300,000 iterations.
 
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -58,6 +63,18 @@ from pokerlab.strategy.policy import sample_action
 
 DEFAULT_ITERATIONS = 2_000_000
 """Training iterations of the default Texas Hold'em blueprint (single-threaded)."""
+MULTIWAY_MENUS = {3: "100%,a", 4: "100%,a", 5: "a", 6: "a"}
+"""The no-limit bet menus of the default blueprints with 3 to 6 players: the heads-up menu's
+tree grows too fast with the players (three-handed: 1,393,119 nodes with ``50%,100%,a``,
+34,837 with ``100%,a``; five-handed ``100%,a``: 643,966, six-handed 4,427,178)."""
+THREE_HANDED_LIMIT_COUNTS = (169, 10, 5, 3)
+"""The card buckets of three-handed limit Texas Hold'em's default blueprint: its betting
+tree has 9,501,342 river decisions, so 50 buckets a street would need 485,601,010 rows
+(23 GB of tables); these give 29,593,166 rows (1.4 GB) beside the 1.9 GB tree."""
+MULTIWAY_RATES = {(3, False): 4_548, (3, True): 37_948, (4, True): 12_977, (5, True): 39_237,
+                  (6, True): 28_681}
+"""Iterations per second of the multiway default recipes, ``(players, no-limit)``: 60 s or
+100,000-200,000 iterations on 2 cores at a load average of 1.5-2.5 (docs/hard_ai.md)."""
 LOSSLESS_LIMIT = 100_000
 """The most lossless buckets per street a default blueprint trains on."""
 CHUNK = 4096
@@ -96,15 +113,24 @@ def default_recipe(game: Game) -> Recipe:
     if game.spec.name != "holdem" or rules is None:
         raise SpecError(f"the hard AI plays holdem games; got {game.spec}")
     menu = DEFAULT_MENU if rules.no_limit else None
+    n = rules.n_players
     texas = rules.deck_size == 52 and rules.hole_size == 2
-    if texas and rules.n_players > 2:
-        raise SpecError(
-            f"no default blueprint for {game.spec}: the betting tree of Texas Hold'em with "
-            f"{rules.n_players} players is too large; the hard AI plays heads-up Texas "
-            "Hold'em (or a blueprint you train for a smaller game)"
-        )
-    if rules.deck_size == 52 and rules.hole_size == 2 and tuple(rules.board_sizes) == (0, 3, 4, 5):
-        cards = parse_buckets(",".join(str(c) for c in DEFAULT_COUNTS))
+    full = texas and tuple(rules.board_sizes) == (0, 3, 4, 5)
+    counts = tuple(DEFAULT_COUNTS)
+    if texas and n > 2:
+        if full and rules.no_limit and n in MULTIWAY_MENUS:
+            menu = MULTIWAY_MENUS[n]
+        elif full and not rules.no_limit and n == 3:
+            counts = THREE_HANDED_LIMIT_COUNTS
+        else:
+            raise SpecError(
+                f"no default blueprint for {game.spec}: the betting tree of Texas Hold'em "
+                f"with {n} players is too large; the hard AI plays Texas Hold'em heads-up, "
+                "three-handed limit and no-limit with 3 to 6 players (or a blueprint you "
+                "train for a smaller game)"
+            )
+    if full:
+        cards = parse_buckets(",".join(str(c) for c in counts))
         return Recipe(cards, menu, DEFAULT_ITERATIONS, prune_after=DEFAULT_ITERATIONS // 5,
                       prune_threshold=0.05)
     if lossless_holdem(game).bucket_counts[-1] <= LOSSLESS_LIMIT:
@@ -190,22 +216,27 @@ def default_blueprint_ready(game: Game, cache_dir: str | Path | None = None) -> 
 def check_trainable(game: Game) -> None:
     """Refuse, before any card table is built, a game whose default blueprint cannot train.
 
-    The recipe, the betting rules and the betting tree (quick) are worked out first, so an
-    unsupported game (antes in no-limit, stacks too short or too deep for the menu) is
-    refused at once, not after minutes of building tables.
+    The recipe, the betting rules and the betting tree's count (quick: from its distinct
+    situations) are worked out first, and the tables checked against the memory limit, so
+    an unsupported game (antes in no-limit, stacks too short or too deep for the menu,
+    tables past the limit) is refused at once, not after minutes of building tables.
 
     Raises:
         SpecError: naming what is wrong with the game.
+        GameTooLargeError: tables past the memory limit.
     """
-    from pokerlab.blueprint.betting_tree import build_tree
+    from pokerlab.blueprint.betting_tree import tree_size
+    from pokerlab.blueprint.mccfr import check_tables
 
     recipe = default_recipe(game)
     rules = rules_for(game, recipe.bet_menu)
     try:
-        build_tree(rules)
+        size = tree_size(rules)
     except (OverflowError, ValueError) as exc:
         raise SpecError(f"no default blueprint for {game.spec}: its betting tree cannot be "
                         f"built ({exc})") from None
+    if recipe.cards.get("kind") == "holdem":
+        check_tables(size, recipe.cards["bucket_counts"])
 
 
 def preparation_plan(game: Game, cache_dir: str | Path | None = None) -> list[str]:
@@ -215,11 +246,20 @@ def preparation_plan(game: Game, cache_dir: str | Path | None = None) -> list[st
     tables = missing_tables(default_recipe(game).cards, cache_dir)
     if tables is not None:
         counts = "/".join(str(c) for c in recipe.cards["bucket_counts"])
-        lines.append(f"build the {counts} card tables into {tables.parent} ({TABLES_COST}, "
-                     "once for every Texas Hold'em blueprint)")
-    cost = ("heads-up limit took 334 s on 2 cores; no-limit was not timed, its tree has 5.5 "
-            "times the rows" if recipe.cards.get("kind") == "holdem" else
-            "a small deck's lossless cards")
+        shared = list(recipe.cards["bucket_counts"]) == list(DEFAULT_COUNTS)
+        lines.append(f"build the {counts} card tables into {tables.parent} ("
+                     + (f"{TABLES_COST}, once for every Texas Hold'em blueprint)" if shared
+                        else f"the 169/50/50/50 tables take {TABLES_COST})"))
+    rules = getattr(game, "rules", None)
+    rate = None if rules is None else MULTIWAY_RATES.get((rules.n_players, rules.no_limit))
+    if recipe.cards.get("kind") != "holdem":
+        cost = "a small deck's lossless cards"
+    elif rate is not None:
+        cost = (f"measured at {rate:,} iterations/s on 2 cores: about "
+                f"{math.ceil(recipe.iterations / rate / 60)} min")
+    else:
+        cost = ("heads-up limit took 334 s on 2 cores; no-limit was not timed, its tree has "
+                "5.5 times the rows")
     lines.append(f"train {recipe.iterations:,} iterations ({cost}) into "
                  f"{default_blueprint_path(game, cache_dir)}")
     return lines
@@ -376,6 +416,8 @@ __all__ = [
     "CHUNK",
     "DEFAULT_ITERATIONS",
     "LOSSLESS_LIMIT",
+    "MULTIWAY_MENUS",
+    "THREE_HANDED_LIMIT_COUNTS",
     "HardAI",
     "Recipe",
     "default_blueprint_path",

@@ -179,9 +179,11 @@ def test_a_blueprint_plays_its_game_with_other_stacks(cache: Path) -> None:
         hard.check_game(load("holdem(players=3)"))
 
 
-def test_multiplayer_texas_has_no_default_blueprint() -> None:
-    with pytest.raises(SpecError, match="too large; the hard AI plays heads-up"):
-        default_recipe(load('holdem(players=4, betting="limit")'))
+@pytest.mark.parametrize("game_text", ['holdem(players=4, betting="limit")',
+                                       "holdem(players=7)"])
+def test_larger_multiplayer_texas_has_no_default_blueprint(game_text: str) -> None:
+    with pytest.raises(SpecError, match="too large; the hard AI plays Texas Hold'em heads-up"):
+        default_recipe(load(game_text))
 
 
 @pytest.mark.slow
@@ -221,3 +223,38 @@ def test_the_documented_command_trains_the_default_tables(
     theirs, _ = load_blueprint(cached)
     np.testing.assert_array_equal(mine.regrets, theirs.regrets)
     np.testing.assert_array_equal(mine.strategy_sum, theirs.strategy_sum)
+
+
+@pytest.mark.parametrize(("game_text", "menu", "counts"), [
+    ("holdem(players=3)", "100%,a", [169, 50, 50, 50]),
+    ("holdem(players=4)", "100%,a", [169, 50, 50, 50]),
+    ("holdem(players=5)", "a", [169, 50, 50, 50]),
+    ("holdem(players=6)", "a", [169, 50, 50, 50]),
+    ('holdem(players=3, betting="limit")', None, [169, 10, 5, 3]),
+])
+def test_multiway_texas_has_a_default_recipe_whose_tables_fit(
+        game_text: str, menu: str | None, counts: list[int]) -> None:
+    from pokerlab.agents.hard import check_trainable, preparation_plan
+
+    game = load(game_text)
+    recipe = default_recipe(game)
+    assert recipe.bet_menu == menu
+    assert recipe.cards["bucket_counts"] == counts
+    assert recipe.cards["boards"] is None  # every board, as heads-up
+    check_trainable(game)  # the tree counted, the tables under the memory limit
+    assert "iterations/s on 2 cores" in preparation_plan(game)[-1]
+    command = default_command(game, "m.bp")
+    assert f"--buckets {','.join(map(str, counts))}" in command
+    assert ("--bets" in command) == (menu is not None)
+
+
+def test_three_handed_limit_with_fifty_buckets_would_not_fit() -> None:
+    # why the three-handed limit recipe has fewer buckets: the same check, 50 a street
+    from pokerlab.blueprint.betting_tree import tree_size
+    from pokerlab.blueprint.mccfr import check_tables
+    from pokerlab.errors import GameTooLargeError
+
+    game = load('holdem(players=3, betting="limit")')
+    size = tree_size(rules_for(game, None))
+    with pytest.raises(GameTooLargeError, match="485,601,010 rows"):
+        check_tables(size, [169, 50, 50, 50])
