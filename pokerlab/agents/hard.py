@@ -71,10 +71,12 @@ THREE_HANDED_LIMIT_COUNTS = (169, 10, 5, 3)
 """The card buckets of three-handed limit Texas Hold'em's default blueprint: its betting
 tree has 9,501,342 river decisions, so 50 buckets a street would need 485,601,010 rows
 (23 GB of tables); these give 29,593,166 rows (1.4 GB) beside the 1.9 GB tree."""
-MULTIWAY_RATES = {(3, False): 4_548, (3, True): 37_948, (4, True): 12_977, (5, True): 39_237,
+MULTIWAY_RATES = {(3, False): 4_548, (3, True): 16_300, (4, True): 12_977, (5, True): 39_237,
                   (6, True): 28_681}
-"""Iterations per second of the multiway default recipes, ``(players, no-limit)``: 60 s or
-100,000-200,000 iterations on 2 cores at a load average of 1.5-2.5 (docs/hard_ai.md)."""
+"""Iterations per second of the multiway default recipes, ``(players, no-limit)``, on 2 cores
+at a load average of 1.5-3.5 (docs/hard_ai.md): three-handed no-limit from its whole
+2,000,000-iteration default run (the first 200,000 ran at 37,948/s); the others from runs
+of 60 s or 100,000 iterations, which may overstate a whole run's rate."""
 LOSSLESS_LIMIT = 100_000
 """The most lossless buckets per street a default blueprint trains on."""
 CHUNK = 4096
