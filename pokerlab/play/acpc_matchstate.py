@@ -35,6 +35,8 @@ _CARD = re.compile(r"[2-9TJQKA][cdhs]")
 _MAX_LINE = 4096
 _CARD_IDS = {card_str(c): c for c in range(N_CARDS)}
 """The id of each card's text (a lookup where the text is known to be a card or not)."""
+_PLAIN = {"f": FOLD, "c": CALL, "k": CALL}
+"""The tokens :func:`token_action` reads without looking at the state."""
 
 
 @dataclass(frozen=True)
@@ -358,16 +360,21 @@ class MatchStateTracker:
             return None
         first = whole.count("/") - (len(rounds) - 1)
         steps: list[_Step] = []
+        ids = _CARD_IDS
         for i, (tokens_text, board_text) in enumerate(zip(rounds, boards, strict=True)):
             r = first + i
             if i:
-                if len(board_text) % 2 or not all(
-                    _CARD.fullmatch(board_text[k : k + 2]) for k in range(0, len(board_text), 2)
-                ):
+                if len(board_text) % 2:
                     return None
-                board = [parse_card(board_text[k : k + 2]) for k in range(0, len(board_text), 2)]
+                # The lookup holds exactly the texts _CARD matches, with parse_card's ids.
+                board = [ids.get(board_text[k : k + 2], -1) for k in range(0, len(board_text), 2)]
+                if -1 in board:
+                    return None
                 steps.append(("open", r, len(board)))
                 steps.extend(("card", r, card) for card in board)
+            if not tokens_text.strip("cfkr"):  # sizeless tokens only: one letter each
+                steps.extend(("bet", r, token) for token in tokens_text)
+                continue
             tokens = _ACTION.findall(tokens_text)
             if "".join(tokens) != tokens_text:
                 return None
@@ -447,6 +454,13 @@ class MatchStateTracker:
 
     def _apply(self, state: HoldemState, step: _Step) -> HoldemState:
         kind, r, value = step
+        if kind == "bet" and state.player >= 0 and value in _PLAIN:
+            action = _PLAIN[str(value)]  # what token_action gives, without its checks
+            child = state.child(action)
+            event = state.public_event(action, child)
+            if event is not None:
+                self._public.append(event)
+            return child
         if kind == "open":
             sizes = self.game.rules.board_sizes
             expected = sizes[r] - sizes[r - 1] if r < len(sizes) else 0

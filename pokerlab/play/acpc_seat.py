@@ -121,14 +121,43 @@ class LineBuffer:
                 raise ProtocolError(f"a line of {len(line)} bytes; at most {self.limit} are read")
             return bytes(line).rstrip(b"\r").decode("ascii", errors="replace")
 
+    def pop_all(self) -> tuple[list[str], list[ProtocolError]]:
+        """Every whole line :meth:`pop` would give now, and the errors it would raise.
+
+        The usual batch (no line too long, none being dropped) is split and decoded at once
+        instead of line by line; anything else goes through :meth:`pop`, so the lines, the
+        errors and what stays buffered are the same either way.
+        """
+        data, start = self._data, self._start
+        last = data.rfind(b"\n", start)
+        if not self._dropping and last >= 0:
+            # ASCII decoding maps each byte to one character: lengths and line ends stay.
+            lines = bytes(data[start:last]).decode("ascii", errors="replace").split("\n")
+            if max(map(len, lines)) <= self.limit and len(data) - last - 1 <= self.limit:
+                self._start = last + 1
+                self._scanned = len(data)  # no newline after the last one
+                return [line.rstrip("\r") for line in lines], []
+        found: list[str] = []
+        errors: list[ProtocolError] = []
+        while True:
+            try:
+                line = self.pop()
+            except ProtocolError as error:
+                errors.append(error)
+                continue
+            if line is None:
+                return found, errors
+            found.append(line)
+
 
 class _LineSocket:
     """Lines in and out of a connected socket, with deadlines; never raises past ``AgentFault``.
 
-    The socket is non-blocking and waits go through ``poll`` only when the data is not
-    there yet: a send, or a read of an answer that has arrived, is one system call. With
-    ``spin`` seconds, a read first retries ``recv`` for up to that long before it sleeps
-    in ``poll`` (an answer that comes within it costs no wake-up; the CPU is spent).
+    The socket is non-blocking: a send is one system call; a read with no line buffered
+    waits in ``poll`` and then reads (an answer is read right after the state it answers
+    is sent, before the client can have written it: a ``recv`` first would find nothing).
+    With ``spin`` seconds, a read first retries ``recv`` for up to that long before it
+    sleeps in ``poll`` (an answer that comes within it costs no wake-up; the CPU is spent).
     Lines are bounded (:class:`LineBuffer`): a longer one is a ``protocol`` fault.
     """
 
@@ -174,6 +203,14 @@ class _LineSocket:
                 return line
             if self.closed:
                 raise AgentFault("crash", "the client disconnected")
+            if self.spin <= 0:
+                # Nothing buffered and no spinning: wait first, for a read now would nearly
+                # always find nothing (one system call and an exception saved per answer).
+                # Past the deadline, an answer already there is still taken, as before.
+                left = None if deadline is None else deadline - time.monotonic()
+                wait = -1 if left is None else 0 if left <= 0 else max(1, math.ceil(left * 1000))
+                if not self._poll.poll(wait):
+                    raise AgentFault("timeout", "no answer within the time limit")
             try:
                 chunk = self.sock.recv(65536)
             except BlockingIOError:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pokerlab._types import TERMINAL
-from pokerlab.errors import PokerlabError, ProtocolError
+from pokerlab.errors import PokerlabError
 from pokerlab.games.holdem_state import HoldemGame
 from pokerlab.play.acpc_matchstate import (
     VERSION_LINE,
@@ -239,25 +239,33 @@ def run_client(
 def _serve(
     sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None], spin: float
 ) -> None:
-    buffer = LineBuffer()
-    reported = 0
+    session = _Session(sock, player, say)
     while True:
         chunk = _receive(sock, spin)
         if not chunk:
             return
+        session.handle(chunk)
+
+
+class _Session:
+    """The client's side of one connection: bytes from the dealer in, answers sent back."""
+
+    def __init__(self, sock: socket.socket, player: AcpcPlayer, say: Callable[[str], None]):
+        self.sock = sock
+        self.player = player
+        self.say = say
+        self.buffer = LineBuffer()
+        self.reported = 0
+
+    def handle(self, chunk: bytes) -> None:
+        """Read the lines ``chunk`` completes, answer those the seat must act in."""
+        buffer, player, say = self.buffer, self.player, self.say
         buffer.feed(chunk)
-        lines = []
-        while True:
-            try:
-                line = buffer.pop()
-            except ProtocolError as error:
-                say(f"unreadable line from the dealer ({error}); not answered")
-                continue
-            if line is None:
-                break
-            if line and not line.startswith("#"):
-                lines.append(line)
-        if not player.connection.wants_updates:
+        found, errors = buffer.pop_all()
+        for error in errors:
+            say(f"unreadable line from the dealer ({error}); not answered")
+        lines = [line for line in found if line and not line.startswith("#")]
+        if not player.connection.wants_updates and len(lines) > 1:
             lines = latest_states(lines)
         replies = []
         for line in lines:
@@ -268,11 +276,14 @@ def _serve(
                 continue
             if reply is not None:
                 replies.append(reply)
-        for hand, kind, detail in player.faults[reported:]:
-            say(f"hand {hand}: the agent's {kind} fault ({detail}); answered the default action")
-        reported = len(player.faults)
+        faults = player.faults
+        if len(faults) > self.reported:
+            for hand, kind, detail in faults[self.reported :]:
+                say(f"hand {hand}: the agent's {kind} fault ({detail}); answered the default "
+                    "action")
+            self.reported = len(faults)
         if replies:
-            sock.sendall("".join(r + "\r\n" for r in replies).encode("ascii"))
+            self.sock.sendall("".join(r + "\r\n" for r in replies).encode("ascii"))
 
 
 def _receive(sock: socket.socket, spin: float) -> bytes:

@@ -19,10 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pokerlab.errors import ProtocolError
 from pokerlab.games.holdem import holdem
 from pokerlab.games.holdem_state import HoldemState
 from pokerlab.play.acpc_matchstate import format_matchstate, matchstate_from_state
-from pokerlab.play.acpc_seat import AcpcSeat, TimeLimits
+from pokerlab.play.acpc_seat import AcpcSeat, LineBuffer, TimeLimits
 from pokerlab.play.dealer import AgentFault
 
 GAMES = {"limit": holdem(betting="limit", blinds=(5, 10), stack=1000),
@@ -126,3 +127,47 @@ def test_random_bytes_are_an_action_or_a_fault(data: bytes, with_state: bool,
     if not isinstance(outcome, AgentFault):
         state, _ = _decision("no-limit")
         assert outcome in state.legal_actions()
+
+
+def _pop_each(buffer: LineBuffer) -> tuple[list[str], list[str]]:
+    """The lines and error messages of :meth:`LineBuffer.pop` called until it gives None."""
+    lines: list[str] = []
+    errors: list[str] = []
+    while True:
+        try:
+            line = buffer.pop()
+        except ProtocolError as error:
+            errors.append(str(error))
+            continue
+        if line is None:
+            return lines, errors
+        lines.append(line)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pieces=st.lists(
+        st.tuples(
+            st.sampled_from([b"", b"\n", b"\r\n", b"\r", b"ab", b"MATCHSTATE:0:1:cc:", b"\xff",
+                             b"x" * 15, b"y" * 16, b"z" * 17, b"w" * 40, b"\n\n"]),
+            st.booleans(),  # a chunk ends after this piece
+        ),
+        max_size=40,
+    )
+)
+def test_pop_all_gives_the_lines_and_errors_of_pop_one_by_one(
+    pieces: list[tuple[bytes, bool]],
+) -> None:
+    # The client reads each chunk's lines at once (pop_all's split fast path); the lines,
+    # the errors (lines too long, dropped) and what stays buffered must be pop's.
+    fast, slow = LineBuffer(limit=16), LineBuffer(limit=16)
+    chunk = b""
+    for piece, ends in [*pieces, (b"", True)]:
+        chunk += piece
+        if not ends:
+            continue
+        fast.feed(chunk)
+        slow.feed(chunk)
+        chunk = b""
+        lines, errors = fast.pop_all()
+        assert (lines, [str(e) for e in errors]) == _pop_each(slow)

@@ -386,6 +386,52 @@ def test_a_hand_first_read_at_any_of_its_states_or_mangled_reads_as_a_full_parse
                 assert tracked(other, mangled) == full(mangled), mangled
 
 
+@pytest.mark.parametrize(
+    "game",
+    [LIMIT, NO_LIMIT, load_acpc_game("holdem.limit.3p"), load_acpc_game("leduc.limit.2p")],
+    ids=["limit", "no-limit", "limit-3p", "leduc"],
+)
+def test_a_damaged_next_state_reads_as_a_full_parse(game) -> None:  # type: ignore[no-untyped-def]
+    # The tracker reads a line that extends the last one through its own suffix parser
+    # (board cards by lookup, sizeless betting letter by letter): for a next line damaged
+    # anywhere (a character dropped, doubled or replaced by one of the protocol's), what
+    # it gives must be what a full parse gives, its state or its error.
+    import random
+
+    from pokerlab.errors import IllegalActionError, ProtocolError
+    from pokerlab.play.acpc_matchstate import (
+        MatchStateTracker,
+        parse_matchstate,
+        state_from_matchstate,
+    )
+
+    def full(line: str) -> object:
+        try:
+            message = parse_matchstate(line)
+            return (message.position, message.hand_number,
+                    state_from_matchstate(game, message).history)  # fmt: skip
+        except (ProtocolError, IllegalActionError) as error:
+            return type(error), str(error)
+
+    rng = random.Random(11)
+    alphabet = "cfkr0123456789/|:AKQJT98765432shdcxZ"
+    for texts in _table_texts(game, 25, 4):
+        for k in range(1, len(texts)):
+            line = texts[k]
+            at = rng.randrange(len(line))
+            for damaged in (line[:at] + line[at + 1 :], line[:at] + line[at - 1 : at] + line[at:],
+                            line[:at] + rng.choice(alphabet) + line[at + 1 :],
+                            line + rng.choice(alphabet)):  # fmt: skip
+                tracker = MatchStateTracker(game)
+                tracker.follow(texts[k - 1])  # a good line first: the damaged one may extend it
+                try:
+                    position, hand, state = tracker.follow(damaged)
+                    got: object = (position, hand, state.history)
+                except (ProtocolError, IllegalActionError) as error:
+                    got = type(error), str(error)
+                assert got == full(damaged), (texts[k - 1], damaged)
+
+
 def test_a_numpy_integer_answer_is_an_action_and_a_string_is_illegal() -> None:
     import numpy as np
 
