@@ -284,10 +284,11 @@ class MatchStateTracker:
                     else:
                         self._last = (parts[1], parts[2], parts[3], cards)
                         return int(parts[1]), int(parts[2]), state
-        if last is None or parts[1] != last[0] or parts[2] != last[1]:
-            started = self._start(line, parts)
-            if started is not None:
-                return started
+        # A new hand, or one whose stand-in cards must change (a board card on one, the
+        # cards shown at a showdown): the line is read whole, straight into steps.
+        started = self._start(line, parts)
+        if started is not None:
+            return started
         message = parse_matchstate(line)
         state = self.update(message)
         self._last = (parts[1], parts[2], parts[3], parts[4])
@@ -471,6 +472,10 @@ class MatchStateTracker:
             return state
         if kind == "card":
             action = int(value)
+            if action in state.hole or action in state.board:
+                # A board card on a stand-in hole card (the extension path: the full parse
+                # picks other stand-ins): said cheaply, where the deal would list the deck.
+                raise ProtocolError(f"card {action} is dealt already")
         else:
             if state.player < 0:
                 raise ProtocolError(
