@@ -25,6 +25,7 @@ whoever knows it, entrants included; only a secret seed makes a fair contest.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import secrets
@@ -33,9 +34,10 @@ import struct
 import numpy as np
 from numpy.typing import NDArray
 
-from pokerlab._types import Action, FloatArray, IntArray
+from pokerlab._types import CHANCE, Action, FloatArray, IntArray
 from pokerlab.errors import PokerlabError
 from pokerlab.games.base import State
+from pokerlab.games.holdem_state import HoldemState
 
 SEED_BITS = 128
 """Bits of entropy of a fresh seed."""
@@ -190,8 +192,26 @@ class DealStream:
         return f"DealStream(deal={self.deal})"
 
 
+@functools.cache
+def _uniform_sums(n: int) -> tuple[float, ...]:
+    """The running sums :func:`sample_chance`'s loop adds up over ``n`` outcomes of ``1/n``."""
+    sums: list[float] = []
+    total, prob = 0.0, 1.0 / n
+    for _ in range(n):
+        total += prob
+        sums.append(total)
+    return tuple(sums)
+
+
 def sample_chance(state: State, u: float) -> Action:
     """The outcome of chance node ``state`` drawn by inverse CDF from the uniform ``u``."""
+    if type(state) is HoldemState and state.player == CHANCE:
+        # Hold'em deals each undealt card with probability 1/n (its chance_outcomes): the
+        # first running sum above u, found by bisection over the very sums the loop below
+        # adds (the same float additions), is the same card, without building the pairs.
+        cards = state.legal_actions()
+        at = bisect.bisect_right(_uniform_sums(len(cards)), u)
+        return cards[at] if at < len(cards) else cards[-1]
     outcomes = state.chance_outcomes()
     total = 0.0
     for outcome, prob in outcomes:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from pokerlab._types import TERMINAL
 from pokerlab.cards.splitmix import GAMMA, unit
 from pokerlab.errors import PokerlabError
 from pokerlab.eval.matches import agent_seed, play_match
@@ -204,3 +205,38 @@ def test_bounded_text_keeps_head_and_tail_and_counts_the_cut() -> None:
     assert len(cut) - len(marker) + counted == len(text)
     assert bounded_text("short", 1000) == "short"
     assert bounded_text("x" * 100, 10) == "x" * 10  # no room for a marker
+
+
+def _loop_sample(state: object, u: float) -> int:
+    """sample_chance's general path: the running sum over chance_outcomes, written out."""
+    outcomes = state.chance_outcomes()  # type: ignore[attr-defined]
+    total = 0.0
+    for outcome, prob in outcomes:
+        total += prob
+        if u < total:
+            return int(outcome)
+    return int(outcomes[-1][0])
+
+
+def test_holdem_chance_by_bisection_picks_the_running_sums_card() -> None:
+    # Hold'em's chance nodes are sampled by bisection over the running sums (no pairs
+    # built): the card must be the general loop's for every uniform, the edges included
+    # (each running sum itself, the floats just below and above it, 0 and just below 1).
+    from pokerlab.games import holdem
+    from pokerlab.play.deals import _uniform_sums, sample_chance
+
+    rng = np.random.default_rng(3)
+    game = holdem(betting="limit", blinds=(5, 10), stack=1000)
+    state = game.initial_state()
+    checked = 0
+    while state.player != TERMINAL:  # down to the river's last card, each street's undealt deck
+        if state.is_chance:
+            sums = _uniform_sums(len(state.legal_actions()))
+            edges = [x for s in sums for x in (s, np.nextafter(s, 0.0), np.nextafter(s, 2.0))]
+            for u in [*edges, *rng.random(200), 0.0, np.nextafter(1.0, 0.0)]:
+                assert sample_chance(state, float(u)) == _loop_sample(state, float(u))
+                checked += 1
+            state = state.child(sample_chance(state, float(rng.random())))
+        else:
+            state = state.child(state.legal_actions()[1])  # check or call
+    assert checked > 9 * 300
