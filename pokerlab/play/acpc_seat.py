@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from pokerlab._types import TERMINAL, Action
+from pokerlab._types import CHANCE, TERMINAL, Action
 from pokerlab.cards.card import N_CARDS, card_str
 from pokerlab.errors import IllegalActionError, PokerlabError, ProtocolError
 from pokerlab.games.holdem_rules import CALL, FOLD
@@ -307,6 +307,12 @@ class AcpcTable:
         elif isinstance(event, ChanceDealt):
             state = event.state
             assert isinstance(state, HoldemState)
+            if state.player == CHANCE:
+                # More cards before anyone acts (hole cards, a board being dealt, an all-in
+                # run-out): nothing is sent; the rounds this deal opens are written with the
+                # last card (the loop below opens every round the board has reached).
+                self.state = state
+                return
             sizes = state.game.rules.board_sizes
             while self._round + 1 < len(sizes) and len(state.board) >= sizes[self._round + 1]:
                 self._round += 1
@@ -464,15 +470,14 @@ class AcpcSeat:
             raise AgentFault("protocol", "the seat is not at a table")
         state = table.state
         self.flush()  # the state to answer, after those it has not been sent yet
-        left = [
-            x for x in (
-                self.limits.per_action,
-                None if self.limits.per_hand is None else self.limits.per_hand - self.hand_seconds,
-                None if self.limits.per_match is None
-                else self.limits.per_match - self.match_seconds,
-            ) if x is not None
-        ]  # fmt: skip
-        budget = min(left) if left else None
+        limits = self.limits  # the least of the limits set (min over them, in this order)
+        budget = limits.per_action
+        if limits.per_hand is not None:
+            left = limits.per_hand - self.hand_seconds
+            budget = left if budget is None else min(budget, left)
+        if limits.per_match is not None:
+            left = limits.per_match - self.match_seconds
+            budget = left if budget is None else min(budget, left)
         if budget is not None and budget <= 0:
             raise AgentFault("timeout", "the client has used up its time for the hand or match")
         start = time.monotonic()
