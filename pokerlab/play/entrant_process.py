@@ -40,6 +40,8 @@ from pokerlab.play.entrant_protocol import (
     Reader,
     decode_update,
     encode_answer,
+    frame_reply,
+    parse_trusted,
     send,
 )
 from pokerlab.play.isolation import (
@@ -151,8 +153,12 @@ def _agent_name(agent: object) -> str | None:
 
 
 def serve(channel: socket.socket, workdir: str) -> None:
-    """Answer the arena's requests until ``stop`` or the end of the channel."""
-    reader = Reader(channel)
+    """Answer the arena's requests until ``stop`` or the end of the channel.
+
+    The arena's messages are read as plain JSON (:func:`parse_trusted`): the bounds are
+    the arena's protection against what an entrant sends, not the other way.
+    """
+    reader = Reader(channel, parse=parse_trusted)
     entrant: _Entrant | None = None
     while True:
         try:
@@ -176,7 +182,7 @@ def serve(channel: socket.socket, workdir: str) -> None:
             send(channel, {"id": ident, "ok": False, "kind": "exception",
                            "error": _describe(error)})
             continue
-        send(channel, {"id": ident, "ok": True, "value": value})
+        channel.sendall(frame_reply(ident, value))
 
 
 def exec_entrant(config: dict[str, Any], workdir: str) -> NoReturn:

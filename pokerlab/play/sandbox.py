@@ -93,6 +93,7 @@ from pokerlab.play.entrant_protocol import (
     decode_answer,
     encode_update,
     frame,
+    frame_act,
 )
 from pokerlab.play.names import check_name
 
@@ -291,6 +292,7 @@ class SandboxedAgent:
         self._process: subprocess.Popen[bytes] | None = None
         self._channel: socket.socket | None = None
         self._reader: Reader | None = None
+        self._poll: select.poll | None = None  # the channel, registered for reading
         self._log: EntrantLog | None = None
         self._workdir: str | None = None
         self._cgroup: EntrantCgroup | None = None
@@ -355,6 +357,8 @@ class SandboxedAgent:
         self._process, self._cgroup, self._log = launched.process, launched.cgroup, launched.log
         self._channel = parent
         self._reader = Reader(parent)
+        self._poll = select.poll()
+        self._poll.register(parent, select.POLLIN)
         self._pending.clear()
         self._queue.clear()
 
@@ -381,6 +385,7 @@ class SandboxedAgent:
         self._log_left -= keep_log(self._log, None if why is None else _detail(why), self.logs)
         _remove(self._workdir)
         self._process = self._channel = self._reader = self._log = None
+        self._poll = None
         self._workdir = None
         self._pending.clear()
         self._queue.clear()
@@ -431,14 +436,18 @@ class SandboxedAgent:
     def _send_later(self, message: dict[str, Any]) -> None:
         self._next_id += 1
         message["id"] = self._next_id
-        self._queue.append(frame(message))
-        self._pending.append((self._next_id, str(message["op"])))
+        self._queue_frame(frame(message), self._next_id, str(message["op"]))
+
+    def _queue_frame(self, data: bytes, ident: int, op: str) -> None:
+        """Queue a framed request (numbered ``ident``) to send with the next one awaited."""
+        self._queue.append(data)
+        self._pending.append((ident, op))
         if len(self._queue) > 64:  # a long run of hooks without a decision: flush them
             self._flush()
 
     def _flush(self) -> None:
         if self._queue and self._channel is not None:
-            data = b"".join(self._queue)
+            data = self._queue[0] if len(self._queue) == 1 else b"".join(self._queue)
             self._queue.clear()
             try:
                 self._channel.sendall(data)
@@ -453,19 +462,30 @@ class SandboxedAgent:
         then spends it).
         """
         self._send_later(message)
-        wanted = self._next_id
+        return self._answer(self._next_id, seconds, what, budget_bound)
+
+    def _answer(self, wanted: int, seconds: float, what: str, budget_bound: bool) -> object:
+        """Send the queued requests (the last numbered ``wanted``); wait for its answer.
+
+        Answers to the hooks before it are read on the way (an error is a deferred
+        ``exception`` fault). No answer within ``seconds`` is a ``timeout`` fault, or the
+        budget spent when ``budget_bound``; a closed channel a ``crash``; anything the
+        reader refuses, or an answer out of order, a ``protocol`` fault.
+        """
         self._flush()
         deadline = time.monotonic() + seconds
-        assert self._reader is not None
-        assert self._channel is not None
+        reader, poll = self._reader, self._poll
+        assert reader is not None
+        assert poll is not None
         while True:
             try:
-                reply = self._reader.pending()
+                reply = reader.pending()
             except ProtocolError as exc:
                 raise self._fault("protocol", str(exc)) from None
             if reply is None:
                 left = deadline - time.monotonic()
-                ready = select.select([self._channel], [], [], max(left, 0))[0] if left > 0 else []
+                # poll rounds its milliseconds up: never earlier than the deadline
+                ready = poll.poll(left * 1000) if left > 0 else []
                 if not ready:
                     if budget_bound:
                         raise self._out_of_budget()
@@ -474,7 +494,7 @@ class SandboxedAgent:
                         "timeout", f"no answer to {what} within {seconds:g} s (pending: {calls})"
                     )
                 try:
-                    alive = self._reader.feed()
+                    alive = reader.feed()
                 except ProtocolError as exc:
                     raise self._fault("protocol", str(exc)) from None
                 except OSError:
@@ -537,11 +557,12 @@ class SandboxedAgent:
             raise self._out_of_budget()
         self._ensure_running()
         seconds = min(self.limits.decision_seconds, left)
+        self._next_id += 1
+        self._queue_frame(frame_act(self._next_id, observation), self._next_id, "act")
         tick = time.monotonic()
         try:
-            answer = self._request({"op": "act", "observation": encode_update(observation)},
-                                   seconds, "act",
-                                   budget_bound=seconds < self.limits.decision_seconds)
+            answer = self._answer(self._next_id, seconds, "act",
+                                  budget_bound=seconds < self.limits.decision_seconds)
         finally:
             self.seconds_used += time.monotonic() - tick
             self._catch_strays()
