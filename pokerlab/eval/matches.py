@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Literal
+from typing import Literal, overload
 
 import numpy as np
 
@@ -193,9 +193,13 @@ def iter_hands(
     seed = check_seed(seed)
     connections = [connect(agent, time_limit=time_limit) for agent in agents]
     n = len(connections)
+    table = seatings(n, seats)
     for index in range(start, hands):
-        deal, seating = hand_schedule(index, n_agents=n, seats=seats, duplicate=duplicate,
-                                      leg=leg)
+        if leg is not None:
+            deal, seating = index % leg, table[(index // leg) % len(table)]
+        else:  # hand_schedule's, the table built once
+            seating = table[index % len(table)]
+            deal = index // len(table) if duplicate else index
         record, _ = deal_hand(
             game,
             [connections[a] for a in seating],
@@ -203,10 +207,37 @@ def iter_hands(
             hand=index,
             deal=deal,
             agents=seating,
-            agent_seeds=[agent_seed(seed, index, a) for a in seating],
+            agent_seeds=_HookSeeds(seed, index, seating),
             listeners=listeners,
         )
         yield record
+
+
+class _HookSeeds(Sequence[int]):
+    """The ``seed`` hook's value of each seat of a hand, computed when the dealer asks.
+
+    :func:`agent_seed` of the seat's agent; the dealer asks only for seats whose agent has
+    the hook, which saves a keyed hash per hand for each agent without it.
+    """
+
+    def __init__(self, seed: int, hand: int, seating: tuple[int, ...]) -> None:
+        self._seed = seed
+        self._hand = hand
+        self._seating = seating
+
+    def __len__(self) -> int:
+        return len(self._seating)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if isinstance(index, slice):
+            return [agent_seed(self._seed, self._hand, a) for a in self._seating[index]]
+        return agent_seed(self._seed, self._hand, self._seating[index])
 
 
 class _RecordingConnection:

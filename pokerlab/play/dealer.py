@@ -97,7 +97,9 @@ class AgentConnection(Protocol):
     each decision and at the end of the hand. A transport whose agent learns the hand by
     other means (the ACPC seat: its table sends the client every match state) may offer
     ``act_unobserved() -> object``, which the dealer calls instead of ``act`` without
-    building the observation (a cost paid at every decision).
+    building the observation (a cost paid at every decision). One whose ``seed`` ignores
+    its value (the agent has no such hook) may say so with ``wants_seed = False``: the
+    dealer then does not ask for the value (a keyed hash per hand and seat).
     """
 
     name: str
@@ -153,6 +155,7 @@ class InProcessConnection:
         self._seed = _hook(agent, "seed")
         self._observe = _hook(agent, "observe")
         self.wants_updates = self._observe is not None
+        self.wants_seed = self._seed is not None
         act = getattr(agent, "act", None)
         if not callable(act):
             raise PokerlabError(f"{self.name} has no act(observation) method; it cannot play")
@@ -410,7 +413,9 @@ def deal_hand(
         deal: the deal's id (recorded).
         agents: the agent index of each seat (default: the seat numbers); records, faults
             and thinking times are by agent index.
-        agent_seeds: the value each seat's ``seed`` hook receives, or None (no call).
+        agent_seeds: the value each seat's ``seed`` hook receives, or None (no call);
+            read only for seats whose connection wants it (``wants_seed``, default True),
+            so it may be a sequence that computes each value when asked.
         listeners: called with every event, in order.
         forced: replay mode: the hand's recorded history; every chance outcome and every
             action is taken from it; agents are still asked (so that their state evolves as
@@ -442,16 +447,20 @@ def deal_hand(
         except AgentFault as exc:
             fault(seat, exc.kind, f"{name}: {exc.detail}", -1)
 
+    takers: list[Callable[[], list[tuple[str, str]]] | None] = [
+        getattr(c, "take_faults", None) for c in seats
+    ]
+
     def late(seat: int) -> None:
         """Record the faults a transport found after the call (a pipelined hook's error)."""
-        take = getattr(seats[seat], "take_faults", None)
+        take = takers[seat]
         if take is not None:
             for kind, detail in take():
                 fault(seat, kind, detail, -1)
 
     for seat, connection in enumerate(seats):
         hook(seat, "reset", connection.reset)
-        if agent_seeds is not None:
+        if agent_seeds is not None and getattr(connection, "wants_seed", True):
             hook(seat, "seed", connection.seed, agent_seeds[seat])
     state = game.initial_state()
     for listener in listeners:
@@ -506,11 +515,14 @@ def deal_hand(
             action = default_action(state)
             fault(seat, problem[0], problem[1], action)
         late(seat)
-        name = state.action_name(action)
-        state = advance(action)
+        if listeners:
+            name = state.action_name(action)
+            state = advance(action)
+            for listener in listeners:
+                listener(ActionTaken(hand, seat, who[seat], action, name, state))
+        else:
+            state = advance(action)
         step += 1
-        for listener in listeners:
-            listener(ActionTaken(hand, seat, who[seat], action, name, state))
         if state.player != TERMINAL and updating:
             history = tuple(public)
             for other in updating:
@@ -524,8 +536,8 @@ def deal_hand(
         hand=hand,
         deal=deal,
         seats=who,
-        returns=tuple(float(r) for r in state.returns()),
-        history=tuple(int(a) for a in state.history),
+        returns=tuple(map(float, state.returns())),
+        history=tuple(map(int, state.history)),
         events=tuple(events),
         seconds=tuple(seconds),
         decisions=tuple(decisions),

@@ -309,6 +309,11 @@ class SandboxedAgent:
         return "observe" in self.hooks
 
     @property
+    def wants_seed(self) -> bool:
+        """True when the entrant's agent defines ``seed`` (known once its process started)."""
+        return "seed" in self.hooks
+
+    @property
     def pid(self) -> int | None:
         """The process id (of the launcher when contained), or None."""
         return None if self._process is None else self._process.pid

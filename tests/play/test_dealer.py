@@ -277,3 +277,40 @@ def test_an_illegal_answer_from_act_unobserved_is_a_fault_and_the_default_plays(
     )
     assert [e.kind for e in record.events][:1] == ["illegal"]
     assert "legal: (0, 1)" in record.events[0].detail
+
+
+def test_seeds_are_asked_only_for_seats_that_want_them() -> None:
+    """``wants_seed = False`` (no hook): the dealer neither reads the value nor calls seed."""
+
+    class Counting(list[int]):
+        asked: list[int] = []
+
+        def __getitem__(self, index: int) -> int:  # type: ignore[override]
+            self.asked.append(index)
+            return int(super().__getitem__(index))
+
+    class Seeded(Passer):
+        def __init__(self) -> None:
+            self.values: list[int] = []
+
+        def seed(self, value: int) -> None:
+            self.values.append(value)
+
+    seeded = Seeded()
+    seats = [InProcessConnection(Passer()), InProcessConnection(seeded)]
+    assert [c.wants_seed for c in seats] == [False, True]
+    seeds = Counting([11, 22])
+    deal_hand(kuhn(), seats, chance=DealStream(1, 0), agent_seeds=seeds)
+    assert seeds.asked == [1]
+    assert seeded.values == [22]
+
+
+def test_the_lazy_hook_seeds_are_agent_seed() -> None:
+    from pokerlab.eval.matches import _HookSeeds, agent_seed
+
+    lazy = _HookSeeds(7, 3, (2, 0, 1))
+    expected = [agent_seed(7, 3, a) for a in (2, 0, 1)]
+    assert len(lazy) == 3
+    assert list(lazy) == expected
+    assert [lazy[i] for i in range(3)] == expected
+    assert lazy[1:] == expected[1:]
