@@ -29,12 +29,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 import sys
 import traceback
 from pathlib import Path
 from typing import Any, NoReturn
 
+from pokerlab.games.observation import Observation
 from pokerlab.play.entrant_protocol import (
     ProtocolError,
     Reader,
@@ -122,7 +124,9 @@ class _Entrant:
     def call(self, request: dict[str, Any]) -> object:
         op = request.get("op")
         if op == "act":
-            observation = decode_update(request["observation"])
+            observation = request["observation"]
+            if type(observation) is not Observation:  # decoded already by _Requests
+                observation = decode_update(observation)
             return encode_answer(self.agent.act(observation))  # type: ignore[attr-defined]
         if op == "reset":
             self.agent.reset()  # type: ignore[attr-defined]
@@ -152,13 +156,61 @@ def _agent_name(agent: object) -> str | None:
     return name[:MAX_NAME] if isinstance(name, str) else None
 
 
+_ACT_HEAD = b'{"op":"act","observation":'
+_ACT_TAIL = re.compile(rb',"id":(0|[1-9][0-9]{0,30})\}\Z')
+
+
+class _Requests:
+    """Reads the arena's requests; each distinct observation of ``act`` is decoded once.
+
+    The arena writes ``act`` as ``{"op":"act","observation":{...},"id":n}``: the
+    observation's bytes recur (a small game has few), so its decoded fields are kept
+    (at most :attr:`LIMIT` of them) and each request gets a fresh, equal
+    :class:`Observation` built from them. Anything else, or an observation that does not
+    decode, is read by :func:`parse_trusted` as before.
+    """
+
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self._fields: dict[bytes, dict[str, Any]] = {}
+
+    def parse(self, data: bytes) -> dict[str, Any]:
+        """The request as :func:`parse_trusted` reads it, ``act``'s observation decoded."""
+        if data.startswith(_ACT_HEAD):
+            tail = _ACT_TAIL.search(data, len(_ACT_HEAD))
+            if tail is not None:
+                key = data[len(_ACT_HEAD):tail.start()]
+                fields = self._fields.get(key)
+                if fields is None:
+                    fields = self._decode(key)
+                if fields is not None:
+                    return {"op": "act", "observation": Observation(**fields),
+                            "id": int(tail.group(1))}
+        return parse_trusted(data)
+
+    def _decode(self, key: bytes) -> dict[str, Any] | None:
+        try:
+            update = decode_update(parse_trusted(key))
+        except Exception:  # the whole request is read as before; the entrant's call fails
+            return None
+        if type(update) is not Observation:
+            return None
+        if len(self._fields) >= self.LIMIT:
+            self._fields.clear()
+        fields = dict(vars(update))
+        self._fields[key] = fields
+        return fields
+
+
 def serve(channel: socket.socket, workdir: str) -> None:
     """Answer the arena's requests until ``stop`` or the end of the channel.
 
-    The arena's messages are read as plain JSON (:func:`parse_trusted`): the bounds are
-    the arena's protection against what an entrant sends, not the other way.
+    The arena's messages are read as plain JSON (:func:`parse_trusted`, through
+    :class:`_Requests`): the bounds are the arena's protection against what an entrant
+    sends, not the other way.
     """
-    reader = Reader(channel, parse=parse_trusted)
+    reader = Reader(channel, parse=_Requests().parse)
     entrant: _Entrant | None = None
     while True:
         try:

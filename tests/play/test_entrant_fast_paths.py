@@ -238,3 +238,64 @@ def test_the_entrant_reads_the_arenas_requests_as_json_does(
 def test_the_entrants_reader_refuses_what_is_not_an_object(data: bytes) -> None:
     with pytest.raises(ProtocolError):
         parse_trusted(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(observations, min_size=1, max_size=4),
+       st.lists(st.integers(min_value=0, max_value=2**64), min_size=6, max_size=6))
+def test_the_entrant_decodes_a_repeated_observation_as_before(
+    seen: list[Observation], idents: list[int]
+) -> None:
+    """Each act request reads as parse_trusted + decode_update did: a fresh equal object."""
+    from pokerlab.play.entrant_process import _Entrant, _Requests
+
+    requests = _Requests()
+    for ident, observation in zip(idents, seen * 3, strict=False):
+        data = frame_act(ident, observation)[4:]
+        if b"NaN" in data or b"Infinity" in data:
+            continue  # never sent: a game's chip counts are finite
+        message = requests.parse(data)
+        before = parse_trusted(data)
+        assert message["op"] == before["op"] == "act"
+        assert message["id"] == before["id"] == ident
+        expected = decode_update(before["observation"])
+        assert message["observation"] == expected
+        again = requests.parse(data)["observation"]
+        assert again == expected
+        assert again is not message["observation"]
+
+        class Echo:
+            def act(self, observation: Observation) -> Observation:
+                return observation
+
+        entrant = object.__new__(_Entrant)
+        entrant.agent = Echo()
+        assert entrant.call(dict(message)) == entrant.call(dict(before))
+
+
+@pytest.mark.parametrize("data", [
+    b'{"op":"reset","id":3}',
+    b'{"op":"act","observation":{"type":"result"},"id":4}',
+    b'{"op":"act","observation":{"type":"observation"},"id":5}',
+    b'{"op":"act","observation":[1],"id":6}',
+    b'{"op":"act","observation":{"a":1},"id":7,"x":1}',
+    b'{"op":"start","game":"kuhn","file":"a.py","source":"","id":1}',
+])
+def test_other_requests_read_as_parse_trusted(data: bytes) -> None:
+    from pokerlab.play.entrant_process import _Requests
+
+    assert _Requests().parse(data) == parse_trusted(data)
+
+
+def test_the_entrants_decoded_observations_are_bounded() -> None:
+    from pokerlab.play.entrant_process import _Requests
+
+    requests = _Requests()
+    base = leduc().initial_state()
+    while base.player < 0:
+        base = base.child(base.legal_actions()[0])
+    observation = base.observation(base.player)
+    for n in range(_Requests.LIMIT + 10):
+        changed = Observation(**{**vars(observation), "infoset_key": f"k{n}"})
+        assert requests.parse(frame_act(n, changed)[4:])["observation"] == changed
+    assert len(requests._fields) <= _Requests.LIMIT
