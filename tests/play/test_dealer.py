@@ -282,11 +282,11 @@ def test_an_illegal_answer_from_act_unobserved_is_a_fault_and_the_default_plays(
 def test_seeds_are_asked_only_for_seats_that_want_them() -> None:
     """``wants_seed = False`` (no hook): the dealer neither reads the value nor calls seed."""
 
-    class Counting(list[int]):
-        asked: list[int] = []
+    asked: list[int] = []
 
+    class Counting(list[int]):
         def __getitem__(self, index: int) -> int:  # type: ignore[override]
-            self.asked.append(index)
+            asked.append(index)
             return int(super().__getitem__(index))
 
     class Seeded(Passer):
@@ -301,7 +301,7 @@ def test_seeds_are_asked_only_for_seats_that_want_them() -> None:
     assert [c.wants_seed for c in seats] == [False, True]
     seeds = Counting([11, 22])
     deal_hand(kuhn(), seats, chance=DealStream(1, 0), agent_seeds=seeds)
-    assert seeds.asked == [1]
+    assert asked == [1]
     assert seeded.values == [22]
 
 
