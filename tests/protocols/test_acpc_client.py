@@ -286,6 +286,27 @@ def test_the_cli_plays_a_strategy_file_against_a_sandboxed_entrant_on_a_gamedef_
     assert all(s.split(":")[2].startswith("r") for s in opened)
 
 
+TRACKED_GAMES = pytest.mark.parametrize(
+    "game",
+    [LIMIT, NO_LIMIT, load_acpc_game("holdem.limit.3p"), load_acpc_game("leduc.limit.2p")],
+    ids=["limit", "no-limit", "limit-3p", "leduc"],
+)
+"""The games the tracker's fast paths are compared on with a full parse."""
+
+
+def _full_parse(game, line: str) -> object:  # type: ignore[no-untyped-def]
+    """What a full parse of ``line`` gives: ``(position, hand, history)`` or its error."""
+    from pokerlab.errors import IllegalActionError, ProtocolError
+    from pokerlab.play.acpc_matchstate import parse_matchstate, state_from_matchstate
+
+    try:
+        message = parse_matchstate(line)
+        return (message.position, message.hand_number,
+                state_from_matchstate(game, message).history)  # fmt: skip
+    except (ProtocolError, IllegalActionError) as error:
+        return type(error), str(error)
+
+
 def _table_texts(game, hands: int, seed: int) -> list[list[str]]:  # type: ignore[no-untyped-def]
     """What our dealer's table sends each agent over ``hands`` hands of HashAgents."""
     from pokerlab.eval.matches import iter_hands
@@ -307,11 +328,7 @@ def _table_texts(game, hands: int, seed: int) -> list[list[str]]:  # type: ignor
     return [sink.texts for sink in sinks]
 
 
-@pytest.mark.parametrize(
-    "game",
-    [LIMIT, NO_LIMIT, load_acpc_game("holdem.limit.3p"), load_acpc_game("leduc.limit.2p")],
-    ids=["limit", "no-limit", "limit-3p", "leduc"],
-)
+@TRACKED_GAMES
 def test_the_trackers_fast_path_gives_the_states_of_a_full_parse(game) -> None:  # type: ignore[no-untyped-def]
     from pokerlab.play.acpc_matchstate import (
         MatchStateTracker,
@@ -335,11 +352,7 @@ def test_the_trackers_fast_path_gives_the_states_of_a_full_parse(game) -> None: 
             assert loose.public_history == tracker.public_history
 
 
-@pytest.mark.parametrize(
-    "game",
-    [LIMIT, NO_LIMIT, load_acpc_game("holdem.limit.3p"), load_acpc_game("leduc.limit.2p")],
-    ids=["limit", "no-limit", "limit-3p", "leduc"],
-)
+@TRACKED_GAMES
 def test_a_hand_first_read_at_any_of_its_states_or_mangled_reads_as_a_full_parse(game) -> None:  # type: ignore[no-untyped-def]
     # A client that skips states (latest_states) first reads a hand at any of its states:
     # that first line takes the tracker's new-hand path, which must give the full parse's
@@ -347,19 +360,10 @@ def test_a_hand_first_read_at_any_of_its_states_or_mangled_reads_as_a_full_parse
     import random
 
     from pokerlab.errors import IllegalActionError, ProtocolError
-    from pokerlab.play.acpc_matchstate import (
-        MatchStateTracker,
-        parse_matchstate,
-        state_from_matchstate,
-    )
+    from pokerlab.play.acpc_matchstate import MatchStateTracker
 
     def full(line: str) -> object:
-        try:
-            message = parse_matchstate(line)
-            return (message.position, message.hand_number,
-                    state_from_matchstate(game, message).history)  # fmt: skip
-        except (ProtocolError, IllegalActionError) as error:
-            return type(error), str(error)
+        return _full_parse(game, line)
 
     def tracked(tracker: MatchStateTracker, line: str) -> object:
         try:
@@ -386,11 +390,7 @@ def test_a_hand_first_read_at_any_of_its_states_or_mangled_reads_as_a_full_parse
                 assert tracked(other, mangled) == full(mangled), mangled
 
 
-@pytest.mark.parametrize(
-    "game",
-    [LIMIT, NO_LIMIT, load_acpc_game("holdem.limit.3p"), load_acpc_game("leduc.limit.2p")],
-    ids=["limit", "no-limit", "limit-3p", "leduc"],
-)
+@TRACKED_GAMES
 def test_a_damaged_next_state_reads_as_a_full_parse(game) -> None:  # type: ignore[no-untyped-def]
     # The tracker reads a line that extends the last one through its own suffix parser
     # (board cards by lookup, sizeless betting letter by letter): for a next line damaged
@@ -399,19 +399,10 @@ def test_a_damaged_next_state_reads_as_a_full_parse(game) -> None:  # type: igno
     import random
 
     from pokerlab.errors import IllegalActionError, ProtocolError
-    from pokerlab.play.acpc_matchstate import (
-        MatchStateTracker,
-        parse_matchstate,
-        state_from_matchstate,
-    )
+    from pokerlab.play.acpc_matchstate import MatchStateTracker
 
     def full(line: str) -> object:
-        try:
-            message = parse_matchstate(line)
-            return (message.position, message.hand_number,
-                    state_from_matchstate(game, message).history)  # fmt: skip
-        except (ProtocolError, IllegalActionError) as error:
-            return type(error), str(error)
+        return _full_parse(game, line)
 
     rng = random.Random(11)
     alphabet = "cfkr0123456789/|:AKQJT98765432shdcxZ"
