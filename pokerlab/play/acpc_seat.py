@@ -192,7 +192,13 @@ class _LineSocket:
             self.closed = True
             raise AgentFault("crash", f"the client disconnected ({error})") from error
 
-    def read_line(self, deadline: float | None) -> str:
+    def read_line(self, deadline: float | None, *, buffered_only: bool = False) -> str:
+        """The next line, waiting for it until ``deadline``.
+
+        ``buffered_only``: a line already read from the socket, else a timeout (the
+        caller is past its deadline and has read lines that were not its answer: a client
+        that keeps writing must not hold the seat).
+        """
         spin_until = None
         while True:
             try:
@@ -203,6 +209,9 @@ class _LineSocket:
                 return line
             if self.closed:
                 raise AgentFault("crash", "the client disconnected")
+            if buffered_only:
+                raise AgentFault("timeout", "no answer within the time limit, only lines "
+                                 "that were not answers")
             if self.spin <= 0:
                 # Nothing buffered and no spinning: wait first, for a read now would nearly
                 # always find nothing (one system call and an exception saved per answer).
@@ -490,9 +499,10 @@ class AcpcSeat:
 
     def _answer(self, state: HoldemState, deadline: float | None) -> Action:
         ignored = 0  # lines that were not the answer: the first few are recorded, then counted
+        late = False  # past the deadline after a line that was not the answer
         try:
             while True:
-                line = self.lines.read_line(deadline)
+                line = self.lines.read_line(deadline, buffered_only=late)
                 sent = self.sent
                 if line.startswith(sent) and line[len(sent) : len(sent) + 1] == ":":
                     token = line[len(sent) + 1 :]  # the usual answer: no need to parse it all
@@ -515,6 +525,8 @@ class AcpcSeat:
                 ignored += 1
                 if ignored <= _RECORDED_LINES:
                     self._faults.append(fault)
+                if deadline is not None and not late and time.monotonic() > deadline:
+                    late = True  # what is read already may still hold the answer; no more
         finally:
             if ignored > _RECORDED_LINES:
                 self._faults.append(

@@ -52,7 +52,12 @@ MAX_BRACKETS = 64
 arena's messages have a handful): it bounds the work of checking the depth."""
 
 _HEADER = struct.Struct(">I")
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+"""A JSON string, its closing quote optional: a string left open takes the rest of the
+message in one match (with the quote required, every quote of such a message started a
+scan to its end: time growing with the square of the size, hours for a megabyte). On
+well-formed JSON the same matches; a message with an open string is refused by the
+decoder anyway."""
 _BRACKET = re.compile(rb"[\[\]{}]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")

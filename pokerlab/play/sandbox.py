@@ -240,6 +240,10 @@ class EntrantSource:
         return cls(name, str(file), text, hashlib.sha256(data).hexdigest())
 
 
+_MAX_POLL_MS = 2**31 - 1
+"""The longest wait ``poll`` takes, in milliseconds (a C int)."""
+
+
 class SandboxedAgent:
     """An entrant playing from its own process (an AgentConnection for the dealer).
 
@@ -489,8 +493,11 @@ class SandboxedAgent:
                 raise self._fault("protocol", str(exc)) from None
             if reply is None:
                 left = deadline - time.monotonic()
-                # poll rounds its milliseconds up: never earlier than the deadline
-                ready = poll.poll(left * 1000) if left > 0 else []
+                # poll rounds its milliseconds up: never earlier than the deadline; it takes
+                # at most 2**31 - 1 ms (24.8 days): a longer limit waits again
+                ready = poll.poll(min(left * 1000, _MAX_POLL_MS)) if left > 0 else []
+                if not ready and time.monotonic() < deadline:
+                    continue
                 if not ready:
                     if budget_bound:
                         raise self._out_of_budget()

@@ -171,3 +171,55 @@ def test_pop_all_gives_the_lines_and_errors_of_pop_one_by_one(
         chunk = b""
         lines, errors = fast.pop_all()
         assert (lines, [str(e) for e in errors]) == _pop_each(slow)
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_a_client_that_never_stops_writing_garbage_times_out(game_name: str) -> None:
+    # A review's attack: a client process writing lines that are not its answer, without
+    # pause. Each line was read and counted and the next one read, past the deadline, for
+    # ever: one client held the match. Past the deadline only what is read already is
+    # looked at. (The flood comes from another process: a thread here is too slow.)
+    import subprocess
+    import sys
+
+    state, sent = _decision(game_name)
+    ours, theirs = socket.socketpair()
+    seat = AcpcSeat(ours, "flood", TimeLimits(per_action=0.2))
+    seat.table = _Table(state)  # type: ignore[assignment]
+    seat.deliver(sent)
+    flooder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import socket, sys\n"
+         "s = socket.socket(fileno=int(sys.argv[1]))\n"
+         "data = b'garbage\\n' * 4096\n"
+         "try:\n"
+         "    while True:\n"
+         "        s.sendall(data)\n"
+         "except OSError:\n"
+         "    pass\n", str(theirs.fileno())],
+        pass_fds=[theirs.fileno()],
+    )  # fmt: skip
+    theirs.close()
+    outcome: list[object] = []
+
+    def answer() -> None:
+        try:
+            outcome.append(seat.act_unobserved())
+        except AgentFault as fault:
+            outcome.append(fault)
+
+    reader = threading.Thread(target=answer, daemon=True)
+    reader.start()
+    reader.join(30)
+    try:
+        assert not reader.is_alive(), "the seat still reads the flood after 30 s"
+        assert isinstance(outcome[0], AgentFault)
+        assert outcome[0].kind == "timeout"
+        kinds = [kind for kind, _ in seat.take_faults()]
+        assert set(kinds) == {"protocol"}  # the garbage recorded, its count bounded
+        assert 1 <= len(kinds) <= 10
+    finally:
+        flooder.kill()
+        flooder.wait(10)
+        seat.close()
+        reader.join(10)

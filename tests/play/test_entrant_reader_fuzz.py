@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import socket
 import struct
 import threading
@@ -271,3 +272,40 @@ def test_a_tournament_with_hostile_answers_finishes_and_stores_every_hand(
         events = store.events(run_id=result.run_id)
         assert {e.kind for e in events} >= {"protocol", "exception"}
         assert max(len(e.detail) for e in events) <= MAX_DETAIL + 40
+
+
+@pytest.mark.parametrize("size", [64_000, MAX_MESSAGE_BYTES - 100])
+def test_a_string_left_open_is_read_in_one_pass(size: int) -> None:
+    # A review's attack: more brackets than MAX_DEPTH (so the depth is checked), then a
+    # string that never closes, full of escaped quotes. The string pattern required a
+    # closing quote, so each quote began a scan to the end: 7-14 s at 32 KB, hours at a
+    # megabyte, all of it in the arena's process. One match now takes the open string.
+    from pokerlab.play.entrant_protocol import _STRING
+
+    head = b"{" * (MAX_DEPTH + 1)
+    bomb = head + b'"' + b'\\"' * ((size - len(head)) // 2)
+    assert _STRING.sub(b'""', bomb) == head + b'""'  # the whole tail, one match
+    with pytest.raises(ProtocolError):
+        parse_message(bomb)
+    for well_formed in (b'{"a":"x\\"y","b":["\\\\",{"c":"]"}]}', b'{"l": ["", "\\u0022", "}"]}'):
+        # on JSON that closes its strings the pattern matches as before
+        assert _STRING.sub(b'""', well_formed) == re.sub(
+            rb'"(?:[^"\\]|\\.)*"', b'""', well_formed, flags=re.DOTALL)
+        assert parse_message(well_formed) == json.loads(well_formed)
+
+
+def test_a_decision_limit_past_poll_s_range_waits_and_answers(tmp_path: Path) -> None:
+    # poll takes at most 2**31 - 1 ms: a limit of 3,000,000 s (about 35 days) raised
+    # OverflowError out of act() instead of waiting
+    file = tmp_path / "calls.py"
+    file.write_text("class Agent:\n    def act(self, observation):\n"
+                    "        return observation.legal_actions[-1]\n")
+    limits = SandboxLimits(decision_seconds=3_000_000.0, start_seconds=30.0,
+                           memory_megabytes=1024)
+    agent = SandboxedAgent(EntrantSource.read(file), kuhn(), limits=limits)
+    try:
+        result = play_match(kuhn(), agent, AlwaysCall(), hands=2, seed=1)
+    finally:
+        agent.close()
+    assert result.events == ()
+    assert result.n_hands == 4  # type: ignore[attr-defined]
