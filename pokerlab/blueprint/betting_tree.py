@@ -427,6 +427,23 @@ def tree_size(rules: BettingRules) -> TreeSize:
     return _plan(rules).size
 
 
+def check_tree(size: TreeSize, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
+    """Refuse a betting tree whose arrays would pass ``memory_limit`` (or 2**31 nodes).
+
+    From the count alone (:func:`tree_size`), so a command can refuse before it builds
+    anything.
+
+    Raises:
+        GameTooLargeError: naming the tree's size and what to change.
+    """
+    if size.bytes > memory_limit or size.n_nodes >= 2**31:
+        raise GameTooLargeError(
+            f"the betting tree has {size.describe()}, over the memory limit of "
+            f"{memory_limit / 1e6:,.0f} MB; use fewer bet sizes or a lower max_raises, or "
+            "raise the limit (POKERLAB_MEMORY_LIMIT=16G)", found=size.bytes, limit=memory_limit,
+        )  # fmt: skip
+
+
 def build_tree(rules: BettingRules, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> BettingTree:
     """Unfold the betting tree of ``rules`` into arrays.
 
@@ -440,12 +457,7 @@ def build_tree(rules: BettingRules, *, memory_limit: int = DEFAULT_MEMORY_LIMIT)
     """
     plan = _plan(rules)
     size = plan.size
-    if size.bytes > memory_limit or size.n_nodes >= 2**31:
-        raise GameTooLargeError(
-            f"the betting tree has {size.describe()}, over the memory limit of "
-            f"{memory_limit / 1e6:,.0f} MB; use fewer bet sizes or a lower max_raises, or "
-            "raise the limit (POKERLAB_MEMORY_LIMIT=16G)", found=size.bytes, limit=memory_limit,
-        )  # fmt: skip
+    check_tree(size, memory_limit)
     count, width, n = size.n_nodes, size.max_actions, rules.n_players
     kind = np.empty(count, dtype=np.int8)
     player = np.empty(count, dtype=np.int8)
@@ -597,6 +609,7 @@ __all__ = [
     "BettingTree",
     "TreeSize",
     "build_tree",
+    "check_tree",
     "rules_from_holdem",
     "rules_from_leduc",
     "tree_size",

@@ -6,8 +6,8 @@ offsuit, 7462 a royal flush). Equal values are equal hands (a split pot); the ca
 0..8 (high card .. straight flush) is a table lookup, :func:`category_of`.
 
 How a hand is valued, by table lookup (the tables are built from the five-card rules on
-first use, in 0.3-0.5 s, and cached in ``<cache root>/evaluator``: later processes read
-them in about a millisecond):
+first use, in 0.2-0.5 s, and cached in ``<cache root>/evaluator``, checked against their
+digest when read: later processes read them in a few milliseconds):
 
 1. If five or more cards share a suit, the 13-bit mask of that suit's ranks indexes the
    flush table (8,192 entries) holding the best straight flush or flush inside the mask.
@@ -29,7 +29,6 @@ import enum
 import functools
 import hashlib
 import itertools
-import zipfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -202,16 +201,16 @@ def _multisets(n: int) -> NDArray[np.int64]:
 def _tables() -> _Tables:
     """The lookup tables: read from the cache folder, else built and cached there.
 
-    Building takes 0.3-0.5 s of Python, which every process that evaluates a hand paid
-    (a fresh ``spot solve`` on a river spends about 2 s in all); reading the cached file
-    takes about a millisecond. The file's name carries a digest of this module's source,
-    so a changed builder never reads tables an older one wrote; a file that is missing,
-    unreadable or of the wrong shape is built again, and a cache folder that cannot be
-    written costs only the build.
+    Building takes 0.2-0.5 s of Python, which every process that evaluates a hand paid
+    (a fresh ``spot solve`` on a river spends about 3 s in all); reading the cached file
+    takes a few milliseconds. What is read must hash to :data:`TABLES_SHA256`, the digest
+    of the tables the builder makes (a test checks the builder against it), so a damaged,
+    stale or foreign file is never used: it is built again. Nothing about the cache can
+    stop an evaluation (a cache root that cannot be found or written costs the build).
     """
     try:
-        path = _tables_path()
-    except OSError:  # the module's source cannot be read (a frozen install): no cache
+        path = cache_folder("evaluator") / f"tables-{TABLES_SHA256[:16]}.npz"
+    except Exception:  # no cache root (no home folder in a bare environment): no cache
         return _build_tables()
     tables = _read_tables(path)
     if tables is None:
@@ -220,11 +219,8 @@ def _tables() -> _Tables:
     return tables
 
 
-def _tables_path() -> Path:
-    """The cached tables' file: ``<cache root>/evaluator/tables-<source digest>.npz``."""
-    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-    return cache_folder("evaluator") / f"tables-{digest}.npz"
-
+TABLES_SHA256 = "244807d0c40eba01225e4c9efa97be5687cf058b2710f62a019b0e44579e2cd0"
+"""The digest (:func:`_digest`) of the tables :func:`_build_tables` makes."""
 
 _TABLE_SHAPES = {  # field: (dtype, shape)
     "nonflush": (np.int16, (6188 + 18564 + 50388,)),
@@ -237,18 +233,27 @@ _TABLE_SHAPES = {  # field: (dtype, shape)
 }
 
 
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    """SHA-256 over each table's name, dtype, shape and bytes, in :data:`_TABLE_SHAPES` order."""
+    digest = hashlib.sha256()
+    for name in _TABLE_SHAPES:
+        array = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}|{array.dtype.str}|{array.shape}|".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
 def _read_tables(path: Path) -> _Tables | None:
-    """The tables in ``path``, or None if it is missing, unreadable or malformed."""
+    """The tables in ``path`` if they are exactly the builder's, else None."""
     try:
         with np.load(path, allow_pickle=False) as archive:
             arrays = {name: archive[name] for name in _TABLE_SHAPES}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        return None
-    for name, (dtype, shape) in _TABLE_SHAPES.items():
-        if arrays[name].dtype != dtype or arrays[name].shape != shape:
+        for name, (dtype, shape) in _TABLE_SHAPES.items():
+            if arrays[name].dtype != dtype or arrays[name].shape != shape:
+                return None
+        if _digest(arrays) != TABLES_SHA256:
             return None
-    values = np.concatenate([arrays["nonflush"], arrays["flush"]])
-    if values.min() < 0 or values.max() > N_HAND_VALUES:
+    except Exception:  # whatever a damaged or foreign file raises: build instead
         return None
     return _Tables(**arrays)
 

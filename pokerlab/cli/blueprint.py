@@ -122,6 +122,7 @@ def train_command(
     --iterations and --seconds (wall-clock) count from the blueprint's start; Ctrl-C or
     SIGTERM saves --out and prints the command that resumes it (--resume).
     """
+    from pokerlab.blueprint.betting_tree import check_tree
     from pokerlab.blueprint.cards import cards_from_spec, check_clustered_game, parse_buckets
     from pokerlab.blueprint.mccfr import DEFAULT_BATCH, BlueprintTrainer, check_tables
     from pokerlab.blueprint.nolimit import rules_for
@@ -172,7 +173,8 @@ def train_command(
             )
         rules = rules_for(game, bet_menu)
         size = _show_tree_size(rules, as_json)
-        if cards_spec["kind"] == "holdem":  # refused before minutes of card tables
+        check_tree(size)  # refused before minutes of card tables
+        if cards_spec["kind"] == "holdem":
             check_clustered_game(game)
             check_tables(size, cards_spec["bucket_counts"])
         cards = cards_from_spec(game, cards_spec)
@@ -254,7 +256,8 @@ def _show_tree_size(rules: BettingRules, as_json: bool) -> TreeSize:
     """Count the betting tree and say its size before anything is allocated.
 
     Counting is a stage of the progress bar (minutes for six players and a few sizes); the
-    trainer then reuses the count to refuse tables past the memory limit and to build.
+    count is returned, so the command refuses a tree or tables past the memory limit
+    before it builds the card tables.
     """
     from rich.progress import SpinnerColumn, TextColumn
 

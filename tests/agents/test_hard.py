@@ -258,3 +258,19 @@ def test_three_handed_limit_with_fifty_buckets_would_not_fit() -> None:
     size = tree_size(rules_for(game, None))
     with pytest.raises(GameTooLargeError, match="485,601,010 rows"):
         check_tables(size, [169, 50, 50, 50])
+
+
+def test_check_trainable_refuses_a_tree_over_the_memory_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # counted, not built: the tree's own bytes are checked as build_tree would (a review
+    # found only the tables checked after check_trainable stopped building the tree)
+    import pokerlab.blueprint.betting_tree as betting_tree
+    from pokerlab.agents.hard import check_trainable
+    from pokerlab.errors import GameTooLargeError
+
+    game = load('holdem(players=3, betting="limit")')
+    size = betting_tree.tree_size(rules_for(game, None))
+    assert size.bytes > 1_700_000_000  # 1,867 MB
+    monkeypatch.setattr(betting_tree.check_tree, "__defaults__", (1_700_000_000,))
+    with pytest.raises(GameTooLargeError, match="the betting tree has"):
+        check_trainable(game)

@@ -38,24 +38,38 @@ def test_cached_tables_read_back_equal(built: evaluator._Tables, tmp_path: Path)
     assert _equal(read, built)
 
 
-def test_the_cache_file_is_named_by_the_source_it_was_built_by(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("POKERLAB_CACHE", str(tmp_path))
-    path = evaluator._tables_path()
-    assert path.parent == tmp_path / "evaluator"
-    import hashlib
-    digest = hashlib.sha256(Path(evaluator.__file__).read_bytes()).hexdigest()[:16]
-    assert path.name == f"tables-{digest}.npz"
+def test_the_builder_makes_the_tables_of_the_known_digest(built: evaluator._Tables) -> None:
+    # a change to the builder must update TABLES_SHA256 (and so the cache file's name)
+    arrays = {f: getattr(built, f) for f in FIELDS}
+    assert evaluator._digest(arrays) == evaluator.TABLES_SHA256
+
+
+def test_a_process_writes_the_tables_once_and_the_next_reads_them(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = ("from pokerlab.cards import evaluator as e\n"
+            "print(e.evaluate_value('AsKsQsJsTs'), e.evaluate_value('7c5d4h3s2d'))")
+    env = {**os.environ, "POKERLAB_CACHE": str(tmp_path)}
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=env, check=True)
+        assert done.stdout.split() == ["7462", "1"]
+        files = list((tmp_path / "evaluator").iterdir())
+        assert [f.name for f in files] == [f"tables-{evaluator.TABLES_SHA256[:16]}.npz"]
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "wrong-dtype", "wrong-shape",
-                                    "out-of-range", "missing-field", "pickled"])
+                                    "out-of-range", "missing-field", "pickled", "permuted",
+                                    "offsets", "plain-npy"])
 def test_a_damaged_cache_file_is_not_read(built: evaluator._Tables, tmp_path: Path,
                                           damage: str) -> None:
     path = tmp_path / "tables.npz"
     arrays = {f: getattr(built, f) for f in FIELDS}
     if damage == "garbage":
         path.write_bytes(os.urandom(4096))
+    elif damage == "plain-npy":
+        np.save(path.open("wb"), arrays["flush"])
     elif damage == "truncated":
         evaluator._write_tables(path, built)
         path.write_bytes(path.read_bytes()[:5000])
@@ -69,6 +83,10 @@ def test_a_damaged_cache_file_is_not_read(built: evaluator._Tables, tmp_path: Pa
             arrays["flush"][31] = 9999
         elif damage == "missing-field":
             del arrays["kickers"]
+        elif damage == "permuted":  # every value in range, the ranks wrong
+            arrays["nonflush"] = np.random.default_rng(0).permutation(arrays["nonflush"])
+        elif damage == "offsets":
+            arrays["offsets"] = arrays["offsets"] - 1
         elif damage == "pickled":
             arrays["kickers"] = np.array([{"a": 1}], dtype=object)  # type: ignore[assignment]
         with path.open("wb") as handle:
