@@ -105,8 +105,9 @@ def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert "--opponents: agent 'hardest': unknown built-in agent 'hardest'; known: random" in err
     assert "an entrant file (.py defining Agent)" in err
-    assert main(["play", "holdem", "--opponents", "hard"]) == 1  # 4 seats: no default blueprint
-    assert "the hard AI plays heads-up Texas Hold'em" in capsys.readouterr().err
+    # 7 seats: no default blueprint (3 to 6 seats have one: trained on first use)
+    assert main(["play", "holdem", "--players", "7", "--opponents", "hard"]) == 1
+    assert "no-limit with 3 to 6 players" in capsys.readouterr().err
     assert main(["play", "holdem", "--players", "12"]) == 1
     assert "players=2..9" in capsys.readouterr().err
     assert main(["play", "leduc", "--opponent", "missing.npz"]) == 1
