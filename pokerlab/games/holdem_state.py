@@ -523,46 +523,6 @@ class HoldemState(State):
             return "raise" if facing else "bet"
         return game.action_name(action)
 
-    def observation(
-        self,
-        player: Player | None = None,
-        *,
-        public_history: tuple[tuple[Player, str], ...] | None = None,
-    ) -> Observation:
-        """What ``player`` (default: the player to move) sees here (:meth:`State.observation`).
-
-        The same fields as the general method's, each read once from the node and the cards:
-        a dealer or a client builds one at every decision.
-        """
-        node = self._node
-        to_act = node.to_act
-        if player is None:
-            player = to_act
-        if player == to_act and player >= 0:
-            legal = self.legal_actions()
-            name = self.action_name
-            names = tuple([name(a) for a in legal])
-        else:
-            legal, names = (), ()
-        text = _CARD_TEXT
-        holdem = self._holdem
-        own = "".join([text[c] for c in self._hole[player :: holdem.n_players]])
-        board = "".join([text[c] for c in self._board])
-        letters = node.letters()
-        key_own = own if player >= 0 else ""
-        return Observation(
-            game=holdem.spec_text,
-            seat=player,
-            infoset_key=f"{key_own}|{board}|{letters}" if board else f"{key_own}|{letters}",
-            legal_actions=legal,
-            action_names=names,
-            public_history=self.public_history() if public_history is None else public_history,
-            private_cards=own,
-            board=board,
-            committed=tuple([float(c) for c in node.committed]),
-            stacks=tuple([float(b) for b in node.behind]),
-        )
-
     def infoset_key(self, player: Player | None = None) -> str:
         """Own hole cards, the board, and each street's betting: ``"AsKd|Qh7c2d|r6c|c"``."""
         if player is None:

@@ -266,32 +266,3 @@ def test_the_state_api_and_the_engine_fields_agree(spec: str) -> None:
             else:
                 legal = state.legal_actions()
                 state = state.child(legal[int(rng.integers(len(legal)))])
-
-
-@pytest.mark.parametrize(
-    "game",
-    [holdem(betting="limit", blinds=(5, 10), stack=1000), holdem(stack=200, blinds=(1, 2)),
-     holdem(betting="limit", players=3)],
-    ids=["limit", "no-limit", "limit-3p"],
-)
-def test_holdems_observation_is_the_general_methods(game) -> None:  # type: ignore[no-untyped-def]
-    # HoldemState builds its observation inline: for every seat (and the default, the
-    # player to move) at every state of random hands, chance and the end included, it must
-    # equal State.observation's, with and without a public history given.
-    import random
-
-    from pokerlab.games.base import State
-
-    rng = random.Random(7)
-    for _ in range(40):
-        state = game.initial_state()
-        while True:
-            public = state.public_history()
-            for player in [None, *range(game.n_players)]:
-                for given in (None, public):
-                    assert state.observation(player, public_history=given) == State.observation(
-                        state, player, public_history=given
-                    )
-            if state.is_terminal:
-                break
-            state = state.child(rng.choice(state.legal_actions()))
