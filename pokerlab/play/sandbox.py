@@ -240,8 +240,7 @@ class EntrantSource:
         return cls(name, str(file), text, hashlib.sha256(data).hexdigest())
 
 
-_MAX_POLL_MS = 2**31 - 1
-"""The longest wait ``poll`` takes, in milliseconds (a C int)."""
+_MAX_POLL_MS = 2**31 - 1  # the longest wait poll takes (a C int of milliseconds)
 
 
 class SandboxedAgent:
@@ -493,8 +492,7 @@ class SandboxedAgent:
                 raise self._fault("protocol", str(exc)) from None
             if reply is None:
                 left = deadline - time.monotonic()
-                # poll rounds its milliseconds up: never earlier than the deadline; it takes
-                # at most 2**31 - 1 ms (24.8 days): a longer limit waits again
+                # poll rounds its ms up (never early); past 24.8 days it waits again
                 ready = poll.poll(min(left * 1000, _MAX_POLL_MS)) if left > 0 else []
                 if not ready and time.monotonic() < deadline:
                     continue
