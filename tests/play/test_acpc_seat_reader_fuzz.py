@@ -48,13 +48,20 @@ class _Table:
         self.state = state
 
 
-def _answer(game_name: str, data: bytes, seconds: float = 0.2) -> object:
-    """The seat's action for ``data`` sent by the client, or the AgentFault it raised."""
+def _seat(game_name: str, name: str, seconds: float
+          ) -> tuple[HoldemState, str, AcpcSeat, socket.socket]:
+    """A seat that has sent its decision state: ``(state, sent, seat, the client's end)``."""
     state, sent = _decision(game_name)
     ours, theirs = socket.socketpair()
-    seat = AcpcSeat(ours, "hostile", TimeLimits(per_action=seconds))
+    seat = AcpcSeat(ours, name, TimeLimits(per_action=seconds))
     seat.table = _Table(state)  # type: ignore[assignment]
     seat.deliver(sent)
+    return state, sent, seat, theirs
+
+
+def _answer(game_name: str, data: bytes, seconds: float = 0.2) -> object:
+    """The seat's action for ``data`` sent by the client, or the AgentFault it raised."""
+    _, sent, seat, theirs = _seat(game_name, "hostile", seconds)
 
     def write() -> None:
         # OSError: the seat stopped reading (a line too long), which is its answer
@@ -104,11 +111,7 @@ def test_an_adversarial_answer_is_a_fault(game_name: str, name: str) -> None:
 
 @pytest.mark.parametrize("game_name", sorted(GAMES))
 def test_a_good_answer_after_garbage_is_read_and_the_garbage_recorded(game_name: str) -> None:
-    state, sent = _decision(game_name)
-    ours, theirs = socket.socketpair()
-    seat = AcpcSeat(ours, "s", TimeLimits(per_action=2.0))
-    seat.table = _Table(state)  # type: ignore[assignment]
-    seat.deliver(sent)
+    state, sent, seat, theirs = _seat(game_name, "s", 2.0)
     theirs.sendall(b"\xff garbage\r\n" + sent.encode() + b":c\r\n")
     try:
         assert seat.act_unobserved() in state.legal_actions()
@@ -182,11 +185,7 @@ def test_a_client_that_never_stops_writing_garbage_times_out(game_name: str) -> 
     import subprocess
     import sys
 
-    state, sent = _decision(game_name)
-    ours, theirs = socket.socketpair()
-    seat = AcpcSeat(ours, "flood", TimeLimits(per_action=0.2))
-    seat.table = _Table(state)  # type: ignore[assignment]
-    seat.deliver(sent)
+    _, _, seat, theirs = _seat(game_name, "flood", 0.2)
     flooder = subprocess.Popen(
         [sys.executable, "-c",
          "import socket, sys\n"
