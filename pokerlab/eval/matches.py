@@ -114,7 +114,12 @@ def hand_schedule(
     deal by deal: hand ``i`` is deal ``i % leg`` in seating ``i // leg`` (the arena plays
     each leg with fresh agents, so that no agent remembers a deal it will meet again).
     """
-    table = seatings(n_agents, seats)
+    return _scheduled(index, seatings(n_agents, seats), duplicate, leg)
+
+
+def _scheduled(index: int, table: list[tuple[int, ...]], duplicate: bool, leg: int | None
+               ) -> tuple[int, tuple[int, ...]]:
+    """:func:`hand_schedule` over the seatings ``table`` (a match works it out once)."""
     if leg is not None:
         return index % leg, table[(index // leg) % len(table)]
     seating = table[index % len(table)]
@@ -195,11 +200,7 @@ def iter_hands(
     n = len(connections)
     table = seatings(n, seats)
     for index in range(start, hands):
-        if leg is not None:
-            deal, seating = index % leg, table[(index // leg) % len(table)]
-        else:  # hand_schedule's, the table built once
-            seating = table[index % len(table)]
-            deal = index // len(table) if duplicate else index
+        deal, seating = _scheduled(index, table, duplicate, leg)
         record, _ = deal_hand(
             game,
             [connections[a] for a in seating],
