@@ -5,11 +5,11 @@ Every module under ``pokerlab/`` is parsed with ``ast``; every import at any dep
 ``importlib.import_module("pokerlab....")`` with a literal name, is checked against the
 order below (DESIGN.md's, with ``testing``, the conformance checks, right of the layers
 whose objects it checks). The top-level modules ``pokerlab/__init__.py``, ``errors.py``,
-``_types.py``, ``_version.py``, ``_cache.py``, ``_progress.py`` and ``_lazy.py`` may be
-imported from anywhere; all but
-``__init__`` import nothing from pokerlab; ``__init__`` may import anything (and imports no
+``_types.py``, ``_version.py``, ``_cache.py``, ``_files.py``, ``_progress.py``, ``_lazy.py``
+and ``_numba.py`` may be imported from anywhere; all but ``__init__`` import nothing from
+pokerlab; ``__init__`` may import anything (and imports no
 layer for its side effects: see ``test_the_package_imports_no_layer_right_of_strategy``).
-Only the CLI (and the web app) import typer.
+Only the CLI (and the web app) import typer; only ``_numba.py`` imports numba itself.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ LAYERS = (
     "cli",
 )
 TOP_LEVEL = ("__init__", "errors", "_types", "_version", "_cache", "_files", "_progress",
-             "_lazy")
-LEAVES = ("errors", "_types", "_version", "_cache", "_files", "_progress", "_lazy")
+             "_lazy", "_numba")
+LEAVES = ("errors", "_types", "_version", "_cache", "_files", "_progress", "_lazy", "_numba")
 """Top-level modules that import nothing from pokerlab."""
 TYPER_LAYERS = ("cli", "web")
 
@@ -186,6 +186,17 @@ def test_only_the_cli_imports_typer() -> None:
         if i.target.split(".")[0] in ("typer", "click") and _layer(i.module) not in TYPER_LAYERS
     ]
     assert not offenders, "typer outside the CLI:\n" + "\n".join(offenders)
+
+
+def test_kernels_import_numba_through_the_one_module_that_preloads_blas() -> None:
+    """``import numba`` anywhere else could load kernels before scipy's BLAS module is
+    preloaded, bringing back numba's import of all of scipy.linalg (pokerlab/_numba.py)."""
+    offenders = [
+        f"{i.module}:{i.line} imports {i.target}"
+        for i in _all_imports()
+        if i.target == "numba" and i.module != "pokerlab._numba"
+    ]
+    assert not offenders, "numba imported directly:\n" + "\n".join(offenders)
 
 
 def test_the_checker_sees_local_and_relative_imports() -> None:

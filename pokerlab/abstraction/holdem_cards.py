@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._cache import cache_folder
+from pokerlab._numba import numba
 from pokerlab._types import StageCallback, StepCallback
 from pokerlab.abstraction.holdem_clusters import Clustering, emd_kmedians, one_dimensional_buckets
 from pokerlab.abstraction.holdem_features import (

@@ -36,10 +36,10 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab._numba import numba
 from pokerlab._types import StepCallback
 from pokerlab.abstraction.holdem_iso import (
     board_indexer,

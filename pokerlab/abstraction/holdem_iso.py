@@ -42,10 +42,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab._numba import numba
 from pokerlab.errors import CardError
 
 N_SUITS = 4

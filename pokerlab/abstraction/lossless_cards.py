@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
+from pokerlab._numba import njit
 from pokerlab.errors import SpecError
 from pokerlab.games.base import Game
 

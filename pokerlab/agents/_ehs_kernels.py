@@ -26,9 +26,10 @@ card (it neither plays nor counts as an opponent for that card).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
+
+from pokerlab._numba import numba
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]

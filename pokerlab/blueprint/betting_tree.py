@@ -39,10 +39,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from pokerlab._cache import SpecCache
+from pokerlab._numba import njit
 from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games.base import Game
 from pokerlab.games.bet_sizes import BetContext, BetMenu, SizeTable, parse_bet_menu

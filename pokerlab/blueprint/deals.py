@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
+from pokerlab._numba import njit
 from pokerlab._types import Action
 from pokerlab.abstraction.card_abstraction import CardAbstraction
 from pokerlab.abstraction.lossless_cards import LosslessCards, lossless_for

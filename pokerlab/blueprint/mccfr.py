@@ -30,11 +30,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numba
 import numpy as np
-from numba import njit, prange
 from numpy.typing import NDArray
 
+from pokerlab._numba import njit, numba, prange
 from pokerlab.abstraction.card_abstraction import CardAbstraction
 from pokerlab.blueprint.betting_tree import (
     DECISION,

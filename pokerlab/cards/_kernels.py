@@ -14,10 +14,10 @@ carry); the equity kernels use another rank key, described above them:
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab._numba import numba
 from pokerlab.cards.splitmix import GAMMA, mix
 
 _RANK_MASK = 0x1FFF

@@ -22,9 +22,10 @@ Example:
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
+
+from pokerlab._numba import numba
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 """The increment of the state per draw (the golden ratio's odd 64-bit fraction)."""

@@ -277,7 +277,7 @@ def _profile_pass(
 @functools.cache
 def _kernel() -> Callable[..., tuple[FloatArray, FloatArray, FloatArray, IntArray]]:
     """Return :func:`_profile_pass` compiled by numba (imported here, on first use)."""
-    import numba
+    from pokerlab._numba import numba
 
     compiled: Callable[..., tuple[FloatArray, FloatArray, FloatArray, IntArray]]
     compiled = numba.njit(cache=True, nogil=True)(_profile_pass)

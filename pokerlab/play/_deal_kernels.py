@@ -13,9 +13,10 @@ index in the deal's stream; each block gives 8 uniforms (two words, little end f
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
+
+from pokerlab._numba import numba
 
 _M32 = np.uint64(0xFFFFFFFF)
 _SIGMA = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)  # "expand 32-byte k"

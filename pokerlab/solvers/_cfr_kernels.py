@@ -17,9 +17,10 @@ and are skipped in the backward pass (their values only ever meet a zero weight)
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
+
+from pokerlab._numba import numba
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]

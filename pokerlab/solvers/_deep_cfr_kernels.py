@@ -21,10 +21,10 @@ What a traversal for ``player`` writes (Brown et al. 2019, algorithm 1):
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab._numba import numba
 from pokerlab.cards.splitmix import uniform
 from pokerlab.solvers._mccfr_kernels import _sample
 

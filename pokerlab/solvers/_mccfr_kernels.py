@@ -25,10 +25,10 @@ matching), ``q`` the sampling distribution.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from pokerlab._numba import numba
 from pokerlab.cards.splitmix import uniform
 
 _CHANCE = -1

@@ -29,9 +29,10 @@ they are read in hot loops (numba then skips the negative-index check).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
+
+from pokerlab._numba import numba
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
