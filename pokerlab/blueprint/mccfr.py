@@ -4,9 +4,11 @@ One iteration samples one deal (numpy, in batches, outside the kernels: see
 :mod:`pokerlab.blueprint.deals`), gives every player their bucket at every street and a
 showdown strength, then lets each player in turn traverse the betting tree in a numba kernel:
 all of the traverser's actions are explored, one action of every other player is sampled from
-its current strategy (regret matching). Regrets and strategy sums are dense float64 arrays
-indexed [row, action], a row being (decision node, bucket). Updates of iteration ``t`` are
-weighted by ``t`` (Linear CFR). Nothing in the kernel assumes two players.
+its current strategy (regret matching). Regrets and strategy sums are dense arrays indexed
+[row, action], a row being (decision node, bucket): float64, or float32 (``storage``) to
+halve the tables of a large abstraction (the kernels compute in float64 and round each
+update as they store it). Updates of iteration ``t`` are weighted by ``t`` (Linear CFR).
+Nothing in the kernel assumes two players.
 
 Negative-regret pruning (Pluribus, Brown and Sandholm 2019): once ``prune_after`` iterations
 are done, 95% of the traversals skip the traverser's actions whose regret is below
@@ -241,8 +243,22 @@ def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
     return np.where(cut, second[:, None], chips)
 
 
+STORAGES = ("float64", "float32")
+"""The tables' number types: float64 (the default), or float32 for half the memory. float32
+keeps about 7 significant digits: a row's strategy sum stops taking in an iteration's
+weight ``t`` fully once it holds about ``2**24`` such weights, some 30 million visits of
+that row, beyond any run on 2 cores of a table too large for float64."""
+
+
+def check_storage(storage: str) -> np.dtype[np.floating[Any]]:
+    """The numpy type of a :data:`STORAGES` name; a clear error for anything else."""
+    if storage not in STORAGES:
+        raise SpecError(f"storage must be one of {', '.join(STORAGES)}; got {storage!r}")
+    return np.dtype(storage)
+
+
 def check_tables(size: TreeSize, bucket_counts: Sequence[int],
-                 memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT, storage: str = "float64") -> None:
     """Refuse, before anything is allocated, tables that would pass ``memory_limit``.
 
     Needs only the tree's count and the bucket counts, so a command can refuse before it
@@ -251,17 +267,20 @@ def check_tables(size: TreeSize, bucket_counts: Sequence[int],
     Raises:
         GameTooLargeError: naming the tables' size, its factors and what to change.
     """
+    width = check_storage(storage).itemsize
     rows = sum(d * int(b) for d, b in zip(size.decisions_by_street, bucket_counts,
                                           strict=True))
-    tables = 2 * 8 * rows * size.max_actions  # regrets and strategy sums, float64
+    tables = 2 * width * rows * size.max_actions  # regrets and strategy sums
     if tables > memory_limit:
+        smaller = (f", float32 tables (--storage float32: {tables / 2e6:,.0f} MB)"
+                   if storage == "float64" else "")
         raise GameTooLargeError(
-            f"the blueprint's tables need {tables / 1e6:,.0f} MB ({rows:,} rows of "
-            f"{size.max_actions} actions: the betting decisions by street "
+            f"the blueprint's tables need {tables / 1e6:,.0f} MB in {storage} ({rows:,} rows "
+            f"of {size.max_actions} actions: the betting decisions by street "
             f"{list(size.decisions_by_street)} times the buckets {list(bucket_counts)}), "
             f"over the memory limit of {memory_limit / 1e6:,.0f} MB; use fewer buckets or "
-            "bet sizes, or raise the limit (POKERLAB_MEMORY_LIMIT=16G)", found=tables,
-            limit=memory_limit,
+            f"bet sizes{smaller}, or raise the limit (POKERLAB_MEMORY_LIMIT=16G)",
+            found=tables, limit=memory_limit,
         )  # fmt: skip
 
 
@@ -291,6 +310,7 @@ class BlueprintTrainer(RunLoop):
             ``POKERLAB_MEMORY_LIMIT`` or 4 GiB).
         batch: deals per kernel call (and the run loop's unit of iterations); the same
             seed and batch give the same tables.
+        storage: the tables' number type, one of :data:`STORAGES`.
     """
 
     measures_by_default = False
@@ -307,8 +327,11 @@ class BlueprintTrainer(RunLoop):
         threads: int = 1,
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
         batch: int = DEFAULT_BATCH,
+        storage: str = "float64",
     ) -> None:
         super().__init__()
+        dtype = check_storage(storage)
+        self.storage = storage
         if prune_threshold < 0 or prune_after < 0:
             raise SpecError(
                 f"prune_after and prune_threshold must be >= 0; got {prune_after}, "
@@ -333,14 +356,14 @@ class BlueprintTrainer(RunLoop):
                 f"betting rules deal {self.rules.board_cards}"
             )
         counts = np.array(self.cards.bucket_counts, dtype=np.int64)
-        check_tables(tree_size(self.rules), self.cards.bucket_counts, memory_limit)
+        check_tables(tree_size(self.rules), self.cards.bucket_counts, memory_limit, storage)
         self.tree: BettingTree = build_tree(self.rules, memory_limit=memory_limit)
         decisions = np.flatnonzero(self.tree.kind == DECISION)
         rows = counts[self.tree.street[decisions]]
         self.row_offset = np.concatenate(([0], np.cumsum(rows)[:-1])).astype(np.int64)
         shape = (int(rows.sum()), self.tree.max_actions)
-        self.regrets = np.zeros(shape)
-        self.strategy_sum = np.zeros(shape)
+        self.regrets = np.zeros(shape, dtype=dtype)
+        self.strategy_sum = np.zeros(shape, dtype=dtype)
         self.depth = self.tree.n_levels
         self.seed = seed
         self.prune_after = prune_after
@@ -436,7 +459,7 @@ class BlueprintTrainer(RunLoop):
         Uniform where a row was never reached; LBR's policy queries ask it for every
         hole-card pair at once.
         """
-        sums = self.strategy_sum[rows, :n]
+        sums = self.strategy_sum[rows, :n].astype(np.float64, copy=False)
         totals = sums.sum(axis=1, keepdims=True)
         out: NDArray[np.float64] = np.full(sums.shape, 1.0 / n)
         np.divide(sums, totals, out=out, where=totals > 0)
@@ -472,4 +495,5 @@ class BlueprintTrainer(RunLoop):
             "algorithm": "es-mccfr-linear (blueprint)", "iterations": self.iterations})
 
 
-__all__ = ["DEFAULT_BATCH", "PRUNE_PROBABILITY", "BlueprintTrainer", "check_tables"]
+__all__ = ["DEFAULT_BATCH", "PRUNE_PROBABILITY", "STORAGES", "BlueprintTrainer", "check_storage",
+           "check_tables"]

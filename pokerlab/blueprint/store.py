@@ -3,10 +3,10 @@
 A blueprint file is a checkpoint of kind ``"blueprint"`` of the one checkpoint family
 (:mod:`pokerlab.solvers.checkpoint`): an ``.npz`` archive, stored uncompressed (the
 tables are large), with the JSON header and the tables ``regrets`` and ``strategy_sum``
-(float64 ``[rows, actions]``); the same file is the product (played by the Hard AI,
-measured by LBR) and the checkpoint (``pokerlab blueprint train --resume``). Files of
-the former container (the line ``pokerlab-blueprint 1``, one line of JSON, then an
-``.npz`` archive of the tables) load as before. The header says what the tables mean
+(``[rows, actions]``, float64 or the header's ``storage``); the same file is the product
+(played by the Hard AI, measured by LBR) and the checkpoint (``pokerlab blueprint train
+--resume``). Files of the former container (the line ``pokerlab-blueprint 1``, one line of
+JSON, then an ``.npz`` archive of the tables) load as before. The header says what the tables mean
 and how to go on training them:
 
 - ``spec``: the game (``str(spec)``), and ``spec_dict`` to rebuild it;
@@ -19,7 +19,8 @@ and how to go on training them:
 - ``iterations``, ``seconds`` (training time so far), ``wall_seconds`` and ``history``
   (the run loop's clock), ``seed``, ``rng`` (the generator's state, so a resumed run
   draws what an uninterrupted one would), ``batch`` (deals per kernel call),
-  ``prune_after``, ``prune_threshold``, ``rows``, ``max_actions``, ``pokerlab_version``;
+  ``prune_after``, ``prune_threshold``, ``rows``, ``max_actions``, ``pokerlab_version``,
+  ``storage`` (the tables' number type, ``"float64"`` when missing: older files);
 - ``rounds`` (only in files written by rounds of sampled iterations, e.g. on Ray:
   :mod:`pokerlab.blueprint.ray_backend`): ``{"iterations", "clock", "rounds"}``, the sampled
   iterations spent, the trainer's clock (equal to ``iterations`` above) and the rounds done.
@@ -40,7 +41,7 @@ from typing import Any
 from pokerlab._version import __version__
 from pokerlab.abstraction.card_abstraction import CardAbstraction
 from pokerlab.blueprint.betting_tree import BettingRules
-from pokerlab.blueprint.mccfr import DEFAULT_BATCH, BlueprintTrainer
+from pokerlab.blueprint.mccfr import DEFAULT_BATCH, STORAGES, BlueprintTrainer
 from pokerlab.errors import FileFormatError, PokerlabError, SpecError
 from pokerlab.games import Game, load
 from pokerlab.games.spec import GameSpec
@@ -75,6 +76,7 @@ def header_of(trainer: BlueprintTrainer, cards: CardsSpec, bet_menu: str | None)
         "seed": trainer.seed,
         "rng": trainer.rng.bit_generator.state,
         "batch": trainer.batch,
+        "storage": trainer.storage,
         "prune_after": trainer.prune_after,
         "prune_threshold": trainer.prune_threshold,
         "rows": trainer.n_rows,
@@ -133,6 +135,7 @@ OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "history": (list,),
     "batch": _INT,
     "format_version": _INT,
+    "storage": (str,),
 }
 """Header fields that may be missing (older files), with their JSON types when present."""
 LARGEST_COUNT = 2**62
@@ -363,6 +366,10 @@ def load_blueprint(
     if game is None:
         game = _header_game(header, path)
     check_game(header, game, path)
+    storage = header.get("storage", "float64")
+    if storage not in STORAGES:
+        raise FileFormatError(f"{path}: the blueprint header's storage is {storage!r}; "
+                              f"pokerlab reads {', '.join(STORAGES)}")
     try:
         if cards is None:
             cards = cards_from_spec(game, header["cards"], cache_dir=cache_dir)
@@ -375,6 +382,7 @@ def load_blueprint(
             game, cards, rules_from_header(header), seed=header["seed"],
             prune_after=header["prune_after"], prune_threshold=float(header["prune_threshold"]),
             threads=threads, batch=batch or header.get("batch", DEFAULT_BATCH),
+            storage=storage,
         )  # fmt: skip
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, PokerlabError):
@@ -417,10 +425,10 @@ def _read_tables(path: Path, trainer: BlueprintTrainer, prefix: str) -> None:
             info = archive.arrays.get(prefix + name)
             if info is None:
                 raise FileFormatError(f"{where}: the blueprint tables are damaged (no {name!r})")
-            if info.shape != expected or info.dtype.kind != "f":
+            if info.shape != expected or info.dtype != trainer.regrets.dtype:
                 raise FileFormatError(
                     f"{where}: tables of shape {info.shape} ({info.dtype}), the abstract game "
-                    f"needs {expected} floats"
+                    f"needs {expected} of {trainer.storage} (the header's storage)"
                 )
         trainer.regrets[:] = archive.read(prefix + "regrets")
         trainer.strategy_sum[:] = archive.read(prefix + "strategy_sum")

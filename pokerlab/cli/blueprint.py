@@ -98,6 +98,11 @@ def train_command(
                                  "batch of deals; the same seed and chunk give the same "
                                  "tables). Default 4096, or the file's when resuming.")
     ] = None,
+    storage: Annotated[
+        str | None, typer.Option("--storage", help="The tables' number type: float64, or "
+                                 "float32 for half the memory (large abstractions). Default "
+                                 "float64, or the file's when resuming.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
     backend: Annotated[
         str, typer.Option("--backend", help="Where it trains: local (this process) or ray "
@@ -124,7 +129,12 @@ def train_command(
     """
     from pokerlab.blueprint.betting_tree import check_tree
     from pokerlab.blueprint.cards import cards_from_spec, check_clustered_game, parse_buckets
-    from pokerlab.blueprint.mccfr import DEFAULT_BATCH, BlueprintTrainer, check_tables
+    from pokerlab.blueprint.mccfr import (
+        DEFAULT_BATCH,
+        BlueprintTrainer,
+        check_storage,
+        check_tables,
+    )
     from pokerlab.blueprint.nolimit import rules_for
     from pokerlab.blueprint.store import load_blueprint, save_blueprint
     from pokerlab.cli._blueprint_ray import check_backend, train_on_ray
@@ -139,7 +149,12 @@ def train_command(
         # every canonical board of every street (boards=None): a build on fewer boards is
         # card-blind elsewhere and is offered to tests only (pokerlab.blueprint.cards)
         cards_spec.update(n_bins=bins, sample=sample, boards=None)
+    if storage is not None:
+        check_storage(storage)
     if check_backend(backend, address, workers, threads):
+        if storage not in (None, "float64"):
+            raise SpecError("--storage float32 goes with --backend local (Ray's rounds keep "
+                            "float64 tables)")
         if not train_on_ray(game, game_text, out, cards_spec, bet_menu, iterations=iterations,
                             seconds=seconds, target=target, resume=resume, seed=seed,
                             prune_after=prune_after, prune_threshold=prune_threshold,
@@ -165,6 +180,9 @@ def train_command(
                 f"{out} was trained with buckets {header['cards']}; resume with the same "
                 "--buckets"
             )
+        if storage is not None and storage != trainer.storage:
+            raise SpecError(f"{out} holds {trainer.storage} tables; resume without --storage "
+                            f"(or with --storage {trainer.storage})")
         cards_spec, bet_menu = header["cards"], header["bet_menu"]
     else:
         if out.exists():
@@ -176,11 +194,12 @@ def train_command(
         check_tree(size)  # refused before minutes of card tables
         if cards_spec["kind"] == "holdem":
             check_clustered_game(game)
-            check_tables(size, cards_spec["bucket_counts"])
+            check_tables(size, cards_spec["bucket_counts"], storage=storage or "float64")
         cards = cards_from_spec(game, cards_spec)
         trainer = BlueprintTrainer(
             game, cards, rules, seed=seed, prune_after=prune_after,
             prune_threshold=prune_threshold, threads=threads, batch=chunk or DEFAULT_BATCH,
+            storage=storage or "float64",
         )  # fmt: skip
 
     def save() -> None:
@@ -193,7 +212,8 @@ def train_command(
     summary = {
         "game": str(game.spec), "out": str(out), "iterations": trainer.iterations,
         "seconds": round(trainer.seconds, 3), "rows": trainer.n_rows,
-        "memory_bytes": trainer.nbytes, "buckets": list(trainer.cards.bucket_counts),
+        "memory_bytes": trainer.nbytes, "storage": trainer.storage,
+        "buckets": list(trainer.cards.bucket_counts),
         "iterations_per_second": round(trainer.iterations / max(trainer.seconds, 1e-9), 1),
         "wall_seconds": round(trainer.wall_seconds, 3),
         "compile_seconds": round(trainer.compile_seconds, 3),

@@ -133,8 +133,43 @@ def test_two_threads_train_a_valid_improving_strategy() -> None:
     assert exploitability(game, trainer.average_strategy()) < 0.05
 
 
+def test_float32_tables_take_half_the_memory_and_train_as_float64_does() -> None:
+    game = load(LEDUC_AS_HOLDEM)
+    wide = BlueprintTrainer(game, seed=2)
+    narrow = BlueprintTrainer(game, seed=2, storage="float32")
+    assert narrow.regrets.dtype == narrow.strategy_sum.dtype == np.float32
+    assert 2 * narrow.nbytes == wide.nbytes
+    wide.run(20_000)
+    narrow.run(20_000)
+    # the kernels compute in float64 and round each stored update: the same run to 1e-5
+    np.testing.assert_allclose(narrow.strategy_sum, wide.strategy_sum, rtol=1e-4, atol=1e-2)
+    exact = exploitability(game, wide.average_strategy())
+    assert exact < 0.5 * exploitability(game, Strategy.uniform(game))
+    assert exploitability(game, narrow.average_strategy()) == pytest.approx(exact, rel=0.02)
+
+
+def test_tables_past_the_limit_name_float32_storage_and_its_size() -> None:
+    from pokerlab.blueprint.betting_tree import tree_size
+    from pokerlab.blueprint.deals import default_rules
+    from pokerlab.blueprint.mccfr import check_tables
+    from pokerlab.errors import GameTooLargeError
+
+    size = tree_size(default_rules(load(LEDUC_AS_HOLDEM)))
+    rows = sum(size.decisions_by_street) * 1000
+    wide = 16 * rows * size.max_actions
+    check_tables(size, [1000, 1000], memory_limit=wide // 2, storage="float32")  # fits
+    with pytest.raises(GameTooLargeError, match=r"float64 .*\(--storage float32: "
+                       rf"{wide / 2e6:,.0f} MB\)"):
+        check_tables(size, [1000, 1000], memory_limit=wide // 2)
+    with pytest.raises(GameTooLargeError, match="in float32") as info:
+        check_tables(size, [1000, 1000], memory_limit=wide // 4, storage="float32")
+    assert "--storage" not in str(info.value)
+
+
 def test_bad_trainer_options_are_refused() -> None:
     game = load(KUHN_AS_HOLDEM)
+    with pytest.raises(SpecError, match="storage must be one of float64, float32; got 'float16'"):
+        BlueprintTrainer(game, storage="float16")
     with pytest.raises(SpecError, match="threads must be >= 1"):
         BlueprintTrainer(game, threads=0)
     with pytest.raises(SpecError, match="prune_threshold must be >= 0"):

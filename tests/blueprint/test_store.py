@@ -67,3 +67,35 @@ def test_save_leaves_no_temporary_files(tmp_path: Path) -> None:
     save_blueprint(trainer, tmp_path / "x.bp", cards=LOSSLESS)
     save_blueprint(trainer, tmp_path / "x.bp", cards=LOSSLESS)
     assert [p.name for p in tmp_path.iterdir()] == ["x.bp"]
+
+
+def test_float32_tables_are_saved_as_float32_and_resume_exactly(tmp_path: Path) -> None:
+    game = load(SMALL)
+    whole = BlueprintTrainer(game, seed=4, batch=1000, storage="float32")
+    whole.run(4000)
+    part = BlueprintTrainer(game, seed=4, batch=1000, storage="float32")
+    part.run(2000)
+    path = save_blueprint(part, tmp_path / "part.bp", cards=LOSSLESS)
+    assert read_header(path)["storage"] == "float32"
+    resumed, _ = load_blueprint(path, game=game)
+    assert resumed.storage == "float32"
+    assert resumed.regrets.dtype == np.float32
+    resumed.run(2000)
+    np.testing.assert_array_equal(resumed.regrets, whole.regrets)
+    np.testing.assert_array_equal(resumed.strategy_sum, whole.strategy_sum)
+
+
+def test_a_header_whose_storage_is_unknown_or_not_the_tables_is_refused(tmp_path: Path) -> None:
+    from pokerlab.blueprint.store import header_of
+    from pokerlab.solvers.checkpoint import write_checkpoint
+
+    trainer = BlueprintTrainer(load(SMALL), seed=0)
+    tables = {"regrets": trainer.regrets, "strategy_sum": trainer.strategy_sum}
+    for storage, message in (("float16", r"storage is 'float16'; pokerlab reads float64, "
+                                         "float32"),
+                             ("float32", r"\(float64\), the abstract game needs .* of float32")):
+        header = header_of(trainer, LOSSLESS, None) | {"storage": storage}
+        path = write_checkpoint(tmp_path / f"{storage}.bp", header, tables, kind="blueprint",
+                                compress=False)
+        with pytest.raises(FileFormatError, match=message):
+            load_blueprint(path)

@@ -61,6 +61,25 @@ def test_bad_options_are_refused_before_training(
     assert not out.exists()
 
 
+def test_float32_storage_is_kept_by_the_file_and_its_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "narrow.bp"
+    args = ["blueprint", "train", SMALL, "--out", str(out), "--chunk", "1000", "--json"]
+    assert main([*args, "--iterations", "2000", "--storage", "float32"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["storage"] == "float32"
+    assert read_header(out)["storage"] == "float32"
+    assert main([*args, "--iterations", "3000", "--resume", "--storage", "float64"]) == 1
+    assert "holds float32 tables; resume without --storage" in capsys.readouterr().err
+    assert main([*args, "--iterations", "3000", "--resume"]) == 0
+    assert json.loads(capsys.readouterr().out)["storage"] == "float32"
+    assert read_header(out)["iterations"] == 3000
+    assert main(["blueprint", "train", SMALL, "--out", str(tmp_path / "x.bp"),
+                 "--iterations", "10", "--storage", "half"]) == 1
+    assert "storage must be one of float64, float32; got 'half'" in capsys.readouterr().err
+
+
 def test_the_card_blind_board_subset_is_not_offered(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -170,6 +189,7 @@ def test_tables_over_the_limit_are_refused_before_the_card_tables_are_built(
                  "169,50,50,50", "--seconds", "5", "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert "betting tree: 23,937,308 nodes, 9,711,806 decisions" in err
-    assert "the blueprint's tables need 23,309 MB (485,601,010 rows" in err
+    assert "the blueprint's tables need 23,309 MB in float64 (485,601,010 rows" in err
+    assert "float32 tables (--storage float32: 11,654 MB)" in err
     assert "POKERLAB_MEMORY_LIMIT" in err
     assert not out.exists()
