@@ -430,8 +430,8 @@ def _read_tables(path: Path, trainer: BlueprintTrainer, prefix: str) -> None:
                     f"{where}: tables of shape {info.shape} ({info.dtype}), the abstract game "
                     f"needs {expected} of {trainer.storage} (the header's storage)"
                 )
-        trainer.regrets[:] = archive.read(prefix + "regrets")
-        trainer.strategy_sum[:] = archive.read(prefix + "strategy_sum")
+        archive.read_into(prefix + "regrets", trainer.regrets)
+        archive.read_into(prefix + "strategy_sum", trainer.strategy_sum)
 
 
 __all__ = [

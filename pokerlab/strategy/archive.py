@@ -179,11 +179,39 @@ class NpzArchive:
         """
         if name in self._read:
             return self._read[name]
+        info = self._info(name)
+        out = np.empty(info.nbytes, dtype=np.uint8)
+        self._stream(name, info, out.data)
+        array: np.ndarray = out.view(info.dtype)
+        self._read[name] = array.reshape(info.shape, order="F" if info.fortran_order else "C")
+        return self._read[name]
+
+    def read_into(self, name: str, out: np.ndarray) -> None:
+        """Read the array ``name`` straight into ``out``, keeping no copy of it.
+
+        ``out``: a C-ordered array of the declared shape and type. A large table (a
+        blueprint's) then loads at its own size, not twice.
+
+        Raises:
+            FileFormatError: no such array, another shape, type or order, or damaged data.
+        """
+        info = self._info(name)
+        if (info.shape != out.shape or info.dtype != out.dtype or info.fortran_order
+                or not out.flags.c_contiguous):
+            raise FileFormatError(
+                f"{self.where}: {name[:60]!r} is {info.dtype} {info.shape}; expected "
+                f"{out.dtype} {out.shape} in C order"
+            )
+        self._stream(name, info, out.reshape(-1).view(np.uint8).data)
+
+    def _info(self, name: str) -> ArrayInfo:
         info = self.arrays.get(name)
         if info is None:
             raise FileFormatError(f"{self.where} has no {name!r} array")
-        out = np.empty(info.nbytes, dtype=np.uint8)
-        view = out.data
+        return info
+
+    def _stream(self, name: str, info: ArrayInfo, view: memoryview) -> None:
+        """Fill ``view`` (``info.nbytes`` bytes) with the array's data, chunk by chunk."""
         try:
             with self._zip.open(name + ".npy") as stream:
                 stream.read(info.data_offset)
@@ -200,9 +228,6 @@ class NpzArchive:
             raise
         except _READ_ERRORS as exc:
             raise self._damaged(f"{name[:60]!r}: {str(exc)[:120]}") from None
-        array: np.ndarray = out.view(info.dtype)
-        self._read[name] = array.reshape(info.shape, order="F" if info.fortran_order else "C")
-        return self._read[name]
 
     def total_bytes(self) -> int:
         """The bytes every array declares, together."""

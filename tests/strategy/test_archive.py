@@ -264,3 +264,28 @@ def test_read_npy_checks_the_declared_shape(tmp_path: Path) -> None:
     path.write_bytes(json.dumps([1]).encode())
     with pytest.raises(FileFormatError, match="no numpy magic"):
         read_npy(path, shape=(1,))
+
+
+def test_read_into_fills_the_given_array_without_a_second_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pokerlab.strategy.archive as archive_module
+
+    monkeypatch.setattr(archive_module, "_CHUNK", 2**20)  # 1 MB pieces of an 8 MB array
+    table = np.arange(2_000_000, dtype=np.float32).reshape(1000, 2000)
+    path = tmp_path / "t.npz"
+    np.savez(path, table=table, other=np.zeros(3))
+    out = np.empty_like(table)
+    with NpzArchive(path, where="t") as archive:
+        tracemalloc.start()
+        archive.read_into("table", out)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        np.testing.assert_array_equal(out, table)
+        assert peak < table.nbytes / 2  # pieces, never the whole array again
+        for wrong in (np.empty((2000, 1000), np.float32), np.empty((1000, 2000)),
+                      np.empty((2000, 1000), np.float32).T):
+            with pytest.raises(FileFormatError, match=r"'table' is float32 \(1000, 2000\)"):
+                archive.read_into("table", wrong)
+        with pytest.raises(FileFormatError, match="has no 'missing' array"):
+            archive.read_into("missing", out)
