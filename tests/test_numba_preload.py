@@ -38,14 +38,29 @@ def test_numba_blas_kernels_and_scipy_linalg_still_work_after_the_preload() -> N
         def dot(a, b):
             return np.dot(a, b)  # numba's BLAS wrapper, which looks the module up by name
 
+        import sys
         import scipy.linalg
         from scipy.linalg import cython_blas
-        import sys
         assert cython_blas is sys.modules["scipy.linalg.cython_blas"]
+        assert scipy.linalg.cython_blas is cython_blas  # the package's attribute, too
         x = scipy.linalg.solve(np.array([[2.0, 0.0], [0.0, 4.0]]), np.array([2.0, 2.0]))
+        # qr_update's Cython module takes its BLAS from cython_blas, looked up by name
+        q, r = scipy.linalg.qr(np.eye(3))
+        q1, r1 = scipy.linalg.qr_update(q, r, np.ones(3), np.ones(3))
+        assert np.allclose(q1 @ r1, np.eye(3) + 1.0)
         print(dot(np.arange(3.0), np.arange(3.0)), x.tolist())
     """)
     assert out == "5.0 [1.0, 0.5]"
+
+
+def test_when_scipy_linalg_is_already_loaded_the_usual_import_is_used() -> None:
+    out = _run("""
+        import sys
+        import scipy.linalg
+        from pokerlab import _numba
+        print(_numba.preload_blas(), scipy.linalg.cython_blas is sys.modules[_numba.BLAS_MODULE])
+    """)
+    assert out == "True True"
 
 
 def test_without_scipy_numba_is_left_its_own_way() -> None:

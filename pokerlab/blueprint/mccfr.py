@@ -245,9 +245,10 @@ def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
 
 STORAGES = ("float64", "float32")
 """The tables' number types: float64 (the default), or float32 for half the memory. float32
-keeps about 7 significant digits: a row's strategy sum stops taking in an iteration's
-weight ``t`` fully once it holds about ``2**24`` such weights, some 30 million visits of
-that row, beyond any run on 2 cores of a table too large for float64."""
+keeps about 7 significant digits: after ``k`` visits of a row (each adding a weight ``t``
+to a sum of about ``k t / 2``) an update is stored to about ``k 2**-25`` of itself, and
+after some 30 million visits it is lost: fine for the large abstractions that need it
+(rows visited rarely), not for a small game whose every row is visited every iteration."""
 
 
 def check_storage(storage: str) -> np.dtype[np.floating[Any]]:

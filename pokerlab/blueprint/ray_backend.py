@@ -147,10 +147,11 @@ def trainer_handle(trainer: Any, cards: CardsSpec | None = None,
         stored, header = load_blueprint(path, game=trainer.game, cards=trainer.cards)
         for name in ("regrets", "strategy_sum"):
             mine, theirs = getattr(trainer, name), getattr(stored, name)
-            if mine.shape != theirs.shape:
+            if mine.shape != theirs.shape or mine.dtype != theirs.dtype:
                 raise FileFormatError(
-                    f"{str(path)!r}: its {name} are {theirs.shape}, the trainer's "
-                    f"{mine.shape}: a blueprint of another abstraction or bet menu"
+                    f"{str(path)!r}: its {name} are {theirs.dtype} {theirs.shape}, the "
+                    f"trainer's {mine.dtype} {mine.shape}: a blueprint of another "
+                    "abstraction, bet menu or storage"
                 )
             np.copyto(mine, theirs)
         trainer.restore_clock(stored.clock_header(), repr(str(path)))

@@ -75,6 +75,9 @@ def train_on_ray(
         if not out.exists():
             raise FileFormatError(f"--resume: {out} does not exist; train without --resume")
         header = read_header(out)
+        if header.get("storage", "float64") != "float64":
+            raise SpecError(f"{out} holds {header['storage']} tables; Ray's rounds train "
+                            "float64 tables: resume it with --backend local")
         if header["cards"]["kind"] != cards_spec["kind"] or (
             cards_spec["kind"] == "holdem" and header["cards"] != cards_spec
         ):

@@ -136,7 +136,7 @@ def train_command(
         check_tables,
     )
     from pokerlab.blueprint.nolimit import rules_for
-    from pokerlab.blueprint.store import load_blueprint, save_blueprint
+    from pokerlab.blueprint.store import load_blueprint, read_header, save_blueprint
     from pokerlab.cli._blueprint_ray import check_backend, train_on_ray
     from pokerlab.solvers.run_console import Budget, run_to_budget
 
@@ -165,6 +165,10 @@ def train_command(
     if resume:
         if not out.exists():
             raise FileFormatError(f"--resume: {out} does not exist; train without --resume")
+        stored = read_header(out).get("storage", "float64")
+        if storage is not None and storage != stored:
+            raise SpecError(f"{out} holds {stored} tables; resume without --storage "
+                            f"(or with --storage {stored})")
         trainer, header = load_blueprint(out, game=game, threads=threads, batch=chunk)
         if header["cards"].get("boards") is not None:
             raise SpecError(
@@ -180,9 +184,6 @@ def train_command(
                 f"{out} was trained with buckets {header['cards']}; resume with the same "
                 "--buckets"
             )
-        if storage is not None and storage != trainer.storage:
-            raise SpecError(f"{out} holds {trainer.storage} tables; resume without --storage "
-                            f"(or with --storage {trainer.storage})")
         cards_spec, bet_menu = header["cards"], header["bet_menu"]
     else:
         if out.exists():
@@ -256,6 +257,7 @@ def info_command(
     for key in ("spec", "cards_name", "bucket_counts", "bet_menu", "iterations", "seconds",
                 "seed", "prune_after", "prune_threshold", "rows", "pokerlab_version"):
         console.print(f"{key}: {header.get(key)}", highlight=False)
+    console.print(f"storage: {header.get('storage', 'float64')}", highlight=False)
     by_street = _menu_by_street(header)
     if by_street is not None:
         console.print(f"bet_menu_by_street: {by_street}", highlight=False)

@@ -189,13 +189,16 @@ class NpzArchive:
     def read_into(self, name: str, out: np.ndarray) -> None:
         """Read the array ``name`` straight into ``out``, keeping no copy of it.
 
-        ``out``: a C-ordered array of the declared shape and type. A large table (a
-        blueprint's) then loads at its own size, not twice.
+        ``out``: a writeable C-ordered array of the declared shape and type. A large table
+        (a blueprint's) then loads at its own size, not twice. On damaged data ``out`` is
+        left partly filled: the caller drops it.
 
         Raises:
             FileFormatError: no such array, another shape, type or order, or damaged data.
         """
         info = self._info(name)
+        if not out.flags.writeable:
+            raise ValueError("read_into needs a writeable array")
         if (info.shape != out.shape or info.dtype != out.dtype or info.fortran_order
                 or not out.flags.c_contiguous):
             raise FileFormatError(

@@ -70,6 +70,10 @@ def test_float32_storage_is_kept_by_the_file_and_its_resume(
     summary = json.loads(capsys.readouterr().out)
     assert summary["storage"] == "float32"
     assert read_header(out)["storage"] == "float32"
+    assert main(["blueprint", "info", str(out)]) == 0
+    assert "storage: float32" in capsys.readouterr().out
+    assert main([*args, "--iterations", "3000", "--resume", "--backend", "ray"]) == 1
+    assert "holds float32 tables; Ray's rounds train float64" in capsys.readouterr().err
     assert main([*args, "--iterations", "3000", "--resume", "--storage", "float64"]) == 1
     assert "holds float32 tables; resume without --storage" in capsys.readouterr().err
     assert main([*args, "--iterations", "3000", "--resume"]) == 0
