@@ -259,11 +259,12 @@ def check_storage(storage: str) -> np.dtype[np.floating[Any]]:
 
 
 def check_tables(size: TreeSize, bucket_counts: Sequence[int],
-                 memory_limit: int = DEFAULT_MEMORY_LIMIT, storage: str = "float64") -> None:
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT, storage: str = "float64") -> int:
     """Refuse, before anything is allocated, tables that would pass ``memory_limit``.
 
     Needs only the tree's count and the bucket counts, so a command can refuse before it
-    builds the card abstraction (minutes for clustered tables not yet cached).
+    builds the card abstraction (minutes for clustered tables not yet cached). Returns the
+    tables' bytes (regrets and strategy sums).
 
     Raises:
         GameTooLargeError: naming the tables' size, its factors and what to change.
@@ -283,6 +284,7 @@ def check_tables(size: TreeSize, bucket_counts: Sequence[int],
             f"bet sizes{smaller}, or raise the limit (POKERLAB_MEMORY_LIMIT=16G)",
             found=tables, limit=memory_limit,
         )  # fmt: skip
+    return tables
 
 
 class BlueprintTrainer(RunLoop):

@@ -195,7 +195,11 @@ def train_command(
         check_tree(size)  # refused before minutes of card tables
         if cards_spec["kind"] == "holdem":
             check_clustered_game(game)
-            check_tables(size, cards_spec["bucket_counts"], storage=storage or "float64")
+            tables = check_tables(size, cards_spec["bucket_counts"], storage=storage or "float64")
+            if not as_json:
+                err_console.print(f"tables: {format_bytes(tables)} of {storage or 'float64'} "
+                                  "(regrets and strategy sums), allocated after the card tables",
+                                  soft_wrap=True, markup=False, highlight=False)
         cards = cards_from_spec(game, cards_spec)
         trainer = BlueprintTrainer(
             game, cards, rules, seed=seed, prune_after=prune_after,

@@ -177,6 +177,32 @@ def test_three_handed_no_limit_trains_and_shows_its_tree_first(
     assert read_header(out)["iterations"] == 200
 
 
+def test_the_tables_memory_is_shown_before_the_card_tables_are_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pokerlab.blueprint.cards as blueprint_cards
+    from pokerlab.blueprint.betting_tree import tree_size
+    from pokerlab.blueprint.mccfr import check_tables
+    from pokerlab.blueprint.nolimit import rules_for
+    from pokerlab.games import load
+    from pokerlab.solvers.run_console import format_bytes
+
+    class CardTablesStartedError(Exception):
+        pass
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise CardTablesStartedError
+
+    monkeypatch.setattr(blueprint_cards, "load_or_build", stop)
+    game = 'holdem(betting="limit")'
+    with pytest.raises(CardTablesStartedError):
+        main(["blueprint", "train", game, "--buckets", "169,8,8,8", "--storage", "float32",
+              "--seconds", "5", "--out", str(tmp_path / "x.bp")])
+    tables = check_tables(tree_size(rules_for(load(game), None)), [169, 8, 8, 8],
+                          storage="float32")
+    assert f"tables: {format_bytes(tables)} of float32 (regrets" in capsys.readouterr().err
+
+
 def test_tables_over_the_limit_are_refused_before_the_card_tables_are_built(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
