@@ -103,8 +103,11 @@ def launch(
 
     ``config`` (see :mod:`pokerlab.play.entrant_process`) is written on its stdin, which
     it replaces by ``/dev/null``; its stdout and stderr go to an :class:`EntrantLog`
-    keeping the first ``log_bytes``.
+    keeping the first ``log_bytes``. The environment gets :data:`ONE_THREAD`: the launcher
+    imports numpy before it enters its namespaces, and ``unshare`` refuses a new user
+    namespace to a process with a second thread (OpenBLAS starts one per core).
     """
+    environment = {**environment, **ONE_THREAD}
     memory = memory_megabytes * 1024 * 1024
     cgroup = None
     if cgroup_support()[0]:
@@ -132,6 +135,10 @@ def launch(
         os.close(log_write)
     return Launched(process, cgroup, EntrantLog(log_read, log_bytes))
 
+
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""Set in every launcher's environment (and so its entrant's): numeric libraries start no
+thread pools."""
 
 _PROBLEMS_LOCK = threading.Lock()
 

@@ -206,6 +206,25 @@ def _map_ids(pid: int, outside: int, ready: int, done: int) -> None:
     os._exit(0)
 
 
+def _wait_for_one_thread(seconds: float = 2.0) -> None:
+    """Wait until the launcher is its only thread, as ``unshare`` needs.
+
+    A new user namespace is refused (EINVAL) to a process with two threads; a pool's
+    threads told to end at the fork (OpenBLAS's) may still be counted for a moment.
+
+    Raises:
+        IsolationError: "user namespaces", naming the threads still running.
+    """
+    import time
+
+    deadline = time.monotonic() + seconds
+    while (threads := len(os.listdir("/proc/self/task"))) > 1:
+        if time.monotonic() > deadline:
+            raise IsolationError("user namespaces", f"the launcher runs {threads} threads; "
+                                 "unshare needs one (a numeric library's thread pool?)")
+        time.sleep(0.001)
+
+
 def enter_namespaces(view: View) -> dict[str, int]:
     """New namespaces and an unprivileged id for the launcher; handles on ``view.shown``.
 
@@ -232,6 +251,7 @@ def enter_namespaces(view: View) -> dict[str, int]:
     os.close(ready_read)
     os.close(done_write)
     try:
+        _wait_for_one_thread()
         result = _libc().unshare(ctypes.c_int(NAMESPACES))
         if result != 0:
             number = ctypes.get_errno()

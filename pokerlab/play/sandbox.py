@@ -154,8 +154,7 @@ def _environment(python: bool) -> dict[str, str]:
     folders = [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
     environment = {"PATH": ":".join(dict.fromkeys(folders)), "LANG": "C.UTF-8"}
     if python:
-        environment |= {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
-                        "NUMBA_CACHE_DIR": "/tmp/numba"}
+        environment |= {"NUMBA_CACHE_DIR": "/tmp/numba"}  # one thread: launch() sets it
     return environment
 
 
