@@ -68,8 +68,21 @@ def launcher_command() -> list[str]:
     return [sys.executable, "-I", "-c", BOOTSTRAP.format(root=PACKAGE_ROOT)]
 
 
+@functools.cache
+def _prctl() -> Any:
+    """The C library's ``prctl`` (None where there is none), looked up in the parent.
+
+    ``dlopen`` between fork and exec could wait forever on a lock that another of the
+    arena's threads held at the fork.
+    """
+    try:
+        return ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        return None
+
+
 def _limit_child(memory: int, cpu_seconds: int, file_bytes: int,
-                 cgroup: EntrantCgroup | None) -> None:
+                 cgroup: EntrantCgroup | None, prctl: Any) -> None:
     """Runs in the child between fork and exec: its cgroup, resource limits, death signal."""
     if cgroup is not None:
         cgroup.join()
@@ -82,8 +95,8 @@ def _limit_child(memory: int, cpu_seconds: int, file_bytes: int,
     ):
         resource.setrlimit(which, (value, value))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, not kills
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def launch(
@@ -119,7 +132,7 @@ def launch(
             stdout=log_write, stderr=log_write, cwd=workdir, env=environment,
             start_new_session=True,
             preexec_fn=functools.partial(_limit_child, memory, cpu_seconds,
-                                         tmp_megabytes * 1024 * 1024, cgroup),
+                                         tmp_megabytes * 1024 * 1024, cgroup, _prctl()),
         )
         assert process.stdin is not None
         with contextlib.suppress(OSError):  # a launcher that died at once: seen later

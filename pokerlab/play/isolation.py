@@ -213,12 +213,18 @@ def _wait_for_one_thread(seconds: float = 2.0) -> None:
     threads told to end at the fork (OpenBLAS's) may still be counted for a moment.
 
     Raises:
-        IsolationError: "user namespaces", naming the threads still running.
+        IsolationError: "user namespaces", with the count of threads still running.
     """
     import time
 
     deadline = time.monotonic() + seconds
-    while (threads := len(os.listdir("/proc/self/task"))) > 1:
+    while True:
+        try:
+            threads = len(os.listdir("/proc/self/task"))
+        except OSError:
+            return  # no /proc to count on: unshare gives the real reason if it fails
+        if threads <= 1:
+            return
         if time.monotonic() > deadline:
             raise IsolationError("user namespaces", f"the launcher runs {threads} threads; "
                                  "unshare needs one (a numeric library's thread pool?)")

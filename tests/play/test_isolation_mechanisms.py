@@ -214,7 +214,9 @@ def test_a_filter_for_another_architecture_kills_the_process() -> None:
 
 
 # -- the probe -------------------------------------------------------------------------------
-def test_unshare_waits_for_a_thread_that_is_ending_and_names_one_that_is_not() -> None:
+def test_the_thread_wait_returns_after_an_ending_thread_and_names_a_lasting_one() -> None:
+    # the helper alone: launchers start with one thread already (containment.ONE_THREAD);
+    # this wait is the fallback for a pool that ends at the fork
     import subprocess
     import sys
     import textwrap
@@ -244,7 +246,10 @@ def test_the_probe_holds_every_time() -> None:
     # numpy's OpenBLAS started a thread in the launcher, and unshare refused a new user
     # namespace (EINVAL) in about 60% of the probes on a quiet machine: every test
     # module that asks containment_available() then skipped
-    assert [containment.probe_isolation() for _ in range(12)] == [None] * 12
+    first = containment.probe_isolation()
+    if first is not None and "EINVAL" not in first and "threads" not in first:
+        pytest.skip(f"this machine cannot isolate entrants: {first}")  # e.g. EPERM
+    assert [first] + [containment.probe_isolation() for _ in range(11)] == [None] * 12
 
 
 # -- cgroups ---------------------------------------------------------------------------------
