@@ -23,7 +23,8 @@ from benchmarks._harness import Row, best_time
 from pokerlab.agents import RandomAgent
 from pokerlab.eval.matches import play_match
 from pokerlab.games import leduc
-from pokerlab.play.containment import containment_available
+from pokerlab.games.base import Game
+from pokerlab.play.containment import containment_available, one_core
 from pokerlab.play.entrant_protocol import frame_reply, parse_message
 from pokerlab.play.sandbox import EntrantSource, SandboxedAgent, SandboxLimits
 
@@ -39,6 +40,12 @@ def _hands_per_second(file: Path, hands: int, contain: bool, cpus: float) -> tup
     game = leduc()
     agent = SandboxedAgent(EntrantSource.read(file), game,
                            limits=SandboxLimits(cpus=cpus), contain=contain)
+    # started on the dealer's core, as in a match (iter_hands starts entrants in one_core)
+    with one_core():
+        return _timed(game, agent, hands)
+
+
+def _timed(game: Game, agent: SandboxedAgent, hands: int) -> tuple[float, float]:
     try:
         tick = time.perf_counter()
         agent.start()

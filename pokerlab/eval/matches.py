@@ -53,6 +53,7 @@ from pokerlab.eval.sampling import (
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate, mean_estimate
 from pokerlab.games.base import Game
 from pokerlab.games.observation import HandResult, Observation
+from pokerlab.play.containment import one_core
 from pokerlab.play.dealer import (
     AgentConnection,
     DealStream,
@@ -199,19 +200,22 @@ def iter_hands(
     connections = [connect(agent, time_limit=time_limit) for agent in agents]
     n = len(connections)
     table = seatings(n, seats)
-    for index in range(start, hands):
-        deal, seating = _scheduled(index, table, duplicate, leg)
-        record, _ = deal_hand(
-            game,
-            [connections[a] for a in seating],
-            chance=DealStream(seed, deal),
-            hand=index,
-            deal=deal,
-            agents=seating,
-            agent_seeds=_HookSeeds(seed, index, seating),
-            listeners=listeners,
-        )
-        yield record
+    # entrants' processes answer the dealer in turn: on its core, started there (one_core)
+    processes = any(isinstance(a, SandboxedAgent | ExecutableAgent) for a in agents)
+    with one_core(processes):
+        for index in range(start, hands):
+            deal, seating = _scheduled(index, table, duplicate, leg)
+            record, _ = deal_hand(
+                game,
+                [connections[a] for a in seating],
+                chance=DealStream(seed, deal),
+                hand=index,
+                deal=deal,
+                agents=seating,
+                agent_seeds=_HookSeeds(seed, index, seating),
+                listeners=listeners,
+            )
+            yield record
 
 
 class _HookSeeds(Sequence[int]):

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,38 @@ def launcher_command() -> list[str]:
     command line, and the paths it must not see are in the configuration.
     """
     return [sys.executable, "-I", "-c", BOOTSTRAP.format(root=PACKAGE_ROOT)]
+
+
+@contextlib.contextmanager
+def one_core(enabled: bool = True) -> Iterator[None]:
+    """Keep the calling thread, and every process it starts meanwhile, on one core.
+
+    A match with isolated entrants is a game of ping-pong: the dealer's thread asks, an
+    entrant's process answers, never both at once. On a virtual machine a wake-up on
+    another core costs tens of microseconds (a request and its answer over a socket pair:
+    50-65 us across two cores, 14-17 us on one, measured on the 2-core machine of
+    docs/benchmarks.md), so the thread runs on one core of those it may use, and its
+    launchers inherit that affinity. The core is the same for every match of a process
+    (chosen by its pid among the allowed ones: an entrant started in one match and still
+    running in the next stays with its dealer; two arenas side by side likely differ).
+    The previous affinity comes back at the end. Nothing is changed where the thread may
+    run on one core only already, or where the system has no affinities (never an error).
+    """
+    before = None
+    if enabled and hasattr(os, "sched_setaffinity"):
+        try:
+            allowed = os.sched_getaffinity(0)
+            if len(allowed) > 1:
+                os.sched_setaffinity(0, {sorted(allowed)[os.getpid() % len(allowed)]})
+                before = allowed
+        except OSError:
+            before = None
+    try:
+        yield
+    finally:
+        if before is not None:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(0, before)
 
 
 @functools.cache
@@ -390,6 +422,7 @@ __all__ = [
     "kill_pids",
     "launch",
     "launcher_command",
+    "one_core",
     "parent_and_session",
     "pid_namespace",
     "probe_isolation",

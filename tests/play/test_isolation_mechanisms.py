@@ -252,6 +252,45 @@ def test_the_probe_holds_every_time() -> None:
     assert [first] + [containment.probe_isolation() for _ in range(11)] == [None] * 12
 
 
+# -- one core for a match's processes ---------------------------------------------------------
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to pin")
+def test_a_match_thread_and_the_processes_it_starts_share_one_core_then_it_is_free() -> None:
+    import subprocess
+    import sys
+
+    allowed = os.sched_getaffinity(0)
+    with containment.one_core():
+        core = os.sched_getaffinity(0)
+        started = subprocess.run(
+            [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
+            capture_output=True, text=True, check=True).stdout.strip()
+        with containment.one_core():  # nested (a second match): the same core
+            assert os.sched_getaffinity(0) == core
+    assert len(core) == 1
+    assert core <= allowed
+    assert started == str(sorted(core))
+    assert os.sched_getaffinity(0) == allowed
+    with containment.one_core(enabled=False):
+        assert os.sched_getaffinity(0) == allowed
+
+
+def test_iter_hands_pins_only_matches_with_entrant_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pokerlab.eval.matches as matches
+
+    asked: list[bool] = []
+    real = matches.one_core
+
+    def spy(enabled: bool = True):  # type: ignore[no-untyped-def]
+        asked.append(enabled)
+        return real(enabled)
+
+    monkeypatch.setattr(matches, "one_core", spy)
+    list(matches.iter_hands(kuhn(), [RandomAgent(), RandomAgent()], hands=2))
+    assert asked == [False]
+
+
 # -- cgroups ---------------------------------------------------------------------------------
 @pytest.mark.skipif(cgroups.cgroup_support()[1] is not None, reason="no cgroups here")
 def test_an_entrants_cgroup_carries_the_limits_of_its_whole_tree() -> None:
