@@ -30,6 +30,7 @@ from pokerlab.agents.registry import make_agent
 from pokerlab.eval.matches import iter_hands
 from pokerlab.games.holdem_state import HoldemGame
 from pokerlab.play.acpc_seat import AcpcTable, TimeLimits
+from pokerlab.play.containment import one_core as pinned
 from pokerlab.protocols.acpc_client import AcpcPlayer
 from pokerlab.protocols.acpc_dealer import accept_seats, open_seats, run_acpc_match
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
@@ -53,25 +54,20 @@ def _loopback(
     """Hands per second over loopback, and the dealer's and the clients' CPU ms per hand.
 
     ``spin_us`` is the dealer's ``--spin-us`` (the clients' own options are in ``client``).
-    ``one_core``: the dealer and the clients run on one core (the first this process may
-    use), as ``taskset -c`` would put them. The clients' CPU is read from /proc (None
-    where there is none).
+    ``one_core``: the dealer and the clients run on one core
+    (:func:`pokerlab.play.containment.one_core`, as a match with entrants does; the
+    clients inherit it), as ``taskset -c`` would put them. The clients' CPU is read from
+    /proc (None where there is none).
     """
     game = load_acpc_game(GAMEDEF)
     servers = open_seats(2, 0)
-    allowed = os.sched_getaffinity(0) if one_core else set()
-    if one_core:
-        os.sched_setaffinity(0, {min(allowed)})  # the clients inherit it
-    try:
+    with pinned(one_core):
         clients = [
             subprocess.Popen([*client, "127.0.0.1", str(s.getsockname()[1])],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for s in servers
         ]  # fmt: skip
         return _play(game, servers, clients, hands, spin_us)
-    finally:
-        if one_core:
-            os.sched_setaffinity(0, allowed)
 
 
 def _play(
