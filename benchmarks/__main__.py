@@ -27,10 +27,24 @@ def _topics() -> list[str]:
     )
 
 
+OPTIONS = ("--quick", "--markdown")
+
+
 def main(argv: list[str]) -> int:
+    if "--help" in argv or "-h" in argv:
+        print(__doc__.strip())
+        print(f"topics: {', '.join(_topics())}")
+        return 0
+    unknown_options = [a for a in argv if a.startswith("-") and a not in OPTIONS]
+    if unknown_options:
+        print(
+            f"unknown option(s) {unknown_options}; allowed: {', '.join(OPTIONS)}, --help",
+            file=sys.stderr,
+        )
+        return 2
     quick = "--quick" in argv
     markdown = "--markdown" in argv
-    wanted = [a for a in argv if not a.startswith("--")] or _topics()
+    wanted = [a for a in argv if not a.startswith("-")] or _topics()
     unknown = sorted(set(wanted) - set(_topics()))
     if unknown:
         print(f"unknown benchmark topic(s) {unknown}; known: {_topics()}", file=sys.stderr)
