@@ -53,10 +53,11 @@ from pokerlab.eval.sampling import (
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate, mean_estimate
 from pokerlab.games.base import Game
 from pokerlab.games.observation import HandResult, Observation
-from pokerlab.play.containment import one_core
+from pokerlab.play.containment import AllCores, allowed_cores, one_core
 from pokerlab.play.dealer import (
     AgentConnection,
     DealStream,
+    InProcessConnection,
     Listener,
     agent_name,
     connect,
@@ -200,11 +201,17 @@ def iter_hands(
     connections = [connect(agent, time_limit=time_limit) for agent in agents]
     n = len(connections)
     table = seatings(n, seats)
-    # entrants' processes answer the dealer in turn: on its core, started there (one_core)
-    processes = any(isinstance(a, SandboxedAgent | ExecutableAgent) for a in agents)
-    with one_core(processes):
-        for index in range(start, hands):
-            deal, seating = _scheduled(index, table, duplicate, leg)
+    # Entrants' processes answer the dealer in turn: each hand is dealt on one core, where
+    # they were started (one_core); agents in this process still decide on every core, and
+    # the caller's code between hands runs as it was.
+    pin = any(isinstance(a, SandboxedAgent | ExecutableAgent) for a in agents)
+    cores = allowed_cores() if pin else None
+    if cores is not None and len(cores) > 1:
+        connections = [AllCores(c, cores) if isinstance(c, InProcessConnection) else c
+                       for c in connections]  # fmt: skip
+    for index in range(start, hands):
+        deal, seating = _scheduled(index, table, duplicate, leg)
+        with one_core(pin):
             record, _ = deal_hand(
                 game,
                 [connections[a] for a in seating],
@@ -215,7 +222,7 @@ def iter_hands(
                 agent_seeds=_HookSeeds(seed, index, seating),
                 listeners=listeners,
             )
-            yield record
+        yield record
 
 
 class _HookSeeds(Sequence[int]):

@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab.errors import PokerlabError
+from pokerlab.games.observation import Observation
 from pokerlab.play.cgroups import EntrantCgroup, cgroup_support
+from pokerlab.play.dealer import AgentConnection
 from pokerlab.play.entrant_protocol import clean_text
 from pokerlab.play.isolation import ISOLATION_FAILED
 
@@ -98,6 +100,61 @@ def one_core(enabled: bool = True) -> Iterator[None]:
         if before is not None:
             with contextlib.suppress(OSError):
                 os.sched_setaffinity(0, before)
+
+
+class AllCores:
+    """A connection whose agent decides on every core its process may use, in a pinned match.
+
+    :func:`one_core` keeps the dealer's thread on one core while it plays a hand against
+    entrants' processes. An agent in this process decides on that thread: without this
+    wrapper, a searching agent, a numba kernel or any thread it starts would get one core
+    too (threads inherit the affinity of the thread that starts them). ``act`` widens the
+    thread's affinity to ``cores`` for the call and puts it back after (three system
+    calls, a few microseconds); the other hooks, which agents keep light, pass straight
+    through.
+    """
+
+    def __init__(self, inner: AgentConnection, cores: set[int]) -> None:
+        self.inner = inner
+        self.cores = set(cores)
+        self.name = inner.name
+        self.wants_updates = bool(inner.wants_updates)
+        self.wants_seed = bool(getattr(inner, "wants_seed", True))
+        self.reset = inner.reset
+        self.seed = inner.seed
+        self.observe = inner.observe
+
+    def act(self, observation: Observation) -> object:
+        """The agent's answer, decided on every core."""
+        act = self.inner.act
+        try:
+            pinned = os.sched_getaffinity(0)
+            if pinned == self.cores:
+                return act(observation)
+            os.sched_setaffinity(0, self.cores)
+        except OSError:
+            return act(observation)
+        try:
+            return act(observation)
+        finally:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(0, pinned)
+
+    def close(self) -> None:
+        """Close the wrapped connection, if it closes."""
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
+
+def allowed_cores() -> set[int] | None:
+    """The cores the calling thread may run on (None where the system has no affinities)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    try:
+        return set(os.sched_getaffinity(0))
+    except OSError:
+        return None
 
 
 @functools.cache
@@ -411,9 +468,11 @@ def keep_log(log: EntrantLog | None, why: str | None, logs: list[str]) -> int:
 __all__ = [
     "BOOTSTRAP",
     "PACKAGE_ROOT",
+    "AllCores",
     "EntrantLog",
     "IsolationUnavailable",
     "Launched",
+    "allowed_cores",
     "containment_available",
     "end_process",
     "find_strays",

@@ -288,7 +288,71 @@ def test_iter_hands_pins_only_matches_with_entrant_processes(
 
     monkeypatch.setattr(matches, "one_core", spy)
     list(matches.iter_hands(kuhn(), [RandomAgent(), RandomAgent()], hands=2))
-    assert asked == [False]
+    assert asked == [False, False]  # asked per hand, never pinned
+
+
+class _AffinitySpy:
+    """An agent that records the cores of its thread, and of a thread it starts, per act."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[set[int], set[int]]] = []
+
+    def act(self, observation):  # type: ignore[no-untyped-def]
+        import threading
+
+        box: list[set[int]] = []
+        worker = threading.Thread(target=lambda: box.append(os.sched_getaffinity(0)))
+        worker.start()
+        worker.join()
+        self.seen.append((os.sched_getaffinity(0), box[0]))
+        return observation.legal_actions[0]
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to pin")
+def test_a_pinned_match_keeps_in_process_agents_and_the_caller_on_every_core() -> None:
+    # A searching agent playing an entrant decided on the dealer's one core, and every
+    # thread it started (numba's pool, the solver's) was stuck there for good
+    from pokerlab.eval.matches import iter_hands
+    from pokerlab.play.executable import ExecutableAgent
+
+    allowed = os.sched_getaffinity(0)
+
+    class Entrant(ExecutableAgent):  # an entrant's process as the dealer sees it
+        def __init__(self) -> None:
+            self.name = "entrant"
+            self.wants_updates = False
+            self.cores: list[set[int]] = []
+
+        def reset(self) -> None:
+            pass
+
+        def seed(self, value: int) -> None:
+            pass
+
+        def observe(self, update: object) -> None:
+            pass
+
+        def act(self, observation):  # type: ignore[no-untyped-def]
+            self.cores.append(os.sched_getaffinity(0))
+            return observation.legal_actions[0]
+
+        def take_faults(self) -> list[tuple[str, str]]:
+            return []
+
+        def close(self) -> None:
+            pass
+
+    entrant, spy = Entrant(), _AffinitySpy()
+    between: list[set[int]] = []
+    for _ in iter_hands(kuhn(), [entrant, spy], hands=6, seed=1):
+        between.append(os.sched_getaffinity(0))
+    assert entrant.cores
+    assert all(len(c) == 1 and c <= allowed for c in entrant.cores)
+    assert len({frozenset(c) for c in entrant.cores}) == 1  # the same core every hand
+    assert spy.seen
+    assert all(own == allowed and started == allowed for own, started in spy.seen)
+    assert between == [allowed] * 6
+    assert os.sched_getaffinity(0) == allowed
 
 
 # -- cgroups ---------------------------------------------------------------------------------
