@@ -16,7 +16,15 @@ import time
 from typing import Any
 
 from rich.console import Console
-from rich.progress import Progress, ProgressColumn, TaskID
+from rich.progress import (
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    TaskID,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 
 QUIET_SECONDS = 2.0
 """Off a terminal, a stage that ends sooner than this prints nothing."""
@@ -36,7 +44,8 @@ class StageProgress(Progress):
     def __init__(self, *columns: str | ProgressColumn, disable: bool = False,
                  transient: bool = False, console: Console | None = None,
                  **options: Any) -> None:
-        console = console or Console(stderr=True, soft_wrap=True)
+        console = console or Console(stderr=True, soft_wrap=True, markup=False, emoji=False)
+        columns = tuple(_plain(c) for c in columns) or _default_columns()
         self._lines = not disable and not console.is_terminal
         self._stages: list[_Stage] = []
         self._say_to = console
@@ -58,6 +67,26 @@ class StageProgress(Progress):
         for stage in self._stages:
             stage.finish()
         self._stages.clear()
+
+
+def _plain(column: str | ProgressColumn) -> ProgressColumn:
+    """``column`` with its text read as plain text, not rich markup.
+
+    Descriptions hold entrants' names, file names and game specs: ``[/]`` in a name made
+    rich raise ``MarkupError`` out of a tournament, and ``[bold]alice`` showed as
+    ``alice``. A column's style is given by its ``style``, never by markup.
+    """
+    if isinstance(column, str):
+        return TextColumn(column, markup=False)
+    if isinstance(column, TextColumn):
+        column.markup = False
+    return column
+
+
+def _default_columns() -> tuple[ProgressColumn, ...]:
+    """Rich's default columns, the description read as plain text."""
+    return (TextColumn("{task.description}", style="progress.description", markup=False),
+            BarColumn(), TaskProgressColumn(), TimeRemainingColumn())
 
 
 class _Stage:

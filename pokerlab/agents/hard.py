@@ -337,7 +337,7 @@ def _say(text: str) -> None:
 @contextmanager
 def _table_stages(*, disable: bool) -> Iterator[StageCallback]:
     """A bar per stage of a card tables build (a line per long stage off a terminal)."""
-    with StageProgress(TextColumn("[bold]{task.description}"), BarColumn(),
+    with StageProgress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(),
                        MofNCompleteColumn(), TimeElapsedColumn(), disable=disable) as bar:
         tasks: dict[str, TaskID] = {}
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import numpy as np
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from pokerlab.errors import FileFormatError, SpecError
 from pokerlab.games import Game, load, matrix_from_file
@@ -96,23 +95,25 @@ def _width(stream: object) -> int | None:
     return 160
 
 
-console = Console(width=_width(sys.stdout), soft_wrap=True)
-"""Results go to stdout."""
+console = Console(width=_width(sys.stdout), soft_wrap=True, markup=False, emoji=False)
+"""Results go to stdout. Text is printed as it is, never read as rich markup or emoji codes:
+names, paths and errors come from users and entrants (``[/]`` in a name made rich raise
+out of a tournament; ``[bold]alice.py`` showed as ``alice``). Styles come from rich's
+objects (``Text``, a column's ``style``), not from markup in strings."""
 
-err_console = Console(stderr=True, width=_width(sys.stderr), soft_wrap=True)
-"""Progress and logs go to stderr."""
+err_console = Console(stderr=True, width=_width(sys.stderr), soft_wrap=True, markup=False,
+                      emoji=False)
+"""Progress and logs go to stderr (plain text, as :data:`console`)."""
 
 
 def path_text(path: Path | str) -> str:
-    r"""``path`` escaped for rich markup, to put in a line printed by a console.
-
-    Without it, rich would read ``runs/[best]/a.npz`` as markup and print ``runs//a.npz``.
+    r"""``path`` as the text a console prints (the consoles read no markup: nothing to escape).
 
     Example:
         >>> print(path_text("runs/[best]/a.npz"))
-        runs/\[best]/a.npz
+        runs/[best]/a.npz
     """
-    return escape(str(path))
+    return str(path)
 
 
 def plural(count: int, noun: str, plural_noun: str | None = None) -> str:

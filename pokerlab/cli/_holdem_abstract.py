@@ -72,7 +72,7 @@ def abstract_holdem(
     path = cache_path(counts, seed, cache_dir=cache_dir)
     start = time.perf_counter()
     with StageProgress(
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),

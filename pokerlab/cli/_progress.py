@@ -109,7 +109,7 @@ def solver_progress(
         disable: draw nothing (for ``--json`` runs).
     """
     columns = [
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),

@@ -157,7 +157,7 @@ def abstract_command(
         abstract_game(real, cards, board=board, raise_cap=raise_cap)
     if optimized:
         with StageProgress(
-            TextColumn("[bold]{task.description}"),
+            TextColumn("{task.description}", style="bold", markup=False),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("best exploitability {task.fields[best]}"),

@@ -30,6 +30,7 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from pokerlab.arena import (
     Entrant,
@@ -176,8 +177,8 @@ def run_command(
             entrants += builtin_entrants(name, game=the_game, cache_dir=cache_dir)
     for entrant in entrants:
         if entrant.error is not None:
-            err_console.print(f"[red]left out[/red] {path_text(entrant.source)}: "
-                              f"{path_text(entrant.error)}")
+            err_console.print(Text.assemble(("left out", "red"), f" {entrant.source}: "
+                                            f"{entrant.error}"))
     interactive = sys.stderr.isatty() and not json
     try:
         with _interrupts():
@@ -465,4 +466,5 @@ def _print_board(board: Leaderboard) -> None:
             tables.add_row(str(t.match_index + 1), results, str(t.hands))
         console.print(tables)
     for name, source, error in board.failed:
-        console.print(f"[red]not loaded[/red] {name} ({source}): {error}", soft_wrap=True)
+        console.print(Text.assemble(("not loaded", "red"), f" {name} ({source}): {error}"),
+                      soft_wrap=True)

@@ -89,6 +89,7 @@ def _games_section() -> None:
 
 def _normal_form_section() -> None:
     from rich.panel import Panel
+    from rich.text import Text
 
     from pokerlab.games import MatrixGame, load
     from pokerlab.solvers.normal_form import (
@@ -130,4 +131,5 @@ def _normal_form_section() -> None:
         f"{[round(float(p), 3) for p in average[1]]} (always Paper, as the tutorial says)"
     )
     # A panel wraps its prose inside its border (the console's soft wrap would crop it).
-    console.print(Panel("\n".join(lines), title="Normal-form game theory"), soft_wrap=False)
+    console.print(Panel(Text.from_markup("\n".join(lines)), title="Normal-form game theory"),
+                  soft_wrap=False)

@@ -36,7 +36,7 @@ def challenge_command(
     if out.exists() and not out.is_dir():
         raise FileFormatError(f"--out {out} is a file; the report needs a folder")
     columns = (
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         TextColumn("{task.percentage:>3.0f}%"),
         TimeElapsedColumn(),

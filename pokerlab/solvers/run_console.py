@@ -209,7 +209,8 @@ def progress_bar(
         console: where to draw (default: stderr).
         disable: draw nothing (for ``--json`` runs and quiet callers).
     """
-    columns: list[ProgressColumn | str] = [TextColumn("[bold]{task.description}"), BarColumn()]
+    columns: list[ProgressColumn | str] = [
+        TextColumn("{task.description}", style="bold", markup=False), BarColumn()]
     columns += [MofNCompleteColumn(), TaskProgressColumn()] if total is not None else [
         TextColumn("{task.completed:,.0f} it")]
     if measured:
@@ -304,7 +305,7 @@ def run_to_budget(
     if budget.spent(loop):
         return True
     iterations, seconds = budget.left(loop)
-    out = console or Console(stderr=True)
+    out = console or Console(stderr=True, markup=False, emoji=False)
     measured = (loop.measures_by_default if measure is None else measure) or (
         budget.target is not None)
     signals = StopSignals() if catch_signals else None
