@@ -27,7 +27,9 @@ the match never sits in a file the clients might read.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,14 +73,20 @@ def score_line(totals: Sequence[float], names: Sequence[str]) -> str:
 class AcpcLogWriter:
     """Writes a log atomically: hands as they end, the header and score once it is over.
 
+    The hands wait in a new file of a random name beside ``path``, readable by its owner
+    only (``mkstemp``: made, never opened through a planted link): they hold every hole
+    card, folded hands included, while the match is still being played.
+
     Args:
-        path: the log file; ``<path>.tmp`` holds the hands meanwhile.
+        path: the log file.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._body = path.with_name(path.name + ".tmp")
-        self._handle: TextIO | None = self._body.open("w", encoding="ascii")
+        descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".hands",
+                                            dir=path.parent)
+        self._body = Path(name)
+        self._handle: TextIO | None = os.fdopen(descriptor, "w", encoding="ascii")
 
     def __call__(self, line: str) -> None:
         """Write one ``STATE:`` or comment line."""

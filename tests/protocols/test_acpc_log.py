@@ -139,3 +139,29 @@ def test_a_reference_log_reads_with_its_comments(tmp_path: Path) -> None:
     assert written.limits == {"t_response": 600000, "t_hand": 600000, "t_per_hand": 7000}
     assert written.results == ({"a": -40.0, "b": 40.0}, {"b": -5.0, "a": 5.0})
     assert written.totals == {"a": -35.0, "b": 35.0}
+
+
+def test_the_hands_wait_in_a_private_new_file_never_a_planted_one(tmp_path: Path) -> None:
+    # An attack review: "<log>.tmp" was opened with the default mode (0644: every hole
+    # card readable by any local user during the match) and through a planted link (a
+    # victim file was overwritten with the hands)
+    import os
+    import stat
+
+    from pokerlab.protocols.acpc_log import AcpcLogWriter
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    log = tmp_path / "match.log"
+    (tmp_path / "match.log.tmp").symlink_to(victim)
+    writer = AcpcLogWriter(log)
+    writer("STATE:0:cc/cc/cc/cc:Ah9s|KdQd/2c3c4c/5c/6c:0|0:a|b")
+    during = [p for p in tmp_path.iterdir() if p.name not in {"victim.txt", "match.log.tmp"}]
+    assert len(during) == 1
+    assert during[0].name.startswith(".match.log.")
+    assert not during[0].is_symlink()
+    assert stat.S_IMODE(os.stat(during[0]).st_mode) == 0o600
+    writer.close(["# header"], ["SCORE:0|0:a|b"])
+    assert victim.read_text() == "keep me\n"
+    assert log.read_text().splitlines()[1].startswith("STATE:0:")
+    assert not during[0].exists()
