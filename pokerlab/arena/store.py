@@ -268,6 +268,9 @@ class ArenaStore:
         shown = str(self.path)
         if self.path.is_dir():
             raise PokerlabError(f"arena database {shown!r} is a folder; give a file name")
+        if self.path.exists() and not self.path.is_file():  # SQLite would wait on a pipe
+            raise PokerlabError(f"arena database {shown!r} is not a regular file (a pipe, a "
+                                "device or a socket); give a database file")
         if (readonly or not create) and not self.path.is_file():
             raise PokerlabError(f"arena database {shown!r} does not exist")
         self.readonly = readonly

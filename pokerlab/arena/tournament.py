@@ -41,6 +41,7 @@ import fcntl
 import itertools
 import math
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -360,6 +361,9 @@ def _writer_lock(db: Path) -> Iterator[_RunLock]:
     same = "" if real == db.absolute() else f" (the file {str(real)!r})"
     if real.is_dir():
         raise PokerlabError(f"arena database {str(db)!r}{same} is a folder; give a file name")
+    if real.exists() and not real.is_file():  # opening a pipe would wait for a writer
+        raise PokerlabError(f"arena database {str(db)!r}{same} is not a regular file (a pipe, "
+                            "a device or a socket); give a database file")
 
     def refused(holder: str | None) -> PokerlabError:
         pid, _, run = (holder or "").partition(" ")
@@ -383,9 +387,13 @@ def _writer_lock(db: Path) -> Iterator[_RunLock]:
             raise refused(handle.read(200).strip() or None) from None
         try:
             # Created empty when missing: SQLite takes an empty file for a new database.
-            fd = os.open(real, os.O_RDONLY | os.O_CREAT, 0o644)
+            # (never waiting: a pipe put there since the check is refused below)
+            fd = os.open(real, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK, 0o644)
         except OSError as error:
             raise database_problem(db, error) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise PokerlabError(f"arena database {str(db)!r}{same} is not a regular file")
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -338,3 +338,27 @@ def test_fault_texts_load_errors_and_logs_are_stored_bounded(tmp_path: Path) -> 
         assert "characters cut" in store.logs(match.id)[0]
     # 20 megabytes of text went in; a few kilobytes per fault came out.
     assert db.stat().st_size < 400_000
+
+
+def test_a_pipe_as_the_database_is_named_not_waited_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An attack review: `arena run --db PIPE` hung until killed (opening a pipe waits for
+    # a writer) and `arena leaderboard --db PIPE` said the file did not exist
+    pipe = tmp_path / "pipe.db"
+    os.mkfifo(pipe)
+    _one_line_error(capsys, _run(pipe), "is not a regular file")
+    _one_line_error(capsys, ["arena", "leaderboard", "--db", str(pipe)], "is not a regular file")
+    link = tmp_path / "link.db"
+    link.symlink_to(pipe)
+    _one_line_error(capsys, _run(link), "is not a regular file")
+
+
+def test_a_pipe_put_in_place_after_the_check_is_refused_without_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pipe = tmp_path / "pipe.db"
+    os.mkfifo(pipe)
+    monkeypatch.setattr(Path, "exists", lambda self: False)  # the check saw nothing there
+    with pytest.raises(PokerlabError, match="not a regular file"), _writer_lock(pipe):
+        pass
