@@ -84,7 +84,13 @@ def one_core(enabled: bool = True) -> Iterator[None]:
     running in the next stays with its dealer; two arenas side by side likely differ).
     The previous affinity comes back at the end. Nothing is changed where the thread may
     run on one core only already, or where the system has no affinities (never an error).
+
+    Entrants' processes started meanwhile are spread over the cores (:func:`launch`): the
+    first shares the dealer's, the next gets another, so that two entrants of a match do
+    not share one core where the machine has two (one that keeps a thread busy would
+    take half of its rival's thinking time otherwise).
     """
+    global _WIDE
     before = None
     if enabled and hasattr(os, "sched_setaffinity"):
         try:
@@ -92,6 +98,7 @@ def one_core(enabled: bool = True) -> Iterator[None]:
             if len(allowed) > 1:
                 os.sched_setaffinity(0, {sorted(allowed)[os.getpid() % len(allowed)]})
                 before = allowed
+                _WIDE = frozenset(allowed)
         except OSError:
             before = None
     try:
@@ -170,9 +177,52 @@ def _prctl() -> Any:
         return None
 
 
+_WIDE: frozenset[int] | None = None
+"""The cores this process may use, as :func:`one_core` found them before it pinned."""
+
+_PLACED: dict[int, tuple[subprocess.Popen[bytes], int]] = {}
+"""The launchers started on a core of their own, by pid: (process, core)."""
+
+_PLACED_LOCK = threading.Lock()
+
+
+def _entrant_core() -> int | None:
+    """The core for an entrant's process started now; None: it inherits the caller's.
+
+    Inside :func:`one_core` (the calling thread on one core, the process allowed several),
+    the core with the fewest entrants' processes still running, the dealer's first then
+    the next ones in order: a match's two entrants get two cores where there are two, and
+    an entrant started again after a fault takes the core its rival does not hold.
+    """
+    wide = _WIDE
+    try:
+        mine = os.sched_getaffinity(0)
+    except (OSError, AttributeError):
+        return None
+    if wide is None or len(wide) < 2 or len(mine) != 1 or not mine <= wide:
+        return None
+    cores = sorted(wide)
+    home = cores.index(next(iter(mine)))
+    order = cores[home:] + cores[:home]
+    with _PLACED_LOCK:
+        for pid, (process, _) in list(_PLACED.items()):
+            if process.poll() is not None:
+                del _PLACED[pid]
+        load = {core: 0 for core in cores}
+        for _, core in _PLACED.values():
+            load[core] = load.get(core, 0) + 1
+    return min(order, key=lambda core: (load[core], order.index(core)))
+
+
 def _limit_child(memory: int, cpu_seconds: int, file_bytes: int,
-                 cgroup: EntrantCgroup | None, prctl: Any) -> None:
-    """Runs in the child between fork and exec: its cgroup, resource limits, death signal."""
+                 cgroup: EntrantCgroup | None, prctl: Any, core: int | None = None) -> None:
+    """Runs in the child between fork and exec: its cgroup, limits, core and death signal.
+
+    The seccomp filter refuses ``sched_setaffinity`` to the entrant: the core holds.
+    """
+    if core is not None:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, {core})
     if cgroup is not None:
         cgroup.join()
     for which, value in (
@@ -215,14 +265,18 @@ def launch(
     if cgroup_support()[0]:
         cgroup = EntrantCgroup(memory, max_tasks, cpus)
     log_read, log_write = os.pipe()
+    core = _entrant_core()
     try:
         process = subprocess.Popen(
             launcher_command(), pass_fds=tuple(pass_fds), stdin=subprocess.PIPE,
             stdout=log_write, stderr=log_write, cwd=workdir, env=environment,
             start_new_session=True,
             preexec_fn=functools.partial(_limit_child, memory, cpu_seconds,
-                                         tmp_megabytes * 1024 * 1024, cgroup, _prctl()),
+                                         tmp_megabytes * 1024 * 1024, cgroup, _prctl(), core),
         )
+        if core is not None:
+            with _PLACED_LOCK:
+                _PLACED[process.pid] = (process, core)
         assert process.stdin is not None
         with contextlib.suppress(OSError):  # a launcher that died at once: seen later
             process.stdin.write(json.dumps(config).encode())

@@ -18,8 +18,11 @@ the process on any other (an x32 call on x86_64 included), then refuses:
 - what two entrants could signal each other through, since they see the same read-only
   files: file locks (``flock``; ``fcntl`` lock, lease and notify commands: ``ENOLCK``),
   file watches (``inotify``, ``fanotify``), page-cache residency (``mincore``,
-  ``cachestat``, ``preadv2`` and its ``RWF_NOWAIT``) and the machine-wide counters of
-  ``sysinfo``;
+  ``cachestat``, ``preadv2`` and its ``RWF_NOWAIT``), evicting pages from the page cache
+  (``fadvise64``; ``madvise`` with ``MADV_COLD`` or ``MADV_PAGEOUT``; ``process_madvise``)
+  and the machine-wide counters of ``sysinfo``;
+- leaving its core: ``sched_setaffinity`` (a match gives each entrant's process a core,
+  :func:`pokerlab.play.containment.one_core`);
 - sockets of any family but ``AF_UNIX`` (``EAFNOSUPPORT``): an entrant has no network.
 
 The syscall numbers are those of the Linux UAPI headers (``asm/unistd_64.h`` for x86_64,
@@ -54,7 +57,7 @@ DENIED = (
     "modify_ldt",
     "_sysctl", "ustat", "inotify_init", "inotify_init1", "inotify_add_watch",
     "fanotify_init", "fanotify_mark", "sysinfo", "mincore", "cachestat", "preadv2",
-    "pwritev2",
+    "pwritev2", "fadvise64", "process_madvise", "sched_setaffinity",
 )
 """Refused with ``EPERM`` (those of :data:`ENOSYS_CALLS` with ``ENOSYS``)."""
 
@@ -82,6 +85,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "_sysctl": 156, "ustat": 136, "inotify_init": 253, "inotify_init1": 294,
         "inotify_add_watch": 254, "fanotify_init": 300, "fanotify_mark": 301,
         "sysinfo": 99, "mincore": 27, "cachestat": 451, "preadv2": 327, "pwritev2": 328,
+        "fadvise64": 221, "process_madvise": 440, "sched_setaffinity": 203, "madvise": 28,
         "flock": 73, "fcntl": 72, "clone": 56, "clone3": 435, "socket": 41,
         "socketpair": 53, "read": 0, "write": 1, "recvfrom": 45, "sendto": 44,
         "recvmsg": 47, "sendmsg": 46, "futex": 202, "poll": 7, "ppoll": 271, "select": 23,
@@ -105,6 +109,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "vhangup": 58, "nfsservctl": 42, "inotify_init1": 26, "inotify_add_watch": 27,
         "fanotify_init": 262, "fanotify_mark": 263, "sysinfo": 179, "mincore": 232,
         "cachestat": 451, "preadv2": 286, "pwritev2": 287, "flock": 32,
+        "fadvise64": 223, "process_madvise": 440, "sched_setaffinity": 122, "madvise": 233,
         "fcntl": 25, "clone": 220, "clone3": 435, "socket": 198, "socketpair": 199,
         "read": 63, "write": 64, "recvfrom": 207, "sendto": 206, "recvmsg": 212,
         "sendmsg": 211, "futex": 98, "ppoll": 73, "pselect6": 72, "mmap": 222,
@@ -127,6 +132,9 @@ forms), ``F_OFD_GETLK``/``SETLK``/``SETLKW``, ``F_SETLEASE``, ``F_NOTIFY``."""
 
 AF_UNIX = 1
 
+MADV_COLD, MADV_PAGEOUT = 20, 21
+"""``madvise`` advice refused: they push a file's pages out of the page cache."""
+
 _LD_W_ABS = 0x20  # BPF_LD | BPF_W | BPF_ABS
 _JEQ = 0x15  # BPF_JMP | BPF_JEQ | BPF_K
 _JSET = 0x45  # BPF_JMP | BPF_JSET | BPF_K
@@ -135,7 +143,7 @@ _RET = 0x06  # BPF_RET | BPF_K
 _RET_KILL_PROCESS = 0x80000000
 _RET_ERRNO = 0x00050000
 _RET_ALLOW = 0x7FFF0000
-_NR, _ARCH, _ARG0, _ARG1 = 0, 4, 16, 24  # offsets in struct seccomp_data (low 32 bits)
+_NR, _ARCH, _ARG0, _ARG1, _ARG2 = 0, 4, 16, 24, 32  # in struct seccomp_data (low 32 bits)
 _X32_BIT = 0x40000000
 _PR_SET_NO_NEW_PRIVS = 38
 _PR_SET_SECCOMP = 22
@@ -184,6 +192,10 @@ def seccomp_filter(machine: str | None = None) -> bytes:
     program += [_op(_JEQ, numbers["clone"], 0, 4), _op(_LD_W_ABS, _ARG0),
                 _op(_JSET, CLONE_NAMESPACES, 0, 1), _errno(errno.EPERM),
                 _op(_LD_W_ABS, _NR)]
+    # madvise: refuse pushing pages out of memory (the rest: the allocator's own advice)
+    program += [_op(_JEQ, numbers["madvise"], 0, 5), _op(_LD_W_ABS, _ARG2),
+                _op(_JEQ, MADV_COLD, 1, 0), _op(_JEQ, MADV_PAGEOUT, 0, 1),
+                _errno(errno.EPERM), _op(_LD_W_ABS, _NR)]
     # fcntl: refuse the lock, lease and notify commands
     checks = [_op(_LD_W_ABS, _ARG1)]
     for index, command in enumerate(LOCK_COMMANDS):
@@ -240,6 +252,8 @@ __all__ = [
     "ENOSYS_CALLS",
     "FREQUENT",
     "LOCK_COMMANDS",
+    "MADV_COLD",
+    "MADV_PAGEOUT",
     "SYSCALLS",
     "errno_text",
     "install_seccomp",

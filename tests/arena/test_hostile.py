@@ -174,6 +174,18 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
         import socket
         socket.create_connection(("127.0.0.1", 22), timeout=1)
 ''', {"exception"}),
+    # Leave its core for its rival's (a match gives each entrant a core of its own).
+    "affinity": ('''
+        import os
+        os.sched_setaffinity(0, range(os.cpu_count() or 1))
+''', {"exception"}),
+    # Evict a shared file from the page cache (half of a timing channel between the legs
+    # of a duplicate match: the next leg times its reads).
+    "evict": ('''
+        import os
+        with open(os.__file__, "rb") as handle:
+            os.posix_fadvise(handle.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+''', {"exception"}),
     # 100 MB of SysV segments, left allocated: they die with the entrant's IPC namespace.
     "shm-hoard": ('''
         import ctypes

@@ -28,7 +28,14 @@ from pokerlab.play import cgroups
 from pokerlab.play.containment import IsolationUnavailable, require_isolation
 from pokerlab.play.isolation import plan_view
 from pokerlab.play.sandbox import EntrantSource, SandboxedAgent
-from pokerlab.play.seccomp import DENIED, SYSCALLS, install_seccomp, seccomp_filter
+from pokerlab.play.seccomp import (
+    DENIED,
+    MADV_COLD,
+    MADV_PAGEOUT,
+    SYSCALLS,
+    install_seccomp,
+    seccomp_filter,
+)
 from tests.arena.test_hostile import PLAIN
 
 MISSING = ("user namespaces (unshare: EPERM (Operation not permitted))",)
@@ -176,11 +183,24 @@ def test_the_filter_refuses_what_it_names_and_allows_the_rest() -> None:
         numbers = SYSCALLS[os.uname().machine]
         expected = {"unshare": errno.EPERM, "ptrace": errno.EPERM, "bpf": errno.EPERM,
                     "keyctl": errno.EPERM, "mount": errno.EPERM, "setns": errno.EPERM,
-                    "sysinfo": errno.ENOSYS, "clone3": errno.ENOSYS, "flock": errno.ENOLCK}
+                    "sysinfo": errno.ENOSYS, "clone3": errno.ENOSYS, "flock": errno.ENOLCK,
+                    "sched_setaffinity": errno.EPERM, "fadvise64": errno.EPERM,
+                    "process_madvise": errno.EPERM}
         for name, code in expected.items():
             ctypes.set_errno(0)
             if libc.syscall(numbers[name], 0, 0, 0, 0, 0) != -1 or ctypes.get_errno() != code:
                 return 1
+        import mmap
+
+        page = mmap.mmap(-1, mmap.PAGESIZE)
+        address = ctypes.addressof(ctypes.c_char.from_buffer(page))
+        for advice, code in ((MADV_PAGEOUT, errno.EPERM), (MADV_COLD, errno.EPERM),
+                             (4, 0)):  # MADV_DONTNEED: the allocator's, allowed
+            ctypes.set_errno(0)
+            result = libc.syscall(numbers["madvise"], ctypes.c_void_p(address), mmap.PAGESIZE,
+                                  advice)
+            if (result == -1) != bool(code) or ctypes.get_errno() != code:
+                return 6
         try:
             socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             return 2
@@ -353,6 +373,40 @@ def test_a_pinned_match_keeps_in_process_agents_and_the_caller_on_every_core() -
     assert all(own == allowed and started == allowed for own, started in spy.seen)
     assert between == [allowed] * 6
     assert os.sched_getaffinity(0) == allowed
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to spread")
+def test_a_matchs_entrants_get_cores_of_their_own(tmp_path: Path) -> None:
+    # An attack review: with every process of a match on the dealer's core, an entrant
+    # whose thread kept spinning between its calls took half of its rival's thinking
+    # time (a 0.55 s task timed out; the rival was disqualified)
+    file = tmp_path / "plain.py"
+    file.write_text(PLAIN)
+    allowed = sorted(os.sched_getaffinity(0))
+    agents = [SandboxedAgent(EntrantSource.read(file), kuhn(), contain=False)
+              for _ in range(3)]
+    try:
+        with containment.one_core():
+            (dealer,) = os.sched_getaffinity(0)
+            agents[0].start()
+            agents[1].start()
+            cores = [os.sched_getaffinity(a.pid) for a in agents[:2]]  # type: ignore[arg-type]
+            assert cores[0] == {dealer}  # the first shares the dealer's core
+            assert len(cores[1]) == 1
+            assert cores[1] != cores[0]  # the second has one of its own
+            assert cores[1] <= set(allowed)
+            agents[0].close()  # a fault ended it: its next process takes the free core
+            agents[2].start()
+            assert os.sched_getaffinity(agents[2].pid) == {dealer}  # type: ignore[arg-type]
+    finally:
+        for agent in agents:
+            agent.close()
+    outside = SandboxedAgent(EntrantSource.read(file), kuhn(), contain=False)
+    try:
+        outside.start()  # outside a match: the caller's affinity, as before
+        assert os.sched_getaffinity(outside.pid) == set(allowed)  # type: ignore[arg-type]
+    finally:
+        outside.close()
 
 
 # -- cgroups ---------------------------------------------------------------------------------
