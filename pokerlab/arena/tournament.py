@@ -179,7 +179,8 @@ def file_entrants(
     Each ``.py`` file is checked in a sandbox of its own, several at a time (see
     :func:`file_entrant`); each policy file pokerlab writes (``.npz``, ``.bp``, ``.pt``:
     strategies, tables, checkpoints, blueprints, networks) is read and played by a
-    :class:`~pokerlab.agents.PolicyAgent`, checked against ``game``.
+    :class:`~pokerlab.agents.PolicyAgent`, checked against ``game``. A link to a file
+    outside ``folder`` is left out (reported), never read.
 
     Raises:
         PokerlabError: if ``folder`` is not a folder.
@@ -190,19 +191,40 @@ def file_entrants(
     suffixes = {".py", *POLICY_SUFFIXES}
     files = [f for f in sorted(path.iterdir())
              if f.suffix in suffixes and f.is_file() and not f.name.startswith("_")]
+    inside = path.resolve()
+
+    def entrant(file: Path) -> Entrant:
+        # A link out of the folder would have the arena (often root) read any file it
+        # names, as an entrant's source or a policy.
+        if file.is_symlink() and not file.resolve().is_relative_to(inside):
+            return Entrant(printable(file.stem), printable(str(file)), None,
+                           f"entrant {str(file)!r} is a link to a file outside "
+                           f"{str(path)!r}; give the file itself",
+                           kind=POLICY_SUFFIXES.get(file.suffix, "entrant"))
+        return file_entrant(file, game, limits=limits)
+
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return list(pool.map(lambda f: file_entrant(f, game, limits=limits), files))
+        return list(pool.map(entrant, files))
 
 
 def _unique(entrants: Sequence[Entrant]) -> list[Entrant]:
-    seen: dict[str, int] = {}
-    unique = []
-    for entrant in entrants:
-        count = seen.get(entrant.name, 0)
-        seen[entrant.name] = count + 1
-        name = entrant.name if count == 0 else f"{entrant.name}#{count + 1}"
-        unique.append(dataclasses.replace(entrant, name=name))
-    return unique
+    """``entrants`` with distinct names: a repeated name gets ``#2``, ``#3``...
+
+    Built-in agents are named first, so that a file called ``random.py`` plays as
+    ``random#2`` beside the built-in ``random``, never the other way round.
+    """
+    taken: set[str] = set()
+    names: dict[int, str] = {}
+    order = sorted(range(len(entrants)), key=lambda i: entrants[i].kind != "builtin")
+    for index in order:
+        base = name = entrants[index].name
+        count = 1
+        while name in taken:  # (a file named "random#2.py" is taken into account)
+            count += 1
+            name = f"{base}#{count}"
+        taken.add(name)
+        names[index] = name
+    return [dataclasses.replace(e, name=names[i]) for i, e in enumerate(entrants)]
 
 
 def match_seed(seed: int, match_index: int) -> int:

@@ -34,10 +34,13 @@ def check_name(name: str, what: str, *, forbidden: str = "") -> str:
         SpecError: naming ``what``, the name (escaped) and what is allowed.
     """
     bad = sorted({c for c in name if not c.isprintable() or c in forbidden})
-    if name and not bad:
+    if name.strip() == name and name and not bad:
         return name
-    if not name:
-        raise SpecError(f"{what}: the name is empty; allowed: {ALLOWED_NAMES}")
+    if not name.strip():
+        raise SpecError(f"{what}: the name is empty or blank; allowed: {ALLOWED_NAMES}")
+    if not bad:  # " bot" would show as "bot" in a table's column
+        raise SpecError(f"{what}: its name {name!r} starts or ends with a space; allowed: "
+                        f"{ALLOWED_NAMES}, without spaces around it")
     extra = f", without {' '.join(forbidden)}" if forbidden else ""
     shown = " ".join(repr(c) for c in bad)
     raise SpecError(f"{what}: its name holds {shown}; allowed: {ALLOWED_NAMES}{extra}")

@@ -130,3 +130,40 @@ def test_the_acpc_client_and_the_cli_options_show_the_text_escaped(tmp_path: Pat
         build_agent(str(file), kuhn(), option="--opponent")
     assert _plain(str(refused.value))
     assert str(refused.value).startswith("--opponent ")
+
+
+@pytest.mark.parametrize("name", [" ", "  ", " bot", "bot "])
+def test_a_blank_name_or_one_with_spaces_around_it_is_refused(name: str) -> None:
+    # An attack review: " .py" played under a blank name
+    with pytest.raises(SpecError, match=r"blank|starts or ends with a space"):
+        check_name(name, "entrant")
+
+
+def test_a_file_named_as_a_builtin_never_takes_the_builtins_name() -> None:
+    # An attack review: random.py played as "random" and the built-in became "random#2"
+    from pokerlab.agents.resolve import Entrant
+    from pokerlab.arena.tournament import _unique
+
+    def entrant(name: str, kind: str) -> Entrant:
+        return Entrant(name, name, None, None, kind=kind)
+
+    named = _unique([entrant("random", "entrant"), entrant("random#2", "entrant"),
+                     entrant("random", "builtin"), entrant("caller", "entrant")])
+    assert [e.name for e in named] == ["random#2", "random#2#2", "random", "caller"]
+    assert [e.kind for e in named] == ["entrant", "entrant", "builtin", "entrant"]
+
+
+def test_a_link_out_of_the_agents_folder_is_left_out_unread(tmp_path: Path) -> None:
+    # An attack review: shadow.py -> /etc/shadow was read by the arena (root) and sent
+    # into a sandbox as an entrant's source
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for the arena\n")
+    folder = tmp_path / "agents"
+    folder.mkdir()
+    (folder / "shadow.py").symlink_to(secret)
+    (folder / "real.py").write_text(BOT)
+    (folder / "alias.py").symlink_to(folder / "real.py")  # a link inside the folder is fine
+    found = {e.name: e for e in file_entrants(folder, kuhn())}
+    assert found["shadow"].error is not None
+    assert "link to a file outside" in found["shadow"].error
+    assert found["alias"].error is None or "outside" not in found["alias"].error

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).parents[2]
-CALLER = "class Agent:\n    def act(self, observation):\n        return observation.legal_actions[0]\n"
+CALLER = ("class Agent:\n    def act(self, observation):\n"
+          "        return observation.legal_actions[0]\n")
 
 
 def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
