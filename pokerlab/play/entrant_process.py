@@ -301,6 +301,10 @@ def main(argv: list[str] | None = None) -> None:
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     channel = socket.socket(fileno=int(config["channel"]))
+    # The entrant's code runs in this frame's callees: it must not find the arena's paths
+    # (``hidden`` names the database and the other entrants' files) in it.
+    config.clear()
+    del args
     try:
         serve(channel, workdir)
     finally:

@@ -60,6 +60,14 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
                         type(value)):
                     return observation.legal_actions[-1]  # it found the state: it would cheat
 ''', set()),
+    # The launcher's configuration names the arena's database and the entrants' files.
+    "config": ('''
+        import gc, inspect
+        places = [f.frame.f_locals for f in inspect.stack()] + gc.get_objects()
+        for value in places:
+            if isinstance(value, dict) and isinstance(value.get("hidden"), list):
+                return observation.legal_actions[-1]  # it found the arena's paths
+''', set()),
     "gc": ('''
         import gc
         for thing in gc.get_objects():
