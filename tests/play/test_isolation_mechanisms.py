@@ -376,10 +376,13 @@ def test_a_pinned_match_keeps_in_process_agents_and_the_caller_on_every_core() -
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to spread")
-def test_a_matchs_entrants_get_cores_of_their_own(tmp_path: Path) -> None:
+def test_a_matchs_entrants_get_cores_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # An attack review: with every process of a match on the dealer's core, an entrant
     # whose thread kept spinning between its calls took half of its rival's thinking
     # time (a 0.55 s task timed out; the rival was disqualified)
+    monkeypatch.setattr(containment, "_PLACED", {})  # no process of another test counts
     file = tmp_path / "plain.py"
     file.write_text(PLAIN)
     allowed = sorted(os.sched_getaffinity(0))
