@@ -63,6 +63,7 @@ class MatchJob:
     batch_size: int
     time_limit: float | None
     stored: tuple[HandRecord, ...]
+    drop_caches: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class MatchWorker:
             self._close()
             self._player = MatchPlayer(job.game, job.match, job.factories, hidden=job.hidden,
                                        batch_size=job.batch_size, time_limit=job.time_limit,
-                                       stored=job.stored)
+                                       stored=job.stored, drop_caches=job.drop_caches)
             self._batches = self._player.batches()
         if self._batches is None:
             raise PokerlabError("this worker was asked for a batch before it was given a match")
@@ -182,7 +183,7 @@ class _Driver:
         stored = tuple(store.hands(match.id)) if store.hands_done(match.id) else ()
         factories = {agent_id: self.plan.factories.get(agent_id) for agent_id in match.agents}
         return MatchJob(self.plan.game, match, factories, self.hidden, self.plan.batch_size,
-                        self.plan.time_limit, stored)
+                        self.plan.time_limit, stored, self.plan.drop_caches)
 
     def run(self) -> int:
         ray, plan = self.ray, self.plan

@@ -71,6 +71,7 @@ from pokerlab.eval.matches import (
 )
 from pokerlab.eval.sampling import _LazyRecords, _sampler, sample_match
 from pokerlab.games import Game
+from pokerlab.play.containment import check_drop_caches, drop_host_caches
 from pokerlab.play.dealer import AgentConnection, connect
 from pokerlab.play.deals import check_seed, derive_seed, fresh_seed
 from pokerlab.play.executable import ExecutableAgent
@@ -250,6 +251,7 @@ def run_tournament(
     time_limit: float | None = None,
     progress: Callable[[TournamentProgress], None] | None = None,
     runner: MatchRunner | None = None,
+    drop_caches: bool = False,
 ) -> TournamentResult:
     """Play every table of ``n`` entrants with rotated seats and store every hand in ``db``.
 
@@ -271,6 +273,10 @@ def run_tournament(
         runner: what plays the matches (default :func:`play_locally`, here, one after the
             other; :func:`pokerlab.arena.ray_backend.ray_runner` spreads them over Ray
             workers). Every runner stores the same hands.
+        drop_caches: drop the host's page, dentry and inode caches between the legs of
+            each match (:func:`~pokerlab.play.containment.drop_host_caches`; root): closes
+            the page cache as a channel from one leg's entrant to the next leg's, at the
+            cost of every process on the machine reading its files again.
 
     Raises:
         PokerlabError: bad parameters, fewer loadable entrants than seats, or a resumed
@@ -290,6 +296,8 @@ def run_tournament(
         )
     if seed is not None:
         seed = check_seed(seed)
+    if drop_caches:
+        check_drop_caches()
     entrants = _unique(entrants)
     playable = [i for i, e in enumerate(entrants) if e.error is None and e.factory is not None]
     failed = tuple((e.name, e.error or "") for e in entrants if e.error is not None)
@@ -324,7 +332,8 @@ def run_tournament(
         lock.note(run_id)
         matches = store.matches(run_id)
         plan = MatchPlan(store, game, tuple(m for m in matches if m.finished is None),
-                         len(matches), names, factories, batch_size, time_limit, progress)
+                         len(matches), names, factories, batch_size, time_limit, progress,
+                         drop_caches)
         played = (runner or play_locally)(plan)
         store.finish_run(run_id)
         return TournamentResult(run_id, Path(db), len(matches), played, failed)
@@ -517,6 +526,7 @@ class MatchPlan:
         batch_size: hands per transaction (whole deals).
         time_limit: seconds allowed per decision.
         progress: called after each stored batch.
+        drop_caches: drop the host's caches between the legs of each match.
     """
 
     store: ArenaStore
@@ -528,6 +538,7 @@ class MatchPlan:
     batch_size: int
     time_limit: float | None
     progress: Callable[[TournamentProgress], None] | None = None
+    drop_caches: bool = False
 
 
 MatchRunner = Callable[[MatchPlan], int]
@@ -567,6 +578,7 @@ class MatchPlayer:
         batch_size: hands per batch (a batch never spans two legs).
         time_limit: seconds allowed per decision.
         stored: the hands of the match already stored, in order.
+        drop_caches: drop the host's caches before each leg but the first.
 
     Raises:
         PokerlabError: if an agent of the match has no factory.
@@ -582,6 +594,7 @@ class MatchPlayer:
         batch_size: int,
         time_limit: float | None,
         stored: Sequence[HandRecord] = (),
+        drop_caches: bool = False,
     ) -> None:
         builders = [factories.get(agent_id) for agent_id in match.agents]
         if any(build is None for build in builders):
@@ -594,6 +607,7 @@ class MatchPlayer:
         self.time_limit = time_limit
         self.stored = tuple(stored)
         self.hidden = tuple(hidden)
+        self.drop_caches = drop_caches
         self.leg = max(1, match.hands // game.n_players)
         """Hands per leg (the hands each agent plays in each seat)."""
         self._builders = [build for build in builders if build is not None]
@@ -640,6 +654,8 @@ class MatchPlayer:
                 if event.kind == "budget":
                     self._spent[event.agent] = math.inf
         for first in range(done - done % leg, self.match.hands, leg):
+            if first > 0 and self.drop_caches:
+                drop_host_caches()  # the last leg's processes are gone: nothing it chose stays
             agents = self._start_leg()
             try:
                 yield from self._leg(agents, first, min(first + leg, self.match.hands), done)
@@ -723,7 +739,7 @@ def play_locally(plan: MatchPlan) -> int:
         stored = plan.store.hands(match.id) if done else []
         player = MatchPlayer(plan.game, match, plan.factories, hidden=hidden,
                              batch_size=plan.batch_size, time_limit=plan.time_limit,
-                             stored=stored)
+                             stored=stored, drop_caches=plan.drop_caches)
         try:
             for batch in player.batches():
                 played += store_batch(plan, match, batch)

@@ -154,6 +154,43 @@ class AllCores:
             close()
 
 
+DROP_CACHES = Path("/proc/sys/vm/drop_caches")
+"""The kernel's switch that drops the clean page cache, dentries and inodes (root)."""
+
+
+def check_drop_caches() -> None:
+    """Refuse, before a run, a machine where :func:`drop_host_caches` cannot work.
+
+    Raises:
+        PokerlabError: naming what is missing (root in the host's namespaces).
+    """
+    if not os.access(DROP_CACHES, os.W_OK):
+        raise PokerlabError(
+            f"dropping the host's caches needs root in the host's namespaces: {DROP_CACHES} "
+            "is not writable here; run without --drop-caches (the page cache between the "
+            "legs of a match then stays a channel, see docs/entrants.md)")
+
+
+def drop_host_caches() -> None:
+    """Drop the machine's clean page cache, dentries and inodes (after writing dirty pages).
+
+    Between the legs of a duplicate match: the first leg's processes could leave the
+    cards they held in what the cache holds (a rarely read file read, a missing name
+    looked up), and the second leg's read it back by timing its own reads. After the
+    drop, the cache holds what running processes map and nothing an ended leg chose.
+    Every process of the machine pays: its files are read from the disk again.
+
+    Raises:
+        PokerlabError: the kernel refused (see :func:`check_drop_caches`).
+    """
+    os.sync()
+    try:
+        DROP_CACHES.write_text("3\n")
+    except OSError as error:
+        raise PokerlabError(f"cannot drop the host's caches ({error}); see "
+                            "check_drop_caches") from None
+
+
 def allowed_cores() -> set[int] | None:
     """The cores the calling thread may run on (None where the system has no affinities)."""
     if not hasattr(os, "sched_getaffinity"):
@@ -521,13 +558,16 @@ def keep_log(log: EntrantLog | None, why: str | None, logs: list[str]) -> int:
 
 __all__ = [
     "BOOTSTRAP",
+    "DROP_CACHES",
     "PACKAGE_ROOT",
     "AllCores",
     "EntrantLog",
     "IsolationUnavailable",
     "Launched",
     "allowed_cores",
+    "check_drop_caches",
     "containment_available",
+    "drop_host_caches",
     "end_process",
     "find_strays",
     "isolation_problems",
