@@ -17,6 +17,7 @@ import functools
 import json
 import os
 import resource
+import secrets
 import signal
 import subprocess
 import sys
@@ -32,7 +33,7 @@ from pokerlab.games.observation import Observation
 from pokerlab.play.cgroups import EntrantCgroup, cgroup_support
 from pokerlab.play.dealer import AgentConnection
 from pokerlab.play.entrant_protocol import clean_text
-from pokerlab.play.isolation import ISOLATION_FAILED
+from pokerlab.play.isolation import HOST_ID_BASE, ISOLATION_FAILED
 
 _PR_SET_PDEATHSIG = 1
 
@@ -223,6 +224,29 @@ _PLACED: dict[int, tuple[subprocess.Popen[bytes], int]] = {}
 _PLACED_LOCK = threading.Lock()
 
 
+_IDS: dict[int, tuple[subprocess.Popen[bytes], int]] = {}
+"""The host id of each launcher started, by pid: (process, id)."""
+
+
+def new_host_id() -> int:
+    """A host user id for an entrant's process: random, and none a running entrant holds.
+
+    :data:`~pokerlab.play.isolation.HOST_ID_BASE` plus a random 30-bit number: the id is
+    read back inside (``/proc/self/uid_map``), so it must tell nothing of the host (the
+    launcher's pid, as it was made of, told one leg how many processes the last had
+    forked: a channel between the legs of a duplicate match).
+    """
+    with _PLACED_LOCK:
+        for pid, (process, _) in list(_IDS.items()):
+            if process.poll() is not None:
+                del _IDS[pid]
+        taken = {number for _, number in _IDS.values()}
+    while True:
+        number = HOST_ID_BASE + 1 + secrets.randbelow(1 << 30)
+        if number not in taken:
+            return number
+
+
 def _entrant_core() -> int | None:
     """The core for an entrant's process started now; None: it inherits the caller's.
 
@@ -301,6 +325,7 @@ def launch(
     cgroup = None
     if cgroup_support()[0]:
         cgroup = EntrantCgroup(memory, max_tasks, cpus)
+    config = {**config, "host_id": new_host_id()}
     log_read, log_write = os.pipe()
     core = _entrant_core()
     try:
@@ -311,8 +336,9 @@ def launch(
             preexec_fn=functools.partial(_limit_child, memory, cpu_seconds,
                                          tmp_megabytes * 1024 * 1024, cgroup, _prctl(), core),
         )
-        if core is not None:
-            with _PLACED_LOCK:
+        with _PLACED_LOCK:
+            _IDS[process.pid] = (process, int(config["host_id"]))
+            if core is not None:
                 _PLACED[process.pid] = (process, core)
         assert process.stdin is not None
         with contextlib.suppress(OSError):  # a launcher that died at once: seen later
@@ -575,6 +601,7 @@ __all__ = [
     "kill_pids",
     "launch",
     "launcher_command",
+    "new_host_id",
     "one_core",
     "parent_and_session",
     "pid_namespace",

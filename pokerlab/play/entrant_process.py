@@ -91,7 +91,7 @@ def contain(config: dict[str, Any]) -> dict[str, object]:
     try:
         view = plan_view(_needed_paths(), [str(h) for h in config.get("hidden", [])],
                          int(config.get("tmp_megabytes", 16)))
-        handles = enter_namespaces(view)
+        handles = enter_namespaces(view, int(config["host_id"]))
         run_as_pid_one([*descriptors, *handles.values()])
         has_proc = build_root(view, handles, str(config["root"]))
         os.makedirs(WORKDIR, mode=0o700, exist_ok=True)

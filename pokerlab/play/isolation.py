@@ -6,8 +6,11 @@ started by the arena as root with its resource limits set and its cgroup joined.
 1. clears the supplementary groups, then enters new user, mount, PID, IPC, UTS, network
    and cgroup namespaces (one ``unshare``); a helper process left in the host's
    namespaces maps the entrant's id 1000 (user and group) to a host id of its own,
-   :data:`HOST_ID_BASE` plus the launcher's pid: an id that owns no file and has no
-   privilege on the host (the launcher then takes that id: it stops acting as root);
+   :data:`HOST_ID_BASE` plus a number the arena draws at random for it (never one an
+   entrant still running holds): an id that owns no file, has no privilege on the host
+   and, read back in ``/proc/self/uid_map``, tells nothing of the host (an id made of the
+   launcher's pid let one leg learn how many processes the last leg had forked) (the
+   launcher then takes that id: it stops acting as root);
 2. forks the entrant's process, PID 1 of the new PID namespace (the launcher waits for
    it and ends as it ends), which builds a new root on an empty file system and
    pivots into it (``pivot_root``): the system's programs and libraries (``/usr``, ``/etc``,
@@ -182,11 +185,6 @@ def _prctl(option: int, *args: int) -> int:
 
 
 # -- 1. namespaces and ids ---------------------------------------------------------------------
-def host_id(launcher_pid: int) -> int:
-    """The host user and group id of the entrant whose launcher has ``launcher_pid``."""
-    return HOST_ID_BASE + launcher_pid
-
-
 def _map_ids(pid: int, outside: int, ready: int, done: int) -> None:
     """In the helper (host namespaces, root): map the launcher's ids once it has unshared."""
     status = b"1"
@@ -231,8 +229,8 @@ def _wait_for_one_thread(seconds: float = 2.0) -> None:
         time.sleep(0.001)
 
 
-def enter_namespaces(view: View) -> dict[str, int]:
-    """New namespaces and an unprivileged id for the launcher; handles on ``view.shown``.
+def enter_namespaces(view: View, outside: int) -> dict[str, int]:
+    """New namespaces and the unprivileged host id ``outside``; handles on ``view.shown``.
 
     The handles (``O_PATH``) are opened in the new mount namespace while the launcher
     is still the host's root: the entrant's id may not search the folders above them
@@ -241,7 +239,8 @@ def enter_namespaces(view: View) -> dict[str, int]:
     Raises:
         IsolationError: "user namespaces" when the kernel refuses them or the mapping.
     """
-    outside = host_id(os.getpid())
+    if not HOST_ID_BASE < outside < 2**32 - 1:
+        raise IsolationError("unprivileged id", f"{outside} is not an entrant's host id")
     try:
         os.setgroups([])
     except OSError as error:
@@ -523,7 +522,6 @@ __all__ = [
     "build_root",
     "drop_privileges",
     "enter_namespaces",
-    "host_id",
     "plan_view",
     "run_as_pid_one",
     "verify",

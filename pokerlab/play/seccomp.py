@@ -23,6 +23,9 @@ the process on any other (an x32 call on x86_64 included), then refuses:
   and the machine-wide counters of ``sysinfo``;
 - leaving its core: ``sched_setaffinity`` (a match gives each entrant's process a core,
   :func:`pokerlab.play.containment.one_core`);
+- ``setsid``: each new session moves the machine-wide autogroup counter that
+  ``/proc/self/autogroup`` shows, which one leg of a duplicate match could set to its
+  cards and the next read back;
 - sockets of any family but ``AF_UNIX`` (``EAFNOSUPPORT``): an entrant has no network.
 
 The syscall numbers are those of the Linux UAPI headers (``asm/unistd_64.h`` for x86_64,
@@ -57,7 +60,7 @@ DENIED = (
     "modify_ldt",
     "_sysctl", "ustat", "inotify_init", "inotify_init1", "inotify_add_watch",
     "fanotify_init", "fanotify_mark", "sysinfo", "mincore", "cachestat", "preadv2",
-    "pwritev2", "fadvise64", "process_madvise", "sched_setaffinity",
+    "pwritev2", "fadvise64", "process_madvise", "sched_setaffinity", "setsid",
 )
 """Refused with ``EPERM`` (those of :data:`ENOSYS_CALLS` with ``ENOSYS``)."""
 
@@ -86,6 +89,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "inotify_add_watch": 254, "fanotify_init": 300, "fanotify_mark": 301,
         "sysinfo": 99, "mincore": 27, "cachestat": 451, "preadv2": 327, "pwritev2": 328,
         "fadvise64": 221, "process_madvise": 440, "sched_setaffinity": 203, "madvise": 28,
+        "setsid": 112,
         "flock": 73, "fcntl": 72, "clone": 56, "clone3": 435, "socket": 41,
         "socketpair": 53, "read": 0, "write": 1, "recvfrom": 45, "sendto": 44,
         "recvmsg": 47, "sendmsg": 46, "futex": 202, "poll": 7, "ppoll": 271, "select": 23,
@@ -110,6 +114,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "fanotify_init": 262, "fanotify_mark": 263, "sysinfo": 179, "mincore": 232,
         "cachestat": 451, "preadv2": 286, "pwritev2": 287, "flock": 32,
         "fadvise64": 223, "process_madvise": 440, "sched_setaffinity": 122, "madvise": 233,
+        "setsid": 157,
         "fcntl": 25, "clone": 220, "clone3": 435, "socket": 198, "socketpair": 199,
         "read": 63, "write": 64, "recvfrom": 207, "sendto": 206, "recvmsg": 212,
         "sendmsg": 211, "futex": 98, "ppoll": 73, "pselect6": 72, "mmap": 222,

@@ -100,7 +100,8 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
         import subprocess, sys
         if not getattr(Agent, "spawned", False):
             Agent.spawned = True
-            subprocess.Popen([sys.executable, "-c", DETACHED], start_new_session=True,
+            # (a group of its own: a new session, setsid, is refused to entrants)
+            subprocess.Popen([sys.executable, "-c", DETACHED], process_group=0,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 ''', {"stray-process"}),
     "reader": ('''
@@ -187,6 +188,20 @@ ATTACKS: dict[str, tuple[str, set[str]]] = {
         import os
         os.sched_setaffinity(0, range(os.cpu_count() or 1))
 ''', {"exception"}),
+    # Move the machine-wide autogroup counter (/proc/self/autogroup) to its cards, for the
+    # next leg to read.
+    "setsid": ('''
+        import os
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                os._exit(0)
+            except OSError:
+                os._exit(1)
+        if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0:
+            raise RuntimeError("a new session")
+''', set()),
     # Evict a shared file from the page cache (half of a timing channel between the legs
     # of a duplicate match: the next leg times its reads).
     "evict": ('''

@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from pokerlab.play.isolation import host_id
-
 
 def shm_segments() -> set[str]:
     """The host's SysV shared-memory segments (key and id), from /proc/sysvipc/shm."""
@@ -56,7 +54,6 @@ class HostWatch:
         self.folders: list[str] = []
         self.ids: set[int] = set()
         made = sandbox.tempfile.mkdtemp
-        launch = containment.subprocess.Popen
 
         def mkdtemp(*args: object, **kwargs: object) -> str:
             folder = made(*args, **kwargs)  # type: ignore[call-overload]
@@ -65,13 +62,15 @@ class HostWatch:
 
         watch = self
 
-        class Popen(launch):  # type: ignore[misc, valid-type]
-            def __init__(self, *args: object, **kwargs: object) -> None:
-                super().__init__(*args, **kwargs)
-                watch.ids.add(host_id(self.pid))
+        drawn = containment.new_host_id
+
+        def new_host_id() -> int:
+            number = drawn()
+            watch.ids.add(number)
+            return number
 
         monkeypatch.setattr(sandbox.tempfile, "mkdtemp", mkdtemp)
-        monkeypatch.setattr(containment.subprocess, "Popen", Popen)
+        monkeypatch.setattr(containment, "new_host_id", new_host_id)
 
     def assert_clean(self) -> None:
         """Nothing of the entrant is left on the host."""

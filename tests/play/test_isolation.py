@@ -24,7 +24,7 @@ from pokerlab.games import kuhn
 from pokerlab.play.containment import containment_available, isolation_problems
 from pokerlab.play.dealer import AgentFault
 from pokerlab.play.executable import ExecutableAgent
-from pokerlab.play.isolation import HOST_ID_BASE, host_id
+from pokerlab.play.isolation import HOST_ID_BASE
 from pokerlab.play.sandbox import EntrantSource, SandboxedAgent, SandboxLimits
 from pokerlab.protocols.acpc_gamedef import load_acpc_game
 from tests.play.attacks import BLOCKED_OR_PRIVATE, PROBES
@@ -373,8 +373,17 @@ def test_the_load_check_runs_in_the_restricted_view(tmp_path: Path, host: HostWa
     assert "FileNotFoundError" in entrant.error
 
 
-def test_every_uid_of_an_entrant_is_unprivileged_and_its_own(tmp_path: Path) -> None:
-    # Two entrants at once run as two host ids, neither root, neither any user's.
+def test_every_uid_of_an_entrant_is_unprivileged_and_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two entrants at once run as two host ids, neither root, neither any user's, and
+    # neither made of a host pid (an attack review read the launcher's pid in uid_map:
+    # one leg told the next how many processes it forked)
+    import pokerlab.play.containment as containment
+
+    drawn: list[int] = []
+    real = containment.new_host_id
+    monkeypatch.setattr(containment, "new_host_id", lambda: drawn.append(real()) or drawn[-1])
     file = tmp_path / "plain.py"
     file.write_text(PLAIN)
     agents = [SandboxedAgent(EntrantSource.read(file), kuhn(), limits=LIMITS) for _ in range(2)]
@@ -390,8 +399,10 @@ def test_every_uid_of_an_entrant_is_unprivileged_and_its_own(tmp_path: Path) -> 
                 status = Path(f"/proc/{pid}/status").read_text()
                 uid = next(line for line in status.splitlines() if line.startswith("Uid:"))
                 ids |= {int(v) for v in uid.split()[1:]}
-        assert ids == {host_id(a.pid) for a in agents if a.pid is not None}
+        assert ids == set(drawn)
+        assert len(ids) == 2
         assert min(ids) > HOST_ID_BASE
+        assert not ids & {HOST_ID_BASE + a.pid for a in agents if a.pid is not None}
     finally:
         for agent in agents:
             agent.close()

@@ -138,7 +138,7 @@ def test_default_action_is_what_the_plain_bot_plays() -> None:
 STRAY = DEFAULT + '''import subprocess, sys
 class Agent:
     def act(self, observation):
-        child = subprocess.Popen(["sleep", "30"], start_new_session=True)
+        child = subprocess.Popen(["sleep", "30"], process_group=0)  # (setsid is refused)
         print("STRAY", child.pid, flush=True)
         return default(observation)
 '''
