@@ -616,6 +616,9 @@ class MatchPlayer:
         self._logs: dict[int, list[str]] = {}
         self._spent: dict[int, float] = {}
         """Seconds each entrant spent answering in the legs played (its budget is the match's)."""
+        self._faults: dict[int, int] = {}
+        """Faults that ended each entrant's process in the legs played (the limit is the
+        match's: a disqualified entrant stays out of the later legs)."""
 
     def _start_leg(self) -> list[object]:
         self.agents = [build(self.game) for build in self._builders]
@@ -626,8 +629,9 @@ class MatchPlayer:
                 # The time budget is the match's, not the leg's: earlier legs' time counts.
                 spent = self._spent.get(position, 0.0)
                 agent.seconds_used = min(spent, agent.limits.match_budget)
-                if spent >= agent.limits.match_budget:
-                    agent.disqualified = True  # its budget fault was in an earlier leg
+                agent.faults = min(self._faults.get(position, 0), agent.limits.max_faults)
+                if spent >= agent.limits.match_budget or agent.faults >= agent.limits.max_faults:
+                    agent.disqualified = True  # its budget or last fault was in an earlier leg
         return self.agents
 
     def _end_leg(self) -> None:
@@ -635,6 +639,8 @@ class MatchPlayer:
             close = getattr(agent, "close", None)
             if isinstance(agent, SandboxedAgent | ExecutableAgent):
                 self._spent[position] = agent.seconds_used
+                self._faults[position] = (agent.limits.max_faults if agent.disqualified
+                                          else agent.faults)
             if isinstance(agent, SandboxedAgent | ProcessEntrant):
                 agent.close()
                 if agent.log:
@@ -653,6 +659,8 @@ class MatchPlayer:
             for event in record.events:  # their times are not stored: their budget faults are
                 if event.kind == "budget":
                     self._spent[event.agent] = math.inf
+                elif event.kind == "disqualified":  # (its faults before are not counted)
+                    self._faults[event.agent] = 1 << 30
         for first in range(done - done % leg, self.match.hands, leg):
             if first > 0 and self.drop_caches:
                 drop_host_caches()  # the last leg's processes are gone: nothing it chose stays

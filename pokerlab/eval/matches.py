@@ -376,7 +376,8 @@ def _play_legs(
                 # The time budget is the match's, not the leg's (as in the arena).
                 budget = agent.limits.match_budget
                 agent.seconds_used = min(before.seconds_used, budget)
-                agent.disqualified = before.seconds_used >= budget
+                agent.faults = before.faults  # and its faults: three end the match, not a leg
+                agent.disqualified = before.disqualified or before.seconds_used >= budget
         try:
             if first > 0:
                 check_agents(game, table)
