@@ -264,7 +264,7 @@ def resolve_agents(
     if not path.is_file():
         raise SpecError(f"agent {text!r} is a folder; allowed: {ALLOWED}")
     check_name(path.name, f"agent {text!r}")  # its name reaches terminals and stores
-    check_name(str(path.parent), f"agent {text!r}: its folder")
+    check_name(str(path.parent), f"agent {text!r}: its folder", ascii_only=False)
     kind = POLICY_SUFFIXES.get(path.suffix)
     if kind is not None:
         return [_policy_entrant(path, kind, game, seed, cache)]

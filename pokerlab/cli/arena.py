@@ -242,6 +242,7 @@ def _executable_entrants(items: list[str], game: Any, limits: Any) -> list[Entra
     from pokerlab.agents.resolve import resolve_agent
     from pokerlab.errors import SpecError
     from pokerlab.games.holdem_state import HoldemGame
+    from pokerlab.play.names import check_name, printable
 
     if not isinstance(game, HoldemGame):
         raise SpecError(f"--exec entrants play ACPC match states, so Hold'em games only; "
@@ -253,14 +254,16 @@ def _executable_entrants(items: list[str], game: Any, limits: Any) -> list[Entra
             name, path = "", item
         if not path or (sep and not name):
             raise SpecError(f"--exec takes NAME=PATH or PATH; got {item!r}")
+        if name:  # shown and stored as a file's name is: the same rule
+            check_name(name, f"--exec {printable(item)!r}")
         try:
             entrant = resolve_agent(path, game, limits=limits)
             if entrant.kind != "executable":
                 raise SpecError(f"{path!r} is not an executable program (a file with the "
                                 "execute permission, or a script starting with #!)")
         except SpecError as error:  # like a Python file that does not load: left out
-            entrant = Entrant(Path(path).name, path, None, str(error), kind="executable",
-                              sandboxed=True)
+            entrant = Entrant(printable(Path(path).name), printable(path), None, str(error),
+                              kind="executable", sandboxed=True)
         out.append(dataclasses.replace(entrant, name=name) if name else entrant)
     return out
 
@@ -316,6 +319,7 @@ def check_agent_command(
     trust: TrustEntrantsOption = False,
 ) -> None:
     """Try an entrant as the arena would: its own process, its limits, random opponents."""
+    from pokerlab.play.names import printable
     from pokerlab.testing import check_agent
 
     report = check_agent(file, load_game(game), hands=hands, seed=seed, time_limit=time_limit,
@@ -324,10 +328,13 @@ def check_agent_command(
         print_json({**{k: v for k, v in vars(report).items() if k != "log"},
                     "log": report.log[:4000]})
     else:
-        console.print(str(report), soft_wrap=True, markup=False)
+        # The path, the faults and the entrant's own output may hold escapes: shown escaped.
+        console.print("\n".join(printable(line) for line in str(report).splitlines()),
+                      soft_wrap=True, markup=False)
         if report.log:
             console.print("what it printed (first lines):", markup=False)
-            console.print("\n".join(report.log.splitlines()[:10]), soft_wrap=True, markup=False)
+            console.print("\n".join(printable(line) for line in report.log.splitlines()[:10]),
+                          soft_wrap=True, markup=False)
     if not report.ok:
         raise typer.Exit(1)
 

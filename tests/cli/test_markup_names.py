@@ -55,3 +55,30 @@ def test_file_names_show_as_they_are(tmp_path: Path) -> None:
     for shown in ("[bold]alice", ":smile: z", "[link=https:evil]x"):
         assert shown in done.stdout
     assert "\N{SMILING FACE WITH OPEN MOUTH AND SMILING EYES}" not in done.stdout
+
+
+def test_an_exec_name_follows_the_rule_of_file_names(tmp_path: Path) -> None:
+    # A second attack review: --exec NAME=PATH took any name (a raw ESC printed in the
+    # progress lines and tables, a leading space, a built-in's name)
+    program = tmp_path / "bot.sh"
+    program.write_text((ROOT / "tests" / "protocols" / "clients" / "always_call.sh").read_text())
+    program.chmod(0o755)
+    for name in ("bad\x1b[31m", " sp", "r\u0430ndom"):
+        done = _run(["arena", "run", "holdem(betting='limit')", "--exec", f"{name}={program}",
+                     "--builtins", "always-call", "--hands", "2", "--db",
+                     str(tmp_path / "run.db"), "--trust-entrants"], tmp_path)
+        assert done.returncode != 0
+        assert "\x1b" not in done.stdout + done.stderr
+        assert "allowed: printable ASCII" in done.stderr
+
+
+def test_check_agent_shows_escapes_in_its_path_and_output_escaped(tmp_path: Path) -> None:
+    folder = tmp_path / "esc\x1b[31mx"
+    folder.mkdir()
+    bot = folder / "bot.py"
+    bot.write_text("import sys\nprint('\\x1b[2J\\u202e')\n" + CALLER)
+    done = _run(["arena", "check-agent", str(bot), "--game", "kuhn", "--hands", "4",
+                 "--trust-entrants"], tmp_path)
+    assert "\x1b" not in done.stdout
+    assert "\u202e" not in done.stdout
+    assert "\\x1b[2J" in done.stdout  # what it printed, escaped
