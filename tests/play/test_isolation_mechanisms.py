@@ -412,6 +412,27 @@ def test_a_matchs_entrants_get_cores_of_their_own(
         outside.close()
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="raising a priority needs root")
+def test_the_dealer_runs_at_a_higher_priority_and_its_entrants_do_not(tmp_path: Path) -> None:
+    # A second attack review: an entrant spinning on the dealer's core added 5-20 ms to
+    # its rival's measured decisions (a 150 ms bot under a 155 ms limit was disqualified)
+    file = tmp_path / "plain.py"
+    file.write_text(PLAIN)
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    agent = SandboxedAgent(EntrantSource.read(file), kuhn(), contain=False)
+    try:
+        with containment.one_core():
+            assert os.getpriority(os.PRIO_PROCESS, 0) == min(own, containment.DEALER_NICE)
+            with containment.one_core():  # a hand inside a match: the same
+                assert os.getpriority(os.PRIO_PROCESS, 0) == min(own, containment.DEALER_NICE)
+            agent.start()
+            assert agent.pid is not None
+            assert os.getpriority(os.PRIO_PROCESS, agent.pid) == own
+        assert os.getpriority(os.PRIO_PROCESS, 0) == own
+    finally:
+        agent.close()
+
+
 # -- cgroups ---------------------------------------------------------------------------------
 @pytest.mark.skipif(cgroups.cgroup_support()[1] is not None, reason="no cgroups here")
 def test_an_entrants_cgroup_carries_the_limits_of_its_whole_tree() -> None:
