@@ -8,9 +8,9 @@ started by the arena as root with its resource limits set and its cgroup joined.
    namespaces maps the entrant's id 1000 (user and group) to a host id of its own,
    :data:`HOST_ID_BASE` plus a number the arena draws at random for it (never one an
    entrant still running holds): an id that owns no file, has no privilege on the host
-   and, read back in ``/proc/self/uid_map``, tells nothing of the host (an id made of the
-   launcher's pid let one leg learn how many processes the last leg had forked) (the
-   launcher then takes that id: it stops acting as root);
+   and, read back in ``/proc/self/uid_map``, tells nothing of the host; an id made of the
+   launcher's pid let one leg learn how many processes the last leg had forked. The
+   launcher then takes that id: it stops acting as root;
 2. forks the entrant's process, PID 1 of the new PID namespace (the launcher waits for
    it and ends as it ends), which builds a new root on an empty file system and
    pivots into it (``pivot_root``): the system's programs and libraries (``/usr``, ``/etc``,
