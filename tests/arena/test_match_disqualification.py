@@ -36,3 +36,24 @@ def test_a_disqualified_entrant_stays_out_of_the_later_legs(tmp_path: Path) -> N
     disqualified = [e for e in events if e.kind == "disqualified"]
     assert disqualified
     assert {e.hand for e in disqualified} >= {12, 23}  # the second leg plays by default
+
+
+def test_pokerlab_match_keeps_it_out_of_the_later_legs_too(tmp_path: Path) -> None:
+    from pokerlab.agents import AlwaysCall
+    from pokerlab.eval.matches import play_match
+    from pokerlab.play.sandbox import EntrantSource, SandboxedAgent
+
+    file = tmp_path / "crasher.py"
+    file.write_text(CRASHER)
+    limits = SandboxLimits(decision_seconds=5.0, start_seconds=20.0, trusted=True)
+
+    def build(game: object) -> SandboxedAgent:
+        return SandboxedAgent(EntrantSource.read(file), kuhn(), limits=limits)
+
+    first = build(kuhn())
+    try:
+        result = play_match(kuhn(), first, AlwaysCall(), hands=12, seed=1, fresh=[build, None])
+    finally:
+        first.close()
+    crashes = [e for r in result.hands for e in r.events if e.agent == 0 and e.kind == "crash"]
+    assert len(crashes) == limits.max_faults
