@@ -107,10 +107,11 @@ def one_core(enabled: bool = True) -> Iterator[None]:
                 _WIDE = frozenset(allowed)
         except OSError:
             before = None
+    outer = getattr(_NICE, "value", None)  # set: inside another one_core of this thread
     if enabled and os.geteuid() == 0:
         with contextlib.suppress(OSError):
             nice = os.getpriority(os.PRIO_PROCESS, 0)  # this thread's, on Linux
-            _NICE.value = nice if getattr(_NICE, "value", None) is None else _NICE.value
+            _NICE.value = nice if outer is None else outer
             os.setpriority(os.PRIO_PROCESS, 0, min(nice, DEALER_NICE))
     try:
         yield
@@ -121,8 +122,7 @@ def one_core(enabled: bool = True) -> Iterator[None]:
         if nice is not None:
             with contextlib.suppress(OSError):
                 os.setpriority(os.PRIO_PROCESS, 0, nice)
-            if nice == _NICE.value:
-                _NICE.value = None
+            _NICE.value = outer
 
 
 DEALER_NICE = -10
@@ -241,14 +241,19 @@ def _prctl() -> Any:
 _WIDE: frozenset[int] | None = None
 """The cores this process may use, as :func:`one_core` found them before it pinned."""
 
-_PLACED: dict[int, tuple[subprocess.Popen[bytes], int]] = {}
-"""The launchers started on a core of their own, by pid: (process, core)."""
+_RUNNING: dict[int, tuple[subprocess.Popen[bytes], int, int | None]] = {}
+"""The launchers started and not yet seen ended, by pid: (process, host id, core or None)."""
 
-_PLACED_LOCK = threading.Lock()
+_RUNNING_LOCK = threading.Lock()
 
 
-_IDS: dict[int, tuple[subprocess.Popen[bytes], int]] = {}
-"""The host id of each launcher started, by pid: (process, id)."""
+def _running() -> list[tuple[int, int | None]]:
+    """(host id, core) of each launcher still running (the ended ones are forgotten)."""
+    with _RUNNING_LOCK:
+        for pid, (process, _, _) in list(_RUNNING.items()):
+            if process.poll() is not None:
+                del _RUNNING[pid]
+        return [(number, core) for _, number, core in _RUNNING.values()]
 
 
 def new_host_id() -> int:
@@ -259,11 +264,7 @@ def new_host_id() -> int:
     launcher's pid, as it was made of, told one leg how many processes the last had
     forked: a channel between the legs of a duplicate match).
     """
-    with _PLACED_LOCK:
-        for pid, (process, _) in list(_IDS.items()):
-            if process.poll() is not None:
-                del _IDS[pid]
-        taken = {number for _, number in _IDS.values()}
+    taken = {number for number, _ in _running()}
     while True:
         number = HOST_ID_BASE + 1 + secrets.randbelow(1 << 30)
         if number not in taken:
@@ -288,14 +289,11 @@ def _entrant_core() -> int | None:
     cores = sorted(wide)
     home = cores.index(next(iter(mine)))
     order = cores[home:] + cores[:home]
-    with _PLACED_LOCK:
-        for pid, (process, _) in list(_PLACED.items()):
-            if process.poll() is not None:
-                del _PLACED[pid]
-        load = {core: 0 for core in cores}
-        for _, core in _PLACED.values():
-            load[core] = load.get(core, 0) + 1
-    return min(order, key=lambda core: (load[core], order.index(core)))
+    load = dict.fromkeys(order, 0)
+    for _, core in _running():
+        if core in load:
+            load[core] += 1
+    return min(order, key=load.__getitem__)  # ties: the first in order, the dealer's
 
 
 def _limit_child(memory: int, cpu_seconds: int, file_bytes: int,
@@ -365,10 +363,8 @@ def launch(
                                          tmp_megabytes * 1024 * 1024, cgroup, _prctl(), core,
                                          getattr(_NICE, "value", None)),
         )
-        with _PLACED_LOCK:
-            _IDS[process.pid] = (process, int(config["host_id"]))
-            if core is not None:
-                _PLACED[process.pid] = (process, core)
+        with _RUNNING_LOCK:
+            _RUNNING[process.pid] = (process, int(config["host_id"]), core)
         assert process.stdin is not None
         with contextlib.suppress(OSError):  # a launcher that died at once: seen later
             process.stdin.write(json.dumps(config).encode())

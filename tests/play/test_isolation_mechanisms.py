@@ -382,7 +382,7 @@ def test_a_matchs_entrants_get_cores_of_their_own(
     # An attack review: with every process of a match on the dealer's core, an entrant
     # whose thread kept spinning between its calls took half of its rival's thinking
     # time (a 0.55 s task timed out; the rival was disqualified)
-    monkeypatch.setattr(containment, "_PLACED", {})  # no process of another test counts
+    monkeypatch.setattr(containment, "_RUNNING", {})  # no process of another test counts
     file = tmp_path / "plain.py"
     file.write_text(PLAIN)
     allowed = sorted(os.sched_getaffinity(0))
