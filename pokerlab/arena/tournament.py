@@ -71,7 +71,7 @@ from pokerlab.eval.matches import (
 )
 from pokerlab.eval.sampling import _LazyRecords, _sampler, sample_match
 from pokerlab.games import Game
-from pokerlab.play.containment import check_drop_caches, drop_host_caches
+from pokerlab.play.containment import drop_host_caches, resolve_drop_caches
 from pokerlab.play.dealer import AgentConnection, connect
 from pokerlab.play.deals import check_seed, derive_seed, fresh_seed
 from pokerlab.play.executable import ExecutableAgent
@@ -251,7 +251,7 @@ def run_tournament(
     time_limit: float | None = None,
     progress: Callable[[TournamentProgress], None] | None = None,
     runner: MatchRunner | None = None,
-    drop_caches: bool = False,
+    drop_caches: bool | None = None,
 ) -> TournamentResult:
     """Play every table of ``n`` entrants with rotated seats and store every hand in ``db``.
 
@@ -274,9 +274,11 @@ def run_tournament(
             other; :func:`pokerlab.arena.ray_backend.ray_runner` spreads them over Ray
             workers). Every runner stores the same hands.
         drop_caches: drop the host's page, dentry and inode caches between the legs of
-            each match (:func:`~pokerlab.play.containment.drop_host_caches`; root): closes
-            the page cache as a channel from one leg's entrant to the next leg's, at the
-            cost of every process on the machine reading its files again.
+            each match with an isolated entrant
+            (:func:`~pokerlab.play.containment.drop_host_caches`; root): closes the caches
+            as a channel from one leg's entrant to the next leg's, at the cost of every
+            process on the machine reading its files again. None (the default): wherever
+            the machine allows it; True: refuse a machine where it cannot; False: never.
 
     Raises:
         PokerlabError: bad parameters, fewer loadable entrants than seats, or a resumed
@@ -296,8 +298,7 @@ def run_tournament(
         )
     if seed is not None:
         seed = check_seed(seed)
-    if drop_caches:
-        check_drop_caches()
+    drop_caches = resolve_drop_caches(drop_caches)
     entrants = _unique(entrants)
     playable = [i for i, e in enumerate(entrants) if e.error is None and e.factory is not None]
     failed = tuple((e.name, e.error or "") for e in entrants if e.error is not None)
@@ -526,7 +527,8 @@ class MatchPlan:
         batch_size: hands per transaction (whole deals).
         time_limit: seconds allowed per decision.
         progress: called after each stored batch.
-        drop_caches: drop the host's caches between the legs of each match.
+        drop_caches: drop the host's caches before each leg that follows one with an
+            isolated entrant.
     """
 
     store: ArenaStore
@@ -578,7 +580,8 @@ class MatchPlayer:
         batch_size: hands per batch (a batch never spans two legs).
         time_limit: seconds allowed per decision.
         stored: the hands of the match already stored, in order.
-        drop_caches: drop the host's caches before each leg but the first.
+        drop_caches: drop the host's caches before each leg but the first that follows a
+            leg with an isolated entrant (on a resumed match, before its first leg here).
 
     Raises:
         PokerlabError: if an agent of the match has no factory.
@@ -661,10 +664,12 @@ class MatchPlayer:
                     self._spent[event.agent] = math.inf
                 elif event.kind == "disqualified":  # (its faults before are not counted)
                     self._faults[event.agent] = 1 << 30
+        isolated: bool | None = None  # whether the last leg had one (None: not played here)
         for first in range(done - done % leg, self.match.hands, leg):
-            if first > 0 and self.drop_caches:
+            if first > 0 and self.drop_caches and isolated is not False:
                 drop_host_caches()  # the last leg's processes are gone: nothing it chose stays
             agents = self._start_leg()
+            isolated = any(isinstance(a, SandboxedAgent | ProcessEntrant) for a in agents)
             try:
                 yield from self._leg(agents, first, min(first + leg, self.match.hands), done)
             finally:

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,7 +19,7 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from pokerlab.errors import FileFormatError, SpecError
+from pokerlab.errors import FileFormatError, PokerlabError, SpecError
 from pokerlab.games import Game, load, matrix_from_file
 
 if TYPE_CHECKING:
@@ -49,6 +50,56 @@ TrustEntrantsOption = Annotated[
     ),
 ]
 """The flag that accepts weaker isolation of entrants where the machine lacks a mechanism."""
+
+DropCachesOption = Annotated[
+    bool,
+    typer.Option(
+        "--drop-caches",
+        help="Require dropping the machine's page, dentry and inode caches between the legs "
+        "of each match with an entrant file or program (root): an entrant's first-leg process "
+        "could leave its cards in them for its second-leg process, which then holds the other "
+        "seat of the same deals. Done by default wherever the machine allows it (default: "
+        "$POKERLAB_DROP_CACHES, yes, no or auto); with this flag a machine that cannot is "
+        "refused. Every process on the machine reads its files "
+        "again (about 2 s a leg on a 2-core VM).",
+    ),
+]
+"""``--drop-caches``: refuse a machine where the caches cannot be dropped between legs."""
+
+NoDropCachesOption = Annotated[
+    bool,
+    typer.Option(
+        "--no-drop-caches",
+        help="Never drop the machine's caches between legs (faster; the caches then stay a "
+        "channel from an entrant's first leg to its second: see docs/entrants.md).",
+    ),
+]
+"""``--no-drop-caches``: keep the machine's caches between legs."""
+
+
+def drop_caches_choice(drop: bool, keep: bool, entrants: Sequence[Entrant]) -> bool | None:
+    """The ``drop_caches`` of ``--drop-caches``/``--no-drop-caches`` (None: where possible).
+
+    Says on standard error, once, when entrants that may learn will play legs whose
+    caches stay shared because the machine cannot drop them (and no flag chose that).
+
+    Raises:
+        PokerlabError: both flags given.
+    """
+    from pokerlab.play.containment import can_drop_host_caches, drop_caches_setting
+
+    if drop and keep:
+        raise PokerlabError("--drop-caches and --no-drop-caches exclude each other; give one")
+    if drop or keep:
+        return drop
+    learning = any(e.may_learn and e.sandboxed for e in entrants)
+    if learning and drop_caches_setting() is None and not can_drop_host_caches():
+        err_console.print("note: the machine's caches cannot be dropped between legs here "
+                          "(not root): an entrant's first-leg process can pass what it saw "
+                          "to its second-leg process through them (docs/entrants.md); "
+                          "--no-drop-caches silences this")
+    return None
+
 
 SecretSeedOption = Annotated[
     int | None,

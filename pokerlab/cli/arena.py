@@ -43,11 +43,14 @@ from pokerlab.arena import (
 )
 from pokerlab.cli._common import (
     CacheDirOption,
+    DropCachesOption,
     GameArgument,
     JsonOption,
+    NoDropCachesOption,
     SecretSeedOption,
     TrustEntrantsOption,
     console,
+    drop_caches_choice,
     err_console,
     load_game,
     path_text,
@@ -155,14 +158,8 @@ def run_command(
     ] = None,
     json: JsonOption = False,
     trust: TrustEntrantsOption = False,
-    drop_caches: Annotated[
-        bool,
-        typer.Option("--drop-caches", help="Between the legs of each match, drop the "
-                     "machine's page, dentry and inode caches (root): an entrant's first-leg "
-                     "process can leave its cards in them for its second-leg process, which "
-                     "then holds the other seat of the same deals. Every process on the "
-                     "machine reads its files again (about 2 s a leg on a 2-core VM)."),
-    ] = False,
+    drop_caches: DropCachesOption = False,
+    keep_caches: NoDropCachesOption = False,
 ) -> None:
     """Play every table of agents, seats rotated over shared deals, and store every hand.
 
@@ -188,11 +185,12 @@ def run_command(
             err_console.print(Text.assemble(("left out", "red"), f" {entrant.source}: "
                                             f"{entrant.error}"))
     interactive = sys.stderr.isatty() and not json
+    drop = drop_caches_choice(drop_caches, keep_caches, entrants)
     try:
         with _interrupts():
             result = _run(the_game, entrants, interactive, db=db, hands=hands, seed=seed,
                           resume=resume, batch_size=batch, time_limit=time_limit,
-                          runner=runner, drop_caches=drop_caches)
+                          runner=runner, drop_caches=drop)
     except KeyboardInterrupt:
         command = ["pokerlab", "arena", "run", game]
         if agents is not None:
@@ -206,6 +204,7 @@ def run_command(
         command += ["--time-limit", f"{time_limit:g}"]
         command += ["--trust-entrants"] if trust else []
         command += ["--drop-caches"] if drop_caches else []
+        command += ["--no-drop-caches"] if keep_caches else []
         if cache_dir is not None:
             command += ["--cache-dir", str(cache_dir)]
         if runner is not None:

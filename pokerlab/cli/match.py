@@ -16,13 +16,16 @@ import typer
 from rich.table import Table
 
 from pokerlab.cli._common import (
+    DropCachesOption,
     GameArgument,
+    NoDropCachesOption,
     SecretSeedOption,
     TrustEntrantsOption,
     UnsafeInProcessOption,
     check_output_path,
     close_agents,
     console,
+    drop_caches_choice,
     err_console,
     load_game,
     path_text,
@@ -59,6 +62,8 @@ def match_command(
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     in_process: UnsafeInProcessOption = False,
     trust: TrustEntrantsOption = False,
+    drop_caches: DropCachesOption = False,
+    keep_caches: NoDropCachesOption = False,
     hands_out: Annotated[
         Path | None, typer.Option("--hands-out", metavar="DIR", help="Write every hand to "
                                   "DIR/match.phhs (PHH; Texas Hold'em games).")
@@ -88,13 +93,15 @@ def match_command(
     entrants = [resolve_entrant(text, game, seed=derive_seed(seed, "bot", k, bits=64),
                                 in_process=in_process, trust=trust)
                 for k, text in enumerate(agents)]
+    drop = drop_caches_choice(drop_caches, keep_caches, entrants)
     built = [entrant.build(game) for entrant in entrants]
     # An entrant file or program plays each leg (seating) afresh: none remembers a deal.
     fresh = [entrant.factory if entrant.may_learn else None for entrant in entrants]
     try:
         live = not json and err_console.is_terminal  # else a live display leaves a blank line
         with err_console.status(f"playing {hands:,} hands per seat") if live else _Quiet():
-            result = play_match(game, *built, hands=hands, seed=seed, fresh=fresh)
+            result = play_match(game, *built, hands=hands, seed=seed, fresh=fresh,
+                                drop_caches=drop)
     finally:
         close_agents(built)
     if hands_out is not None:

@@ -53,7 +53,13 @@ from pokerlab.eval.sampling import (
 from pokerlab.eval.statistics import ControlVariateEstimate, control_variate_estimate, mean_estimate
 from pokerlab.games.base import Game
 from pokerlab.games.observation import HandResult, Observation
-from pokerlab.play.containment import AllCores, allowed_cores, one_core
+from pokerlab.play.containment import (
+    AllCores,
+    allowed_cores,
+    drop_host_caches,
+    one_core,
+    resolve_drop_caches,
+)
 from pokerlab.play.dealer import (
     AgentConnection,
     DealStream,
@@ -67,7 +73,7 @@ from pokerlab.play.dealer import (
 from pokerlab.play.deals import check_seed, derive_seed
 from pokerlab.play.executable import ExecutableAgent
 from pokerlab.play.records import FAULT_KINDS, FaultEvent, HandRecord
-from pokerlab.play.sandbox import SandboxedAgent
+from pokerlab.play.sandbox import ProcessEntrant, SandboxedAgent
 from pokerlab.strategy import Policy, Strategy, tabulate
 from pokerlab.tree import compile
 
@@ -357,16 +363,23 @@ def _play_legs(
     leg: int,
     seed: int,
     time_limit: float | None,
+    drop_caches: bool,
 ) -> list[HandRecord]:
     """Play a rotated match leg by leg, the agents with a ``fresh`` builder new in each leg.
 
     The arena's schedule (:func:`hand_schedule` with ``leg``): hand ``i`` is deal
     ``i % leg`` in rotation ``i // leg``. Agent ``k`` plays the first leg as given and each
-    later one as ``fresh[k](game)``; those agents are closed when their leg ends.
+    later one as ``fresh[k](game)``; those agents are closed when their leg ends. With
+    ``drop_caches``, the host's caches are dropped before each leg that follows one with
+    an isolated entrant (as the arena does).
     """
     played: list[HandRecord] = []
     table: list[object] = []
     for first in range(0, hands, leg):
+        if first and drop_caches and any(
+            isinstance(a, SandboxedAgent | ProcessEntrant) for a in table
+        ):
+            drop_host_caches()  # the last leg's processes are gone: nothing they chose stays
         previous = table if first else list(agents)
         table = [agent if build is None or first == 0 else build(game)
                  for agent, build in zip(agents, fresh, strict=True)]
@@ -422,6 +435,7 @@ def play_match(
     reference: Strategy | None = None,
     fast: bool = True,
     fresh: Sequence[Rebuild | None] | None = None,
+    drop_caches: bool | None = None,
 ) -> MatchResult:
     """Play ``hands`` hands per seat between ``agents`` and estimate what each wins per hand.
 
@@ -447,6 +461,10 @@ def play_match(
             other, ``agents[k]`` playing the first leg and ``fresh[k](game)`` each later
             one; these agents are closed at the end of their leg, so that no agent
             remembers the cards of a deal it meets again from another seat.
+        drop_caches: in such a match, drop the host's caches between legs that follow an
+            isolated entrant's (:func:`~pokerlab.play.containment.drop_host_caches`): the
+            arena's option, and its default (None: wherever the machine allows it; True:
+            refuse a machine where it cannot; False: never).
 
     Returns:
         The :class:`~pokerlab.eval.match_result.MatchResult`.
@@ -504,7 +522,8 @@ def play_match(
     else:
         if leg is not None and fresh is not None:
             played = _play_legs(game, agents, fresh, hands=total, leg=leg, seed=seed,
-                                time_limit=time_limit)
+                                time_limit=time_limit,
+                                drop_caches=resolve_drop_caches(drop_caches))
         else:
             played = list(
                 iter_hands(game, agents, hands=total, seats=seats, duplicate=duplicate,

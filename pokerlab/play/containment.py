@@ -182,16 +182,58 @@ DROP_CACHES = Path("/proc/sys/vm/drop_caches")
 """The kernel's switch that drops the clean page cache, dentries and inodes (root)."""
 
 
+def can_drop_host_caches() -> bool:
+    """Whether :func:`drop_host_caches` can work here (root in the host's namespaces)."""
+    return os.access(DROP_CACHES, os.W_OK)
+
+
+DROP_CACHES_VARIABLE = "POKERLAB_DROP_CACHES"
+"""The environment variable that sets the default: ``yes``, ``no`` or ``auto`` (unset)."""
+
+
+def drop_caches_setting() -> bool | None:
+    """The default of ``$POKERLAB_DROP_CACHES``: True (``yes``), False (``no``), None (auto).
+
+    Raises:
+        PokerlabError: a value that is none of ``yes``, ``no``, ``auto``.
+    """
+    text = os.environ.get(DROP_CACHES_VARIABLE, "").strip().lower()
+    choices: dict[str, bool | None] = {"": None, "auto": None, "yes": True, "no": False}
+    if text not in choices:
+        raise PokerlabError(f"${DROP_CACHES_VARIABLE} must be yes, no or auto; got "
+                            f"{os.environ[DROP_CACHES_VARIABLE]!r}")
+    return choices[text]
+
+
+def resolve_drop_caches(wanted: bool | None) -> bool:
+    """Whether to drop the host's caches between legs: ``wanted``, or the default (None).
+
+    The default is ``$POKERLAB_DROP_CACHES`` (:func:`drop_caches_setting`), and where that
+    is unset, to drop them wherever the machine allows it. Dropping them where the machine
+    cannot (True) is refused before anything is played; False never drops them.
+
+    Raises:
+        PokerlabError: they must be dropped and cannot be here, or a bad variable.
+    """
+    if wanted is None:
+        wanted = drop_caches_setting()
+    if wanted is None:
+        return can_drop_host_caches()
+    if wanted:
+        check_drop_caches()
+    return wanted
+
+
 def check_drop_caches() -> None:
     """Refuse, before a run, a machine where :func:`drop_host_caches` cannot work.
 
     Raises:
         PokerlabError: naming what is missing (root in the host's namespaces).
     """
-    if not os.access(DROP_CACHES, os.W_OK):
+    if not can_drop_host_caches():
         raise PokerlabError(
             f"dropping the host's caches needs root in the host's namespaces: {DROP_CACHES} "
-            "is not writable here; run without --drop-caches (the page cache between the "
+            "is not writable here; run with --no-drop-caches (the page cache between the "
             "legs of a match then stays a channel, see docs/entrants.md)")
 
 
@@ -611,14 +653,17 @@ __all__ = [
     "BOOTSTRAP",
     "DEALER_NICE",
     "DROP_CACHES",
+    "DROP_CACHES_VARIABLE",
     "PACKAGE_ROOT",
     "AllCores",
     "EntrantLog",
     "IsolationUnavailable",
     "Launched",
     "allowed_cores",
+    "can_drop_host_caches",
     "check_drop_caches",
     "containment_available",
+    "drop_caches_setting",
     "drop_host_caches",
     "end_process",
     "find_strays",
@@ -633,5 +678,6 @@ __all__ = [
     "pid_namespace",
     "probe_isolation",
     "require_isolation",
+    "resolve_drop_caches",
     "sandbox_processes",
 ]

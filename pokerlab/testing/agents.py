@@ -112,8 +112,9 @@ def check_agent(
         return later[-1]
 
     try:
+        # An author checking their own bot against built-ins: no contest, no cache drops.
         result = play_match(game, agent, *others, hands=per_seat, seed=seed, fast=False,
-                            fresh=[rebuild, *[None] * len(others)])
+                            fresh=[rebuild, *[None] * len(others)], drop_caches=False)
     finally:
         for process in (agent, *later):
             process.close()
