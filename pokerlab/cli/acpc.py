@@ -120,13 +120,14 @@ def dealer_command(
     finally:
         for seat in seats:
             seat.close()
+    # Standard output is the reference dealer's, two lines (a harness such as its
+    # play_match.pl reads the second as the result): the ports, then the SCORE: line.
+    console.print(score_line(result.chips, result.names), markup=False, highlight=False)
     for name, chips, estimate in zip(result.names, result.chips, result.mbb_per_hand, strict=True):
-        console.print(
+        err_console.print(
             f"{name}: {chips:+g} chips, {estimate.mean:+.1f} mbb/hand "
             f"[{estimate.low:+.1f}, {estimate.high:+.1f}]"
         )
-    # the reference dealer's last line, on standard output as it prints it
-    console.print(score_line(result.chips, result.names), markup=False, highlight=False)
     if result.faults:
         err_console.print(f"{len(result.faults)} faults (see the log)")
     err_console.print(f"deal seed {result.seed} (replay with --seed {result.seed})")

@@ -13,12 +13,21 @@ where hidden), then ``/`` and each round's board cards.
 (heads-up: seat 0 is the big blind, seat 1 the small blind who acts first preflop, as in
 ACPC's two-player games). Any malformed text raises :class:`~pokerlab.errors.ProtocolError`
 naming the part at fault.
+
+Cards. A :class:`MatchState` holds the ids of the cards its text names
+(:func:`~pokerlab.cards.card.parse_card`). A deck of fewer suits is made of the *last*
+suits in the reference dealer (its ``dealCards``: Kuhn's one suit is spades, Leduc's two
+are hearts and spades) and of the first ones in pokerlab's engine (clubs, then diamonds):
+:func:`acpc_card_texts` and :func:`acpc_card_ids` translate, card by card, between the
+engine's ids and the protocol's texts, so that a pokerlab seat plays Kuhn and Leduc against
+the reference dealer (a four-suit deck is the same in both).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from pokerlab._types import CHANCE, TERMINAL, Action
 from pokerlab.cards.card import N_CARDS, card_str, parse_card
@@ -33,8 +42,43 @@ PREFIX = "MATCHSTATE"
 _ACTION = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
 _CARD = re.compile(r"[2-9TJQKA][cdhs]")
 _MAX_LINE = 4096
-_CARD_IDS = {card_str(c): c for c in range(N_CARDS)}
-"""The id of each card's text (a lookup where the text is known to be a card or not)."""
+N_SUITS = 4
+"""Suits of the full deck (ids ``rank * 4 + suit``, in both encodings)."""
+
+
+@cache
+def acpc_card_texts(n_suits: int) -> tuple[str, ...]:
+    """The protocol's text of each engine card id of a deck of ``n_suits`` suits.
+
+    The engine's suit ``s`` is the protocol's ``s + 4 - n_suits`` (the reference deals a
+    smaller deck from the last suits); an id outside the deck's suits has no text ("").
+    """
+    shift = N_SUITS - n_suits
+    return tuple(card_str(c + shift) if c % N_SUITS < n_suits else "" for c in range(N_CARDS))
+
+
+@cache
+def acpc_card_ids(n_suits: int) -> dict[str, int]:
+    """The engine card id of each protocol card text of a deck of ``n_suits`` suits.
+
+    The inverse of :func:`acpc_card_texts`: a text of a suit the deck does not have is
+    missing (a lookup where a text is known to be a card of the game or not).
+    """
+    return {text: c for c, text in enumerate(acpc_card_texts(n_suits)) if text}
+
+
+def _engine_card(card: int, n_suits: int) -> int:
+    """The engine's id of protocol card id ``card`` in a deck of ``n_suits`` suits.
+
+    Raises:
+        ProtocolError: a card of a suit the deck does not have.
+    """
+    engine = acpc_card_ids(n_suits).get(card_str(card))
+    if engine is None:
+        suits = "".join(card_str(c)[1] for c in range(N_SUITS - n_suits, N_SUITS))
+        raise ProtocolError(f"card {card_str(card)} is not in this game's deck; its suits: "
+                            f"{suits}")
+    return engine
 _PLAIN = {"f": FOLD, "c": CALL, "k": CALL}
 """The tokens :func:`token_action` reads without looking at the state."""
 
@@ -206,6 +250,10 @@ def matchstate_from_state(
     )
     sizes = state.game.rules.board_sizes
     board = tuple(state.board[sizes[r - 1] : sizes[r]] for r in range(1, len(betting)))
+    shift = N_SUITS - state.game.rules.n_suits
+    if shift:  # the protocol's suits of a smaller deck are the last ones
+        hole = tuple(tuple(c + shift for c in cards) for cards in hole)
+        board = tuple(tuple(c + shift for c in cards) for cards in board)
     return MatchState(position, hand_number, betting, hole, board)
 
 
@@ -239,6 +287,7 @@ class MatchStateTracker:
 
     def __init__(self, game: HoldemGame) -> None:
         self.game = game
+        self._card_ids = acpc_card_ids(game.rules.n_suits)
         self._steps: list[_Step] = []
         self._state: HoldemState = game.initial_state()
         self._public: list[tuple[int, str]] = []
@@ -319,7 +368,8 @@ class MatchStateTracker:
         for text in texts:
             if len(text) not in (0, 2 * n_hole):
                 return None
-            cards_of = tuple(_CARD_IDS.get(text[k : k + 2], -1) for k in range(0, len(text), 2))
+            cards_of = tuple(self._card_ids.get(text[k : k + 2], -1)
+                             for k in range(0, len(text), 2))
             if -1 in cards_of:
                 return None
             hole.append(cards_of)
@@ -361,13 +411,13 @@ class MatchStateTracker:
             return None
         first = whole.count("/") - (len(rounds) - 1)
         steps: list[_Step] = []
-        ids = _CARD_IDS
+        ids = self._card_ids
         for i, (tokens_text, board_text) in enumerate(zip(rounds, boards, strict=True)):
             r = first + i
             if i:
                 if len(board_text) % 2:
                     return None
-                # The lookup holds exactly the texts _CARD matches, with parse_card's ids.
+                # The lookup holds exactly the game's texts _CARD matches, with their ids.
                 board = [ids.get(board_text[k : k + 2], -1) for k in range(0, len(board_text), 2)]
                 if -1 in board:
                     return None
@@ -433,6 +483,12 @@ class MatchStateTracker:
                 f"cards name {len(message.hole)} positions; this game has {n} seats"
             )
         n_hole = rules.hole_size
+        n_suits = rules.n_suits
+        if n_suits < N_SUITS:  # the protocol's cards to the engine's
+            message = MatchState(
+                message.position, message.hand_number, message.betting,
+                tuple(tuple(_engine_card(c, n_suits) for c in cards) for cards in message.hole),
+                tuple(tuple(_engine_card(c, n_suits) for c in cards) for cards in message.board))
         shown = {c for cards in (*message.hole, *message.board) for c in cards}
         spare = iter(c for c in rules.deck if c not in shown)
         hole: list[tuple[int, ...]] = []
@@ -556,10 +612,13 @@ def _show(text: str) -> str:
 
 
 __all__ = [
+    "N_SUITS",
     "PREFIX",
     "VERSION_LINE",
     "MatchState",
     "MatchStateTracker",
+    "acpc_card_ids",
+    "acpc_card_texts",
     "action_token",
     "format_chips",
     "format_matchstate",

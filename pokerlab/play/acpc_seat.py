@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pokerlab._types import CHANCE, TERMINAL, Action
-from pokerlab.cards.card import N_CARDS, card_str
 from pokerlab.errors import IllegalActionError, PokerlabError, ProtocolError
 from pokerlab.games.holdem_rules import CALL, FOLD
 from pokerlab.games.holdem_state import HoldemState
 from pokerlab.games.observation import HandResult, Observation
 from pokerlab.play.acpc_matchstate import (
     PREFIX,
+    acpc_card_texts,
     format_chips,
     format_matchstate,
     parse_response,
@@ -56,7 +56,6 @@ _TOKEN = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
 DEFAULT_SPIN_US = 0.0
 """Microseconds a seat polls for its client's answer before sleeping (``--spin-us``)."""
 _MAX_SPIN_US = 1_000_000.0
-_CARD_TEXT = tuple(card_str(c) for c in range(N_CARDS))
 """The text of each card id (a lookup, not a checked conversion, per card sent)."""
 
 
@@ -327,8 +326,9 @@ class AcpcTable:
                 self._round += 1
                 r = self._round
                 self._betting += "/"
+                texts = acpc_card_texts(state.game.rules.n_suits)
                 self._boards += "/" + "".join(
-                    _CARD_TEXT[c] for c in state.board[sizes[r - 1] : sizes[r]]
+                    texts[c] for c in state.board[sizes[r - 1] : sizes[r]]
                 )
             self._changed(state)
         elif isinstance(event, HandStarted):
@@ -367,8 +367,9 @@ class AcpcTable:
     def _holes(self, state: HoldemState) -> list[str]:
         """Each position's hole cards as text (read once a hand, when all are dealt)."""
         if self._hole is None or len(self._hole) < state.game.n_players:
+            texts = acpc_card_texts(state.game.rules.n_suits)
             self._hole = [
-                "".join(_CARD_TEXT[c] for c in state.hole_cards(p))
+                "".join(texts[c] for c in state.hole_cards(p))
                 for p in range(state.game.n_players)
             ]
             self._views, self._orders = [], {}

@@ -9,9 +9,11 @@ equivalent state of its own game and maps the answer back. The games are the sam
 values; tests/protocols/test_acpc_native.py plays every infoset both ways).
 
 The card mapping: pokerlab's small decks use the highest ranks, so Kuhn's three cards
-``Q K A`` are the ACPC's ``Qc Kc Ac`` and Leduc's ``Q Q K K A A`` are ``Qc Qd Kc Kd Ac Ad``
-(pokerlab's Leduc names them ``Qa Qb Ka Kb Aa Ab``; the suit never matters in Leduc:
-a card is played by its rank). The action mapping:
+``Q K A`` are the Hold'em configuration's ``Qc Kc Ac`` and Leduc's ``Q Q K K A A`` are
+``Qc Qd Kc Kd Ac Ad`` (pokerlab's Leduc names them ``Qa Qb Ka Kb Aa Ab``; the suit never
+matters in Leduc: a card is played by its rank); the protocol writes them with the
+reference dealer's suits, ``Qs Ks As`` and ``Qh Qs Kh Ks Ah As``
+(:func:`~pokerlab.play.acpc_matchstate.acpc_card_texts`). The action mapping:
 Leduc's fold, call and raise are Hold'em's; Kuhn's ``pass`` is Hold'em's check (``c``)
 facing no bet and fold (``f``) facing one, and its ``bet`` is a raise (``r``) facing no
 bet and a call (``c``) facing one.
