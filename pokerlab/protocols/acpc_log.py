@@ -143,7 +143,8 @@ def read_acpc_log(path: str | Path) -> AcpcLog:
 
     Raises:
         FileFormatError: a missing file, a malformed header, ``STATE:`` or ``SCORE:`` line
-            (naming the line), or a ``SCORE:`` line that is not the last.
+            (naming the line), a ``SCORE:`` line that is not the last, or a file with none
+            of them (empty).
     """
     path = Path(path)
     try:
@@ -183,6 +184,9 @@ def read_acpc_log(path: str | Path) -> AcpcLog:
             totals = _by_name(parts[1], parts[2], where)
         elif line and not line.startswith("#"):
             raise FileFormatError(f"{where}: not a line of an ACPC log: {line[:80]!r}")
+    if header is None and not states and totals is None:  # an empty file, comments only
+        raise FileFormatError(f"{path} holds no line of an ACPC log: no header "
+                              f"('{HEADER_PREFIX}...'), STATE: or SCORE: line")
     return AcpcLog(
         match=None if header is None else header[0],
         game=None if header is None else header[1],

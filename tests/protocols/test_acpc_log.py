@@ -165,3 +165,11 @@ def test_the_hands_wait_in_a_private_new_file_never_a_planted_one(tmp_path: Path
     assert victim.read_text() == "keep me\n"
     assert log.read_text().splitlines()[1].startswith("STATE:0:")
     assert not during[0].exists()
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# a comment only\n"])
+def test_a_file_with_no_line_of_a_log_is_refused(tmp_path: Path, text: str) -> None:
+    log = tmp_path / "empty.log"
+    log.write_text(text)
+    with pytest.raises(FileFormatError, match="holds no line of an ACPC log"):
+        read_acpc_log(log)
