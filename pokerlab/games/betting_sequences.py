@@ -10,25 +10,32 @@ worked out by the one implementation of Hold'em's betting. This module only choo
 which raises to follow (:meth:`BetMenu.amounts` of the node's numbers) and records the
 result.
 
-The result, a :class:`BettingGraph`, merges equal situations: the betting of the rest of
-a hand depends on the chips and the round's counters, not on how they came about, so the
-graph has one *situation* per distinct future (three-handed limit Hold'em: 7,000
-situations for a tree of 24 million nodes). Each consumer unfolds it into its own tree:
-the blueprint's arrays (:mod:`pokerlab.blueprint.betting_tree`) and the spot's public
-tree, card by card (:mod:`pokerlab.subgame.spot`).
+Every walk here takes the same step at a decision: the tree's actions there (a menu's
+choice: :func:`node_actions` from a bet menu, or any menu's answer checked against the
+engine and put in tree order by :func:`offered_actions`), then :func:`decision_steps`,
+what each action leads to: the engine's node after it and its kind
+(:func:`situation_kind`). :func:`enumerate_betting` takes that step at every situation
+and merges equal ones: the betting of the rest of a hand depends on the chips and the
+round's counters, not on how they came about, so its :class:`BettingGraph` has one
+*situation* per distinct future (three-handed limit Hold'em: 7,000 situations for a tree
+of 24 million nodes). Its consumers unfold it into their own trees: the blueprint's
+arrays (:mod:`pokerlab.blueprint.betting_tree`) and the spot's public tree, card by card
+(:mod:`pokerlab.subgame.spot`).
 
 Situation kinds: ``DECISION`` (a player acts), ``FOLDED_OUT`` (one player left),
 ``SHOWDOWN`` (the last street's betting is over), ``DEAL`` (a street's betting is over and
-the next one's will follow its cards: one child, where that betting starts) and ``RUNOUT``
-(the betting is over for good, at most one player still in has chips: the remaining
-cards are dealt, then a showdown). At the last four, ``committed`` counts the chips as
-the last action left them: a bet nobody called is still in (the engine returns it when it
-settles; a consumer that pays from these chips cuts it, as the blueprint's kernel does).
+the next one's will follow its cards; in a graph, one child: where that betting starts)
+and ``RUNOUT`` (the betting is over for good, at most one player still in has chips: the
+remaining cards are dealt, then a showdown). At the last four, a graph's ``committed``
+counts the chips as the last action left them: a bet nobody called is still in (the
+engine returns it when it settles; a consumer that pays from these chips cuts it, as the
+blueprint's kernel does). A step's node holds the chips as the engine leaves them, that
+bet returned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -115,6 +122,72 @@ class BettingGraph:
         return post[::-1]
 
 
+Step = tuple[Action, int, BettingNode]
+"""One action at a decision, ``(action, kind, node)``: the engine action (``RAISE + X``
+raises to ``X``), the kind of what follows it (DECISION, FOLDED_OUT, SHOWDOWN, DEAL or
+RUNOUT) and the engine's node there, its chips as the engine leaves them (a bet nobody
+called already given back)."""
+
+
+def situation_kind(node: BettingNode) -> int:
+    """What an engine node is to a tree: DECISION, FOLDED_OUT, SHOWDOWN, DEAL or RUNOUT."""
+    if node.to_act >= 0:
+        return DECISION
+    if node.to_act == TERMINAL:
+        return FOLDED_OUT if node.folded.count(False) == 1 else SHOWDOWN
+    assert node.to_act == CHANCE
+    return RUNOUT if node.runout else DEAL
+
+
+def offered_actions(node: BettingNode, offered: Iterable[Action], *,
+                    taken: Action | None = None, where: object = "this decision"
+                    ) -> tuple[Action, ...]:
+    """The actions a tree holds at the decision ``node``: a menu's, checked, in tree order.
+
+    The menu's ``offered`` and ``taken`` (an action the tree holds whatever the menu says:
+    the hand's own), each once, in the order of every tree: the engine's in limit, by id
+    in no-limit (fold, call, then the raises by amount), as :func:`node_actions` gives
+    them.
+
+    Args:
+        node: a decision node.
+        offered: the menu's actions there.
+        taken: an action to hold besides, or None.
+        where: names the node in an error (a subgame gives its events).
+
+    Raises:
+        SpecError: an action that is not legal at ``node``, or none at all.
+    """
+    listed = [int(action) for action in offered]
+    for action in listed:
+        if not node.is_legal(action):
+            raise SpecError(f"the menu offers {action}, not legal at {where}")
+    actions = set(listed)
+    if taken is not None:
+        if not node.is_legal(taken):
+            raise SpecError(f"the action taken, {taken}, is not legal at {where}")
+        actions.add(int(taken))
+    if not actions:
+        raise SpecError(f"the menu offers no action at {where}")
+    if node.cache.no_limit:
+        return tuple(sorted(actions))
+    return tuple(action for action in node.legal_actions() if action in actions)
+
+
+def decision_steps(node: BettingNode, actions: Iterable[Action]) -> list[Step]:
+    """Each of a tree's ``actions`` at the decision ``node``, with what follows it.
+
+    This is the step every walk of this module takes at a decision, merging or not;
+    ``actions`` are legal there, in tree order (:func:`node_actions` or
+    :func:`offered_actions`).
+    """
+    steps: list[Step] = []
+    for action in actions:
+        child = node.child(action)
+        steps.append((action, situation_kind(child), child))
+    return steps
+
+
 class _Builder:
     """Interns situations while the enumeration walks the engine's nodes."""
 
@@ -173,21 +246,15 @@ class _Builder:
             self.pending.append((number, node))
         return number
 
-    def after(self, parent: BettingNode, action: Action) -> int:
-        """The situation ``action`` at the decision ``parent`` leads to."""
-        node = parent.child(action)
-        if node.to_act >= 0:
+    def after(self, parent: BettingNode, action: Action, kind: int, node: BettingNode) -> int:
+        """The situation after ``action`` at the decision ``parent`` (a step's)."""
+        if kind == DECISION:
             return self.decision(node, donk=False)
         committed = _before_returns(parent, action, self.no_limit)
         street = parent.street
-        if node.to_act == TERMINAL:
-            kind = FOLDED_OUT if node.folded.count(False) == 1 else SHOWDOWN
+        if kind != DEAL:  # FOLDED_OUT, SHOWDOWN or RUNOUT: the betting is over
             return self.add((kind, street, committed, node.folded), kind, -1, street, node,
                             committed)[0]
-        assert node.to_act == CHANCE
-        if node.runout:
-            return self.add((RUNOUT, street, committed, node.folded), RUNOUT, -1, street,
-                            node, committed)[0]
         called = action == CALL and max(parent.bets) > parent.bets[parent.to_act]
         # a call of a bet closed the street: its caller may lead the next one (a donk bet)
         closer = parent.to_act if called and self.with_donks else -1
@@ -199,18 +266,21 @@ class _Builder:
 
     def _next_street(self, chance: BettingNode, closer: int, street: int) -> int:
         node = chance.after_deal()
-        while node.to_act == CHANCE and not node.runout:
+        kind = situation_kind(node)
+        while kind == DEAL:  # a street nobody can bet on: deal on
             node = node.after_deal()
-        if node.to_act >= 0:
+            kind = situation_kind(node)
+        if kind == DECISION:
             return self.decision(node, donk=self.with_donks and node.to_act == closer)
-        kind = SHOWDOWN if node.to_act == TERMINAL else RUNOUT
+        # SHOWDOWN or RUNOUT (nobody folds during a deal)
         return self.add((kind, street, node.committed, node.folded), kind, -1, street, node,
                         node.committed)[0]
 
     def expand(self, number: int, node: BettingNode) -> None:
         actions = node_actions(node, self.sizing, donk=self.donk[number])
         self.actions[number] = actions
-        self.children[number] = tuple(self.after(node, action) for action in actions)
+        self.children[number] = tuple([self.after(node, action, kind, child)
+                                       for action, kind, child in decision_steps(node, actions)])
 
     def graph(self) -> BettingGraph:
         return BettingGraph(
@@ -333,9 +403,13 @@ __all__ = [
     "SHOWDOWN",
     "BettingGraph",
     "Sizing",
+    "Step",
+    "decision_steps",
     "enumerate_betting",
     "menu_raises",
     "node_actions",
     "node_context",
+    "offered_actions",
+    "situation_kind",
     "state_context",
 ]
