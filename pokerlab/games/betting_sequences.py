@@ -14,13 +14,19 @@ Every walk here takes the same step at a decision: the tree's actions there (a m
 choice: :func:`node_actions` from a bet menu, or any menu's answer checked against the
 engine and put in tree order by :func:`offered_actions`), then :func:`decision_steps`,
 what each action leads to: the engine's node after it and its kind
-(:func:`situation_kind`). :func:`enumerate_betting` takes that step at every situation
-and merges equal ones: the betting of the rest of a hand depends on the chips and the
-round's counters, not on how they came about, so its :class:`BettingGraph` has one
-*situation* per distinct future (three-handed limit Hold'em: 7,000 situations for a tree
-of 24 million nodes). Its consumers unfold it into their own trees: the blueprint's
-arrays (:mod:`pokerlab.blueprint.betting_tree`) and the spot's public tree, card by card
-(:mod:`pokerlab.subgame.spot`).
+(:func:`situation_kind`). Two walks take that step:
+
+- :func:`enumerate_betting` merges equal situations: the betting of the rest of a hand
+  depends on the chips and the round's counters, not on how they came about, so its
+  :class:`BettingGraph` has one *situation* per distinct future (three-handed limit
+  Hold'em: 7,000 situations for a tree of 24 million nodes). Its consumers unfold it into
+  their own trees: the blueprint's arrays (:mod:`pokerlab.blueprint.betting_tree`) and
+  the spot's public tree, card by card (:mod:`pokerlab.subgame.spot`);
+- the searcher's subgame (:mod:`pokerlab.subgame.holdem_subgame`) walks path by path,
+  merging nothing: its menu depends on the path (the blueprint's node the events reach
+  sizes the bets, and the action the hand really took is added), so two paths to one
+  situation may offer different actions. It takes the same step at each of its
+  decisions, the cards dealt between streets being its own.
 
 Situation kinds: ``DECISION`` (a player acts), ``FOLDED_OUT`` (one player left),
 ``SHOWDOWN`` (the last street's betting is over), ``DEAL`` (a street's betting is over and

@@ -3,9 +3,10 @@
 The searching Hard AI (:mod:`pokerlab.agents.search_policy`) re-solves the part of the hand it is
 in. This module builds that part: from an engine state (a
 :class:`~pokerlab.games.holdem_state.HoldemState` of any two-player Hold'em game: any deck,
-hole and board sizes, limit or no-limit, any stacks) it walks the engine's own betting
-nodes (:mod:`pokerlab.games.holdem_betting`, so who acts, the raise bounds, the all-ins
-and the returned chips are the engine's) and lays them out as a
+hole and board sizes, limit or no-limit, any stacks) it lays out the betting that the one
+enumerator of betting sequences gives (:mod:`pokerlab.games.betting_sequences`, on the
+engine's own betting nodes, so who acts, the raise bounds, the all-ins and the returned
+chips are the engine's), with the cards dealt between streets, as a
 :class:`~pokerlab.subgame.public_tree.PublicGame`:
 
 1. the hands are every hole-card combination of the game's deck that does not touch the
@@ -14,7 +15,14 @@ and the returned chips are the engine's) and lays them out as a
    maps them back);
 2. at each decision the tree offers the actions a *menu* chooses (a callable: limit
    games offer every legal action, no-limit ones a few raises), plus the action the hand
-   really took there (``path``): a bet off the menu is in the tree as it was made;
+   really took there (``path``): a bet off the menu is in the tree as it was made. The
+   enumerator takes its step there: it checks them against the engine and orders them
+   (:func:`~pokerlab.games.betting_sequences.offered_actions`) and says what each leads
+   to (:func:`~pokerlab.games.betting_sequences.decision_steps`: a decision, a fold, a
+   showdown, the next street's deal, an all-in runout). The menu reads the path (the
+   blueprint's node the events reach sizes the bets), so the subgame takes that step
+   path by path and merges nothing, unlike the spot's and the blueprint's trees, which
+   unfold the merged :func:`~pokerlab.games.betting_sequences.enumerate_betting`;
 3. where the betting of a street ends, the next cards are dealt (one chance node per card,
    every card the board leaves) and the betting goes on (``depth="end"``), or the tree
    stops (``depth="street"``, a depth-limited subgame): the rest of the hand is then
@@ -40,10 +48,11 @@ from itertools import combinations
 
 import numpy as np
 
-from pokerlab._types import TERMINAL, Action, FloatArray, IntArray
+from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab.cards import cards_str
 from pokerlab.errors import GameTooLargeError, SpecError
-from pokerlab.games.holdem_betting import BettingNode
+from pokerlab.games import betting_sequences as sequences
+from pokerlab.games.holdem_betting import BettingNode, betting_letters
 from pokerlab.games.holdem_pots import hand_values
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, HoldemRules
 from pokerlab.subgame.public_tree import (
@@ -164,7 +173,8 @@ class _Build:
             key = ""
         else:
             kind, value = events[-1]
-            token = _token(value, no_limit) if kind == "a" else cards_str((value,))
+            token = (betting_letters((value,), no_limit=no_limit) if kind == "a"
+                     else cards_str((value,)))
             parent = self.key_of(events[:-1], no_limit)
             key = f"{parent}-{token}" if events[:-1] else token
         self.keys[events] = key
@@ -206,67 +216,53 @@ def _label(node: BettingNode, action: Action, no_limit: bool) -> str:
     return "raise" if max(node.bets) else "bet"
 
 
-def _token(action: Action, no_limit: bool) -> str:
-    if action == FOLD:
-        return "f"
-    if action == CALL:
-        return "c"
-    return f"r{action - RAISE}" if no_limit else "r"
+def _taken(build: _Build, node: BettingNode, events: tuple[Event, ...]) -> Action | None:
+    """The action the hand really took at ``events`` (None: its path does not pass here).
 
-
-def _offered(build: _Build, node: BettingNode, events: tuple[Event, ...]) -> list[Action]:
-    """The menu's actions at ``node``, with the hand's own action where it passes here."""
-    legal = node.legal_actions() if not node.cache.no_limit else None
-    offered = [int(a) for a in build.menu(node, events)]
-    for action in offered:
-        if not node.is_legal(action):
-            raise SpecError(f"the subgame menu offers {action}, not legal at {events}")
+    Raises:
+        SpecError: the path does not follow the betting there.
+    """
     n = len(events)
-    if build.path[:n] == events and n < len(build.path):
-        kind, action = build.path[n]
-        if kind != "a" or not node.is_legal(action):
-            raise SpecError(f"the hand's path {build.path} does not follow the betting "
-                            f"at {events}: {build.path[n]}")
-        if action not in offered:
-            offered.append(action)
-    # limit: the engine's order; no-limit: fold, call, then raises by amount
-    offered = ([a for a in legal if a in offered] if legal is not None
-               else sorted(set(offered)))
-    if not offered:
-        raise SpecError(f"the subgame menu offers no action at {events}")
-    return offered
+    if n >= len(build.path) or build.path[:n] != events:
+        return None
+    kind, action = build.path[n]
+    if kind != "a" or not node.is_legal(action):
+        raise SpecError(f"the hand's path {build.path} does not follow the betting "
+                        f"at {events}: {build.path[n]}")
+    return action
 
 
 def _decision(build: _Build, node: BettingNode, board: tuple[int, ...],
               events: tuple[Event, ...], label: str, card: int, factor: float) -> NodeSpec:
+    """A decision and its subtree: the enumerator's step with this path's menu."""
     no_limit = node.cache.no_limit
     spec = build.new(NodeSpec(DECISION, player=node.to_act, chips=_chips(node),
                               board=build.board_index(board), label=label, card=card,
                               chance_factor=factor,
                               key=build.key_of(events, no_limit)), events)
     build.betting[id(spec)] = node
-    actions = _offered(build, node, events)
-    build.actions[id(spec)] = tuple(actions)
-    for action in actions:
-        child = node.child(action)
-        child_events = (*events, ("a", action))
-        spec.children.append(_after(build, node, action, child, board, child_events,
-                                    _label(node, action, no_limit)))
+    offered = build.menu(node, events)
+    actions = sequences.offered_actions(node, offered, taken=_taken(build, node, events),
+                                        where=events)
+    build.actions[id(spec)] = actions
+    for action, kind, child in sequences.decision_steps(node, actions):
+        label = _label(node, action, no_limit)
+        spec.children.append(_after(build, kind, child, board, (*events, ("a", action)), label))
     return spec
 
 
-def _after(build: _Build, parent: BettingNode, action: Action, node: BettingNode,
-           board: tuple[int, ...], events: tuple[Event, ...], label: str) -> NodeSpec:
-    """The node an action leads to: a decision, a fold, a showdown, a deal or a leaf."""
-    key = build.key_of(events, node.cache.no_limit)
-    if node.to_act >= 0:
+def _after(build: _Build, kind: int, node: BettingNode, board: tuple[int, ...],
+           events: tuple[Event, ...], label: str) -> NodeSpec:
+    """The node a step leads to: a decision, a fold, or the end of the street's betting."""
+    if kind == sequences.DECISION:
         return _decision(build, node, board, events, label, -1, 1.0)
-    if node.to_act == TERMINAL and any(node.folded):
+    key = build.key_of(events, node.cache.no_limit)
+    if kind == sequences.FOLDED_OUT:
         folder = int(node.folded.index(True))
         return build.new(NodeSpec(FOLD_NODE, player=folder, chips=_chips(node),
                                   board=build.board_index(board), label=label, key=key),
                          events)
-    return _deal(build, node, board, events, label, key, -1, 1.0)
+    return _deal(build, node, board, events, label, key, -1, 1.0)  # SHOWDOWN, DEAL, RUNOUT
 
 
 def _deal(build: _Build, node: BettingNode, board: tuple[int, ...],
@@ -283,7 +279,7 @@ def _deal(build: _Build, node: BettingNode, board: tuple[int, ...],
     rules = build.rules
     final = rules.board_sizes[-1]
     index = build.board_index(board)
-    if node.to_act == TERMINAL or len(board) == final:
+    if sequences.situation_kind(node) == sequences.SHOWDOWN or len(board) == final:
         return build.new(NodeSpec(SHOWDOWN, chips=_chips(node), board=index, label=label,
                                   card=card, chance_factor=factor, key=key), events)
     start = rules.board_sizes[node.street - 1] if node.street > 0 else 0
@@ -307,9 +303,9 @@ def _deal(build: _Build, node: BettingNode, board: tuple[int, ...],
         if remaining > 1:
             child = _deal(build, node, child_board, child_events, name, child_key, dealt, edge)
         else:
-            nxt = node.after_deal()
+            nxt = node.after_deal()  # the next street's betting, or more cards to deal
             child = (_decision(build, nxt, child_board, child_events, name, dealt, edge)
-                     if nxt.to_act >= 0 else
+                     if sequences.situation_kind(nxt) == sequences.DECISION else
                      _deal(build, nxt, child_board, child_events, name, child_key, dealt, edge))
         spec.children.append(child)
     return spec
