@@ -13,7 +13,10 @@ import pytest
 
 from pokerlab._types import CHANCE, TERMINAL
 from pokerlab.errors import SpecError
+from pokerlab.games import betting_sequences as sequences
 from pokerlab.games import load
+from pokerlab.games.bet_sizes import parse_bet_menu
+from pokerlab.games.betting_sequences import enumerate_betting, node_actions
 from pokerlab.games.holdem_betting import BettingNode
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE
 from pokerlab.games.holdem_state import HoldemState
@@ -186,6 +189,104 @@ def test_subgame_nodes_match_the_engine(game_text: str, street: int, depth: str,
         path = (("a", RAISE + odd),)
     checked = _check_against_engine(game_text, root, history, path, depth, seed)
     assert checked >= 10
+
+
+PUBLIC_KIND = {
+    sequences.DECISION: DECISION,
+    sequences.FOLDED_OUT: FOLD_NODE,
+    sequences.SHOWDOWN: SHOWDOWN,
+    sequences.DEAL: CHANCE_NODE,
+    sequences.RUNOUT: CHANCE_NODE,
+}
+"""The public node each kind of the enumerator's situations is laid out as."""
+
+
+@pytest.mark.parametrize(
+    ("game_text", "street", "depth", "sizes"),
+    [
+        ("holdem(stack=200)", 3, "end", ("50%,100%,a",)),  # a river
+        ("holdem(stack=40)", 2, "end", ("75%", "2.5x")),  # a turn, its all-ins run out
+        ("holdem(stack=200)", 1, "street", ("50%,100%,a",)),  # a flop to its leaves
+        ('holdem(betting="limit")', 2, "end", None),
+    ],
+)
+def test_the_subgames_betting_is_the_enumerators(monkeypatch: pytest.MonkeyPatch,
+                                                 game_text: str, street: int, depth: str,
+                                                 sizes: tuple[str, ...] | None) -> None:
+    """Every decision of a subgame, and of the merged graph, is the enumerator's one step;
+    with a menu that ignores the path, the subgame's betting is the graph's under every
+    card dealt."""
+    root, _ = _table_state(game_text, 0, street)
+    rules = root.game.rules
+    board = tuple(int(c) for c in root.board)
+    sizing = parse_bet_menu(*sizes) if sizes is not None else None
+    steps: dict[tuple[Event, ...], list[sequences.Step]] = {}  # the subgame's, by events
+    merged_steps: list[list[sequences.Step]] = []  # the graph's
+    step = sequences.decision_steps
+    offer = sequences.offered_actions
+    where: list[tuple[Event, ...]] = []
+
+    def offered_spy(node: BettingNode, offered: list[int], **options: object
+                    ) -> tuple[int, ...]:
+        where.append(options["where"])  # type: ignore[arg-type]
+        return offer(node, offered, **options)  # type: ignore[arg-type]
+
+    def step_spy(node: BettingNode, actions: tuple[int, ...]) -> list[sequences.Step]:
+        found = step(node, actions)
+        if where:  # the subgame offered these actions at the events it named
+            steps[where.pop()] = found
+        else:
+            merged_steps.append(found)
+        return found
+
+    monkeypatch.setattr(sequences, "offered_actions", offered_spy)
+    monkeypatch.setattr(sequences, "decision_steps", step_spy)
+    ones = np.ones(len(hole_combos(rules)))
+    runouts = sample_runouts(rules, board, 3, np.random.default_rng(0)) \
+        if depth == "street" else ()
+    sub = build_subgame(rules, root.betting_node, board, (ones, ones),
+                        lambda node, events: node_actions(node, sizing), depth=depth,
+                        runouts=runouts)
+    tree = sub.public.tree
+    decisions = [n for n in range(tree.n_nodes) if tree.kind(n) == DECISION]
+    assert set(steps) == {sub.events[n] for n in decisions}  # one step per decision
+    for n in decisions:
+        taken = steps[sub.events[n]]
+        assert sub.actions[n] == tuple(action for action, _, _ in taken)
+        for child, (_, kind, node) in zip(tree.children(n), taken, strict=True):
+            assert tree.kind(child) == PUBLIC_KIND[kind]
+            if kind == sequences.DECISION:
+                assert sub.betting[child] is node
+
+    graph = enumerate_betting(root.betting_node, sizing)
+    assert len(merged_steps) == graph.kind.count(sequences.DECISION)
+    leaves = set(sub.leaves)
+    walked = 0
+
+    def next_decisions(chance: int) -> list[int]:
+        out: list[int] = []
+        for child in tree.children(chance):
+            out += next_decisions(child) if tree.kind(child) == CHANCE_NODE else [child]
+        return out
+
+    def walk(n: int, situation: int) -> None:
+        nonlocal walked
+        walked += 1
+        assert graph.kind[situation] == sequences.DECISION
+        assert tree.player(n) == graph.player[situation]
+        assert tree.chips(n) == tuple(float(c) for c in graph.committed[situation])
+        assert sub.actions[n] == graph.actions[situation]
+        for child, after in zip(tree.children(n), graph.children[situation], strict=True):
+            kind = graph.kind[after]
+            assert tree.kind(child) == PUBLIC_KIND[kind]
+            if kind == sequences.DECISION:
+                walk(child, after)
+            elif kind == sequences.DEAL and child not in leaves:
+                for below in next_decisions(child):  # the next street, under every card
+                    walk(below, graph.children[after][0])
+
+    walk(0, graph.root)
+    assert walked == len(decisions)
 
 
 def test_ranges_leave_out_hands_touching_the_board_or_of_no_weight() -> None:
