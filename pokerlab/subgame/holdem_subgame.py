@@ -52,7 +52,7 @@ from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab.cards import cards_str
 from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games import betting_sequences as sequences
-from pokerlab.games.holdem_betting import BettingNode, betting_letters
+from pokerlab.games.holdem_betting import BettingNode
 from pokerlab.games.holdem_pots import hand_values
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, HoldemRules
 from pokerlab.subgame.public_tree import (
@@ -173,8 +173,7 @@ class _Build:
             key = ""
         else:
             kind, value = events[-1]
-            token = (betting_letters((value,), no_limit=no_limit) if kind == "a"
-                     else cards_str((value,)))
+            token = _token(value, no_limit) if kind == "a" else cards_str((value,))
             parent = self.key_of(events[:-1], no_limit)
             key = f"{parent}-{token}" if events[:-1] else token
         self.keys[events] = key
@@ -214,6 +213,15 @@ def _label(node: BettingNode, action: Action, no_limit: bool) -> str:
     if no_limit:
         return f"raise to {action - RAISE}" if max(node.bets) else f"bet {action - RAISE}"
     return "raise" if max(node.bets) else "bet"
+
+
+def _token(action: Action, no_limit: bool) -> str:
+    # holdem_betting.betting_letters of one action, inlined: a key is built for every node
+    if action == FOLD:
+        return "f"
+    if action == CALL:
+        return "c"
+    return f"r{action - RAISE}" if no_limit else "r"
 
 
 def _taken(build: _Build, node: BettingNode, events: tuple[Event, ...]) -> Action | None:
@@ -262,24 +270,25 @@ def _after(build: _Build, kind: int, node: BettingNode, board: tuple[int, ...],
         return build.new(NodeSpec(FOLD_NODE, player=folder, chips=_chips(node),
                                   board=build.board_index(board), label=label, key=key),
                          events)
-    return _deal(build, node, board, events, label, key, -1, 1.0)  # SHOWDOWN, DEAL, RUNOUT
+    return _deal(build, kind, node, board, events, label, key, -1, 1.0)
 
 
-def _deal(build: _Build, node: BettingNode, board: tuple[int, ...],
+def _deal(build: _Build, kind: int, node: BettingNode, board: tuple[int, ...],
           events: tuple[Event, ...], label: str, key: str, card: int,
           factor: float) -> NodeSpec:
     """After a street's betting (or within a deal): a showdown, the next cards, or a leaf.
 
-    ``node`` is the engine's chance (or terminal) node. A street of several cards deals
-    them one public node at a time in ascending order, so each set comes once: the edge
-    of the ``i``-th card of a ``k``-card set carries ``(k - i) / unseen`` (the product
-    over the set is its probability ``1 / C(unseen, k)``), ``unseen`` the cards neither
-    the board nor the two hands hold.
+    ``node`` is the engine's node where the betting stopped, of ``kind`` SHOWDOWN, DEAL
+    or RUNOUT (:func:`~pokerlab.games.betting_sequences.situation_kind`). A street of
+    several cards deals them one public node at a time in ascending order, so each set
+    comes once: the edge of the ``i``-th card of a ``k``-card set carries
+    ``(k - i) / unseen`` (the product over the set is its probability
+    ``1 / C(unseen, k)``), ``unseen`` the cards neither the board nor the two hands hold.
     """
     rules = build.rules
     final = rules.board_sizes[-1]
     index = build.board_index(board)
-    if sequences.situation_kind(node) == sequences.SHOWDOWN or len(board) == final:
+    if kind == sequences.SHOWDOWN or len(board) == final:
         return build.new(NodeSpec(SHOWDOWN, chips=_chips(node), board=index, label=label,
                                   card=card, chance_factor=factor, key=key), events)
     start = rules.board_sizes[node.street - 1] if node.street > 0 else 0
@@ -292,6 +301,9 @@ def _deal(build: _Build, node: BettingNode, board: tuple[int, ...],
     remaining = target - len(board)
     above = board[-1] if len(board) > start else -1  # ascending within one street's deal
     free = [c for c in rules.deck if c not in board and c > above]
+    if remaining == 1:  # the last card: then the next street's betting, or more cards
+        nxt = node.after_deal()
+        nxt_kind = sequences.situation_kind(nxt)
     for position, dealt in enumerate(free):
         if len(free) - position - 1 < remaining - 1:
             break  # too few cards above it to complete the set in ascending order
@@ -301,12 +313,13 @@ def _deal(build: _Build, node: BettingNode, board: tuple[int, ...],
         edge = remaining / unseen
         child_key = f"{key}/{name}/"
         if remaining > 1:
-            child = _deal(build, node, child_board, child_events, name, child_key, dealt, edge)
+            child = _deal(build, kind, node, child_board, child_events, name, child_key,
+                          dealt, edge)
+        elif nxt_kind == sequences.DECISION:
+            child = _decision(build, nxt, child_board, child_events, name, dealt, edge)
         else:
-            nxt = node.after_deal()  # the next street's betting, or more cards to deal
-            child = (_decision(build, nxt, child_board, child_events, name, dealt, edge)
-                     if sequences.situation_kind(nxt) == sequences.DECISION else
-                     _deal(build, nxt, child_board, child_events, name, child_key, dealt, edge))
+            child = _deal(build, nxt_kind, nxt, child_board, child_events, name, child_key,
+                          dealt, edge)
         spec.children.append(child)
     return spec
 
