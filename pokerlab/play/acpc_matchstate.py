@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from pokerlab._types import CHANCE, TERMINAL, Action
-from pokerlab.cards.card import N_CARDS, card_str, parse_card
+from pokerlab.cards.card import N_CARDS, SUITS, card_str, parse_card
 from pokerlab.errors import CardError, IllegalActionError, ProtocolError
 from pokerlab.games.holdem_rules import CALL, FOLD
 from pokerlab.games.holdem_state import HoldemGame, HoldemState
@@ -42,8 +42,8 @@ PREFIX = "MATCHSTATE"
 _ACTION = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
 _CARD = re.compile(r"[2-9TJQKA][cdhs]")
 _MAX_LINE = 4096
-N_SUITS = 4
-"""Suits of the full deck (ids ``rank * 4 + suit``, in both encodings)."""
+_N_SUITS = len(SUITS)
+"""Suits of the full deck (ids ``rank * 4 + suit`` in both encodings)."""
 
 
 @cache
@@ -53,8 +53,8 @@ def acpc_card_texts(n_suits: int) -> tuple[str, ...]:
     The engine's suit ``s`` is the protocol's ``s + 4 - n_suits`` (the reference deals a
     smaller deck from the last suits); an id outside the deck's suits has no text ("").
     """
-    shift = N_SUITS - n_suits
-    return tuple(card_str(c + shift) if c % N_SUITS < n_suits else "" for c in range(N_CARDS))
+    shift = _N_SUITS - n_suits
+    return tuple(card_str(c + shift) if c % _N_SUITS < n_suits else "" for c in range(N_CARDS))
 
 
 @cache
@@ -73,12 +73,13 @@ def _engine_card(card: int, n_suits: int) -> int:
     Raises:
         ProtocolError: a card of a suit the deck does not have.
     """
-    engine = acpc_card_ids(n_suits).get(card_str(card))
-    if engine is None:
-        suits = "".join(card_str(c)[1] for c in range(N_SUITS - n_suits, N_SUITS))
+    shift = _N_SUITS - n_suits
+    if card % _N_SUITS < shift:
         raise ProtocolError(f"card {card_str(card)} is not in this game's deck; its suits: "
-                            f"{suits}")
-    return engine
+                            f"{SUITS[shift:]}")
+    return card - shift
+
+
 _PLAIN = {"f": FOLD, "c": CALL, "k": CALL}
 """The tokens :func:`token_action` reads without looking at the state."""
 
@@ -250,7 +251,7 @@ def matchstate_from_state(
     )
     sizes = state.game.rules.board_sizes
     board = tuple(state.board[sizes[r - 1] : sizes[r]] for r in range(1, len(betting)))
-    shift = N_SUITS - state.game.rules.n_suits
+    shift = _N_SUITS - state.game.rules.n_suits
     if shift:  # the protocol's suits of a smaller deck are the last ones
         hole = tuple(tuple(c + shift for c in cards) for cards in hole)
         board = tuple(tuple(c + shift for c in cards) for cards in board)
@@ -484,7 +485,7 @@ class MatchStateTracker:
             )
         n_hole = rules.hole_size
         n_suits = rules.n_suits
-        if n_suits < N_SUITS:  # the protocol's cards to the engine's
+        if n_suits < _N_SUITS:  # the protocol's cards to the engine's
             message = MatchState(
                 message.position, message.hand_number, message.betting,
                 tuple(tuple(_engine_card(c, n_suits) for c in cards) for cards in message.hole),
@@ -612,7 +613,6 @@ def _show(text: str) -> str:
 
 
 __all__ = [
-    "N_SUITS",
     "PREFIX",
     "VERSION_LINE",
     "MatchState",
