@@ -141,19 +141,20 @@ def _per_iteration_row(public: PublicGame, what: str, tag: str, precision: str,
                note=f"wall {wall / iterations:.3f} s; load {load:.1f}; {size}")
 
 
-def _threads_rows(board: str, percent: float, peers: dict[int, float], repeat: int
-                  ) -> list[Row]:
+def _threads_rows(board: str, percent: float, peers: dict[int, float], repeat: int,
+                  precision: str = "auto") -> list[Row]:
     """Wall time to ``percent`` of the pot on 1 and 2 threads, against the Rust solver's."""
     spot = _issue_spot(board)
     public = spot.build().public
     target = percent / 100 * spot.pot
+    tag = "" if precision == "auto" else f", {precision}"
     rows = []
     for threads, peer in peers.items():
-        RangeSolver(public, threads=threads).run(iterations=1, check_every=1)  # compile
+        RangeSolver(public, threads=threads, precision=precision).run(iterations=1)  # compile
 
         def solve(threads: int = threads) -> RangeSolver:
-            return RangeSolver(public, threads=threads).run(target_exploitability=target,
-                                                            check_every=CHECK_EVERY)
+            return RangeSolver(public, threads=threads, precision=precision).run(
+                target_exploitability=target, check_every=CHECK_EVERY)
 
         walls = []
         for _ in range(repeat):
@@ -161,7 +162,7 @@ def _threads_rows(board: str, percent: float, peers: dict[int, float], repeat: i
             solver = solve()
             walls.append(time.perf_counter() - start)
         rows.append(Row(f"range DCFR turn spot {board} to {percent:g}% of the pot, "
-                        f"{threads} thread{'s' * (threads > 1)} (wall)", "s", min(walls),
+                        f"{threads} thread{'s' * (threads > 1)}{tag} (wall)", "s", min(walls),
                         f"Rust postflop-solver, {threads} thread{'s' * (threads > 1)} "
                         "(issue 27, quiet machine)", peer, target="<= 1x peer",
                         note=f"{solver.iterations} its, final "
@@ -202,24 +203,26 @@ def flop_memory(iterations: int = 2) -> None:
     """Print the issue's flop spot's estimated and measured peak, fresh process each.
 
     ``pokerlab spot solve`` runs ``iterations`` iterations and its report in a new
-    process (the kernels' cache warm), once with float32 storage (``--memory-limit
-    3000``) and once with the default (float64 fits 8,000 MB); the peak is the process's
-    ``VmHWM`` (its resident high-water mark).
+    process (the kernels' cache warm), with ``--compress``, with float32 storage
+    (``--memory-limit 3000``) and with the default (float64 fits 8,000 MB); the peak is
+    the process's ``VmHWM`` (its resident high-water mark).
     """
     import json
 
-    for limit, precision in (("3000", "float32"), ("8000", "float64")):
+    for extra, precision, rust_key in ((["--compress"], "compressed", "16-bit"),
+                                       (["--memory-limit", "3000"], "float32", "float32"),
+                                       ([], "float64", "float32")):
         args = ["spot", "solve", "--board", FLOP, "--oop", OOP, "--ip", IP, "--pot", "200",
                 "--stack", "900", "--bets", "50%,100%", "--raises", "2.5x", "--iterations",
-                str(iterations), "--check-every", str(iterations), "--memory-limit", limit,
-                "--json"]
+                str(iterations), "--check-every", str(iterations), *extra, "--json"]
         start = time.perf_counter()
         out, peak = command_peak(args)
         peak_mb = peak / 1e6
         data = json.loads(out)
-        rust = RUST_FLOP_PEAK_MB["float32"]
+        assert data["precision"] == precision, data["precision"]
+        rust = RUST_FLOP_PEAK_MB[rust_key]
         print(f"{precision}: estimate {data['memory_mb']:,.0f} MB, peak {peak_mb:,.0f} MB "
-              f"(estimate/peak {data['memory_mb'] / peak_mb:.3f}; Rust 32-bit {rust:,} MB: "
+              f"(estimate/peak {data['memory_mb'] / peak_mb:.3f}; Rust {rust_key} {rust:,} MB: "
               f"{peak_mb / rust:.2f}x), wall {time.perf_counter() - start:.0f} s, load "
               f"{os.getloadavg()[0]:.1f}", flush=True)
 
@@ -244,8 +247,8 @@ def _only_reach(repeat: int, p: int, nodes: Any, amounts: Any, cards_o: Any, wei
     for _ in range(repeat):
         kernels._reach_root(weights_o, cfreach, source, slot)
         kernels._reach_nodes(order, 0, nodes.shape[0], p, nodes, amounts, cards_o, regrets_o,
-                             regrets_o, True, sums_o, 1.0, cfreach, source, sigma, lock_at,
-                             locks_o, slot, 0, False)
+                             regrets_o, True, sums_o, np.zeros(0, np.float32), 1.0, cfreach,
+                             source, sigma, lock_at, locks_o, slot, 0, False)
 
 
 def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float64") -> None:
@@ -319,6 +322,7 @@ def run(quick: bool) -> list[Row]:
                        precisions=("float64", "float32"))
     if not quick:
         rows += _threads_rows(TURN, 0.5, {1: 1.73, 2: 0.88}, 3)
+        rows += _threads_rows(TURN, 0.5, {1: 1.73, 2: 0.88}, 3, precision="compressed")
     if not quick:
         rows += _spot_rows(FLOP, [], 1, None, precisions=("float32",), iterations=1)
     return rows

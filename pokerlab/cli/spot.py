@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 
 from pokerlab.cli._common import (
@@ -102,6 +101,10 @@ def solve_command(
     locks_file: Annotated[Path | None, typer.Option(
         "--locks", help="A file of locks, one a line ('#' comments); before the --lock ones."
     )] = None,
+    compress: Annotated[bool, typer.Option(
+        "--compress", help="Store regrets and strategy sums in 16 bits, scaled per node (a "
+        "quarter of float64's memory; without it, only where float32 would not fit "
+        "--memory-limit).")] = False,
     json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Solve a Hold'em spot range vs range; print the summary; save it to --out.
@@ -120,6 +123,7 @@ def solve_command(
     from pokerlab.subgame.range_table import range_frequencies
     from pokerlab.subgame.result import SpotSolution
     from pokerlab.subgame.spot import Spot
+    from pokerlab.subgame.storage import ITEMSIZES, STORAGE_NAMES
 
     if out is not None:
         check_output_path(out)
@@ -147,9 +151,16 @@ def solve_command(
     if resume:
         solver = RangeSolver.load_checkpoint(saved_at, game=built.public, memory_limit=limit,
                                              locks=locks, threads=threads)
+        if compress and solver.precision != "compressed":
+            raise SolverError(f"--compress: the checkpoint {saved_at} stores "
+                              f"{solver.precision}; resume it without --compress, or start "
+                              "afresh without --resume")
     else:
         solver = RangeSolver(built.public, variant=variant, memory_limit=limit,
-                             precision=built.precision, locks=locks, threads=threads)
+                             precision="compressed" if compress else built.precision,
+                             locks=locks, threads=threads)
+    if solver.precision != "float64":
+        err_console.print(f"storage: {STORAGE_NAMES[solver.precision]}")
     finished = run_to_budget(solver, Budget(iterations, seconds, goal), description="solving",
                              check_every=check_every,
                              save=lambda: solver.save_checkpoint(saved_at), quiet=json,
@@ -158,7 +169,7 @@ def solve_command(
         command = _resume_command(spot, out=out, target=target, iterations=iterations,
                                   seconds=seconds, check_every=check_every, variant=variant,
                                   memory_limit=memory_limit, locks=lock or (),
-                                  locks_file=locks_file)
+                                  locks_file=locks_file, compress=compress)
         named = "" if checkpoint is None else f" --checkpoint {shlex.quote(str(checkpoint))}"
         err_console.print(f"interrupted after {solver.iterations:,} iterations; checkpoint "
                           f"saved to {saved_at}\nresume with: {command}{named} --resume",
@@ -175,7 +186,8 @@ def solve_command(
         "spot": spot.to_dict(),
         "nodes": size.n_nodes,
         "hands": list(size.n_hands),
-        "memory_mb": size.peak_in(np.dtype(solver.dtype).itemsize, solver.threads) / 1e6,
+        "memory_mb": size.peak_in(ITEMSIZES[solver.precision], solver.threads) / 1e6,
+        "precision": solver.precision,
         "iterations": solution.iterations,
         "seconds": solution.seconds,
         "wall_seconds": solver.wall_seconds,
@@ -221,7 +233,7 @@ def solve_command(
 def _resume_command(spot: Any, *, out: Path | None, target: str | None, iterations: int | None,
                     seconds: float | None, check_every: int, variant: str,
                     memory_limit: int, locks: Sequence[str] = (),
-                    locks_file: Path | None = None) -> str:
+                    locks_file: Path | None = None, compress: bool = False) -> str:
     parts = ["pokerlab spot solve", f"--board {spot.board}", f"--oop {shlex.quote(spot.oop)}",
              f"--ip {shlex.quote(spot.ip)}", f"--pot {spot.pot}", f"--stack {spot.stack}",
              f"--bets {shlex.quote(spot.bets)}", f"--raises {shlex.quote(spot.raises)}",
@@ -240,6 +252,8 @@ def _resume_command(spot: Any, *, out: Path | None, target: str | None, iteratio
         parts.append(f"--raise-cap {spot.raise_cap}")
     if not spot.isomorphism:
         parts.append("--no-isomorphism")
+    if compress:
+        parts.append("--compress")
     for flag, value in (("--target", target), ("--iterations", iterations),
                         ("--seconds", seconds)):
         if value is not None:

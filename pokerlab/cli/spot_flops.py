@@ -75,6 +75,7 @@ def report_command(
     from pokerlab.solvers.run_console import StopSignals, format_bytes
     from pokerlab.studies import flop_report
     from pokerlab.studies.flop_sets import flop_set
+    from pokerlab.subgame.storage import ITEMSIZES
     from pokerlab.subgame.units import usable_cores
 
     if by not in flop_report.GROUPS:
@@ -98,14 +99,15 @@ def report_command(
                                   memory_limit=memory_limit * 10**6)
     chosen = flop_set(flops)
     size = flop_report.estimate(plan, chosen)
-    if size.precision(plan.memory_limit) is None:
-        least = format_bytes(size.bytes_in(4))
-        raise SolverError(f"the largest flop of the set needs about {least} even with float32 "
-                          f"storage, over --memory-limit {memory_limit} MB: "
+    precision = size.precision(plan.memory_limit)
+    if precision is None:
+        least = format_bytes(size.bytes_in(ITEMSIZES["compressed"]))
+        raise SolverError(f"the largest flop of the set needs about {least} even compressed "
+                          f"to 16 bits, over --memory-limit {memory_limit} MB: "
                           "narrow the ranges or the bet sizes, or raise --memory-limit")
     at_once = workers or (usable_cores() if backend == "local" else 1)
     at_once = min(at_once, len(chosen))
-    peak = size.peak_in(8 if size.precision(plan.memory_limit) == "float64" else 4)
+    peak = size.peak_in(ITEMSIZES[precision])
     free = flop_report.available_memory()
     if backend == "local" and free is not None and at_once * peak > free:
         raise SolverError(f"{at_once} solves at once need about {format_bytes(at_once * peak)};"

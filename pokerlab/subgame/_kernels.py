@@ -25,9 +25,19 @@ in that order): cards, weights, the identical hand of the other player, fold car
 entries and offsets, and per board the sorted hands, their count, the hands grouped by
 card, the card offsets, the cuts; then the suit swaps. Index arrays are unsigned where
 they are read in hot loops (numba then skips the negative-index check).
+
+Compressed storage (16 bits, as the Rust postflop solver's): regrets are ``int16`` and
+strategy sums ``uint16``, each node's rows scaled by one number (``scales[row]`` at the
+node's first row: the stored integers times it are the values). Regret matching and
+normalizing the sums are blind to a positive factor per node, so they read the integers
+as they are; an update decodes the node's rows, adds, and encodes them again with the new
+largest magnitude (:func:`encode_node`). An empty ``scales`` array means plain floats.
 """
 
 from __future__ import annotations
+
+import math
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -37,6 +47,10 @@ from pokerlab._numba import numba
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
 UInts = NDArray[np.uint64]
+Scales = NDArray[np.float32]
+
+INT16_TOP = 32767.0
+UINT16_TOP = 65535.0
 
 _DECISION = 0
 _CHANCE = 1
@@ -173,6 +187,30 @@ def average_rows(sums: Floats, row: int, n_actions: int, n_hands: int, out: Floa
 
 
 @numba.njit(cache=True, nogil=True)
+def encode_node(values: Floats, n_actions: int, n_hands: int, stored: NDArray[Any], row: int,
+                scales: Scales, top: float) -> None:
+    """Store ``values[:n_actions, :n_hands]`` in rows ``row..`` of ``stored`` as integers.
+
+    The node's scale (``scales[row]``) becomes its largest magnitude over ``top`` (32,767
+    for int16 regrets, 65,535 for uint16 sums), so that magnitude is stored as ``top``
+    and every value to within half a step of it (rounded to the nearest integer).
+    """
+    largest = 0.0
+    for a in range(n_actions):
+        for h in range(n_hands):
+            largest = max(largest, abs(values[a, h]))
+    if largest > 0.0:
+        scales[row] = largest / top
+        encoder = 1.0 / scales[row]  # the scale as stored (float32): decoding inverts this
+    else:
+        scales[row] = 0.0
+        encoder = 0.0
+    for a in range(n_actions):
+        for h in range(n_hands):
+            stored[row + a, h] = min(max(math.floor(values[a, h] * encoder + 0.5), -top), top)
+
+
+@numba.njit(cache=True, nogil=True)
 def _blocked(cards: Ints, h: int, card: int) -> bool:
     return bool(cards[h, 0] == card or cards[h, 1] == card)
 
@@ -191,7 +229,8 @@ def _row(slot: Ints, n: int, base: int) -> int:
 @numba.njit(cache=True, nogil=True)
 def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amounts: Floats,
                  cards_o: Ints, regrets_o: Floats, strategy_o: Floats, use_regrets: bool,
-                 cum_o: Floats, average_weight: float, cfreach: Floats, source: Ints,
+                 cum_o: Floats, sum_scales_o: Scales, average_weight: float, cfreach: Floats,
+                 source: Ints,
                  sigma: Floats, lock_at: Ints, locks_o: Floats, slot: Ints,
                  base: int, normalized: bool) -> None:
     """Pass the opponent's reach from each node ``order[start:stop]`` to its children.
@@ -203,10 +242,12 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
     strategy sums: each node's are normalized into ``sigma`` (whose dtype rounds them as
     a stored average would be), then the locks written over them. With
     ``average_weight > 0`` its
-    reach-weighted strategy is added to ``cum_o`` (the strategy sums). ``source[c]``
-    becomes the work row holding child ``c``'s reach.
+    reach-weighted strategy is added to ``cum_o`` (the strategy sums; compressed where
+    ``sum_scales_o`` is not empty). ``source[c]`` becomes the work row holding child
+    ``c``'s reach.
     """
     n_o = cards_o.shape[0]
+    compressed = sum_scales_o.shape[0] > 0
     for i in range(start, stop):
         n = order[i]
         count = nodes[n, 3]
@@ -255,7 +296,14 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
                     source[c] = r
                     for h in range(n_o):
                         cfreach[r, h] = cfreach[parent, h] * strategy_o[row + k, h]
-            if average_weight > 0.0:
+            if average_weight > 0.0 and compressed:  # sigma is free again: decode, add
+                scale = sum_scales_o[row]
+                for k in range(count):
+                    r = source[first + k]
+                    for h in range(n_o):
+                        sigma[k, h] = cum_o[row + k, h] * scale + average_weight * cfreach[r, h]
+                encode_node(sigma, count, n_o, cum_o, row, sum_scales_o, UINT16_TOP)
+            elif average_weight > 0.0:
                 for k in range(count):
                     r = source[first + k]
                     for h in range(n_o):
@@ -333,17 +381,20 @@ def _terminal_or_chance(n: int, p: int, nodes: Ints, amounts: Floats, isomorphic
 @numba.njit(cache=True, nogil=True)
 def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amounts: Floats,
                   isomorphic: Ints, mine: tuple, theirs: tuple,  # type: ignore[type-arg]
-                  regrets_p: Floats, cfreach: Floats, source: Ints, cfv: Floats,
-                  sigma: Floats, scratch: Floats, regret_weight: float, floor: bool,
+                  regrets_p: Floats, regret_scales_p: Scales, cfreach: Floats,
+                  source: Ints, cfv: Floats, sigma: Floats, scratch: Floats,
+                  regret_weight: float, floor: bool,
                   discount: bool, positive_factor: float, negative_factor: float,
                   lock_at: Ints, locks_p: Floats, slot: Ints, base: int) -> None:
     """``p``'s values and regret updates at the nodes ``order[start:stop]``, children first.
 
     ``R += regret_weight * (cfv(child) - cfv(node))`` at ``p``'s nodes, then floored at 0
     (``floor``, CFR+) or discounted by sign (``discount``, DCFR). Locked nodes and hands
-    play their locked rows; their regrets still move but are never read.
+    play their locked rows; their regrets still move but are never read. Compressed
+    regrets (``regret_scales_p`` not empty) are decoded, updated alike and encoded again.
     """
     n_p = mine[CARDS].shape[0]
+    compressed = regret_scales_p.shape[0] > 0
     for i in range(stop - 1, start - 1, -1):
         n = order[i]
         if nodes[n, 0] != _DECISION:
@@ -371,6 +422,19 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
             r = _row(slot, first + k, base)
             for h in range(n_p):
                 cfv[v, h] += sigma[k, h] * cfv[r, h]
+        if compressed:  # the new regrets in sigma (read above, free now), then encoded
+            scale = regret_scales_p[row]
+            for k in range(count):
+                r = _row(slot, first + k, base)
+                for h in range(n_p):
+                    x = regrets_p[row + k, h] * scale + regret_weight * (cfv[r, h] - cfv[v, h])
+                    if floor:
+                        x = max(x, 0.0)
+                    elif discount:
+                        x *= positive_factor if x >= 0.0 else negative_factor
+                    sigma[k, h] = x
+            encode_node(sigma, count, n_p, regrets_p, row, regret_scales_p, INT16_TOP)
+            continue
         for k in range(count):
             r = _row(slot, first + k, base)
             if floor:
@@ -389,24 +453,25 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
 
 @numba.njit(cache=True, nogil=True)
 def cfr_top_down(p: int, nodes: Ints, amounts: Floats, theirs: tuple,  # type: ignore[type-arg]
-                 regrets_o: Floats, cum_o: Floats, cfreach: Floats, source: Ints,
-                 sigma: Floats, average_weight: float, lock_at: Ints, locks_o: Floats,
-                 slot: Ints, top: Ints) -> None:
+                 regrets_o: Floats, cum_o: Floats, sum_scales_o: Scales, cfreach: Floats,
+                 source: Ints, sigma: Floats, average_weight: float, lock_at: Ints,
+                 locks_o: Floats, slot: Ints, top: Ints) -> None:
     """A CFR update's first step: the opponent's reach through the nodes above the units."""
     _reach_root(theirs[WEIGHTS], cfreach, source, slot)
     _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], regrets_o, regrets_o,
-                 True, cum_o, average_weight, cfreach, source, sigma, lock_at, locks_o, slot,
-                 0, False)
+                 True, cum_o, sum_scales_o, average_weight, cfreach, source, sigma, lock_at,
+                 locks_o, slot, 0, False)
 
 
 @numba.njit(cache=True, nogil=True)
 def cfr_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, nodes: Ints,
               amounts: Floats, isomorphic: Ints, mine: tuple, theirs: tuple,  # type: ignore[type-arg]
-              regrets_p: Floats, regrets_o: Floats, cum_o: Floats, cfreach: Floats,
-              source: Ints, cfv: Floats, sigma: Floats, scratch: Floats,
-              regret_weight: float, average_weight: float, floor: bool, discount: bool,
-              positive_factor: float, negative_factor: float, lock_at: Ints,
-              locks_p: Floats, locks_o: Floats, slot: Ints, base: int) -> None:
+              regrets_p: Floats, regret_scales_p: Scales, regrets_o: Floats, cum_o: Floats,
+              sum_scales_o: Scales, cfreach: Floats, source: Ints, cfv: Floats,
+              sigma: Floats, scratch: Floats, regret_weight: float, average_weight: float,
+              floor: bool, discount: bool, positive_factor: float, negative_factor: float,
+              lock_at: Ints, locks_p: Floats, locks_o: Floats, slot: Ints,
+              base: int) -> None:
     """A CFR update inside each unit of ``units``: reach down, then values and regrets up.
 
     Units share no node, row or reach entry, so threads may run disjoint lists at once,
@@ -416,32 +481,33 @@ def cfr_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, nodes: 
         start = unit_offsets[u]
         stop = unit_offsets[u + 1]
         _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], regrets_o,
-                     regrets_o, True, cum_o, average_weight, cfreach, source, sigma,
-                     lock_at, locks_o, slot, base, False)
+                     regrets_o, True, cum_o, sum_scales_o, average_weight, cfreach, source,
+                     sigma, lock_at, locks_o, slot, base, False)
         _update_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
-                      regrets_p, cfreach, source, cfv, sigma, scratch, regret_weight, floor,
-                      discount, positive_factor, negative_factor, lock_at, locks_p, slot,
-                      base)
+                      regrets_p, regret_scales_p, cfreach, source, cfv, sigma, scratch,
+                      regret_weight, floor, discount, positive_factor, negative_factor,
+                      lock_at, locks_p, slot, base)
 
 
 @numba.njit(cache=True, nogil=True)
 def cfr_top_up(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
                mine: tuple, theirs: tuple,  # type: ignore[type-arg]
-               regrets_p: Floats, cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
-               scratch: Floats, regret_weight: float, floor: bool, discount: bool,
-               positive_factor: float, negative_factor: float, lock_at: Ints,
-               locks_p: Floats, slot: Ints, top: Ints) -> None:
+               regrets_p: Floats, regret_scales_p: Scales, cfreach: Floats, source: Ints,
+               cfv: Floats, sigma: Floats, scratch: Floats, regret_weight: float,
+               floor: bool, discount: bool, positive_factor: float, negative_factor: float,
+               lock_at: Ints, locks_p: Floats, slot: Ints, top: Ints) -> None:
     """A CFR update's last step: values and regrets of the nodes above the units."""
     _update_nodes(top, 0, top.shape[0], p, nodes, amounts, isomorphic, mine, theirs, regrets_p,
-                  cfreach, source, cfv, sigma, scratch, regret_weight, floor, discount,
-                  positive_factor, negative_factor, lock_at, locks_p, slot, 0)
+                  regret_scales_p, cfreach, source, cfv, sigma, scratch, regret_weight, floor,
+                  discount, positive_factor, negative_factor, lock_at, locks_p, slot, 0)
 
 
 @numba.njit(cache=True, nogil=True)
 def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
              mine: tuple, theirs: tuple,  # type: ignore[type-arg]
-             regrets_p: Floats, regrets_o: Floats, cum_o: Floats, cfreach: Floats,
-             source: Ints, cfv: Floats, sigma: Floats, scratch: Floats, regret_weight: float,
+             regrets_p: Floats, regret_scales_p: Scales, regrets_o: Floats, cum_o: Floats,
+             sum_scales_o: Scales, cfreach: Floats, source: Ints, cfv: Floats,
+             sigma: Floats, scratch: Floats, regret_weight: float,
              average_weight: float, floor: bool, discount: bool, positive_factor: float,
              negative_factor: float, lock_at: Ints, locks_p: Floats, locks_o: Floats,
              slot: Ints, base: int, top: Ints, unit_nodes: Ints, unit_offsets: Ints,
@@ -455,15 +521,15 @@ def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
     ``top`` up); every node's arithmetic is the same whatever the split and the layout,
     so the threaded passes give the same numbers.
     """
-    cfr_top_down(p, nodes, amounts, theirs, regrets_o, cum_o, cfreach, source, sigma,
-                 average_weight, lock_at, locks_o, slot, top)
+    cfr_top_down(p, nodes, amounts, theirs, regrets_o, cum_o, sum_scales_o, cfreach, source,
+                 sigma, average_weight, lock_at, locks_o, slot, top)
     cfr_units(all_units, unit_nodes, unit_offsets, p, nodes, amounts, isomorphic, mine,
-              theirs, regrets_p, regrets_o, cum_o, cfreach, source, cfv, sigma, scratch,
-              regret_weight, average_weight, floor, discount, positive_factor,
-              negative_factor, lock_at, locks_p, locks_o, slot, base)
-    cfr_top_up(p, nodes, amounts, isomorphic, mine, theirs, regrets_p, cfreach, source, cfv,
-               sigma, scratch, regret_weight, floor, discount, positive_factor,
-               negative_factor, lock_at, locks_p, slot, top)
+              theirs, regrets_p, regret_scales_p, regrets_o, cum_o, sum_scales_o, cfreach,
+              source, cfv, sigma, scratch, regret_weight, average_weight, floor, discount,
+              positive_factor, negative_factor, lock_at, locks_p, locks_o, slot, base)
+    cfr_top_up(p, nodes, amounts, isomorphic, mine, theirs, regrets_p, regret_scales_p,
+               cfreach, source, cfv, sigma, scratch, regret_weight, floor, discount,
+               positive_factor, negative_factor, lock_at, locks_p, slot, top)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -532,9 +598,10 @@ def evaluate_top_down(p: int, nodes: Ints, amounts: Floats,
     ``normalized`` its strategy sums normalized with its locks ``locks_o`` written in.
     """
     _reach_root(theirs[WEIGHTS], cfreach, source, slot)
+    no_scales = np.zeros(0, dtype=np.float32)  # nothing is added to strategy sums here
     _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], strategy_o,
-                 strategy_o, False, strategy_o, 0.0, cfreach, source, sigma, lock_at, locks_o,
-                 slot, 0, normalized)
+                 strategy_o, False, strategy_o, no_scales, 0.0, cfreach, source, sigma,
+                 lock_at, locks_o, slot, 0, normalized)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -546,12 +613,13 @@ def evaluate_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, no
                    scratch: Floats, lock_at: Ints, locks_p: Floats, locks_o: Floats,
                    slot: Ints, base: int, normalized: bool) -> None:
     """An evaluation inside each unit of ``units``: reach down, then values up."""
+    no_scales = np.zeros(0, dtype=np.float32)  # nothing is added to strategy sums here
     for u in units:
         start = unit_offsets[u]
         stop = unit_offsets[u + 1]
         _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], strategy_o,
-                     strategy_o, False, strategy_o, 0.0, cfreach, source, sigma, lock_at,
-                     locks_o, slot, base, normalized)
+                     strategy_o, False, strategy_o, no_scales, 0.0, cfreach, source, sigma,
+                     lock_at, locks_o, slot, base, normalized)
         _evaluate_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
                         strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
                         locks_p, slot, base)
@@ -597,7 +665,8 @@ def evaluate_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
 def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
                    isomorphic: Ints, hands0: tuple, hands1: tuple,  # type: ignore[type-arg]
                    regrets0: Floats, regrets1: Floats, sums0: Floats, sums1: Floats,
-                   cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
+                   regret_scales0: Scales, regret_scales1: Scales, sum_scales0: Scales,
+                   sum_scales1: Scales, cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
                    scratch: Floats, floor: bool, discount: bool, lock_at: Ints,
                    locks0: Floats, locks1: Floats, slot: Ints, base: int, top: Ints,
                    unit_nodes: Ints, unit_offsets: Ints, all_units: Ints) -> None:
@@ -605,21 +674,22 @@ def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
 
     ``schedule[i]`` holds the ``i``-th iteration's ``(regret_weight, average_weight,
     positive_factor, negative_factor)``; ``lock_at``, ``locks0`` and ``locks1`` are the
-    locked nodes (:class:`~pokerlab.subgame.node_lock.LockTable`).
+    locked nodes (:class:`~pokerlab.subgame.node_lock.LockTable`); the scales are those
+    of compressed storage (empty for floats).
     """
     for i in range(count):
         regret_weight = schedule[i, 0]
         average_weight = schedule[i, 1]
         positive = schedule[i, 2]
         negative = schedule[i, 3]
-        cfr_pass(0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regrets1, sums1,
-                 cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
-                 discount, positive, negative, lock_at, locks0, locks1, slot, base, top,
-                 unit_nodes, unit_offsets, all_units)
-        cfr_pass(1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regrets0, sums0,
-                 cfreach, source, cfv, sigma, scratch, regret_weight, average_weight, floor,
-                 discount, positive, negative, lock_at, locks1, locks0, slot, base, top,
-                 unit_nodes, unit_offsets, all_units)
+        cfr_pass(0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regret_scales0,
+                 regrets1, sums1, sum_scales1, cfreach, source, cfv, sigma, scratch,
+                 regret_weight, average_weight, floor, discount, positive, negative, lock_at,
+                 locks0, locks1, slot, base, top, unit_nodes, unit_offsets, all_units)
+        cfr_pass(1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regret_scales1,
+                 regrets0, sums0, sum_scales0, cfreach, source, cfv, sigma, scratch,
+                 regret_weight, average_weight, floor, discount, positive, negative, lock_at,
+                 locks1, locks0, slot, base, top, unit_nodes, unit_offsets, all_units)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -650,3 +720,22 @@ def current_rows(nodes: Ints, player: int, regrets: Floats, out: Floats, sigma: 
         for k in range(count):
             for h in range(n_hands):
                 out[row + k, h] = sigma[k, h]
+
+
+@numba.njit(cache=True, nogil=True)
+def average_over_sums(nodes: Ints, order: Ints, sums: NDArray[Any], out: NDArray[Any],
+                      copy: Floats) -> None:
+    """``out`` = ``sums`` normalized, where ``out`` lies over ``sums`` in memory.
+
+    The decision nodes come in ``order`` (increasing rows); each node's sums are copied to
+    ``copy`` before its rows of ``out`` are written (compressed storage's finish:
+    :func:`pokerlab.subgame.storage.finish_in_place`).
+    """
+    n_hands = sums.shape[1]
+    for n in order:
+        row = nodes[n, 6]
+        count = nodes[n, 3]
+        for k in range(count):
+            for h in range(n_hands):
+                copy[k, h] = sums[row + k, h]
+        average_rows(copy, 0, count, n_hands, out, row)

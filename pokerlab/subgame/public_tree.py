@@ -511,10 +511,14 @@ def estimate_solver_bytes(work_rows: int, n_rows: tuple[int, int], n_hands: tupl
     Two ``[rows, hands]`` arrays per player (regrets and strategy sums: the checks read
     the average straight from the sums, and a finished solve writes it over the regrets)
     and two work arrays ``[work_rows, hands]`` (reach and values; ``work_rows`` is
-    :meth:`PublicTree.work_rows`, at most the number of nodes).
+    :meth:`PublicTree.work_rows`, at most the number of nodes). ``itemsize`` 2 is
+    compressed storage (:mod:`pokerlab.subgame.storage`): the work arrays in float32,
+    and a float32 scale per row for the regrets and one for the sums.
     """
     tables = sum(2 * rows * hands for rows, hands in zip(n_rows, n_hands, strict=True))
     work = 2 * work_rows * max(n_hands)
+    if itemsize == 2:
+        return 2 * tables + 4 * work + 8 * sum(n_rows)
     return itemsize * (tables + work)
 
 

@@ -51,12 +51,18 @@ from typing import Any
 import numpy as np
 
 from pokerlab._types import FloatArray, IntArray
-from pokerlab.errors import FileFormatError, GameTooLargeError, SolverError
+from pokerlab.errors import FileFormatError, SolverError
 from pokerlab.solvers.checkpoint import read_checkpoint, write_checkpoint
 from pokerlab.solvers.run_loop import HistoryRow, RunLoop
 from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.node_lock import LockTable, NodeLock, resolve_locks
 from pokerlab.subgame.public_tree import PublicGame
+from pokerlab.subgame.storage import (
+    allocate,
+    finish_in_place,
+    storage_precision,
+    work_dtype,
+)
 from pokerlab.subgame.units import (
     WorkArrays,
     resolve_threads,
@@ -68,10 +74,6 @@ from pokerlab.subgame.units import (
 
 VARIANTS = ("dcfr", "cfr+", "cfr")
 """The CFR variants the range solver runs."""
-
-PRECISIONS = ("auto", "float64", "float32")
-"""How the solver stores regrets, strategy sums and work vectors: ``"auto"`` is float64
-where that fits the memory limit and float32 otherwise."""
 
 DEFAULT_MEMORY_LIMIT = 8 * 1024**3
 """Games whose solver arrays would exceed this (bytes) are refused unless a limit is given."""
@@ -117,12 +119,13 @@ class RangeSolver(RunLoop):
         beta: DCFR's exponent of the negative-regret discount (default 0: halved).
         gamma: DCFR's exponent of the averaging weight (default 2).
         memory_limit: the largest solver allocation accepted, in bytes.
-        precision: how regrets, strategy sums and the work vectors are stored:
-            ``"float64"``, ``"float32"`` (half the memory, a little faster; arithmetic
-            stays float64 in registers: a given profile evaluates to within about 1e-6
-            of the pot of float64, and runs converge alike, though rounding makes their
-            paths differ) or ``"auto"`` (default: float64 if it fits ``memory_limit``,
-            else float32).
+        precision: how regrets, strategy sums and the work vectors are stored
+            (:mod:`pokerlab.subgame.storage`): ``"float64"``, ``"float32"`` (half the
+            memory, a little faster; arithmetic stays float64 in registers: a given
+            profile evaluates to within about 1e-6 of the pot of float64, and runs
+            converge alike, though rounding makes their paths differ), ``"compressed"``
+            (16-bit integers scaled per node, a quarter of float64) or ``"auto"``
+            (default: the first of them that fits ``memory_limit``).
         locks: node locks (:class:`~pokerlab.subgame.node_lock.NodeLock`, their text, or
             a resolved :class:`~pokerlab.subgame.node_lock.LockTable`): those nodes and
             hands play their fixed strategy; the rest is solved against it.
@@ -174,10 +177,12 @@ class RangeSolver(RunLoop):
                 raise SolverError(f"{name} must be {allowed}; got {value!r}")
         threads = resolve_threads(threads)
         groups = tree_units(game.tree).groups(threads, max(*game.n_hands, 1))
-        dtype = storage_dtype(game, memory_limit, precision, areas=len(groups))
+        precision = storage_precision(game, memory_limit, precision, areas=len(groups))
+        dtype = work_dtype(precision)
         table = locks if isinstance(locks, LockTable) else resolve_locks(game, locks)
         super().__init__()
         self.game = game
+        self.precision = precision
         self.dtype = dtype
         self.variant = variant
         self.alpha = float(alpha)
@@ -187,11 +192,9 @@ class RangeSolver(RunLoop):
         self.locks = table
         tree = game.tree
         n0, n1 = game.n_hands
-        shapes = ((tree.n_rows[0], n0), (tree.n_rows[1], n1))
-        self._regrets: tuple[FloatArray, FloatArray] = (np.zeros(shapes[0], dtype=dtype),
-                                                        np.zeros(shapes[1], dtype=dtype))
-        self._sums: tuple[FloatArray, FloatArray] = (np.zeros(shapes[0], dtype=dtype),
-                                                     np.zeros(shapes[1], dtype=dtype))
+        self._stored = allocate(((tree.n_rows[0], n0), (tree.n_rows[1], n1)), precision)
+        self._regrets: tuple[FloatArray, FloatArray] = self._stored.regrets
+        self._sums: tuple[FloatArray, FloatArray] = self._stored.sums
         self.threads = threads
         self._units = tree_units(tree)
         self._groups = groups
@@ -203,14 +206,14 @@ class RangeSolver(RunLoop):
     def hyperparameters(self) -> dict[str, Any]:
         """The hyper-parameters as given, JSON-ready (recorded in files).
 
-        float32 storage is recorded as ``"precision"`` (float64, the default where it
-        fits, is not, so files written before float32 existed read the same).
+        float32 and compressed storage are recorded as ``"precision"`` (float64, the
+        default where it fits, is not, so files written before float32 read the same).
         """
         out: dict[str, Any] = {"variant": self.variant}
         if self.variant == "dcfr":
             out.update(alpha=self.alpha, beta=self.beta, gamma=self.gamma)
-        if self.dtype == np.float32:
-            out["precision"] = "float32"
+        if self.precision != "float64":
+            out["precision"] = self.precision
         return out
 
     def _schedule(self, t: int) -> tuple[float, float, bool, bool, float, float]:
@@ -236,11 +239,13 @@ class RangeSolver(RunLoop):
         for i in range(count):
             regret_weight, average_weight, floor, discount, up, down = self._schedule(first + i)
             schedule[i] = regret_weight, average_weight, up, down
+        regret_scales, sum_scales = self._stored.regret_scales, self._stored.sum_scales
         if len(self._groups) < 2:
             kernels.cfr_iterations(
                 count, schedule, tree.nodes, tree.amounts, tree.isomorphic,
                 game.tables[0].as_tuple(), game.tables[1].as_tuple(), self._regrets[0],
-                self._regrets[1], self._sums[0], self._sums[1], *self._work.arrays(), floor,
+                self._regrets[1], self._sums[0], self._sums[1], regret_scales[0],
+                regret_scales[1], sum_scales[0], sum_scales[1], *self._work.arrays(), floor,
                 discount, self.locks.lock_at, *self.locks.probs, self._work.slot,
                 self._work.base(0), *self._units.as_tuple(),
             )
@@ -260,31 +265,35 @@ class RangeSolver(RunLoop):
         slot = self._work.slot
         regret_weight, average_weight, up, down = (float(x) for x in schedule)
         lock_at, locks = self.locks.lock_at, self.locks.probs
+        regret_scales, sum_scales = self._stored.regret_scales, self._stored.sum_scales
         kernels.cfr_top_down(p, tree.nodes, tree.amounts, theirs, self._regrets[o],
-                             self._sums[o], cfreach, source, sigma, average_weight, lock_at,
-                             locks[o], slot, units.top)
+                             self._sums[o], sum_scales[o], cfreach, source, sigma,
+                             average_weight, lock_at, locks[o], slot, units.top)
 
         def work(group: IntArray, g: int) -> None:
             sigma_g, scratch_g = self._scratch[g]
             kernels.cfr_units(group, units.nodes, units.offsets, p, tree.nodes, tree.amounts,
                               tree.isomorphic, mine, theirs, self._regrets[p],
-                              self._regrets[o], self._sums[o], cfreach, source, cfv, sigma_g,
-                              scratch_g, regret_weight, average_weight, floor, discount, up,
-                              down, lock_at, locks[p], locks[o], slot, self._work.base(g))
+                              regret_scales[p], self._regrets[o], self._sums[o],
+                              sum_scales[o], cfreach, source, cfv, sigma_g, scratch_g,
+                              regret_weight, average_weight, floor, discount, up, down,
+                              lock_at, locks[p], locks[o], slot, self._work.base(g))
 
         run_groups(work, self._groups)
         kernels.cfr_top_up(p, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs,
-                           self._regrets[p], cfreach, source, cfv, sigma, scratch,
-                           regret_weight, floor, discount, up, down, lock_at, locks[p], slot,
-                           units.top)
+                           self._regrets[p], regret_scales[p], cfreach, source, cfv, sigma,
+                           scratch, regret_weight, floor, discount, up, down, lock_at,
+                           locks[p], slot, units.top)
 
     def average_arrays(self) -> tuple[FloatArray, FloatArray]:
         """Each player's average strategy, ``[rows, hands]`` (uniform where never reached).
 
-        In the storage dtype (float32 storage gives float32 strategies: on a flop they are
-        as large as the regrets). Locked nodes and hands hold their locks exactly.
+        In the work dtype (float32 and compressed storage give float32 strategies: on a
+        flop they are as large as the regrets). Locked nodes and hands hold their locks
+        exactly.
         """
-        out = (np.empty_like(self._sums[0]), np.empty_like(self._sums[1]))
+        out: tuple[FloatArray, FloatArray] = (np.empty(self._sums[0].shape, self.dtype),
+                                              np.empty(self._sums[1].shape, self.dtype))
         self._average_into(out)
         return out
 
@@ -311,7 +320,14 @@ class RangeSolver(RunLoop):
         save a checkpoint (save one first); it still evaluates, and
         :meth:`exploitability` and :meth:`evaluate` default to these strategies.
         """
-        if self._finished is None:
+        if self._finished is None and self._stored.compressed:
+            most = int(self.game.tree.nodes[:, 3].max(initial=1))
+            averages = tuple(finish_in_place(self._stored, self.game.tree.nodes, p, most)
+                             for p in (0, 1))
+            for p in (0, 1):
+                self.locks.apply(p, averages[p])
+            self._finished = (averages[0], averages[1])
+        elif self._finished is None:
             self._average_into(self._regrets)
             self._finished = self._regrets
         return self._finished
@@ -327,7 +343,7 @@ class RangeSolver(RunLoop):
         self._check_running()
         out = []
         for p in (0, 1):
-            probs = np.empty_like(self._regrets[p])
+            probs: FloatArray = np.empty(self._regrets[p].shape, self.dtype)
             kernels.current_rows(self.game.tree.nodes, p, self._regrets[p], probs,
                                  self._work.sigma)
             self.locks.apply(p, probs)
@@ -389,8 +405,7 @@ class RangeSolver(RunLoop):
         The checks build no average strategy (:func:`profile_exploitability` of the
         sums); the average :meth:`average_arrays` returns belongs to the caller.
         """
-        arrays = (*self._regrets, *self._sums)
-        return int(sum(a.nbytes for a in arrays)) + self._work.nbytes
+        return self._stored.nbytes + self._work.nbytes
 
     @property
     def last_exploitability(self) -> float:
@@ -412,8 +427,7 @@ class RangeSolver(RunLoop):
     def _arrays(self) -> dict[str, np.ndarray]:
         """The state's arrays themselves (a checkpoint writes them without copying)."""
         self._check_running()
-        return {"regrets0": self._regrets[0], "regrets1": self._regrets[1],
-                "sums0": self._sums[0], "sums1": self._sums[1]}
+        return self._stored.named()
 
     def restore(self, state: dict[str, np.ndarray], *, iterations: int, seconds: float,
                 history: list[HistoryRow], wall_seconds: float | None = None) -> None:
@@ -424,14 +438,15 @@ class RangeSolver(RunLoop):
                 finished (its regrets hold the average strategies handed out).
         """
         self._check_running()
-        for name, target in (("regrets0", self._regrets[0]), ("regrets1", self._regrets[1]),
-                             ("sums0", self._sums[0]), ("sums1", self._sums[1])):
+        targets = self._stored.named()
+        for name, target in targets.items():
             value = state.get(name)
             if not isinstance(value, np.ndarray) or value.shape != target.shape:
                 found = getattr(value, "shape", None)
                 raise SolverError(f"checkpoint array {name!r} must have shape {target.shape}; "
                                   f"got {found}")
-            target[...] = value
+        for name, target in targets.items():
+            target[...] = state[name]
         self.iterations = iterations
         self._seconds = seconds
         self._wall_seconds = seconds if wall_seconds is None else wall_seconds
@@ -519,49 +534,6 @@ def _listed(locks: list[str]) -> str:
     return ", ".join(repr(text) for text in locks) if locks else "(none)"
 
 
-def storage_dtype(game: PublicGame, memory_limit: int, precision: str = "auto", *,
-                  areas: int = 1) -> type:
-    """The dtype the solver stores its arrays in (``np.float64`` or ``np.float32``).
-
-    ``"auto"`` picks float64 where the game fits ``memory_limit`` that way, else float32;
-    ``areas`` is the threads that will run units at once (each has its scratch rows).
-
-    Raises:
-        SolverError: an unknown precision.
-        GameTooLargeError: if the arrays exceed ``memory_limit`` even in that precision.
-    """
-    if precision not in PRECISIONS:
-        raise SolverError(f"unknown precision {precision!r}; allowed: {', '.join(PRECISIONS)}")
-    if precision == "auto":
-        precision = "float64" if game.memory_bytes(8, areas) <= memory_limit else "float32"
-    dtype: type = np.float64 if precision == "float64" else np.float32
-    check_memory(game, memory_limit, itemsize=np.dtype(dtype).itemsize, areas=areas)
-    return dtype
-
-
-def check_memory(game: PublicGame, memory_limit: int, *, itemsize: int = 8,
-                 areas: int = 1) -> None:
-    """Refuse a game whose solver arrays would exceed ``memory_limit`` bytes.
-
-    ``itemsize`` is the bytes per stored number (8: float64, the default; 4: float32);
-    ``areas`` the threads running units at once.
-
-    Raises:
-        GameTooLargeError: naming the estimate and the limit.
-    """
-    need = game.memory_bytes(itemsize, areas)
-    if need > memory_limit:
-        raise GameTooLargeError(
-            f"solving {game.description} needs about {need / 1e6:,.0f} MB "
-            f"({game.tree.n_nodes:,} public nodes, {game.n_hands[0]:,} x {game.n_hands[1]:,} "
-            f"hands, float{8 * itemsize}), over the limit of {memory_limit / 1e6:,.0f} MB; "
-            "use smaller ranges, "
-            "fewer bet sizes, or a later street",
-            found=need,
-            limit=memory_limit,
-        )
-
-
 def profile_exploitability(
     game: PublicGame,
     strategies: tuple[FloatArray, FloatArray],
@@ -639,8 +611,13 @@ def _evaluate(
 
 
 def _kernel_floats(array: FloatArray) -> FloatArray:
-    """``array`` C-contiguous in float32 or float64 (no copy when it already is)."""
-    dtype = array.dtype if array.dtype in (np.float32, np.float64) else np.float64
+    """``array`` C-contiguous in float32 or float64 (no copy when it already is).
+
+    The 16-bit integers of compressed storage pass as they are (only their strategy sums,
+    normalized, are ever read as a strategy).
+    """
+    kept = (np.float32, np.float64, np.int16, np.uint16)
+    dtype = array.dtype if array.dtype in kept else np.float64
     return np.ascontiguousarray(array, dtype=dtype)
 
 
@@ -675,9 +652,11 @@ def root_values(
     slot = work.slot
     lock_at, locks_p, locks_o = ((_NO_LOCK_AT, _NO_LOCKS, _NO_LOCKS) if locks is None
                                  else (locks.lock_at, locks.probs[p], locks.probs[1 - p]))
-    if normalized and sigma.dtype != strategies[1 - p].dtype:
-        # the normalized rows round as a stored average of the sums' dtype would
-        sigma = np.zeros(sigma.shape, dtype=strategies[1 - p].dtype)
+    averages = np.float32 if strategies[1 - p].dtype == np.uint16 else strategies[1 - p].dtype
+    if normalized and sigma.dtype != averages:
+        # the normalized rows round as a stored average of the sums would (compressed
+        # sums average to float32)
+        sigma = np.zeros(sigma.shape, dtype=averages)
     units = tree_units(tree)
     threads = resolve_threads(threads)
     if work.areas is not None:
@@ -731,14 +710,11 @@ def uniform_arrays(game: PublicGame) -> tuple[FloatArray, FloatArray]:
 
 __all__ = [
     "DEFAULT_MEMORY_LIMIT",
-    "PRECISIONS",
     "VARIANTS",
     "Evaluation",
     "RangeSolver",
-    "check_memory",
     "evaluate_profile",
     "profile_exploitability",
     "root_values",
-    "storage_dtype",
     "uniform_arrays",
 ]

@@ -54,12 +54,20 @@ from pokerlab.subgame.public_tree import (
     estimate_solver_bytes,
     make_public_game,
 )
+from pokerlab.subgame.storage import ITEMSIZES
 
 DEFAULT_MEMORY_LIMIT = 8 * 1024**3
 """Spots whose solver would need more than this (bytes) are refused unless a limit is given."""
 
 BYTES_PER_BOARD_HAND = 96
 """Showdown tables per board and hand: strength, order, entries by card and eight cuts."""
+
+BYTES_PER_BOARD = 17_000
+"""Memory per board beside its tables, while building and after (fitted: a flop spot of
+a tiny range keeps 10 MB more for its 1,454 boards than a river; the flop spots of 100,170
+and 1,073,542 nodes, 1,466 boards each, measured in fresh processes with float64, float32
+and compressed storage, are estimated within 1.5% of their peaks with this and
+:data:`BYTES_PER_KEPT_NODE`)."""
 
 PROCESS_BYTES = 200 * 10**6
 """A solving process before it builds anything: Python, numpy, numba, its compiled
@@ -68,10 +76,11 @@ kernels and pokerlab's command line (measured: 197 MB at the peak of a river spo
 BYTES_PER_BUILT_NODE = 800
 """Memory per public node while the tree is built (the node objects, then the arrays)."""
 
-BYTES_PER_KEPT_NODE = 450
+BYTES_PER_KEPT_NODE = 410
 """Memory per public node once built: the tree's arrays and names, the solver's per-node
 index arrays, and what a report of the root reads (measured on a flop spot of a million
-nodes: 2,412 MB at the peak, of which 1,763 MB solver arrays and 105 MB the process)."""
+nodes in float32: 2,447 MB at the peak, of which 1,745 MB solver arrays, 64 MB showdown
+tables and about 185 MB the process; see :data:`BYTES_PER_BOARD`)."""
 
 STREET_OF_BOARD = {3: 0, 4: 1, 5: 2}
 SPOT_STREETS = STREET_NAMES[1:]
@@ -97,7 +106,8 @@ class SpotSize:
         solver_bytes: regrets, strategy sums and work vectors on one thread (float64; half
             that with float32 storage).
         scratch_bytes: the work vectors each further thread adds (float64).
-        table_bytes: showdown tables (strength, order and cuts per board and hand).
+        table_bytes: showdown tables (strength, order and cuts per board and hand) and
+            what else each board holds.
         build_bytes: the peak while the tree is built (node objects and arrays).
         kept_bytes: what stays once it is built, beside the solver's arrays.
     """
@@ -118,15 +128,29 @@ class SpotSize:
         return self.bytes_in(8)
 
     def bytes_in(self, itemsize: int, threads: int = 1) -> int:
-        """The spot's memory with ``itemsize`` bytes per stored number (8 or 4).
+        """The spot's memory with ``itemsize`` bytes per stored number (8, 4 or 2).
 
         The larger of the build and the solve (the tree, its tables and the solver's
         arrays on ``threads`` threads, to the report): what memory limits are checked
-        against (with one thread: the solver itself checks its own count).
+        against (with one thread: the solver itself checks its own count). 2 is
+        compressed storage: 16-bit regrets and sums, float32 work vectors and a float32
+        scale per row for each (:func:`~pokerlab.subgame.public_tree.estimate_solver_bytes`).
         """
-        arrays = self.solver_bytes + (max(1, threads) - 1) * self.scratch_bytes
-        solving = self.kept_bytes + self.table_bytes + arrays * itemsize // 8
+        solving = self.kept_bytes + self.table_bytes + self.arrays_in(itemsize, threads)
         return max(self.build_bytes, solving)
+
+    def arrays_in(self, itemsize: int, threads: int = 1) -> int:
+        """The solver's arrays alone with ``itemsize`` bytes per stored number (8, 4, 2)."""
+        work = self.solver_bytes - self.stored_bytes + (max(1, threads) - 1) * self.scratch_bytes
+        if itemsize == 2:
+            return self.stored_bytes // 4 + work // 2 + 8 * sum(self.n_rows)
+        return (self.stored_bytes + work) * itemsize // 8
+
+    @property
+    def stored_bytes(self) -> int:
+        """The regrets and strategy sums in float64 (the rest of ``solver_bytes`` is work)."""
+        return 16 * sum(rows * hands for rows, hands in zip(self.n_rows, self.n_hands,
+                                                            strict=True))
 
     def peak_in(self, itemsize: int, threads: int = 1) -> int:
         """The peak of a process that solves the spot: itself, then :meth:`bytes_in`.
@@ -137,11 +161,11 @@ class SpotSize:
         return PROCESS_BYTES + self.bytes_in(itemsize, threads)
 
     def precision(self, memory_limit: int) -> str | None:
-        """The storage that fits ``memory_limit``: ``"float64"``, else ``"float32"``, else None.
+        """The first storage that fits ``memory_limit`` (float64, float32, compressed), or None.
 
         The same choice as :class:`RangeSolver`'s ``"auto"`` precision.
         """
-        for name, itemsize in (("float64", 8), ("float32", 4)):
+        for name, itemsize in ITEMSIZES.items():
             if self.bytes_in(itemsize) <= memory_limit:
                 return name
         return None
@@ -151,9 +175,10 @@ class SpotSize:
         return (f"{self.n_nodes:,} public nodes, {self.n_hands[0]:,} x {self.n_hands[1]:,} "
                 f"hands, {self.n_boards:,} boards; peak memory about "
                 f"{_megabytes(self.peak_in(8))} with float64 storage, "
-                f"{_megabytes(self.peak_in(4))} with float32 storage "
-                f"(of which solver arrays {_megabytes(self.solver_bytes)} and "
-                f"{_megabytes(self.solver_bytes // 2)})")
+                f"{_megabytes(self.peak_in(4))} with float32 storage, "
+                f"{_megabytes(self.peak_in(2))} compressed to 16 bits "
+                f"(of which solver arrays {_megabytes(self.arrays_in(8))}, "
+                f"{_megabytes(self.arrays_in(4))} and {_megabytes(self.arrays_in(2))})")
 
 
 def _megabytes(size: int) -> str:
@@ -393,7 +418,8 @@ class Spot:
             n_boards=len(boards),
             solver_bytes=estimate_solver_bytes(static + span, (rows0, rows1), n_hands),
             scratch_bytes=estimate_solver_bytes(span, (0, 0), n_hands),
-            table_bytes=len(boards) * (BYTES_PER_BOARD_HAND * sum(n_hands) + 2 * 8 * 53),
+            table_bytes=len(boards) * (BYTES_PER_BOARD_HAND * sum(n_hands) + 2 * 8 * 53
+                                       + BYTES_PER_BOARD),
             build_bytes=BYTES_PER_BUILT_NODE * nodes,
             kept_bytes=BYTES_PER_KEPT_NODE * nodes,
         )
@@ -486,13 +512,13 @@ class Spot:
     def build(self, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> BuiltSpot:
         """Build the public game (after checking the size against ``memory_limit``).
 
-        The spot fits if it does with float32 storage (the solver's ``"auto"`` precision
-        then stores in float32 what float64 would not fit).
+        The spot fits if it does with compressed storage (the solver's ``"auto"``
+        precision then stores in float32, or compressed to 16 bits, what float64 would
+        not fit; :attr:`BuiltSpot.precision` names it).
 
         Raises:
-            GameTooLargeError: if the estimate exceeds ``memory_limit`` even with float32
-                storage; the message gives the figures, and nothing large has been
-                allocated.
+            GameTooLargeError: if the estimate exceeds ``memory_limit`` even compressed;
+                the message gives the figures, and nothing large has been allocated.
         """
         size = self.size()
         precision = size.precision(memory_limit)
@@ -501,7 +527,7 @@ class Spot:
                 f"the {self.describe()} needs {size.describe()}, over the limit of "
                 f"{memory_limit / 1e6:,.0f} MB; narrow the ranges, use fewer bet sizes, or "
                 "start on a later street",
-                found=size.bytes_in(4),
+                found=size.bytes_in(2),
                 limit=memory_limit,
             )
         boards: dict[tuple[int, ...], int] = {}

@@ -59,7 +59,7 @@ def test_a_float32_pass_evaluates_a_fixed_profile_like_float64() -> None:
     assert narrow.exploitability > 0.0
 
 
-def test_auto_precision_falls_back_to_float32_only_when_float64_does_not_fit() -> None:
+def test_auto_precision_falls_back_to_float32_then_compressed_only_where_needed() -> None:
     public = RIVER.build().public
     need64, need32 = public.memory_bytes(8), public.memory_bytes(4)
     assert need32 * 2 == need64
@@ -71,7 +71,14 @@ def test_auto_precision_falls_back_to_float32_only_when_float64_does_not_fit() -
     with pytest.raises(GameTooLargeError, match="float64"):
         RangeSolver(public, precision="float64", memory_limit=need64 - 1)
     with pytest.raises(GameTooLargeError, match="float32"):
-        RangeSolver(public, memory_limit=need32 - 1)
+        RangeSolver(public, precision="float32", memory_limit=need32 - 1)
+    need16 = public.memory_bytes(2)
+    assert need16 < need32
+    smallest = RangeSolver(public, memory_limit=need32 - 1)
+    assert smallest.precision == "compressed"
+    assert smallest.hyperparameters()["precision"] == "compressed"
+    with pytest.raises(GameTooLargeError, match="compressed"):
+        RangeSolver(public, memory_limit=need16 - 1)
     with pytest.raises(SolverError, match="unknown precision 'half'; allowed: auto"):
         RangeSolver(public, precision="half")
 
@@ -81,7 +88,8 @@ def test_a_spot_that_fits_only_in_float32_builds_and_says_so() -> None:
     assert size.bytes_in(4) < size.bytes == size.bytes_in(8)
     assert size.precision(size.bytes) == "float64"
     assert size.precision(size.bytes - 1) == "float32"
-    assert size.precision(size.bytes_in(4) - 1) is None
+    assert size.precision(size.bytes_in(4) - 1) == "compressed"
+    assert size.precision(size.bytes_in(2) - 1) is None
     assert "with float32 storage" in size.describe()
     built = RIVER.build(memory_limit=size.bytes - 1)
     assert built.public.tree.n_nodes == size.n_nodes
@@ -89,8 +97,9 @@ def test_a_spot_that_fits_only_in_float32_builds_and_says_so() -> None:
     assert RIVER.build().precision == "float64"
     solver = RangeSolver(built.public, precision=built.precision).run(iterations=5)
     assert solver.dtype == np.float32
+    assert RIVER.build(memory_limit=size.bytes_in(4) - 1).precision == "compressed"
     with pytest.raises(GameTooLargeError, match="over the limit"):
-        RIVER.build(memory_limit=size.bytes_in(4) - 1)
+        RIVER.build(memory_limit=size.bytes_in(2) - 1)
 
 
 def test_float32_checkpoints_resume_bit_for_bit(tmp_path: Path) -> None:

@@ -40,10 +40,20 @@ def test_the_count_before_building_is_the_solver_s_arrays(spot: Spot) -> None:
         assert arrays == game.memory_bytes(8, areas)
         assert arrays == size.solver_bytes + (areas - 1) * size.scratch_bytes
         assert size.bytes_in(8, areas) - size.bytes_in(8) == (areas - 1) * size.scratch_bytes
+        for precision, itemsize in (("float32", 4), ("compressed", 2)):
+            solver = RangeSolver(game, threads=threads, precision=precision)
+            work = solver._work
+            index_arrays = sum(a.nbytes for a in (work.source, work.sigma, work.scratch))
+            arrays = solver.memory_bytes() - index_arrays
+            assert arrays == game.memory_bytes(itemsize, areas) == size.arrays_in(itemsize,
+                                                                                 areas)
 
 
 @pytest.mark.slow
-def test_the_estimate_shown_is_within_10_percent_of_a_fresh_process_s_peak() -> None:
+@pytest.mark.parametrize("storage", [[], ["--compress"]], ids=["auto", "compressed"])
+def test_the_estimate_shown_is_within_10_percent_of_a_fresh_process_s_peak(
+    storage: list[str],
+) -> None:
     # A flop spot of 100,000 nodes (about 600 MB), solved once and reported in a new
     # process, against a river spot of 45 nodes in the same environment: the process
     # itself (Python, numpy, numba, the cached kernels) weighs 200-250 MB depending on
@@ -52,7 +62,7 @@ def test_the_estimate_shown_is_within_10_percent_of_a_fresh_process_s_peak() -> 
     def run(board: str, stack: str) -> tuple[float, float]:
         args = ["spot", "solve", "--board", board, "--oop", OOP, "--ip", IP, "--pot", "200",
                 "--stack", stack, "--bets", "50%,100%", "--raises", "2.5x", "--iterations",
-                "1", "--check-every", "1", "--threads", "2", "--json"]
+                "1", "--check-every", "1", "--threads", "2", *storage, "--json"]
         for _ in range(2):  # the first fills the kernels' cache (compiling takes memory)
             out, peak = command_peak(args, timeout=300)
         return json.loads(out)["memory_mb"] * 1e6, float(peak)

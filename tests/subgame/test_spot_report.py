@@ -184,14 +184,15 @@ def test_the_memory_line_compares_like_with_like() -> None:
                     stack=900, bets="50%, 100%", raises="2.5x").size()
         line = size.describe()
         found = re.search(r"memory about ([\d.,]+) MB with float64 storage, ([\d.,]+) MB with "
-                          r"float32 storage \(of which solver arrays ([\d.,]+) MB and "
-                          r"([\d.,]+) MB\)", line)
+                          r"float32 storage, ([\d.,]+) MB compressed to 16 bits \(of which "
+                          r"solver arrays ([\d.,]+) MB, ([\d.,]+) MB and ([\d.,]+) MB\)", line)
         assert found, line
-        wide, narrow, wide_arrays, narrow_arrays = (float(g.replace(",", ""))
-                                                    for g in found.groups())
-        assert narrow <= wide  # on a river the process itself is nearly all of the peak
-        assert narrow_arrays < wide_arrays <= wide
+        wide, narrow, small, wide_arrays, narrow_arrays, small_arrays = (
+            float(g.replace(",", "")) for g in found.groups())
+        assert small <= narrow <= wide  # on a river the process itself is nearly all of it
+        assert small_arrays < narrow_arrays < wide_arrays <= wide
         assert wide == pytest.approx(size.peak_in(8) / 1e6, rel=0.05)
+        assert small == pytest.approx(size.peak_in(2) / 1e6, rel=0.05)
 
 
 def test_each_bet_size_has_its_own_colour() -> None:

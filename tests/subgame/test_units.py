@@ -171,7 +171,7 @@ def test_compact_and_full_layouts_give_the_same_values(turn_game) -> None:  # ty
                                   compact.cfreach[compact.source[own]])
 
 
-@pytest.mark.parametrize("precision", ["float64", "float32"])
+@pytest.mark.parametrize("precision", ["float64", "float32", "compressed"])
 def test_the_checks_read_the_average_from_the_sums_exactly(turn_game, precision) -> None:  # type: ignore[no-untyped-def]
     locks = ["x:check=0.25,b45=0.75"]
     solver = RangeSolver(turn_game, precision=precision, locks=locks, threads=2)
