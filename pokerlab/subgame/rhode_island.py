@@ -168,7 +168,7 @@ class RhodeIslandPublic:
         """The public node of each public history key (decision nodes)."""
         kinds = self.public.tree.nodes[:, COL_KIND]
         keys = self.public.tree.keys
-        return {keys[n]: int(n) for n in np.flatnonzero(kinds == DECISION)}
+        return {keys[int(n)]: int(n) for n in np.flatnonzero(kinds == DECISION)}
 
     def canonical(self, board: tuple[int, ...]) -> tuple[int, ...]:
         """The suit permutation (``perm[suit]`` = its image) that maps ``board`` on the tree.

@@ -62,12 +62,11 @@ DEFAULT_MEMORY_LIMIT = 8 * 1024**3
 BYTES_PER_BOARD_HAND = 96
 """Showdown tables per board and hand: strength, order, entries by card and eight cuts."""
 
-BYTES_PER_BOARD = 17_000
-"""Memory per board beside its tables, while building and after (fitted: a flop spot of
-a tiny range keeps 10 MB more for its 1,454 boards than a river; the flop spots of 100,170
-and 1,073,542 nodes, 1,466 boards each, measured in fresh processes with float64, float32
-and compressed storage, are estimated within 1.5% of their peaks with this and
-:data:`BYTES_PER_KEPT_NODE`)."""
+BYTES_PER_BOARD = 24_500
+"""Memory per board beside its tables, while building and after (fitted with
+:data:`BYTES_PER_KEPT_NODE` on the flop spots of 100,170 and 1,073,542 nodes, 1,466 boards
+each, measured in fresh processes with float64, float32 and compressed storage; a flop
+spot of a tiny range keeps 10 MB more for its 1,454 boards than a river)."""
 
 PROCESS_BYTES = 200 * 10**6
 """A solving process before it builds anything: Python, numpy, numba, its compiled
@@ -76,11 +75,11 @@ kernels and pokerlab's command line (measured: 197 MB at the peak of a river spo
 BYTES_PER_BUILT_NODE = 800
 """Memory per public node while the tree is built (the node objects, then the arrays)."""
 
-BYTES_PER_KEPT_NODE = 410
-"""Memory per public node once built: the tree's arrays and names, the solver's per-node
-index arrays, and what a report of the root reads (measured on a flop spot of a million
-nodes in float32: 2,447 MB at the peak, of which 1,745 MB solver arrays, 64 MB showdown
-tables and about 185 MB the process; see :data:`BYTES_PER_BOARD`)."""
+BYTES_PER_KEPT_NODE = 300
+"""Memory per public node once built: the tree's arrays and packed names, the solver's
+per-node index arrays, and what a report of the root reads (measured on a flop spot of a
+million nodes in float32: 2,367 MB at the peak, of which 1,745 MB solver arrays, 64 MB
+showdown tables and about 185 MB the process; see :data:`BYTES_PER_BOARD`)."""
 
 STREET_OF_BOARD = {3: 0, 4: 1, 5: 2}
 SPOT_STREETS = STREET_NAMES[1:]
@@ -533,10 +532,7 @@ class Spot:
         boards: dict[tuple[int, ...], int] = {}
         root = self._build(self.graph.root, self.board_cards, "", "", boards)
         tree = build_public_tree(root)
-        # The node objects go now. Fresh copies of the keys let the memory they held go
-        # back to the system (the originals pin it; on a flop spot, hundreds of MB).
-        del root
-        tree = tree.with_fresh_keys()
+        del root  # the node objects go now (the tree packs its keys: see NodeKeys)
         board_list = sorted(boards, key=boards.__getitem__)
         hands = self.hands
         strengths = (board_strengths(hands[0], board_list),

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from benchmarks._harness import command_peak
-from pokerlab.subgame.public_tree import estimate_solver_bytes
+from pokerlab.subgame.public_tree import NodeKeys, estimate_solver_bytes
 from pokerlab.subgame.range_solver import RangeSolver
 from pokerlab.subgame.spot import Spot
 
@@ -73,3 +73,28 @@ def test_the_estimate_shown_is_within_10_percent_of_a_fresh_process_s_peak(
     assert abs(spot_estimate - spot_peak) <= 0.10 * spot_peak, (spot_estimate / 1e6,
                                                                  spot_peak / 1e6)
     assert abs(estimate - peak) <= 0.20 * peak, (estimate / 1e6, peak / 1e6)
+
+
+def test_packed_node_keys_read_like_the_tuple_they_replace() -> None:
+    keys = ("", "x", "x-b100", "x-b100/2s", "b50-c/Kd/x", "é")  # any UTF-8
+    packed = NodeKeys(keys)
+    assert len(packed) == len(keys)
+    assert list(packed) == list(keys)
+    assert [packed[i] for i in range(-len(keys), len(keys))] == [*keys, *keys]
+    assert packed[1:4] == keys[1:4]
+    assert packed.index("x-b100") == 2
+    assert packed == NodeKeys(keys)
+    assert packed == keys
+    assert packed != NodeKeys(keys[:-1])
+    for outside in (len(keys), -len(keys) - 1):
+        with pytest.raises(IndexError, match="out of range"):
+            packed[outside]
+    assert NodeKeys(()) == ()
+
+
+def test_a_built_spot_packs_its_keys() -> None:
+    game = Spot(board="Td9d6hQc", oop="AA, T9s", ip="KK, 87s", pot=60, stack=120,
+                bets="100%", raises="a").build().public
+    assert isinstance(game.tree.keys, NodeKeys)
+    assert game.tree.keys[0] == ""
+    assert len(set(game.tree.keys)) == game.tree.n_nodes  # every node named, once
