@@ -31,7 +31,11 @@ strategy sums ``uint16``, each node's rows scaled by one number (``scales[row]``
 node's first row: the stored integers times it are the values). Regret matching and
 normalizing the sums are blind to a positive factor per node, so they read the integers
 as they are; an update decodes the node's rows, adds, and encodes them again with the new
-largest magnitude (:func:`encode_node`). An empty ``scales`` array means plain floats.
+largest magnitude (:func:`encode_node`). Regrets round to nearest; strategy sums round
+stochastically (up with the probability of the fraction, from a hash of the entry and the
+iteration: the same on any thread count), since a hand whose reach-weighted increments
+stay under half a step of its node's largest sum would otherwise never move its average.
+An empty ``scales`` array means plain floats.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pokerlab._numba import numba
+from pokerlab.cards.splitmix import GAMMA, mix, unit
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
@@ -188,26 +193,35 @@ def average_rows(sums: Floats, row: int, n_actions: int, n_hands: int, out: Floa
 
 @numba.njit(cache=True, nogil=True)
 def encode_node(values: Floats, n_actions: int, n_hands: int, stored: NDArray[Any], row: int,
-                scales: Scales, top: float) -> None:
+                scales: Scales, top: float, salt: int) -> None:
     """Store ``values[:n_actions, :n_hands]`` in rows ``row..`` of ``stored`` as integers.
 
     The node's scale (``scales[row]``) becomes its largest magnitude over ``top`` (32,767
-    for int16 regrets, 65,535 for uint16 sums), so that magnitude is stored as ``top``
-    and every value to within half a step of it (rounded to the nearest integer).
+    for int16 regrets, 65,535 for uint16 sums), so that magnitude is stored as ``top``.
+    With ``salt < 0`` every value is rounded to the nearest step; otherwise up or down at
+    random, up with the probability of its fraction (unbiased: tiny additions survive on
+    average), the draw a hash of ``salt``, the row and the hand. A node too small for a
+    float32 scale (below about 1e-40) is stored as zeros.
     """
     largest = 0.0
     for a in range(n_actions):
         for h in range(n_hands):
             largest = max(largest, abs(values[a, h]))
-    if largest > 0.0:
-        scales[row] = largest / top
-        encoder = 1.0 / scales[row]  # the scale as stored (float32): decoding inverts this
-    else:
-        scales[row] = 0.0
-        encoder = 0.0
+    scales[row] = largest / top
+    encoder = 1.0 / scales[row] if scales[row] > 0.0 else 0.0  # the stored (float32) scale
+    if salt < 0:
+        for a in range(n_actions):
+            for h in range(n_hands):
+                stored[row + a, h] = min(max(math.floor(values[a, h] * encoder + 0.5), -top),
+                                         top)
+        return
+    width = np.uint64(stored.shape[1])
+    seed = np.uint64(salt) * GAMMA
     for a in range(n_actions):
+        entry = np.uint64(row + a) * width
         for h in range(n_hands):
-            stored[row + a, h] = min(max(math.floor(values[a, h] * encoder + 0.5), -top), top)
+            draw = unit(mix(seed + entry + np.uint64(h)))
+            stored[row + a, h] = min(max(math.floor(values[a, h] * encoder + draw), -top), top)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -232,7 +246,7 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
                  cum_o: Floats, sum_scales_o: Scales, average_weight: float, cfreach: Floats,
                  source: Ints,
                  sigma: Floats, lock_at: Ints, locks_o: Floats, slot: Ints,
-                 base: int, normalized: bool) -> None:
+                 base: int, normalized: bool, iteration: int) -> None:
     """Pass the opponent's reach from each node ``order[start:stop]`` to its children.
 
     Parents come before children in ``order`` (the root's row is set first: see
@@ -243,8 +257,8 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
     a stored average would be), then the locks written over them. With
     ``average_weight > 0`` its
     reach-weighted strategy is added to ``cum_o`` (the strategy sums; compressed where
-    ``sum_scales_o`` is not empty). ``source[c]`` becomes the work row holding child
-    ``c``'s reach.
+    ``sum_scales_o`` is not empty; ``iteration`` salts their rounding). ``source[c]``
+    becomes the work row holding child ``c``'s reach.
     """
     n_o = cards_o.shape[0]
     compressed = sum_scales_o.shape[0] > 0
@@ -302,7 +316,8 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
                     r = source[first + k]
                     for h in range(n_o):
                         sigma[k, h] = cum_o[row + k, h] * scale + average_weight * cfreach[r, h]
-                encode_node(sigma, count, n_o, cum_o, row, sum_scales_o, UINT16_TOP)
+                encode_node(sigma, count, n_o, cum_o, row, sum_scales_o, UINT16_TOP,
+                            2 * iteration + 1 - p)
             elif average_weight > 0.0:
                 for k in range(count):
                     r = source[first + k]
@@ -433,7 +448,7 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
                     elif discount:
                         x *= positive_factor if x >= 0.0 else negative_factor
                     sigma[k, h] = x
-            encode_node(sigma, count, n_p, regrets_p, row, regret_scales_p, INT16_TOP)
+            encode_node(sigma, count, n_p, regrets_p, row, regret_scales_p, INT16_TOP, -1)
             continue
         for k in range(count):
             r = _row(slot, first + k, base)
@@ -455,12 +470,12 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
 def cfr_top_down(p: int, nodes: Ints, amounts: Floats, theirs: tuple,  # type: ignore[type-arg]
                  regrets_o: Floats, cum_o: Floats, sum_scales_o: Scales, cfreach: Floats,
                  source: Ints, sigma: Floats, average_weight: float, lock_at: Ints,
-                 locks_o: Floats, slot: Ints, top: Ints) -> None:
+                 locks_o: Floats, slot: Ints, top: Ints, iteration: int) -> None:
     """A CFR update's first step: the opponent's reach through the nodes above the units."""
     _reach_root(theirs[WEIGHTS], cfreach, source, slot)
     _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], regrets_o, regrets_o,
                  True, cum_o, sum_scales_o, average_weight, cfreach, source, sigma, lock_at,
-                 locks_o, slot, 0, False)
+                 locks_o, slot, 0, False, iteration)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -471,7 +486,7 @@ def cfr_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, nodes: 
               sigma: Floats, scratch: Floats, regret_weight: float, average_weight: float,
               floor: bool, discount: bool, positive_factor: float, negative_factor: float,
               lock_at: Ints, locks_p: Floats, locks_o: Floats, slot: Ints,
-              base: int) -> None:
+              base: int, iteration: int) -> None:
     """A CFR update inside each unit of ``units``: reach down, then values and regrets up.
 
     Units share no node, row or reach entry, so threads may run disjoint lists at once,
@@ -482,7 +497,7 @@ def cfr_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, nodes: 
         stop = unit_offsets[u + 1]
         _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], regrets_o,
                      regrets_o, True, cum_o, sum_scales_o, average_weight, cfreach, source,
-                     sigma, lock_at, locks_o, slot, base, False)
+                     sigma, lock_at, locks_o, slot, base, False, iteration)
         _update_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
                       regrets_p, regret_scales_p, cfreach, source, cfv, sigma, scratch,
                       regret_weight, floor, discount, positive_factor, negative_factor,
@@ -511,7 +526,7 @@ def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
              average_weight: float, floor: bool, discount: bool, positive_factor: float,
              negative_factor: float, lock_at: Ints, locks_p: Floats, locks_o: Floats,
              slot: Ints, base: int, top: Ints, unit_nodes: Ints, unit_offsets: Ints,
-             all_units: Ints) -> None:
+             all_units: Ints, iteration: int) -> None:
     """One CFR update of player ``p``: regrets of ``p``, strategy sums of the opponent.
 
     Top-down, the opponent plays regret matching and its reach-weighted strategy is added
@@ -522,11 +537,12 @@ def cfr_pass(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
     so the threaded passes give the same numbers.
     """
     cfr_top_down(p, nodes, amounts, theirs, regrets_o, cum_o, sum_scales_o, cfreach, source,
-                 sigma, average_weight, lock_at, locks_o, slot, top)
+                 sigma, average_weight, lock_at, locks_o, slot, top, iteration)
     cfr_units(all_units, unit_nodes, unit_offsets, p, nodes, amounts, isomorphic, mine,
               theirs, regrets_p, regret_scales_p, regrets_o, cum_o, sum_scales_o, cfreach,
               source, cfv, sigma, scratch, regret_weight, average_weight, floor, discount,
-              positive_factor, negative_factor, lock_at, locks_p, locks_o, slot, base)
+              positive_factor, negative_factor, lock_at, locks_p, locks_o, slot, base,
+              iteration)
     cfr_top_up(p, nodes, amounts, isomorphic, mine, theirs, regrets_p, regret_scales_p,
                cfreach, source, cfv, sigma, scratch, regret_weight, floor, discount,
                positive_factor, negative_factor, lock_at, locks_p, slot, top)
@@ -601,7 +617,7 @@ def evaluate_top_down(p: int, nodes: Ints, amounts: Floats,
     no_scales = np.zeros(0, dtype=np.float32)  # nothing is added to strategy sums here
     _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], strategy_o,
                  strategy_o, False, strategy_o, no_scales, 0.0, cfreach, source, sigma,
-                 lock_at, locks_o, slot, 0, normalized)
+                 lock_at, locks_o, slot, 0, normalized, 0)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -619,7 +635,7 @@ def evaluate_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, no
         stop = unit_offsets[u + 1]
         _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], strategy_o,
                      strategy_o, False, strategy_o, no_scales, 0.0, cfreach, source, sigma,
-                     lock_at, locks_o, slot, base, normalized)
+                     lock_at, locks_o, slot, base, normalized, 0)
         _evaluate_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
                         strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
                         locks_p, slot, base)
@@ -669,13 +685,14 @@ def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
                    sum_scales1: Scales, cfreach: Floats, source: Ints, cfv: Floats, sigma: Floats,
                    scratch: Floats, floor: bool, discount: bool, lock_at: Ints,
                    locks0: Floats, locks1: Floats, slot: Ints, base: int, top: Ints,
-                   unit_nodes: Ints, unit_offsets: Ints, all_units: Ints) -> None:
+                   unit_nodes: Ints, unit_offsets: Ints, all_units: Ints,
+                   first: int) -> None:
     """``count`` alternating iterations on one thread: player 0's update, then player 1's.
 
     ``schedule[i]`` holds the ``i``-th iteration's ``(regret_weight, average_weight,
     positive_factor, negative_factor)``; ``lock_at``, ``locks0`` and ``locks1`` are the
     locked nodes (:class:`~pokerlab.subgame.node_lock.LockTable`); the scales are those
-    of compressed storage (empty for floats).
+    of compressed storage (empty for floats); ``first`` is the first iteration's number.
     """
     for i in range(count):
         regret_weight = schedule[i, 0]
@@ -685,11 +702,13 @@ def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
         cfr_pass(0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regret_scales0,
                  regrets1, sums1, sum_scales1, cfreach, source, cfv, sigma, scratch,
                  regret_weight, average_weight, floor, discount, positive, negative, lock_at,
-                 locks0, locks1, slot, base, top, unit_nodes, unit_offsets, all_units)
+                 locks0, locks1, slot, base, top, unit_nodes, unit_offsets, all_units,
+                 first + i)
         cfr_pass(1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regret_scales1,
                  regrets0, sums0, sum_scales0, cfreach, source, cfv, sigma, scratch,
                  regret_weight, average_weight, floor, discount, positive, negative, lock_at,
-                 locks1, locks0, slot, base, top, unit_nodes, unit_offsets, all_units)
+                 locks1, locks0, slot, base, top, unit_nodes, unit_offsets, all_units,
+                 first + i)
 
 
 @numba.njit(cache=True, nogil=True)

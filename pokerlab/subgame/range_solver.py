@@ -247,16 +247,16 @@ class RangeSolver(RunLoop):
                 self._regrets[1], self._sums[0], self._sums[1], regret_scales[0],
                 regret_scales[1], sum_scales[0], sum_scales[1], *self._work.arrays(), floor,
                 discount, self.locks.lock_at, *self.locks.probs, self._work.slot,
-                self._work.base(0), *self._units.as_tuple(),
+                self._work.base(0), *self._units.as_tuple(), first,
             )
         else:
             for i in range(count):
                 for p in (0, 1):
-                    self._threaded_pass(p, schedule[i], floor, discount)
+                    self._threaded_pass(p, schedule[i], floor, discount, first + i)
         self.iterations += count
 
-    def _threaded_pass(self, p: int, schedule: FloatArray, floor: bool, discount: bool
-                       ) -> None:
+    def _threaded_pass(self, p: int, schedule: FloatArray, floor: bool, discount: bool,
+                       iteration: int) -> None:
         """``cfr_pass`` of player ``p`` with the units on this solver's threads."""
         game, units, o = self.game, self._units, 1 - p
         tree = game.tree
@@ -268,7 +268,7 @@ class RangeSolver(RunLoop):
         regret_scales, sum_scales = self._stored.regret_scales, self._stored.sum_scales
         kernels.cfr_top_down(p, tree.nodes, tree.amounts, theirs, self._regrets[o],
                              self._sums[o], sum_scales[o], cfreach, source, sigma,
-                             average_weight, lock_at, locks[o], slot, units.top)
+                             average_weight, lock_at, locks[o], slot, units.top, iteration)
 
         def work(group: IntArray, g: int) -> None:
             sigma_g, scratch_g = self._scratch[g]
@@ -277,7 +277,8 @@ class RangeSolver(RunLoop):
                               regret_scales[p], self._regrets[o], self._sums[o],
                               sum_scales[o], cfreach, source, cfv, sigma_g, scratch_g,
                               regret_weight, average_weight, floor, discount, up, down,
-                              lock_at, locks[p], locks[o], slot, self._work.base(g))
+                              lock_at, locks[p], locks[o], slot, self._work.base(g),
+                              iteration)
 
         run_groups(work, self._groups)
         kernels.cfr_top_up(p, tree.nodes, tree.amounts, tree.isomorphic, mine, theirs,
@@ -290,8 +291,11 @@ class RangeSolver(RunLoop):
 
         In the work dtype (float32 and compressed storage give float32 strategies: on a
         flop they are as large as the regrets). Locked nodes and hands hold their locks
-        exactly.
+        exactly. After :meth:`finish` of a compressed solve (whose sums the averages were
+        written over), copies of the finished averages.
         """
+        if self._finished is not None and self._stored.compressed:
+            return self._finished[0].copy(), self._finished[1].copy()
         out: tuple[FloatArray, FloatArray] = (np.empty(self._sums[0].shape, self.dtype),
                                               np.empty(self._sums[1].shape, self.dtype))
         self._average_into(out)
@@ -445,6 +449,9 @@ class RangeSolver(RunLoop):
                 found = getattr(value, "shape", None)
                 raise SolverError(f"checkpoint array {name!r} must have shape {target.shape}; "
                                   f"got {found}")
+            if value.dtype != target.dtype:
+                raise SolverError(f"checkpoint array {name!r} must be {target.dtype} (this "
+                                  f"solver stores {self.precision}); got {value.dtype}")
         for name, target in targets.items():
             target[...] = state[name]
         self.iterations = iterations
@@ -506,6 +513,8 @@ class RangeSolver(RunLoop):
         hyperparameters = header.get("hyperparameters", {})
         if not isinstance(hyperparameters, dict):
             raise FileFormatError(f"{where} has corrupted hyper-parameters: {hyperparameters!r}")
+        # a file without a precision stores float64 (not "auto": that could pick another)
+        hyperparameters = {"precision": "float64", **hyperparameters}
         saved = header.get("locks", [])
         if not isinstance(saved, list) or not all(isinstance(t, str) for t in saved):
             raise FileFormatError(f"{where} has corrupted locks: {saved!r}")

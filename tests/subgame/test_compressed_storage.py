@@ -5,12 +5,14 @@ resumes bit for bit, finishes in place, and the command offers it as --compress.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pokerlab.cli import main
+from pokerlab.errors import GameTooLargeError, SolverError
 from pokerlab.subgame import RangeSolver
 from pokerlab.subgame import _kernels as kernels
 from pokerlab.subgame.checkpoint import load_range_checkpoint, save_range_checkpoint
@@ -22,11 +24,15 @@ TURN = Spot(board="Td9d6hQc", oop="AA, T9s, 87s", ip="KK, 87s, AJs", pot=60, sta
             bets="100%", raises="a")
 
 
-@pytest.mark.parametrize(("top", "dtype"), [(kernels.INT16_TOP, np.int16),
-                                        (kernels.UINT16_TOP, np.uint16)])
-def test_a_node_is_stored_to_within_half_a_step_of_its_largest_value(top: float,
-                                                                     dtype: type) -> None:
+@pytest.mark.parametrize(("top", "dtype", "salt"), [(kernels.INT16_TOP, np.int16, -1),
+                                                (kernels.UINT16_TOP, np.uint16, -1),
+                                                (kernels.UINT16_TOP, np.uint16, 12)])
+def test_a_node_is_stored_to_within_a_step_of_its_largest_value(top: float, dtype: type,
+                                                                salt: int) -> None:
+    # to nearest (salt -1): within half a step; stochastically (the sums): within one,
+    # and unbiased on average
     rng = np.random.default_rng(7)
+    errors: list[float] = []
     stored = np.zeros((5, 40), dtype=dtype)
     scales = np.zeros(5, dtype=np.float32)
     for trial in range(50):
@@ -34,13 +40,17 @@ def test_a_node_is_stored_to_within_half_a_step_of_its_largest_value(top: float,
         if dtype == np.uint16:
             values = np.abs(values)
         values[:, rng.integers(0, 40, 5)] = 0.0
-        kernels.encode_node(values, 3, 40, stored, 1, scales, top)
+        kernels.encode_node(values, 3, 40, stored, 1, scales, top,
+                            salt if salt < 0 else salt + trial)
         decoded = stored[1:4].astype(np.float64) * float(scales[1])
         largest = np.abs(values).max()
-        assert np.abs(stored[1:4]).max() == top  # the largest magnitude uses every bit
-        assert np.abs(decoded - values).max() <= largest / top * (0.5 + 1e-6), trial
+        assert np.abs(stored[1:4]).max() >= top - 1  # the largest uses every bit
+        step = largest / top
+        assert np.abs(decoded - values).max() <= step * (0.5 if salt < 0 else 1.0 + 1e-6)
+        errors.append((decoded - values).mean() / step)
         assert (decoded[values == 0.0] == 0.0).all()
-    kernels.encode_node(np.zeros((3, 40)), 3, 40, stored, 1, scales, top)
+    assert abs(np.mean(errors)) < 0.05  # no drift either way
+    kernels.encode_node(np.zeros((3, 40)), 3, 40, stored, 1, scales, top, salt)
     assert scales[1] == 0.0
     assert not stored[1:4].any()
 
@@ -59,12 +69,29 @@ def test_compressed_storage_converges_like_float32(spot: Spot) -> None:
     assert first is not None
     assert last is not None
     assert last < first
-    # Measured: 0.03% (river) and 0.022% (turn) of the pot where float32 reaches 0.018%
-    # and 0.006%: 16 bits leave a floor far below the 0.5% solves aim for.
+    # Measured: 0.019% (river) and 0.009% (turn) of the pot where float32 reaches 0.018%
+    # and 0.006%.
     assert last < 1e-3 * spot.pot
     low32, high32 = narrow.evaluate().value_bounds
     low16, high16 = small.evaluate().value_bounds
     assert max(low32, low16) <= min(high32, high16) + 1e-9
+
+
+@pytest.mark.parametrize("variant", ["dcfr", "cfr+", "cfr"])
+def test_compressed_sums_keep_converging_with_every_variant(variant: str) -> None:
+    # Rounded to nearest, a hand whose reach-weighted additions stay under half a step
+    # of its node's largest sum never moves: CFR+ then drifted from 0.043% to 0.074% of
+    # the pot over 3,000 iterations. Rounded stochastically the sums follow float32.
+    public = RIVER.build().public
+    small = RangeSolver(public, variant=variant, precision="compressed").run(
+        iterations=2000, check_every=500)
+    narrow = RangeSolver(public, variant=variant, precision="float32").run(
+        iterations=2000, check_every=500)
+    first, last = small.history[0].exploitability, small.history[-1].exploitability
+    assert first is not None
+    assert last is not None
+    assert last < 0.6 * first
+    assert last < 2.0 * narrow.last_exploitability
 
 
 def test_compressed_numbers_are_the_same_on_every_thread_count() -> None:
@@ -108,6 +135,42 @@ def test_finishing_writes_the_averages_over_the_integers() -> None:
     assert solver.exploitability() == measured
     row = public.tree.row(public.tree.keys.index("x"))
     assert (finished[1][row] == 1.0).all()  # the lock (IP checks behind) holds
+
+
+def test_the_averages_after_finishing_are_the_finished_ones() -> None:
+    solver = RangeSolver(TURN.build().public, precision="compressed").run(iterations=20)
+    before = solver.average_arrays()
+    finished = solver.finish()
+    after = solver.average_arrays()  # the sums are gone: copies of what finish wrote
+    for p in (0, 1):
+        assert np.array_equal(after[p], before[p])
+        assert not np.shares_memory(after[p], finished[p])
+
+
+def test_a_node_too_small_for_a_float32_scale_is_stored_as_zeros() -> None:
+    stored = np.ones((2, 3), dtype=np.int16)
+    scales = np.ones(2, dtype=np.float32)
+    kernels.encode_node(np.full((1, 3), 1e-41), 1, 3, stored, 1, scales, kernels.INT16_TOP,
+                        -1)
+    assert scales[1] == 0.0
+    assert not stored[1].any()
+    solver = RangeSolver(RIVER.build().public, precision="compressed",
+                         locks=["x:x=1,b50=1e-40"]).run(iterations=20)
+    assert np.isfinite(solver.last_exploitability)
+
+
+def test_a_checkpoint_restores_only_into_its_own_storage(tmp_path: Path) -> None:
+    public = TURN.build().public
+    state = RangeSolver(public, precision="compressed").run(iterations=5).state()
+    with pytest.raises(SolverError, match=re.escape("must be float64 (this solver stores "
+                                                    "float64); got int16")):
+        RangeSolver(public, precision="float64").restore(state, iterations=5, seconds=0.0,
+                                                         history=[])
+    wide = RangeSolver(public, precision="float64").run(iterations=5)
+    path = save_range_checkpoint(wide, tmp_path / "wide.npz")
+    # a float64 file under a limit only compressed fits: refused, not switched
+    with pytest.raises(GameTooLargeError, match="float64"):
+        RangeSolver.load_checkpoint(path, game=public, memory_limit=public.memory_bytes(2))
 
 
 def test_the_command_solves_compressed_and_resumes_only_as_stored(
