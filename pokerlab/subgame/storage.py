@@ -6,8 +6,10 @@ Three precisions, each half the memory of the one before:
 - ``"float32"``: arithmetic stays float64 in registers, each stored update rounds;
 - ``"compressed"``: 16 bits a number, as the Rust postflop solver's compression: regrets
   ``int16`` and strategy sums ``uint16``, each node's rows scaled by one float32 (its
-  largest magnitude maps to the integers' top), work vectors float32. A value is kept to
-  within 1/65,534 (regrets) or 1/131,070 (sums) of its node's largest.
+  largest magnitude maps to the integers' top), work vectors float32. A regret is kept
+  to within half a step, 1/65,534 of its node's largest; a strategy sum to within a step,
+  1/65,535, rounded stochastically so that small additions survive on average
+  (:func:`pokerlab.subgame._kernels.encode_node`).
 
 ``"auto"`` takes the first of them that fits the memory limit. A compressed solve
 finishes in place: each player's regrets and sums lie in one buffer, and the float32
