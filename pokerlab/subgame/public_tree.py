@@ -108,10 +108,11 @@ class NodeKeys(Sequence[str]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, NodeKeys):
             return self._blob == other._blob and np.array_equal(self._offsets, other._offsets)
-        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+        if isinstance(other, str | bytes) or not isinstance(other, Sequence):
+            return False  # a string is a sequence too, but not of keys
+        return tuple(self) == tuple(other)
 
-    def __hash__(self) -> int:
-        return hash(self._blob)
+    __hash__ = None  # type: ignore[assignment]  # equal to tuples: no hash to agree with
 
     def __repr__(self) -> str:
         return f"NodeKeys({len(self):,} keys)"

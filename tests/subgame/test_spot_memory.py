@@ -86,6 +86,7 @@ def test_packed_node_keys_read_like_the_tuple_they_replace() -> None:
     assert packed == NodeKeys(keys)
     assert packed == keys
     assert packed != NodeKeys(keys[:-1])
+    assert NodeKeys(["a", "b"]) != "ab"
     for outside in (len(keys), -len(keys) - 1):
         with pytest.raises(IndexError, match="out of range"):
             packed[outside]
