@@ -180,6 +180,61 @@ def test_lock_a_node_and_solve_again(base_url: str, page: Page, tmp_path: Path) 
         [a["frequency"] for a in free["actions"]], abs=1e-9)
 
 
+def test_lock_some_hands_picked_on_the_grid(base_url: str, page: Page, tmp_path: Path) -> None:
+    _solve(page, base_url, "AA, KK, 87s", "QQ, JJ")
+    page.click("button.child[data-key='x']")
+    page.wait_for_function("document.body.dataset.node === 'x'")
+    assert page.input_value("#lock-hands") == ""
+    assert page.text_content("#lock-what") == "its whole range"
+    # Clicks on the grid's classes add them to the hands locked and take them out again;
+    # a class the player does not hold is not taken.
+    page.click("#grid td[data-hand='QQ']")
+    page.click("#grid td[data-hand='JJ']")
+    page.click("#grid td[data-hand='AA']")
+    assert page.input_value("#lock-hands") == "QQ,JJ"
+    page.click("#grid td[data-hand='JJ']")
+    assert page.input_value("#lock-hands") == "QQ"
+    assert page.text_content("#lock-what") == "the hands QQ"
+    before = page.evaluate("document.body.dataset.solved")
+    for k, value in enumerate(("0", "0", "100")):
+        page.locator("#lock-inputs input").nth(k).fill(value)
+    page.click("#lock-solve")
+    page.wait_for_function(f"document.body.dataset.solved !== {json.dumps(before)}")
+    assert page.text_content("#locks") == "x@QQ:check=0.0,bet 50=0.0,bet 100=1.0"
+    assert page.input_value("#lock-hands") == "QQ"  # kept on the same node
+    # A lock of other hands at the same node keeps the first; both hold, each on its hands.
+    page.fill("#lock-hands", "JJ")
+    for k, value in enumerate(("100", "0", "0")):
+        page.locator("#lock-inputs input").nth(k).fill(value)
+    page.click("#lock-solve")
+    page.wait_for_function("document.getElementById('locks').textContent.includes('x@JJ')")
+    assert page.text_content("#locks") == ("x@QQ:check=0.0,bet 50=0.0,bet 100=1.0; "
+                                           "x@JJ:check=1.0,bet 50=0.0,bet 100=0.0")
+    solved = page.evaluate("document.body.dataset.solved")
+    locked = _api(base_url, "/api/spot/node", solved=solved, node="x")
+    classes = {hand["class"] for hand in locked["hands"]}
+    assert classes == {"QQ", "JJ"}
+    for hand in locked["hands"]:
+        expected = [0.0, 0.0, 1.0] if hand["class"] == "QQ" else [1.0, 0.0, 0.0]
+        assert hand["strategy"] == pytest.approx(expected), hand["hand"]
+    page.screenshot(path=str(tmp_path / "spot-hands-locked.png"), full_page=True)
+    # The whole range's lock replaces every lock of the node; another node starts empty.
+    page.fill("#lock-hands", "")
+    for k, value in enumerate(("50", "0", "50")):
+        page.locator("#lock-inputs input").nth(k).fill(value)
+    page.click("#lock-solve")
+    page.wait_for_function("document.getElementById('locks').textContent === "
+                           "'x:check=0.5,bet 50=0.0,bet 100=0.5'")
+    page.click("#path button")
+    page.wait_for_function("document.body.dataset.node === 'root'")
+    assert page.input_value("#lock-hands") == ""
+    # Hands the player does not hold at the node are refused by the server, by name.
+    page.fill("#lock-hands", "72o")
+    page.click("#lock-solve")
+    page.wait_for_function("document.getElementById('message').textContent.length > 0")
+    assert "72o" in (page.text_content("#message") or "")
+
+
 def test_save_then_reopen(base_url: str, page: Page, folder: Path) -> None:
     _solve(page, base_url, "AA, KK, 87s", "QQ, JJ")
     page.click("button.child[data-key='b100']")

@@ -4,6 +4,7 @@
 
 let source = null;  // {file} or {solved}
 let node = null;
+let previousLockNode = null;  // the node the lock box last showed (its hands field is kept there)
 
 async function loadFiles(selected) {
   const select = document.getElementById("file");
@@ -113,6 +114,26 @@ async function solve() {
 // --- Locks: the lock text of `pokerlab spot solve --lock`, checked by the server. ---
 
 function lockNode(text) { return text.split(/[@:]/)[0]; }
+// What a lock binds: its node and hands (`x-b100@QQ+`), the text before the last ':'.
+function lockHead(text) { return text.slice(0, text.lastIndexOf(":")); }
+function lockHands() { return document.getElementById("lock-hands").value.replace(/\s+/g, ""); }
+
+function showLockHands() {
+  const hands = lockHands();
+  document.getElementById("lock-what").textContent = hands ? `the hands ${hands}` : "its whole range";
+}
+
+// A click on a hand class of the grid adds it to the hands locked, or takes it out.
+function toggleLockHand(label) {
+  const box = document.getElementById("lock-box");
+  if (box.hidden) return;
+  const field = document.getElementById("lock-hands");
+  const hands = lockHands().split(",").filter((x) => x);
+  const at = hands.indexOf(label);
+  if (at >= 0) hands.splice(at, 1); else hands.push(label);
+  field.value = hands.join(",");
+  showLockHands();
+}
 
 async function resolveWith(locks) {
   showError("");
@@ -129,14 +150,22 @@ async function resolveWith(locks) {
 function lockThisNode() {
   const parts = [...document.querySelectorAll("#lock-inputs input")].map(
     (input) => `${input.dataset.action}=${input.value.trim() || "0"}%`);
-  const kept = node.spot_locks.filter((text) => lockNode(text) !== node.key);
-  resolveWith([...kept, `${node.key}:${parts.join(",")}`]);
+  // The whole range's lock replaces every lock of this node; a lock of some hands replaces
+  // only one of the same hands (a later lock wins for the hands it names, on the server).
+  const hands = lockHands();
+  const head = hands ? `${node.key}@${hands}` : node.key;
+  const kept = node.spot_locks.filter((text) =>
+    hands ? lockHead(text) !== head : lockNode(text) !== node.key);
+  resolveWith([...kept, `${head}:${parts.join(",")}`]);
 }
 
 function drawLockBox(view) {
   const box = document.getElementById("lock-box");
   box.hidden = !(view.lockable && view.kind === "decision");  // a spot small enough to solve here
   document.getElementById("lock-who").textContent = view.acting >= 0 ? ["OOP", "IP"][view.acting] : "";
+  if (previousLockNode !== view.key) document.getElementById("lock-hands").value = "";
+  previousLockNode = view.key;
+  showLockHands();
   const inputs = clear(document.getElementById("lock-inputs"));
   // Today's frequencies in percent, to one decimal; the last one makes them add up to 100.
   const shown = view.actions.map((a) => (a.frequency === null ? null : Math.round(1000 * a.frequency) / 10));
@@ -225,6 +254,7 @@ function drawGrid() {
       const weight = node.weight[r][c];
       const td = el("td", { "data-hand": label, text: label });
       if (!(weight > 0)) { td.className = "empty"; tr.append(td); return; }
+      td.addEventListener("click", () => toggleLockHand(label));
       const info = [`weight ${fmt(weight, 2)}`, `EV ${fmt(node.ev[r][c], 2)}`, `equity ${fmt(node.equity[r][c], 3)}`];
       if (mode === "strategy" && withStrategy) {
         let at = 0;
@@ -268,6 +298,7 @@ document.getElementById("open").addEventListener("click", () => {
 });
 document.getElementById("solve").addEventListener("click", solve);
 document.getElementById("lock-solve").addEventListener("click", lockThisNode);
+document.getElementById("lock-hands").addEventListener("input", showLockHands);
 document.getElementById("unlock").addEventListener("click", () => resolveWith([]));
 document.getElementById("save").addEventListener("click", save);
 for (const who of ["oop", "ip"]) {
