@@ -296,6 +296,47 @@ def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float6
         print(f"  {name}: {1000 * (time.thread_time() - start) / repeat:.2f} ms")
 
 
+_FIRST_SOLVE = """
+import sys, time
+from benchmarks.bench_spot import _issue_spot
+from pokerlab.subgame import RangeSolver
+public = _issue_spot(sys.argv[1]).build().public
+start = time.perf_counter()
+RangeSolver(public, precision=sys.argv[2], threads=1).run(iterations=2, check_every=2)
+print(time.perf_counter() - start)
+"""
+
+
+def first_solve_rows(precisions: tuple[str, ...] = ("float64", "float32", "compressed"),
+                     ) -> list[Row]:
+    """A first solve's seconds with the kernels' disk cache empty, per storage.
+
+    What a user's first ``spot solve`` of a storage pays once (numba compiles the
+    kernels; later processes load them from the cache): the river spot, two iterations
+    and a check, in a new process whose ``NUMBA_CACHE_DIR`` is an empty folder; the peer
+    is the same process once that folder holds the kernels.
+    """
+    import subprocess
+    import sys
+    from tempfile import TemporaryDirectory
+
+    rows = []
+    for precision in precisions:
+        with TemporaryDirectory() as folder:
+            env = {**os.environ, "NUMBA_CACHE_DIR": folder}
+            seconds = []
+            for _ in range(2):  # compiling into the empty folder, then loading from it
+                done = subprocess.run([sys.executable, "-c", _FIRST_SOLVE, RIVER, precision],
+                                      capture_output=True, text=True, env=env, check=True,
+                                      timeout=1800)
+                seconds.append(float(done.stdout.split()[-1]))
+        rows.append(Row(f"range solver's first river solve, {precision}, kernels not cached",
+                        "s", seconds[0], "the same, kernels cached", seconds[1],
+                        note=f"2 iterations and a check, new process, one thread; load "
+                        f"{os.getloadavg()[0]:.1f}"))
+    return rows
+
+
 def run(quick: bool) -> list[Row]:
     """Time the range solver side by side with its peers; return the rows."""
     repeat = 3 if quick else 7
@@ -325,4 +366,5 @@ def run(quick: bool) -> list[Row]:
         rows += _threads_rows(TURN, 0.5, {1: 1.73, 2: 0.88}, 3, precision="compressed")
     if not quick:
         rows += _spot_rows(FLOP, [], 1, None, precisions=("float32",), iterations=1)
+        rows += first_solve_rows()
     return rows

@@ -262,8 +262,8 @@ def preflop_deals(hero: Ints, combos: Ints, cumulative: Floats,
             size += 1
     for k in range(samples):
         i = min(np.searchsorted(cumulative, uniforms[k, 0], side="right"), combos.shape[0] - 1)
-        _swap(deck, where, where[combos[i, 0]], 49)
-        _swap(deck, where, where[combos[i, 1]], 48)
+        _swap(deck, where, where[combos[i, 0]], np.int64(49))
+        _swap(deck, where, where[combos[i, 1]], np.int64(48))
         ours[k, 0], ours[k, 1] = hero[0], hero[1]
         theirs[k, 0], theirs[k, 1] = combos[i, 0], combos[i, 1]
         for d in range(5):

@@ -211,9 +211,11 @@ def _run_batch(first, seed, prune_after, threshold, depth, kind, player, street,
                children, pot, contributions, active, node_row, buckets, strength, regrets,
                strategy_sum):
     np.random.seed(seed)  # noqa: NPY002 (numba's generator: the only one a kernel can use)
-    _run_chunk(first, seed, 0, buckets.shape[0], 1, prune_after, threshold, depth, kind, player,
-               street, n_actions, children, pot, contributions, active, node_row, buckets,
-               strength, regrets, strategy_sum)
+    # np.int64, not 0 and 1: numba would compile _run_chunk again for those literal values
+    # (the parallel batch passes plain int64s), each compilation taking seconds.
+    _run_chunk(first, seed, np.int64(0), buckets.shape[0], np.int64(1), prune_after, threshold,
+               depth, kind, player, street, n_actions, children, pot, contributions, active,
+               node_row, buckets, strength, regrets, strategy_sum)
 
 
 @njit(cache=True, parallel=True)

@@ -57,6 +57,14 @@ Scales = NDArray[np.float32]
 INT16_TOP = 32767.0
 UINT16_TOP = 65535.0
 
+# Constants one kernel passes to another. numba compiles a callee once per argument type,
+# and a plain ``0`` or ``True`` is typed as its literal value: every pass would be compiled
+# again for player 0 and player 1, for start 0 and for each flag (measured: 77 s of
+# compilation for one storage's kernels, half of it such copies). numpy scalars are typed
+# as ``int64`` and ``bool``: one compilation serves every value.
+I0, I1 = np.int64(0), np.int64(1)
+YES, NO = np.bool_(True), np.bool_(False)
+
 _DECISION = 0
 _CHANCE = 1
 _FOLD = 2
@@ -295,7 +303,7 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
                     for h in range(n_o):
                         cfreach[r, h] = cfreach[parent, h] * sigma[k, h]
             elif normalized:
-                average_rows(strategy_o, row, count, n_o, sigma, 0)
+                average_rows(strategy_o, row, count, n_o, sigma, I0)
                 apply_lock(lock_at, locks_o, n, count, n_o, sigma)
                 for k in range(count):
                     c = first + k
@@ -448,7 +456,7 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
                     elif discount:
                         x *= positive_factor if x >= 0.0 else negative_factor
                     sigma[k, h] = x
-            encode_node(sigma, count, n_p, regrets_p, row, regret_scales_p, INT16_TOP, -1)
+            encode_node(sigma, count, n_p, regrets_p, row, regret_scales_p, INT16_TOP, np.int64(-1))
             continue
         for k in range(count):
             r = _row(slot, first + k, base)
@@ -473,9 +481,9 @@ def cfr_top_down(p: int, nodes: Ints, amounts: Floats, theirs: tuple,  # type: i
                  locks_o: Floats, slot: Ints, top: Ints, iteration: int) -> None:
     """A CFR update's first step: the opponent's reach through the nodes above the units."""
     _reach_root(theirs[WEIGHTS], cfreach, source, slot)
-    _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], regrets_o, regrets_o,
-                 True, cum_o, sum_scales_o, average_weight, cfreach, source, sigma, lock_at,
-                 locks_o, slot, 0, False, iteration)
+    _reach_nodes(top, I0, top.shape[0], p, nodes, amounts, theirs[CARDS], regrets_o,
+                 regrets_o, YES, cum_o, sum_scales_o, average_weight, cfreach, source, sigma,
+                 lock_at, locks_o, slot, I0, NO, iteration)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -496,8 +504,8 @@ def cfr_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, nodes: 
         start = unit_offsets[u]
         stop = unit_offsets[u + 1]
         _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], regrets_o,
-                     regrets_o, True, cum_o, sum_scales_o, average_weight, cfreach, source,
-                     sigma, lock_at, locks_o, slot, base, False, iteration)
+                     regrets_o, YES, cum_o, sum_scales_o, average_weight, cfreach, source,
+                     sigma, lock_at, locks_o, slot, base, NO, iteration)
         _update_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
                       regrets_p, regret_scales_p, cfreach, source, cfv, sigma, scratch,
                       regret_weight, floor, discount, positive_factor, negative_factor,
@@ -512,9 +520,9 @@ def cfr_top_up(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
                floor: bool, discount: bool, positive_factor: float, negative_factor: float,
                lock_at: Ints, locks_p: Floats, slot: Ints, top: Ints) -> None:
     """A CFR update's last step: values and regrets of the nodes above the units."""
-    _update_nodes(top, 0, top.shape[0], p, nodes, amounts, isomorphic, mine, theirs, regrets_p,
+    _update_nodes(top, I0, top.shape[0], p, nodes, amounts, isomorphic, mine, theirs, regrets_p,
                   regret_scales_p, cfreach, source, cfv, sigma, scratch, regret_weight, floor,
-                  discount, positive_factor, negative_factor, lock_at, locks_p, slot, 0)
+                  discount, positive_factor, negative_factor, lock_at, locks_p, slot, I0)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -615,9 +623,9 @@ def evaluate_top_down(p: int, nodes: Ints, amounts: Floats,
     """
     _reach_root(theirs[WEIGHTS], cfreach, source, slot)
     no_scales = np.zeros(0, dtype=np.float32)  # nothing is added to strategy sums here
-    _reach_nodes(top, 0, top.shape[0], p, nodes, amounts, theirs[CARDS], strategy_o,
-                 strategy_o, False, strategy_o, no_scales, 0.0, cfreach, source, sigma,
-                 lock_at, locks_o, slot, 0, normalized, 0)
+    _reach_nodes(top, I0, top.shape[0], p, nodes, amounts, theirs[CARDS], strategy_o,
+                 strategy_o, NO, strategy_o, no_scales, 0.0, cfreach, source, sigma,
+                 lock_at, locks_o, slot, I0, normalized, I0)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -634,8 +642,8 @@ def evaluate_units(units: Ints, unit_nodes: Ints, unit_offsets: Ints, p: int, no
         start = unit_offsets[u]
         stop = unit_offsets[u + 1]
         _reach_nodes(unit_nodes, start, stop, p, nodes, amounts, theirs[CARDS], strategy_o,
-                     strategy_o, False, strategy_o, no_scales, 0.0, cfreach, source, sigma,
-                     lock_at, locks_o, slot, base, normalized, 0)
+                     strategy_o, NO, strategy_o, no_scales, 0.0, cfreach, source, sigma,
+                     lock_at, locks_o, slot, base, normalized, I0)
         _evaluate_nodes(unit_nodes, start, stop, p, nodes, amounts, isomorphic, mine, theirs,
                         strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
                         locks_p, slot, base)
@@ -648,9 +656,9 @@ def evaluate_top_up(p: int, nodes: Ints, amounts: Floats, isomorphic: Ints,
                     cfv: Floats, scratch: Floats, lock_at: Ints, locks_p: Floats,
                     slot: Ints, top: Ints) -> None:
     """An evaluation's last step: the values of the nodes above the units."""
-    _evaluate_nodes(top, 0, top.shape[0], p, nodes, amounts, isomorphic, mine, theirs,
+    _evaluate_nodes(top, I0, top.shape[0], p, nodes, amounts, isomorphic, mine, theirs,
                     strategy_p, best_response, cfreach, source, cfv, scratch, lock_at,
-                    locks_p, slot, 0)
+                    locks_p, slot, I0)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -699,12 +707,12 @@ def cfr_iterations(count: int, schedule: Floats, nodes: Ints, amounts: Floats,
         average_weight = schedule[i, 1]
         positive = schedule[i, 2]
         negative = schedule[i, 3]
-        cfr_pass(0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regret_scales0,
+        cfr_pass(I0, nodes, amounts, isomorphic, hands0, hands1, regrets0, regret_scales0,
                  regrets1, sums1, sum_scales1, cfreach, source, cfv, sigma, scratch,
                  regret_weight, average_weight, floor, discount, positive, negative, lock_at,
                  locks0, locks1, slot, base, top, unit_nodes, unit_offsets, all_units,
                  first + i)
-        cfr_pass(1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regret_scales1,
+        cfr_pass(I1, nodes, amounts, isomorphic, hands1, hands0, regrets1, regret_scales1,
                  regrets0, sums0, sum_scales0, cfreach, source, cfv, sigma, scratch,
                  regret_weight, average_weight, floor, discount, positive, negative, lock_at,
                  locks1, locks0, slot, base, top, unit_nodes, unit_offsets, all_units,
@@ -757,4 +765,4 @@ def average_over_sums(nodes: Ints, order: Ints, sums: NDArray[Any], out: NDArray
         for k in range(count):
             for h in range(n_hands):
                 copy[k, h] = sums[row + k, h]
-        average_rows(copy, 0, count, n_hands, out, row)
+        average_rows(copy, I0, count, n_hands, out, row)

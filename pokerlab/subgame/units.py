@@ -277,6 +277,7 @@ def work_arrays(game: PublicGame, dtype: type = np.float64, *,
     width = max(*game.n_hands, 1)
     if areas is None:
         slot = np.arange(tree.n_nodes, dtype=np.int64)
+        slot.setflags(write=False)  # as the compact layout's: the kernels compile one version
         n_static, span = tree.n_nodes, 0
     else:
         units = tree_units(tree)
