@@ -106,6 +106,7 @@ async function solve() {
   try {
     const view = await postJson("/api/spot/solve", body);
     source = { solved: view.solved };
+    previousLockNode = null;  // another spot: no hands picked yet
     render(view);
   } catch (e) { showError(e.message); }
   document.getElementById("solve").disabled = false;
@@ -294,6 +295,7 @@ function drawHands() {
 
 document.getElementById("open").addEventListener("click", () => {
   source = { file: document.getElementById("file").value };
+  previousLockNode = null;  // another spot: no hands picked yet
   openNode("");
 });
 document.getElementById("solve").addEventListener("click", solve);
