@@ -92,6 +92,13 @@ must be worked out, or the blueprint answers (a solve with less left would barel
 CACHE_SIZE = 256
 """Decisions and street searches kept (a hand needs a few; LBR and AIVAT revisit them)."""
 
+ANSWERED_SIZE = 400_000
+"""Answers kept for the hand the observer held (a few hundred bytes each): a search under a
+time budget does not repeat itself, so AIVAT, revisiting a match's decisions after it, must
+read the probabilities that were played, not a new search's (a 40,000-hand match of the
+searcher's about four decisions a hand fits; past it the oldest go, and AIVAT then refuses
+a hand whose recorded action the new search never plays)."""
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -246,6 +253,7 @@ class SearchPolicy:
         self._solves: OrderedDict[tuple[object, ...], list[_Solve]] = OrderedDict()
         self._likelihoods: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
         self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()
+        self._answered: OrderedDict[tuple[object, ...], tuple[float, ...]] = OrderedDict()
         self.timings: list[tuple[int, bool, float]] = []
         """``(street, searched, seconds)`` of every decision worked out (not the kept ones)."""
 
@@ -269,10 +277,23 @@ class SearchPolicy:
 
     # -- the Policy contract ---------------------------------------------------------------
     def action_probabilities(self, observation: Observation) -> dict[Action, float]:
-        """``{action: probability}`` for the observer's own cards."""
-        decision = self.decide(observation)
-        row = decision.strategy[self._combo_of(observation.private_cards)]
-        return {a: float(p) for a, p in zip(observation.legal_actions, row, strict=True)}
+        """``{action: probability}`` for the observer's own cards.
+
+        The same observation always gets the same answer (:data:`ANSWERED_SIZE` answers
+        are kept), even once its search has left the cache: what was played is what a
+        later evaluation (AIVAT) reads.
+        """
+        key = (observation.game, observation.seat, observation.public_history,
+               observation.board, observation.private_cards)
+        found = self._answered.get(key)
+        if found is None:
+            decision = self.decide(observation)
+            row = decision.strategy[self._combo_of(observation.private_cards)]
+            found = tuple(float(p) for p in row)
+            self._answered[key] = found
+            if len(self._answered) > ANSWERED_SIZE:
+                self._answered.popitem(last=False)
+        return dict(zip(observation.legal_actions, found, strict=True))
 
     def action_probabilities_batch(self, observations: Sequence[Observation]
                                    ) -> list[dict[Action, float]]:

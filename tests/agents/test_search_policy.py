@@ -223,6 +223,30 @@ def test_an_iteration_budget_makes_the_search_deterministic(texas: BlueprintPoli
     np.testing.assert_array_equal(first, second)
 
 
+def test_an_answer_played_is_the_answer_read_later(texas: BlueprintPolicy,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # A search under a time budget does not repeat itself: AIVAT, revisiting a match's
+    # decisions after it (past the decision cache), must read what was played. A 3,000-hand
+    # limit match of hard-search against hard failed its AIVAT ("seat 0 played 'call',
+    # which its claimed policy never plays here") before the answers were kept.
+    policy = SearchPolicy(texas, SearchSettings(think=None, iterations=5, runouts=4))
+    state = _texas_decision(2, seed=5)
+    observation = state.observation(state.to_act)
+    played = policy.action_probabilities(observation)
+    assert sum(played.values()) == pytest.approx(1.0)
+    policy._decisions.clear()
+    policy._solves.clear()
+
+    def search_again(_: object) -> None:
+        raise AssertionError("searched again instead of reading the answer played")
+
+    monkeypatch.setattr(policy, "decide", search_again)
+    assert policy.action_probabilities(observation) == played
+    other = _texas_decision(2, seed=6).observation(_texas_decision(2, seed=6).to_act)
+    with pytest.raises(AssertionError, match="searched again"):
+        policy.action_probabilities(other)  # a new observation is searched
+
+
 def test_search_names_parse_and_bad_ones_are_refused() -> None:
     assert parse_search_name("hard-search") == SearchSettings(think=DEFAULT_THINK,
                                                               target=DEFAULT_TARGET)
