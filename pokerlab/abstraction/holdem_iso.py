@@ -331,10 +331,10 @@ def index_hand(
         if seen & bit:
             return -1
         seen |= bit
-    k0 = _suit_key(cards, rounds, n_ranks, np.int64(0))
-    k1 = _suit_key(cards, rounds, n_ranks, np.int64(1))
-    k2 = _suit_key(cards, rounds, n_ranks, np.int64(2))
-    k3 = _suit_key(cards, rounds, n_ranks, np.int64(3))
+    k0 = _suit_key(cards, rounds, n_ranks, 0)
+    k1 = _suit_key(cards, rounds, n_ranks, 1)
+    k2 = _suit_key(cards, rounds, n_ranks, 2)
+    k3 = _suit_key(cards, rounds, n_ranks, 3)
     # sorting network for four keys
     if k0 > k1:
         k0, k1 = k1, k0
@@ -348,9 +348,9 @@ def index_hand(
         k1, k2 = k2, k1
     key = (
         (k0 >> _U_BITS)
-        + _choose((k1 >> _U_BITS) + 1, np.int64(2))
-        + _choose((k2 >> _U_BITS) + 2, np.int64(3))
-        + _choose((k3 >> _U_BITS) + 3, np.int64(4))
+        + _choose((k1 >> _U_BITS) + 1, 2)
+        + _choose((k2 >> _U_BITS) + 2, 3)
+        + _choose((k3 >> _U_BITS) + 3, 4)
     )
     klass = class_of_key[key]
     index = 0

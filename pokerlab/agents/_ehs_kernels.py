@@ -26,6 +26,8 @@ card (it neither plays nor counts as an opponent for that card).
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -39,6 +41,11 @@ N_SUMS = 5
 TOTAL, BELOW, LEVEL, LATER, PPOT_SUM = range(N_SUMS)
 DIRECT_ROWS = 16
 """Up to this many rows are valued directly, hand against hand; more, by sorting."""
+
+# The deck's last two places as numpy integers: a plain constant passed to a kernel gets it
+# compiled once per value (tests/test_kernel_literals.py).
+_CARD_49: int = cast(int, np.int64(49))
+_CARD_48: int = cast(int, np.int64(48))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -262,8 +269,8 @@ def preflop_deals(hero: Ints, combos: Ints, cumulative: Floats,
             size += 1
     for k in range(samples):
         i = min(np.searchsorted(cumulative, uniforms[k, 0], side="right"), combos.shape[0] - 1)
-        _swap(deck, where, where[combos[i, 0]], np.int64(49))
-        _swap(deck, where, where[combos[i, 1]], np.int64(48))
+        _swap(deck, where, where[combos[i, 0]], _CARD_49)
+        _swap(deck, where, where[combos[i, 1]], _CARD_48)
         ours[k, 0], ours[k, 1] = hero[0], hero[1]
         theirs[k, 0], theirs[k, 1] = combos[i, 0], combos[i, 1]
         for d in range(5):

@@ -494,8 +494,8 @@ def _unfold(root, stack_size, s_kind, s_player, s_street, s_actions, s_children,
     stack_node = np.empty(stack_size, dtype=np.int64)
     stack_situation = np.empty(stack_size, dtype=np.int64)
     depth = np.empty(stack_size, dtype=np.int64)
-    _copy(np.int64(0), root, np.int64(-1), s_kind, s_player, s_street, s_actions, s_committed,
-          s_active, kind, player, street, n_actions, contributions, active, parent)
+    _copy(0, root, -1, s_kind, s_player, s_street, s_actions, s_committed, s_active, kind,
+          player, street, n_actions, contributions, active, parent)
     stack_node[0], stack_situation[0], depth[0] = 0, root, 0
     top, free, levels = 1, 1, 1
     while top > 0:

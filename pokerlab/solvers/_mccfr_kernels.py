@@ -119,7 +119,7 @@ def _external_walk(
             infoset = nodes[node, 3]
             if who != player:
                 _regret_matching(regrets, infoset, n, scratch)
-                k = _sample(scratch, np.int64(0), n, uniform(rng))
+                k = _sample(scratch, 0, n, uniform(rng))
                 # Simple (stochastically weighted) averaging: the player after the
                 # updating one adds its current strategy, unweighted, where sampled.
                 if who == averaging:
@@ -366,7 +366,7 @@ def _outcome_walk(
         else:
             for a in range(n):
                 explore[a] = here[a]
-        s = _sample(explore, np.int64(0), n, uniform(rng))
+        s = _sample(explore, 0, n, uniform(rng))
         path[length, 0] = infoset
         path[length, 1] = n
         path[length, 2] = s

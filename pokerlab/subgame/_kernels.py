@@ -41,7 +41,7 @@ An empty ``scales`` array means plain floats.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,8 +62,11 @@ UINT16_TOP = 65535.0
 # again for player 0 and player 1, for start 0 and for each flag (measured: 77 s of
 # compilation for one storage's kernels, half of it such copies). numpy scalars are typed
 # as ``int64`` and ``bool``: one compilation serves every value.
-I0, I1 = np.int64(0), np.int64(1)
-YES, NO = np.bool_(True), np.bool_(False)
+I0: int = cast(int, np.int64(0))
+I1: int = cast(int, np.int64(1))
+YES: bool = cast(bool, np.bool_(True))
+NO: bool = cast(bool, np.bool_(False))
+MINUS_ONE: int = cast(int, np.int64(-1))
 
 _DECISION = 0
 _CHANCE = 1
@@ -456,7 +459,7 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
                     elif discount:
                         x *= positive_factor if x >= 0.0 else negative_factor
                     sigma[k, h] = x
-            encode_node(sigma, count, n_p, regrets_p, row, regret_scales_p, INT16_TOP, np.int64(-1))
+            encode_node(sigma, count, n_p, regrets_p, row, regret_scales_p, INT16_TOP, MINUS_ONE)
             continue
         for k in range(count):
             r = _row(slot, first + k, base)
