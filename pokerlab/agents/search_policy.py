@@ -100,6 +100,11 @@ searcher's about four decisions a hand fits; past it the oldest go, and AIVAT th
 a hand whose recorded action the new search never plays)."""
 
 
+def _public_key(observation: Observation) -> tuple[object, ...]:
+    """What a decision is kept under: the same for every hand the observer may hold."""
+    return (observation.game, observation.seat, observation.public_history, observation.board)
+
+
 @dataclass(frozen=True)
 class SearchSettings:
     """How the Hard AI searches.
@@ -283,8 +288,7 @@ class SearchPolicy:
         are kept), even once its search has left the cache: what was played is what a
         later evaluation (AIVAT) reads.
         """
-        key = (observation.game, observation.seat, observation.public_history,
-               observation.board, observation.private_cards)
+        key = (*_public_key(observation), observation.private_cards)
         found = self._answered.get(key)
         if found is None:
             decision = self.decide(observation)
@@ -316,8 +320,7 @@ class SearchPolicy:
     # -- deciding --------------------------------------------------------------------------
     def decide(self, observation: Observation) -> Decision:
         """The answer at ``observation`` for every combination (kept per public history)."""
-        key = (observation.game, observation.seat, observation.public_history,
-               observation.board)
+        key = _public_key(observation)
         found = self._decisions.get(key)
         if found is not None:
             self._decisions.move_to_end(key)

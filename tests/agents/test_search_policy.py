@@ -242,7 +242,8 @@ def test_an_answer_played_is_the_answer_read_later(texas: BlueprintPolicy,
 
     monkeypatch.setattr(policy, "decide", search_again)
     assert policy.action_probabilities(observation) == played
-    other = _texas_decision(2, seed=6).observation(_texas_decision(2, seed=6).to_act)
+    other_state = _texas_decision(2, seed=6)
+    other = other_state.observation(other_state.to_act)
     with pytest.raises(AssertionError, match="searched again"):
         policy.action_probabilities(other)  # a new observation is searched
 
