@@ -248,7 +248,7 @@ def _only_reach(repeat: int, p: int, nodes: Any, amounts: Any, cards_o: Any, wei
         kernels._reach_root(weights_o, cfreach, source, slot)
         kernels._reach_nodes(order, 0, nodes.shape[0], p, nodes, amounts, cards_o, regrets_o,
                              regrets_o, True, sums_o, np.zeros(0, np.float32), 1.0, cfreach,
-                             source, sigma, lock_at, locks_o, slot, 0, False)
+                             source, sigma, lock_at, locks_o, slot, 0, False, 1)
 
 
 def pass_breakdown(board: str = TURN, repeat: int = 20, precision: str = "float64") -> None:

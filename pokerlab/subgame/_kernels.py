@@ -84,21 +84,25 @@ def regret_match(regrets: Floats, row: int, n_actions: int, n_hands: int, out: F
     """Write the regret-matching strategy of rows ``row..row+n_actions`` into ``out[:n, :H]``.
 
     ``out`` has one spare row (``out[n_actions]``) used for the sums. Rows are indexed in
-    place (no array views: a view costs a reference count in numba).
+    place (no array views: a view costs a reference count in numba). The arithmetic is in
+    ``out``'s dtype (constants typed from it: a float64 literal would turn float32 work
+    into float64 and back, at half the vector width).
     """
+    zero = out.dtype.type(0.0)
+    one = out.dtype.type(1.0)
     for h in range(n_hands):
-        out[n_actions, h] = 0.0
+        out[n_actions, h] = zero
     for a in range(n_actions):
         for h in range(n_hands):
-            out[n_actions, h] += max(regrets[row + a, h], 0.0)
+            out[n_actions, h] += max(regrets[row + a, h], zero)
     for h in range(n_hands):
         total = out[n_actions, h]
-        out[n_actions, h] = 1.0 / total if total > 0.0 else 0.0
-    uniform = 1.0 / n_actions
+        out[n_actions, h] = one / total if total > zero else zero
+    uniform = one / out.dtype.type(n_actions)
     for a in range(n_actions):
         for h in range(n_hands):
             scale = out[n_actions, h]
-            out[a, h] = max(regrets[row + a, h], 0.0) * scale if scale > 0.0 else uniform
+            out[a, h] = max(regrets[row + a, h], zero) * scale if scale > zero else uniform
 
 
 @numba.njit(cache=True, nogil=True)
@@ -190,16 +194,18 @@ def average_rows(sums: Floats, row: int, n_actions: int, n_hands: int, out: Floa
     The average strategy of one decision node: every check and every report normalizes
     the strategy sums this one way.
     """
+    zero = out.dtype.type(0.0)  # in out's dtype (see regret_match)
+    uniform = out.dtype.type(1.0) / out.dtype.type(n_actions)
     for h in range(n_hands):
-        total = 0.0
+        total = zero
         for k in range(n_actions):
             total += sums[row + k, h]
-        if total > 0.0:
+        if total > zero:
             for k in range(n_actions):
                 out[out_row + k, h] = sums[row + k, h] / total
         else:
             for k in range(n_actions):
-                out[out_row + k, h] = 1.0 / n_actions
+                out[out_row + k, h] = uniform
 
 
 @numba.njit(cache=True, nogil=True)
@@ -273,6 +279,8 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
     """
     n_o = cards_o.shape[0]
     compressed = sum_scales_o.shape[0] > 0
+    zero = cfreach.dtype.type(0.0)
+    weight = cfreach.dtype.type(average_weight)  # work in the work arrays' dtype
     for i in range(start, stop):
         n = order[i]
         count = nodes[n, 3]
@@ -287,10 +295,10 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
                 r = _row(slot, c, base)
                 source[c] = r
                 card = nodes[c, 5]
-                factor = amounts[c, 2]
+                factor = cfreach.dtype.type(amounts[c, 2])
                 for h in range(n_o):
                     blocked = cards_o[h, 0] == card or cards_o[h, 1] == card
-                    cfreach[r, h] = 0.0 if blocked else cfreach[parent, h] * factor
+                    cfreach[r, h] = zero if blocked else cfreach[parent, h] * factor
         elif nodes[n, 1] == p:
             for k in range(count):
                 source[first + k] = parent
@@ -326,14 +334,14 @@ def _reach_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amount
                 for k in range(count):
                     r = source[first + k]
                     for h in range(n_o):
-                        sigma[k, h] = cum_o[row + k, h] * scale + average_weight * cfreach[r, h]
+                        sigma[k, h] = cum_o[row + k, h] * scale + weight * cfreach[r, h]
                 encode_node(sigma, count, n_o, cum_o, row, sum_scales_o, UINT16_TOP,
                             2 * iteration + 1 - p)
             elif average_weight > 0.0:
                 for k in range(count):
                     r = source[first + k]
                     for h in range(n_o):
-                        cum_o[row + k, h] += average_weight * cfreach[r, h]
+                        cum_o[row + k, h] += weight * cfreach[r, h]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -421,6 +429,11 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
     """
     n_p = mine[CARDS].shape[0]
     compressed = regret_scales_p.shape[0] > 0
+    # in the work arrays' dtype (see regret_match)
+    zero = cfv.dtype.type(0.0)
+    weight = cfv.dtype.type(regret_weight)
+    positive = cfv.dtype.type(positive_factor)
+    negative = cfv.dtype.type(negative_factor)
     for i in range(stop - 1, start - 1, -1):
         n = order[i]
         if nodes[n, 0] != _DECISION:
@@ -453,11 +466,11 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
             for k in range(count):
                 r = _row(slot, first + k, base)
                 for h in range(n_p):
-                    x = regrets_p[row + k, h] * scale + regret_weight * (cfv[r, h] - cfv[v, h])
+                    x = regrets_p[row + k, h] * scale + weight * (cfv[r, h] - cfv[v, h])
                     if floor:
-                        x = max(x, 0.0)
+                        x = max(x, zero)
                     elif discount:
-                        x *= positive_factor if x >= 0.0 else negative_factor
+                        x *= positive if x >= zero else negative
                     sigma[k, h] = x
             encode_node(sigma, count, n_p, regrets_p, row, regret_scales_p, INT16_TOP, MINUS_ONE)
             continue
@@ -466,15 +479,14 @@ def _update_nodes(order: Ints, start: int, stop: int, p: int, nodes: Ints, amoun
             if floor:
                 for h in range(n_p):
                     regrets_p[row + k, h] = max(
-                        regrets_p[row + k, h] + regret_weight * (cfv[r, h] - cfv[v, h]), 0.0)
+                        regrets_p[row + k, h] + weight * (cfv[r, h] - cfv[v, h]), zero)
             elif discount:
                 for h in range(n_p):
-                    x = regrets_p[row + k, h] + regret_weight * (cfv[r, h] - cfv[v, h])
-                    regrets_p[row + k, h] = x * (positive_factor if x >= 0.0
-                                                 else negative_factor)
+                    x = regrets_p[row + k, h] + weight * (cfv[r, h] - cfv[v, h])
+                    regrets_p[row + k, h] = x * (positive if x >= zero else negative)
             else:
                 for h in range(n_p):
-                    regrets_p[row + k, h] += regret_weight * (cfv[r, h] - cfv[v, h])
+                    regrets_p[row + k, h] += weight * (cfv[r, h] - cfv[v, h])
 
 
 @numba.njit(cache=True, nogil=True)

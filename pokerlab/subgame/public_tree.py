@@ -491,11 +491,11 @@ def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
     fold_cards = np.where(mine.cards >= 0, mine.cards, n_cards).astype(np.uint64)
     fold_entries, fold_offsets = _grouped_by_card(mine.cards, np.arange(n_hands), n_cards,
                                                   2 * n_hands)
-    order = np.zeros((n_boards, n_hands), dtype=np.uint64)
+    order = np.zeros((n_boards, n_hands), dtype=np.uint16)
     n_valid = np.zeros(n_boards, dtype=np.int64)
-    entries = np.zeros((n_boards, 2 * n_hands), dtype=np.uint64)
+    entries = np.zeros((n_boards, 2 * n_hands), dtype=np.uint16)
     offsets = np.zeros((n_boards, n_cards + 1), dtype=np.int64)
-    cuts = np.zeros((n_boards, n_hands, 8), dtype=np.uint64)
+    cuts = np.zeros((n_boards, n_hands, 8), dtype=np.uint16)
     for b in range(n_boards):
         valid = np.flatnonzero(strength[b] >= 0)
         ranked = valid[np.argsort(strength[b, valid], kind="stable")]
@@ -541,9 +541,9 @@ def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
         cards=owned(mine.cards, np.int64), weights=owned(mine.weights, np.float64),
         same=owned(same, np.int64), fold_cards=owned(fold_cards, np.uint64),
         fold_entries=owned(fold_entries, np.uint64), fold_offsets=owned(fold_offsets, np.int64),
-        order=owned(order, np.uint64), n_valid=owned(n_valid, np.int64),
-        entries=owned(entries, np.uint64), offsets=owned(offsets, np.int64),
-        cuts=owned(cuts, np.uint64), swaps=owned(swaps, np.int64),
+        order=owned(order, np.uint16), n_valid=owned(n_valid, np.int64),
+        entries=owned(entries, np.uint16), offsets=owned(offsets, np.int64),
+        cuts=owned(cuts, np.uint16), swaps=owned(swaps, np.int64),
         values=owned(values, np.float64),
     )
 

@@ -59,8 +59,9 @@ from pokerlab.subgame.storage import ITEMSIZES
 DEFAULT_MEMORY_LIMIT = 8 * 1024**3
 """Spots whose solver would need more than this (bytes) are refused unless a limit is given."""
 
-BYTES_PER_BOARD_HAND = 96
-"""Showdown tables per board and hand: strength, order, entries by card and eight cuts."""
+BYTES_PER_BOARD_HAND = 30
+"""Showdown tables per board and hand: strength (8 bytes), then 16-bit indices: order,
+entries by card (two) and eight cuts."""
 
 BYTES_PER_BOARD = 24_500
 """Memory per board beside its tables, while building and after (fitted with
