@@ -48,6 +48,8 @@ TINY = {"kind": "holdem", "bucket_counts": [10, 4, 4, 3], "seed": 0, "n_bins": 4
 CONFIGS = (
     ("blueprint sizes, think 1 s", 1.0, {}),
     ("sizes 75%/2.5x, think 1 s", 1.0, {"bets": "75%", "raises": "2.5x"}),
+    ("sizes 75%/2.5x, 2 a street, think 1 s", 1.0,
+     {"bets": "75%", "raises": "2.5x", "raise_cap": 2}),
     ("sizes 75%/2.5x, think 3 s", 3.0, {"bets": "75%", "raises": "2.5x"}),
 )
 """(label, seconds per decision, the search's own sizes): the settings timed, each as
@@ -101,42 +103,50 @@ def _turn_root(game: object) -> HoldemState:
     return state
 
 
-def turn_subgame_rows(threads: tuple[int, ...] = (1, 2)) -> list[Row]:
+def turn_subgame_rows(threads: tuple[int, ...] = (1, 2),
+                      caps: tuple[int | None, ...] = (None, 3, 2)) -> list[Row]:
     """The issue's speed case: a turn subgame, one bet size and one raise size, to 1%.
 
     Both players hold every hand (1,128 each on the turn), a limped pot of 4 chips checked
-    to the turn with 198 chips behind, bets 75% of the pot and raises 2.5x; the searcher
+    to the turn with 198 chips behind, bets 75% of the pot and raises 2.5x, raised until
+    the stacks are in or at most ``cap`` bets and raises a street (``caps``); the searcher
     re-solves behind the gadget against a uniform reference, to 1% of the pot (measured
-    after batches of 2, 4, 8... iterations), wall clock with the gadget's alternative
-    values, on one thread and on two. The build of the subgame is timed apart.
+    after batches of 2, 4, 8... iterations), in the search's default storage, wall clock
+    with the gadget's alternative values, on one thread and on two. The build of the
+    subgame is timed apart (in the note).
     """
     game = load("holdem(stack=200)")
     root = _turn_root(game)
-    menu = parse_bet_menu("75%", "2.5x")
-    started = time.perf_counter()
-    sub = build_subgame(game.rules, root.betting_node,  # type: ignore[attr-defined]
-                        tuple(int(c) for c in root.board),
-                        (np.ones(1326), np.ones(1326)),
-                        lambda node, events: node_actions(node, menu), max_nodes=200_000)
-    built = time.perf_counter() - started
-    public = sub.public
-    reference = uniform_arrays(public)
-    search(public, 0, reference, iterations=1, threads=1)  # compile
-    rows, walls = [], {}
-    for count in threads:
+    precision = SearchSettings().precision
+    rows = []
+    for cap in caps:
+        menu = parse_bet_menu("75%", "2.5x", raise_cap=cap)
         started = time.perf_counter()
-        result = search(public, 0, reference, target=0.01 * public.pot, iterations=300,
-                        threads=count)
-        walls[count] = time.perf_counter() - started
-        rows.append(Row(
-            f"turn subgame (1 bet, 1 raise size, full ranges) to 1% of the pot, {count} "
-            f"thread{'s' * (count > 1)}", "s", walls[count],
-            "the same on one thread" if count > 1 else "", walls[threads[0]] if count > 1
-            else None, target="<= 1.0 (think)",
-            note=f"{result.iterations} its, {100 * result.exploitability / public.pot:.2f}% "
-            f"of the pot; {public.tree.n_nodes:,} nodes, {public.n_hands[0]:,} x "
-            f"{public.n_hands[1]:,} hands, built in {built:.2f} s; load "
-            f"{os.getloadavg()[0]:.1f}"))
+        sub = build_subgame(game.rules, root.betting_node,  # type: ignore[attr-defined]
+                            tuple(int(c) for c in root.board),
+                            (np.ones(1326), np.ones(1326)),
+                            lambda node, events, menu=menu: node_actions(node, menu),
+                            max_nodes=200_000)
+        built = time.perf_counter() - started
+        public = sub.public
+        reference = uniform_arrays(public)
+        search(public, 0, reference, iterations=1, threads=1, precision=precision)  # compile
+        walls: dict[int, float] = {}
+        label = "" if cap is None else f", {cap} a street"
+        for count in threads:
+            started = time.perf_counter()
+            result = search(public, 0, reference, target=0.01 * public.pot, iterations=300,
+                            threads=count, precision=precision)
+            walls[count] = time.perf_counter() - started
+            rows.append(Row(
+                f"turn subgame (1 bet, 1 raise size{label}, full ranges) to 1% of the pot, "
+                f"{count} thread{'s' * (count > 1)}", "s", walls[count],
+                "the same on one thread" if count > 1 else "",
+                walls[threads[0]] if count > 1 else None, target="<= 1.0 (think)",
+                note=f"{result.iterations} its, {100 * result.exploitability / public.pot:.2f}%"
+                f" of the pot; {public.tree.n_nodes:,} nodes, {public.n_hands[0]:,} x "
+                f"{public.n_hands[1]:,} hands, built in {built:.2f} s; {precision}; load "
+                f"{os.getloadavg()[0]:.1f}"))
     return rows
 
 

@@ -77,6 +77,9 @@ from pokerlab.subgame.safe_search import (
 )
 from pokerlab.subgame.units import resolve_threads
 
+SEARCH_PRECISIONS = ("auto", "float64", "float32")
+"""The solver storages a search may use (compressed is for spots too large to hold)."""
+
 SOLVE_SHARE = 0.95
 """The share of ``think`` (from the decision's start) after which the solver stops: the
 rest is for its last check and the answer over every combination (a river solve that ran
@@ -134,11 +137,18 @@ class SearchSettings:
             nearest offered one), and the safety is relative to that projection; the
             hand's own actions are in the tree as they were made, whatever the sizes.
         raises: the search's raise sizes (``"2.5x"``); None: as ``bets``.
+        raise_cap: with ``bets``, the bets and raises per street the search offers (2: a
+            bet and a raise, 3: and a re-raise; None: until the stacks are in): a no-limit
+            turn with one bet and one raise size has about 3,600 public nodes at 2 and
+            7,100 at 3. A raise the hand made past the cap is in the tree as it was made.
         threads: the solver's threads (None: every core; any count, the same answer).
         target: stop a search once its gadget game is within this percentage of the
             subgame's pot of equilibrium (measured after each batch of iterations;
             None: use the whole budget). A river is often solved to 0.1% of the pot in a
             fraction of a second: the rest of the budget is not spent.
+        precision: the solver's storage: ``"float32"`` (the default: a turn subgame's
+            iterations about 10-20% faster than float64's, to the same exploitability),
+            ``"float64"``, or ``"auto"`` (float64 where it fits).
     """
 
     think: float | None = 1.0
@@ -152,8 +162,10 @@ class SearchSettings:
     max_nodes: int = 40_000
     bets: str | None = None
     raises: str | None = None
+    raise_cap: int | None = None
     threads: int | None = None
     target: float | None = None
+    precision: str = "float32"
 
     def __post_init__(self) -> None:
         if self.think is None and self.iterations is None:
@@ -177,6 +189,14 @@ class SearchSettings:
             raise SpecError(f"floor must be in (0, 1]; got {self.floor!r}")
         if self.raises is not None and self.bets is None:
             raise SpecError("the search's raise sizes go with its bet sizes: give bets too")
+        if self.raise_cap is not None and (self.bets is None or isinstance(
+                self.raise_cap, bool) or not isinstance(self.raise_cap, int)
+                or self.raise_cap < 1):
+            raise SpecError("raise_cap must be an integer >= 1 with the search's own bet "
+                            f"sizes (bets); got {self.raise_cap!r}")
+        if self.precision not in SEARCH_PRECISIONS:
+            raise SpecError(f"precision must be one of {', '.join(SEARCH_PRECISIONS)}; "
+                            f"got {self.precision!r}")
         self.sizes()  # a SpecError names a size that cannot be read
         try:
             resolve_threads(self.threads)
@@ -191,7 +211,7 @@ class SearchSettings:
         """The search's own bet menu, or None for the blueprint's."""
         if self.bets is None:
             return None
-        return parse_bet_menu(self.bets, self.raises)
+        return parse_bet_menu(self.bets, self.raises, raise_cap=self.raise_cap)
 
 
 @dataclass(frozen=True, eq=False)
@@ -598,7 +618,8 @@ class SearchPolicy:
                             variant=settings.variant, started=started,
                             threads=settings.threads,
                             target=None if settings.target is None
-                            else settings.target / 100 * public.pot)
+                            else settings.target / 100 * public.pot,
+                            precision=settings.precision)
             if result.iterations > 0:
                 strategy = result.strategy
             else:

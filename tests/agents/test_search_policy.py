@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pokerlab._types import CHANCE, TERMINAL
+from pokerlab._types import CHANCE, TERMINAL, FloatArray
 from pokerlab.agents.hard import HardAI, default_blueprint_path, default_recipe
 from pokerlab.agents.hard_search import (
     DEFAULT_TARGET,
@@ -161,6 +161,34 @@ def test_a_search_with_sizes_of_its_own_is_smaller_and_answers_every_hand(
         k = len(tree.children(n))
         np.testing.assert_allclose(reference[tree.row(n) : tree.row(n) + k].sum(axis=0), 1.0,
                                    atol=1e-9)
+
+
+def test_a_raise_cap_and_float32_storage_keep_the_search_small_and_its_answer(
+    texas: BlueprintPolicy,
+) -> None:
+    state = _texas_decision(2, seed=4)
+    observation = state.observation(state.to_act)
+
+    def searched(**options: object) -> tuple[int, FloatArray]:
+        policy = SearchPolicy(texas, SearchSettings(think=None, iterations=6, bets="75%",
+                                                    raises="2.5x", **options))  # type: ignore[arg-type]
+        decision = policy.decide(observation)
+        assert decision.searched
+        ((solve,),) = policy._solves.values()
+        return solve.sub.public.tree.n_nodes, decision.strategy
+
+    whole, exact = searched()
+    capped, _ = searched(raise_cap=2)
+    assert capped < whole / 2  # a bet and a raise a street, not raises to the stacks
+    same, single = searched(precision="float32")
+    assert same == whole
+    np.testing.assert_allclose(single, exact, atol=1e-3)  # float32 storage, same answer
+    with pytest.raises(SpecError, match="raise_cap must be an integer >= 1 with the search"):
+        SearchSettings(raise_cap=2)  # the blueprint's menu has its own cap
+    with pytest.raises(SpecError, match="raise_cap must be an integer >= 1"):
+        SearchSettings(bets="75%", raise_cap=0)
+    with pytest.raises(SpecError, match="precision must be one of auto, float64, float32"):
+        SearchSettings(precision="compressed")
 
 
 def test_a_river_search_stops_at_its_target_before_its_budget(texas: BlueprintPolicy) -> None:
