@@ -640,7 +640,8 @@ class SearchPolicy:
         out = np.zeros((len(self._combos), len(legal)))
         ids = sub.hand_ids[q]
         rows = solve.strategy[row : row + len(actions)]  # [k, hands_q]
-        rows = rows / rows.sum(axis=0)  # a float32 solve's sums are 1 within 1e-7
+        totals = rows.sum(axis=0)  # a float32 solve's rows sum to 1 within 1e-7
+        rows = rows / np.where(totals > 0, totals, 1.0)
         missing = np.ones(len(self._combos), dtype=bool)
         missing[ids] = False
         others = np.flatnonzero(missing)

@@ -267,11 +267,12 @@ def work_arrays(game: PublicGame, dtype: type = np.float64, *,
                 areas: int | None = None) -> WorkArrays:
     """The passes' work arrays: reach and values, reach rows, strategy rows, scratch.
 
-    Reach and values are stored in ``dtype``; the small strategy rows and scratch (prefix
-    sums) stay float64. By default every node has rows of its own (the full layout: the
-    values at every node can be read after a pass). With ``areas``, the compact layout
-    (:mod:`pokerlab.subgame.units`): rows for the top nodes and the units' roots, and
-    ``areas`` scratch areas for at most that many threads; what the solver keeps.
+    Reach, values and the small strategy rows are in ``dtype`` (float32 work computes in
+    float32); the scratch (prefix sums) stays float64. By default every node has rows of
+    its own (the full layout: the values at every node can be read after a pass). With
+    ``areas``, the compact layout (:mod:`pokerlab.subgame.units`): rows for the top nodes
+    and the units' roots, and ``areas`` scratch areas for at most that many threads; what
+    the solver keeps.
     """
     tree = game.tree
     width = max(*game.n_hands, 1)
