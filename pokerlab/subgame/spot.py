@@ -63,11 +63,14 @@ BYTES_PER_BOARD_HAND = 30
 """Showdown tables per board and hand: strength (8 bytes), then 16-bit indices: order,
 entries by card (two) and eight cuts."""
 
-BYTES_PER_BOARD = 24_500
+BYTES_PER_BOARD = 36_500
 """Memory per board beside its tables, while building and after (fitted with
 :data:`BYTES_PER_KEPT_NODE` on the flop spots of 100,170 and 1,073,542 nodes, 1,466 boards
 each, measured in fresh processes with float64, float32 and compressed storage; a flop
-spot of a tiny range keeps 10 MB more for its 1,454 boards than a river)."""
+spot of a tiny range keeps 10 MB more for its 1,454 boards than a river). Refitted when
+the tables went to 16-bit indices: the tables' share of the peak fell by their 66 bytes
+a board and hand, what building a board holds besides did not (the 100,170-node flop's
+compressed estimate had fallen to 0.90 of its peak)."""
 
 PROCESS_BYTES = 200 * 10**6
 """A solving process before it builds anything: Python, numpy, numba, its compiled
