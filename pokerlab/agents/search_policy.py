@@ -148,7 +148,8 @@ class SearchSettings:
             fraction of a second: the rest of the budget is not spent.
         precision: the solver's storage: ``"float32"`` (the default: a turn subgame's
             iterations about 10-20% faster than float64's, to the same exploitability),
-            ``"float64"``, or ``"auto"`` (float64 where it fits).
+            ``"float64"``, or ``"auto"`` (the range solver's: the first storage that fits
+            its memory limit).
     """
 
     think: float | None = 1.0

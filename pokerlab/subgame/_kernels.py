@@ -90,6 +90,9 @@ def regret_match(regrets: Floats, row: int, n_actions: int, n_hands: int, out: F
     """
     zero = out.dtype.type(0.0)
     one = out.dtype.type(1.0)
+    # a total under the smallest normal number counts as 0 (uniform): its reciprocal
+    # would overflow (1 / 1e-39 is inf in float32), and inf * 0 is NaN
+    tiny = out.dtype.type(np.finfo(out.dtype).tiny)
     for h in range(n_hands):
         out[n_actions, h] = zero
     for a in range(n_actions):
@@ -97,7 +100,7 @@ def regret_match(regrets: Floats, row: int, n_actions: int, n_hands: int, out: F
             out[n_actions, h] += max(regrets[row + a, h], zero)
     for h in range(n_hands):
         total = out[n_actions, h]
-        out[n_actions, h] = one / total if total > zero else zero
+        out[n_actions, h] = one / total if total >= tiny else zero
     uniform = one / out.dtype.type(n_actions)
     for a in range(n_actions):
         for h in range(n_hands):

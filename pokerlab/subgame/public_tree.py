@@ -492,8 +492,8 @@ def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
     fold_entries, fold_offsets = _grouped_by_card(mine.cards, np.arange(n_hands), n_cards,
                                                   2 * n_hands)
     if 3 * n_hands + n_cards + 2 > np.iinfo(np.uint16).max:
-        raise ValueError(f"{n_hands} hands over {n_cards} cards: the showdown tables index "
-                         "in 16 bits (at most about 21,800 hands)")
+        raise SpecError(f"{n_hands} hands over {n_cards} cards: the showdown tables index "
+                        "in 16 bits (at most about 21,800 hands)")
     order = np.zeros((n_boards, n_hands), dtype=np.uint16)
     n_valid = np.zeros(n_boards, dtype=np.int64)
     entries = np.zeros((n_boards, 2 * n_hands), dtype=np.uint16)

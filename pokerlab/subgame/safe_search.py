@@ -55,7 +55,7 @@ from pokerlab.subgame.public_tree import (
     compatible_weight,
 )
 from pokerlab.subgame.range_solver import RangeSolver, root_values
-from pokerlab.subgame.units import WorkArrays, resolve_threads, work_arrays
+from pokerlab.subgame.units import WorkArrays, resolve_threads, tree_units, work_arrays
 
 SAFETIES = ("gadget", "none")
 """How a search protects itself: the re-solving gadget, or nothing (unsafe)."""
@@ -219,7 +219,9 @@ def _opponent_root(game: PublicGame, strategies: tuple[FloatArray, FloatArray],
     MB, most of a search's time after its solve.
     """
     count = resolve_threads(threads)
-    work = work_arrays(game, areas=count)
+    # a scratch area per list of units that will run at once (at most one per thread)
+    areas = len(tree_units(game.tree).groups(count, max(*game.n_hands, 1)))
+    work = work_arrays(game, areas=areas)
     probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
              np.ascontiguousarray(strategies[1], dtype=np.float64))
     root_values(game, opponent, probs, True, work, threads=count)

@@ -53,3 +53,15 @@ def test_float32_strategy_kernels_compute_in_float32(
     assert single.dtype == np.float32
     # the same strategy as float64 storage gives, within float32's rounding
     np.testing.assert_allclose(single, call(kernel, np.float64), rtol=0, atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_regrets_summing_under_the_smallest_normal_number_play_uniformly(dtype: type) -> None:
+    # Found by review: in float32, 1 / 1e-39 is inf and inf * 0 is NaN, which then
+    # spreads through the opponent's reach into every hand's values.
+    tiny = np.finfo(dtype).tiny
+    regrets = np.array([[tiny / 100, 1.0], [0.0, 0.0], [0.0, 3.0]], dtype=dtype)
+    out = np.zeros((4, 2), dtype=dtype)
+    kernels.regret_match(regrets, 0, 3, 2, out)
+    np.testing.assert_allclose(out[:3, 0], 1 / 3, rtol=1e-6)  # as if every regret were 0
+    np.testing.assert_allclose(out[:3, 1], [0.25, 0.0, 0.75], rtol=1e-6)
