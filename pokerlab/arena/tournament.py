@@ -21,7 +21,8 @@ Secrecy, reproducibility and resumption:
    match's deals ``0..hands-1`` with the seats rotated ``r`` times, so every agent meets
    every deal in every seat (duplicate poker), and each leg is played by agents created
    afresh (an entrant's process is restarted), so that no agent remembers the cards of a
-   deal it is about to play again from another seat.
+   deal it is about to play again from another seat (agents sampled on the compiled tree
+   keep no memory: their policies are tabulated once a match).
 3. On ``resume=True`` the latest run of the database continues: for each unfinished
    match, fresh agents are fed the stored hands of the current leg
    (:func:`pokerlab.eval.matches.replay_hands`: reset, seed, act on the recorded
@@ -622,6 +623,9 @@ class MatchPlayer:
         self._faults: dict[int, int] = {}
         """Faults that ended each entrant's process in the legs played (the limit is the
         match's: a disqualified entrant stays out of the later legs)."""
+        self._strategies: tuple[list[Strategy] | None] | None = None
+        """The first leg's agents' policies tabulated on the game (None inside: not all
+        policy-backed), read once a match: a tabulated policy has no memory to reset."""
 
     def _start_leg(self) -> list[object]:
         self.agents = [build(self.game) for build in self._builders]
@@ -682,7 +686,9 @@ class MatchPlayer:
         game, match, batch_size = self.game, self.match, self.batch_size
         check_agents(game, agents)
         start = max(first, done)
-        strategies = _policies(game, agents)
+        if self._strategies is None:  # tabulating a 3-player Leduc policy takes seconds
+            self._strategies = (_policies(game, agents),)
+        strategies = self._strategies[0]
         if strategies is not None:
             for begin in range(start, stop, batch_size):
                 end = min(begin + batch_size, stop)

@@ -85,6 +85,31 @@ def test_three_player_leduc_tournament_resumes(tmp_path: Path, bot_cache: Path) 
         assert [r.history for r in a] == [r.history for r in b]
 
 
+def test_policies_are_tabulated_once_a_match(tmp_path: Path, bot_cache: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # The legs sample the same tabulated policies (a tabulated policy has no memory): a
+    # 3-player Leduc policy takes seconds to tabulate, once per leg it tripled the run.
+    from pokerlab.arena import tournament
+
+    calls: list[int] = []
+    policies = tournament._policies
+    monkeypatch.setattr(tournament, "_policies",
+                        lambda game, agents: calls.append(1) or policies(game, agents))
+    game = kuhn(players=3)
+    result = run_tournament(game, _entrants(FOUR, bot_cache), db=tmp_path / "a.db", hands=6,
+                            seed=3, batch_size=3)
+    assert result.matches == 4
+    assert len(calls) == 4  # one per match, not one per leg (3 a match)
+    again = run_tournament(game, _entrants(FOUR, bot_cache), db=tmp_path / "b.db", hands=6,
+                           seed=3, batch_size=3)
+    with ArenaStore(tmp_path / "a.db", readonly=True) as one, \
+            ArenaStore(tmp_path / "b.db", readonly=True) as two:
+        for first, second in zip(one.matches(result.run_id), two.matches(again.run_id),
+                                 strict=True):
+            assert [r.history for r in one.hands(first.id)] == \
+                [r.history for r in two.hands(second.id)]
+
+
 def _seed_of(db: Path) -> int:
     with ArenaStore(db, readonly=True) as store:
         return store.matches(store.run().id)[0].seed

@@ -55,7 +55,7 @@ print(json.dumps({"histories": tree.n_histories, "peak": peak - before,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", ["leduc(stack=50, raise_cap=None)", "kuhn(cards=100)"])
+@pytest.mark.parametrize("spec", ["leduc(stack=30, raise_cap=None)", "kuhn(cards=100)"])
 def test_the_estimate_matches_measured_use(spec: str) -> None:
     if not Path("/proc/self/clear_refs").exists():
         pytest.skip("the peak is measured with Linux's /proc/self/clear_refs and VmHWM")
