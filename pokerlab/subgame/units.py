@@ -104,6 +104,8 @@ class Units:
             lists[lightest].append(unit)
             loads[lightest] += int(sizes[unit])
         groups = [np.array(sorted(units), dtype=np.int64) for units in lists if units]
+        for group in groups:  # read-only as ``everything``: one compiled kernel for both
+            group.setflags(write=False)
         self._groups[key] = groups
         return groups
 
