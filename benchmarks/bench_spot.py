@@ -302,7 +302,9 @@ from benchmarks.bench_spot import _issue_spot
 from pokerlab.subgame import RangeSolver
 public = _issue_spot(sys.argv[1]).build().public
 start = time.perf_counter()
-RangeSolver(public, precision=sys.argv[2], threads=1).run(iterations=2, check_every=2)
+for threads in sys.argv[3:] or ["1"]:
+    RangeSolver(public, precision=sys.argv[2], threads=int(threads)).run(iterations=2,
+                                                                         check_every=2)
 print(time.perf_counter() - start)
 """
 
@@ -320,19 +322,25 @@ def first_solve_rows(precisions: tuple[str, ...] = ("float64", "float32", "compr
     import sys
     from tempfile import TemporaryDirectory
 
+    cases = [(f"river solve, {precision}", RIVER, precision, ["1"], "one thread")
+             for precision in precisions]
+    # A turn solved on one thread, then on two (the threaded passes call the unit kernels
+    # the serial pass compiled: nothing more to compile).
+    cases.append(("turn solves on one thread then two, float32", TURN, "float32", ["1", "2"],
+                  "one thread, then two"))
     rows = []
-    for precision in precisions:
+    for name, board, precision, threads, how in cases:
         with TemporaryDirectory() as folder:
             env = {**os.environ, "NUMBA_CACHE_DIR": folder}
             seconds = []
             for _ in range(2):  # compiling into the empty folder, then loading from it
-                done = subprocess.run([sys.executable, "-c", _FIRST_SOLVE, RIVER, precision],
-                                      capture_output=True, text=True, env=env, check=True,
-                                      timeout=1800)
+                done = subprocess.run([sys.executable, "-c", _FIRST_SOLVE, board, precision,
+                                       *threads], capture_output=True, text=True, env=env,
+                                      check=True, timeout=1800)
                 seconds.append(float(done.stdout.split()[-1]))
-        rows.append(Row(f"range solver's first river solve, {precision}, kernels not cached",
-                        "s", seconds[0], "the same, kernels cached", seconds[1],
-                        note=f"2 iterations and a check, new process, one thread; load "
+        rows.append(Row(f"range solver's first {name}, kernels not cached", "s", seconds[0],
+                        "the same, kernels cached", seconds[1],
+                        note=f"2 iterations and a check each, new process, {how}; load "
                         f"{os.getloadavg()[0]:.1f}"))
     return rows
 
