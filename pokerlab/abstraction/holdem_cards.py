@@ -159,9 +159,10 @@ class HoldemCardAbstraction:
             array for street in range(4) for array in street_indexer(street).kernel_tables()[2:]
         )
         kernel = _buckets_parallel if hole.shape[0] >= PARALLEL_DEALS else _buckets_serial
+        # Contiguous and writable (a read-only array, copied): one compiled signature.
         out, bad = kernel(
-            np.ascontiguousarray(hole, dtype=np.int64),
-            np.ascontiguousarray(board, dtype=np.int64),
+            np.require(hole, dtype=np.int64, requirements=["C", "W"]),
+            np.require(board, dtype=np.int64, requirements=["C", "W"]),
             self.tables,
             indexers,
         )
