@@ -224,9 +224,10 @@ def _run_batch_parallel(first, seed, threads, prune_after, threshold, depth, kin
                         buckets, strength, regrets, strategy_sum):
     for k in prange(threads):
         np.random.seed(seed + k)  # noqa: NPY002 (seeds this thread's generator)
-        _run_chunk(first, seed, k, buckets.shape[0], threads, prune_after, threshold, depth, kind,
-                   player, street, n_actions, children, pot, contributions, active, node_row,
-                   buckets, strength, regrets, strategy_sum)
+        # np.int64(k): prange's index is a uint64, which compiled _run_chunk a second time
+        _run_chunk(first, seed, np.int64(k), buckets.shape[0], threads, prune_after, threshold,
+                   depth, kind, player, street, n_actions, children, pot, contributions, active,
+                   node_row, buckets, strength, regrets, strategy_sum)
 
 
 def _settled_contributions(tree: BettingTree) -> NDArray[np.float64]:
