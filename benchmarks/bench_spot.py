@@ -316,7 +316,9 @@ def first_solve_rows(precisions: tuple[str, ...] = ("float64", "float32", "compr
     What a user's first ``spot solve`` of a storage pays once (numba compiles the
     kernels; later processes load them from the cache): the river spot, two iterations
     and a check, in a new process whose ``NUMBA_CACHE_DIR`` is an empty folder; the peer
-    is the same process once that folder holds the kernels.
+    is the same process once that folder holds the kernels. A last row (whatever
+    ``precisions``) solves the turn in float32 on one thread, then on two, in one process:
+    the threaded passes must find their kernels compiled by the serial one.
     """
     import subprocess
     import sys

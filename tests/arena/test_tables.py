@@ -100,8 +100,17 @@ def test_policies_are_tabulated_once_a_match(tmp_path: Path, bot_cache: Path,
                             seed=3, batch_size=3)
     assert result.matches == 4
     assert len(calls) == 4  # one per match, not one per leg (3 a match)
+    # The same run with each leg's agents tabulated afresh (as before) stores the same hands.
+    leg = tournament.MatchPlayer._leg
+
+    def fresh_leg(self, *args):  # type: ignore[no-untyped-def]
+        self._strategies = None
+        return leg(self, *args)
+
+    monkeypatch.setattr(tournament.MatchPlayer, "_leg", fresh_leg)
     again = run_tournament(game, _entrants(FOUR, bot_cache), db=tmp_path / "b.db", hands=6,
                            seed=3, batch_size=3)
+    assert len(calls) == 4 + 12
     with ArenaStore(tmp_path / "a.db", readonly=True) as one, \
             ArenaStore(tmp_path / "b.db", readonly=True) as two:
         for first, second in zip(one.matches(result.run_id), two.matches(again.run_id),
