@@ -193,17 +193,17 @@ def opponent_values(game: PublicGame, strategies: tuple[FloatArray, FloatArray],
     core), the same numbers whatever the count. ``work``: the game's work arrays to
     fill (default: new ones).
     """
+    work = work_arrays(game) if work is None else work
+    if work.areas is not None:
+        raise SolverError("opponent values are read at every node: pass work arrays in the "
+                          "full layout (work_arrays(game)), not a solver's compact ones")
     cfv = _opponent_pass(game, strategies, opponent, threads, work)
     return np.array(cfv[:, : game.n_hands[opponent]], dtype=np.float64)
 
 
 def _opponent_pass(game: PublicGame, strategies: tuple[FloatArray, FloatArray], opponent: int,
-                   threads: int | None, work: WorkArrays | None) -> FloatArray:
-    """The opponent's best-response pass; its values ``[nodes, width]`` (in ``work``)."""
-    work = work_arrays(game) if work is None else work
-    if work.areas is not None:
-        raise SolverError("opponent values are read at every node: pass work arrays in the "
-                          "full layout (work_arrays(game)), not a solver's compact ones")
+                   threads: int | None, work: WorkArrays) -> FloatArray:
+    """The opponent's best-response pass; its values (in ``work``, either layout)."""
     probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
              np.ascontiguousarray(strategies[1], dtype=np.float64))
     root_values(game, opponent, probs, True, work, threads=threads)
@@ -221,11 +221,8 @@ def _opponent_root(game: PublicGame, strategies: tuple[FloatArray, FloatArray],
     count = resolve_threads(threads)
     # a scratch area per list of units that will run at once (at most one per thread)
     areas = len(tree_units(game.tree).groups(count, max(*game.n_hands, 1)))
-    work = work_arrays(game, areas=areas)
-    probs = (np.ascontiguousarray(strategies[0], dtype=np.float64),
-             np.ascontiguousarray(strategies[1], dtype=np.float64))
-    root_values(game, opponent, probs, True, work, threads=count)
-    return np.array(work.cfv[0, : game.n_hands[opponent]], dtype=np.float64)
+    cfv = _opponent_pass(game, strategies, opponent, count, work_arrays(game, areas=areas))
+    return np.array(cfv[0, : game.n_hands[opponent]], dtype=np.float64)
 
 
 def search(
