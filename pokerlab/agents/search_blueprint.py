@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -166,25 +166,41 @@ class BlueprintView:
         At each decision: fold (when owed), call, and the raises ``sizes`` offers there.
         The blueprint's strategy is projected onto them (:meth:`strategy_at`).
         """
+        known: dict[BettingNode, tuple[Action, ...]] = {}  # a street's betting repeats
+        # below every card dealt: the sizes there depend on the betting node alone
+
         def offered(node: BettingNode, events: tuple[Event, ...]) -> list[Action]:
             if not node.cache.no_limit:
                 return self.menu(node, events)
             self._nodes[events] = node
-            return list(node_actions(node, sizes))
+            found = known.get(node)
+            if found is None:
+                found = known[node] = node_actions(node, sizes)
+            return list(found)
 
         return offered
 
     # -- strategies -------------------------------------------------------------------------
+    def _prepare_buckets(self, boards: Iterable[tuple[int, ...]]) -> None:
+        """Work out the bucket tables of ``boards`` not kept yet, in one bucket call."""
+        wanted = [board for board in dict.fromkeys(boards) if board not in self._buckets]
+        if not wanted:
+            return
+        streets = len(self.rules.board_sizes)
+        batches = []
+        for board in wanted:
+            touches = np.isin(self.combos, np.array(board, dtype=np.int64)).any(axis=1)
+            batches.append((board, np.flatnonzero(~touches)))
+        found = self.policy.buckets_on_boards([(board, self.combos[ok]) for board, ok in batches])
+        for (board, ok), buckets in zip(batches, found, strict=True):
+            table = np.full((len(self.combos), streets), -1, dtype=np.int64)
+            table[ok] = buckets
+            self._buckets[board] = table
+
     def _street_buckets(self, board: tuple[int, ...], street: int, ids: IntArray) -> IntArray:
         """Buckets on ``board`` of the combos ``ids`` (-1 for those touching the board)."""
-        table = self._buckets.get(board)
-        if table is None:
-            touches = np.isin(self.combos, np.array(board, dtype=np.int64)).any(axis=1)
-            table = np.full((len(self.combos), len(self.rules.board_sizes)), -1, dtype=np.int64)
-            ok = np.flatnonzero(~touches)
-            table[ok] = self.policy.buckets_on(board, self.combos[ok])
-            self._buckets[board] = table
-        return np.asarray(table[ids, street], dtype=np.int64)
+        self._prepare_buckets((board,))
+        return np.asarray(self._buckets[board][ids, street], dtype=np.int64)
 
     def strategy_at(self, abstract: int, node: BettingNode, board: tuple[int, ...],
                     actions: Sequence[Action], ids: IntArray) -> FloatArray:
@@ -196,32 +212,45 @@ class BlueprintView:
         of its own, :meth:`sized_menu`) is projected: a raise onto the offered raise
         nearest in amount (by ratio), anything else onto the call.
         """
+        return self._strategies_at(abstract, node, (board,), actions, ids)[0]
+
+    def _strategies_at(self, abstract: int, node: BettingNode,
+                       boards: Sequence[tuple[int, ...]], actions: Sequence[Action],
+                       ids: IntArray) -> FloatArray:
+        """:meth:`strategy_at` on each of ``boards`` at once: ``[boards, actions, ids]``.
+
+        The betting below a subgame's chance node repeats on every card it deals, with the
+        same abstract node: one blueprint read covers all of them.
+        """
         tree = self.tree
-        out = np.zeros((len(actions), len(ids)))
+        out = np.zeros((len(boards), len(actions), len(ids)))
         if tree.kind[abstract] != DECISION or int(tree.player[abstract]) != node.to_act:
             if CALL_ACTION in actions:
-                out[list(actions).index(CALL_ACTION)] = 1.0
+                out[:, list(actions).index(CALL_ACTION)] = 1.0
             else:
                 out[:] = 1.0 / len(actions)
             return out
         n = int(tree.n_actions[abstract])
-        buckets = self._street_buckets(board, int(tree.street[abstract]), ids)
+        street = int(tree.street[abstract])
+        self._prepare_buckets(boards)
+        buckets = np.stack([self._buckets[board][ids, street] for board in boards])
         valid = buckets >= 0
         rows = self.trainer.row_of(abstract, 0) + np.where(valid, buckets, 0)
-        probs = self.trainer.average_rows(rows, n)  # [len(ids), n]
+        probs = self.trainer.average_rows(rows.ravel(), n).reshape(len(boards), len(ids), n)
         offered = list(actions)
         for j, target in enumerate(self.targets(abstract, node)):
             column = _projected(target, offered)
             if column is not None:
-                out[column] += probs[:, j]
-        out[:, ~valid] = 1.0 / len(actions)
-        return out
+                out[:, column] += probs[:, :, j]
+        return np.where(valid[:, None, :], out, 1.0 / len(actions))
 
     def reference(self, sub: HoldemSubgame, player: int, *,
                   deadline: float | None = None) -> FloatArray:
         """``[rows, hands]``: the blueprint at every decision of ``player`` in ``sub``.
 
-        Hands are ``sub``'s hands of ``player``.
+        Hands are ``sub``'s hands of ``player``. Decisions that differ only in the cards
+        dealt since the root (the same abstract node, betting and actions) are read
+        together (:meth:`_strategies_at`).
 
         Raises:
             GameTooLargeError: not worked out by ``deadline`` (a
@@ -231,19 +260,25 @@ class BlueprintView:
         ids = sub.hand_ids[player]
         out = np.zeros((tree.n_rows[player], len(ids)))
         decisions = tree.decision_nodes(player).tolist()
-        for done, n in enumerate(decisions):
-            if deadline is not None and done % 128 == 127 and time.perf_counter() > deadline:
+        groups: dict[tuple[int, BettingNode, tuple[Action, ...]],
+                     list[tuple[int, tuple[int, ...]]]] = {}
+        for n in decisions:
+            node = sub.betting[n]
+            assert node is not None
+            key = (self.abstract_of(sub.events[n]), node, tuple(sub.actions[n]))
+            groups.setdefault(key, []).append((tree.row(n), sub.board_of(n)))
+        self._prepare_buckets(board for members in groups.values() for _, board in members)
+        done = 0
+        for (abstract, node, actions), members in groups.items():
+            if deadline is not None and time.perf_counter() > deadline:
                 raise GameTooLargeError(f"the blueprint's strategy over the subgame was not "
                                         f"worked out in time ({done:,} of {len(decisions):,} "
                                         "decisions)", found=len(decisions), limit=done)
-            node = sub.betting[n]
-            assert node is not None
-            events = sub.events[n]
-            abstract = self.abstract_of(events)
-            row = tree.row(n)
-            actions = sub.actions[n]
-            out[row : row + len(actions)] = self.strategy_at(abstract, node, sub.board_of(n),
-                                                             actions, ids)
+            rows = np.array([row for row, _ in members], dtype=np.int64)
+            block = self._strategies_at(abstract, node, [board for _, board in members],
+                                        actions, ids)
+            out[rows[:, None] + np.arange(len(actions))] = block
+            done += len(members)
         return out
 
     def action_likelihood(self, observation: Observation, action: Action) -> FloatArray:

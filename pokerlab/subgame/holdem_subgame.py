@@ -482,7 +482,7 @@ def build_subgame(
         actions[n] = build.actions.get(id(spec), ())
         events[n] = build.events[id(spec)]
     board_list = sorted(build.boards, key=build.boards.__getitem__)
-    strengths = tuple(_strengths(rules, hands[p], board_list) for p in (0, 1))
+    strengths = _strengths(rules, combos, (hand_ids[0], hand_ids[1]), board_list)
     pot = float(sum(root.committed))
     public = make_public_game(
         tree, (hands[0], hands[1]), 52, (strengths[0], strengths[1]), None, pot=pot,
@@ -497,23 +497,26 @@ def build_subgame(
     )  # fmt: skip
 
 
-def _strengths(rules: HoldemRules, hands: HandSpace, boards: list[tuple[int, ...]]) -> IntArray:
-    """``[B, H]`` showdown values on every final board (-1 elsewhere and on clashes)."""
-    table = np.full((len(boards), hands.n_hands), -1, dtype=np.int64)
+def _strengths(rules: HoldemRules, combos: IntArray, hand_ids: tuple[IntArray, IntArray],
+               boards: list[tuple[int, ...]]) -> tuple[IntArray, IntArray]:
+    """Each player's ``[B, H]`` showdown values on every final board (-1 elsewhere).
+
+    -1 also where a hand holds a board card. Every combination that misses a final board
+    is valued once, in one evaluator call over all the boards; each player's table reads
+    its hands from it.
+    """
     final = rules.board_sizes[-1]
-    hole = hands.cards[:, : rules.hole_size]
-    for b, board in enumerate(boards):
-        if len(board) != final:
-            continue
-        clash = np.isin(hole, np.array(board, dtype=np.int64)).any(axis=1)
-        ok = np.flatnonzero(~clash)
-        if ok.size == 0:
-            continue
-        rows = np.concatenate(
-            [hole[ok], np.broadcast_to(np.array(board, dtype=np.int64), (ok.size, len(board)))],
-            axis=1)
-        table[b, ok] = np.asarray(hand_values(rows.astype(np.uint8)), dtype=np.int64)
-    return table
+    hole = combos[:, ::-1][:, : rules.hole_size]  # as the hand spaces hold them
+    values = np.full((len(boards), combos.shape[0]), -1, dtype=np.int64)
+    finals = [b for b, board in enumerate(boards) if len(board) == final]
+    if finals:
+        cards = np.array([boards[b] for b in finals], dtype=np.int64)  # [F, final]
+        clash = (hole[None, :, :, None] == cards[:, None, None, :]).any(axis=(2, 3))  # [F, combos]
+        where, combo = np.nonzero(~clash)
+        rows = np.concatenate([hole[combo], cards[where]], axis=1)
+        values[np.array(finals)[where], combo] = np.asarray(
+            hand_values(rows.astype(np.uint8)), dtype=np.int64)
+    return values[:, hand_ids[0]], values[:, hand_ids[1]]
 
 
 __all__ = [

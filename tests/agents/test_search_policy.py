@@ -24,6 +24,7 @@ from pokerlab.agents.hard_search import (
     parse_search_name,
 )
 from pokerlab.agents.registry import agent_names, make_agent
+from pokerlab.agents.search_blueprint import BlueprintView
 from pokerlab.agents.search_policy import SearchPolicy, SearchSettings
 from pokerlab.blueprint.cards import cards_from_spec
 from pokerlab.blueprint.mccfr import BlueprintTrainer
@@ -154,13 +155,27 @@ def test_a_search_with_sizes_of_its_own_is_smaller_and_answers_every_hand(
     root_actions = solve.sub.actions[0]
     assert root_actions == (CALL, state.action_for_raise_to(  # type: ignore[attr-defined]
         state.bets[state.to_act] + (3 * pot + 2) // 4))
-    # the blueprint's strategy is projected onto the offered actions: whole distributions
+    # the blueprint's strategy is projected onto the offered actions: whole distributions,
+    # read together over the river cards as one decision at a time reads them
     tree = solve.sub.public.tree
     reference = solve.view.reference(solve.sub, solve.searcher)
-    for n in tree.decision_nodes(solve.searcher).tolist()[:200]:
+    alone = BlueprintView(texas, state)
+    ids = solve.sub.hand_ids[solve.searcher]
+    decisions = tree.decision_nodes(solve.searcher).tolist()
+    assert len({solve.sub.board_of(n) for n in decisions}) > 40  # the turn and its rivers
+    for n in decisions:
         k = len(tree.children(n))
-        np.testing.assert_allclose(reference[tree.row(n) : tree.row(n) + k].sum(axis=0), 1.0,
-                                   atol=1e-9)
+        rows = reference[tree.row(n) : tree.row(n) + k]
+        np.testing.assert_allclose(rows.sum(axis=0), 1.0, atol=1e-9)
+        assert np.array_equal(rows, alone.strategy_at(
+            solve.view.abstract_of(solve.sub.events[n]), solve.sub.betting[n],
+            solve.sub.board_of(n), solve.sub.actions[n], ids))
+    boards = [solve.sub.board_of(n) for n in decisions[-3:]]
+    pairs = [np.array([[0, 1], [2, 3]]), np.array([[4, 5]]), np.zeros((0, 2), dtype=np.int64)]
+    clear = [(board, np.array([p for p in batch if not set(p) & set(board)]).reshape(-1, 2))
+             for board, batch in zip(boards, pairs, strict=True)]
+    for (board, batch), found in zip(clear, texas.buckets_on_boards(clear), strict=True):
+        assert np.array_equal(found, texas.buckets_on(board, batch))
 
 
 def test_a_raise_cap_and_float32_storage_keep_the_search_small_and_its_answer(
