@@ -150,6 +150,47 @@ def turn_subgame_rows(threads: tuple[int, ...] = (1, 2),
     return rows
 
 
+DEFAULT_CONFIGS = (
+    ("sizes 75%/2.5x, 2 a street, think 1 s", 1.0, (2, 3)),
+    ("sizes 75%/2.5x, 2 a street, think 2 s", 2.0, (2,)),
+    ("sizes 75%/2.5x, 2 a street, think 3 s", 3.0, (2,)),
+)
+"""(label, seconds per decision, streets) timed on the default no-limit blueprint."""
+
+
+def default_blueprint_rows(count: int = 10) -> list[Row]:
+    """Turn (and river) decisions searched over the default heads-up no-limit blueprint.
+
+    The blueprint ``hard`` plays (169/50/50/50 buckets, ``50%,100%,a``, 2,000,000
+    iterations) must be prepared (``pokerlab bots prepare hard --game 'holdem()'``, about
+    2 minutes); without it, one row says so. Its buckets make the blueprint's reads over a
+    subgame dearer than the tiny blueprint's of :func:`run`, so the search's share of a
+    budget is smaller. Own sizes 75%/2.5x, two bets a street; ``count`` spots a street.
+    """
+    from pokerlab.agents.hard import HardAI, default_blueprint_path, prepare_command
+
+    game = load("holdem()")
+    if not default_blueprint_path(game).exists():
+        return [Row("hard-search on the default no-limit blueprint", "s", math.nan,
+                    note=f"not prepared: {prepare_command(game)}")]
+    blueprint = HardAI(game).policy
+    rows = []
+    for label, think, streets in DEFAULT_CONFIGS:
+        settings = SearchSettings(think=think, target=DEFAULT_TARGET, bets="75%",
+                                  raises="2.5x", raise_cap=2)
+        for street in streets:
+            name = "turn" if street == 2 else "river"
+            values, searched, percent = _decision_times(game, blueprint, settings, street,
+                                                        count, np.random.default_rng(street))
+            rows.append(Row(
+                f"hard-search {name} decision, median (default no-limit blueprint, {label})",
+                "s", float(np.median(values)), target=f"<= {think:g}",
+                note=f"{searched} of {len(values)} solved (median exploitability "
+                f"{percent:.2f}% of the pot); p95 {np.percentile(values, 95):.2f} s, max "
+                f"{values.max():.2f} s; load {os.getloadavg()[0]:.1f}"))
+    return rows
+
+
 def run(quick: bool) -> list[Row]:
     game = load("holdem(stack=200)")
     with TemporaryDirectory() as folder:
@@ -175,4 +216,5 @@ def run(quick: bool) -> list[Row]:
                                 target=f"<= {1.2 * think:g}", note=note))
     if not quick:
         rows += turn_subgame_rows()
+        rows += default_blueprint_rows()
     return rows
