@@ -212,7 +212,8 @@ class BlueprintView:
         of its own, :meth:`sized_menu`) is projected: a raise onto the offered raise
         nearest in amount (by ratio), anything else onto the call.
         """
-        return self._strategies_at(abstract, node, (board,), actions, ids)[0]
+        one: FloatArray = self._strategies_at(abstract, node, (board,), actions, ids)[0]
+        return one
 
     def _strategies_at(self, abstract: int, node: BettingNode,
                        boards: Sequence[tuple[int, ...]], actions: Sequence[Action],
