@@ -58,14 +58,15 @@ CONFIGS = (
 
 def _decision_times(game: Any, blueprint: BlueprintPolicy, settings: SearchSettings,
                     street: int, count: int, rng: np.random.Generator
-                    ) -> tuple[np.ndarray, int, float]:
-    """Wall seconds of ``count`` decisions at the start of ``street``, how many solved, and
-    the median exploitability of the solved ones' gadget games (% of the pot; NaN: none).
+                    ) -> tuple[np.ndarray, int, float, int]:
+    """Wall seconds of ``count`` decisions at the start of ``street``, how many solved, the
+    median exploitability of the solved ones' gadget games (% of the pot; NaN: none), and
+    how many searches were rejected (more exploitable than the blueprint: not played).
 
     Each hand is called down to the street; the searcher's earlier decisions of the hand
     are made first, untimed, as in play.
     """
-    seconds, searched, percents = [], 0, []
+    seconds, searched, percents, rejected = [], 0, [], 0
     for _ in range(count):
         policy = SearchPolicy(blueprint, settings)
         state = game.initial_state()
@@ -80,10 +81,12 @@ def _decision_times(game: Any, blueprint: BlueprintPolicy, settings: SearchSetti
         started = time.perf_counter()
         decision = policy.decide(state.observation(state.to_act))
         seconds.append(time.perf_counter() - started)
-        if decision.searched and decision.iterations > 0:
+        rejected += decision.rejected
+        if decision.searched and decision.iterations > 0 and not decision.rejected:
             searched += 1
             percents.append(100 * decision.exploitability / sum(state.contributions()))
-    return np.array(seconds), searched, float(np.median(percents)) if percents else math.nan
+    return (np.array(seconds), searched, float(np.median(percents)) if percents else math.nan,
+            rejected)
 
 
 def _turn_root(game: object) -> HoldemState:
@@ -180,14 +183,15 @@ def default_blueprint_rows(count: int = 10) -> list[Row]:
                                   raises="2.5x", raise_cap=2)
         for street in streets:
             name = "turn" if street == 2 else "river"
-            values, searched, percent = _decision_times(game, blueprint, settings, street,
-                                                        count, np.random.default_rng(street))
+            values, searched, percent, rejected = _decision_times(
+                game, blueprint, settings, street, count, np.random.default_rng(street))
             rows.append(Row(
                 f"hard-search {name} decision, median (default no-limit blueprint, {label})",
                 "s", float(np.median(values)), target=f"<= {think:g}",
                 note=f"{searched} of {len(values)} solved (median exploitability "
-                f"{percent:.2f}% of the pot); p95 {np.percentile(values, 95):.2f} s, max "
-                f"{values.max():.2f} s; load {os.getloadavg()[0]:.1f}"))
+                f"{percent:.2f}% of the pot), {rejected} rejected; p95 "
+                f"{np.percentile(values, 95):.2f} s, max {values.max():.2f} s; load "
+                f"{os.getloadavg()[0]:.1f}"))
     return rows
 
 
@@ -203,11 +207,11 @@ def run(quick: bool) -> list[Row]:
             rng = np.random.default_rng(0)
             settings = SearchSettings(think=think, target=DEFAULT_TARGET, **sizes)
             for street, name in ((2, "turn"), (3, "river")):
-                values, searched, percent = _decision_times(game, blueprint, settings, street,
-                                                            4 if quick else 12, rng)
+                values, searched, percent, rejected = _decision_times(
+                    game, blueprint, settings, street, 4 if quick else 12, rng)
                 note = (f"{searched} of {len(values)} solved (median exploitability "
-                        f"{percent:.2f}% of the pot); max {values.max():.2f} s; load "
-                        f"{os.getloadavg()[0]:.1f}")
+                        f"{percent:.2f}% of the pot), {rejected} rejected; max "
+                        f"{values.max():.2f} s; load {os.getloadavg()[0]:.1f}")
                 rows.append(Row(f"hard-search {name} decision, median ({label})", "s",
                                 float(np.median(values)), target=f"<= {think:g}",
                                 note=note))

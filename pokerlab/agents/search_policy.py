@@ -228,6 +228,9 @@ class Decision:
         exploitability: the last measured exploitability of that search's game (chips per
             hand; NaN without search).
         max_gain: that search's largest gain of an opponent hand over its alternative.
+        rejected: the search ran but its strategy left the opponent's range more to gain
+            than the blueprint's (a search cut short by its budget): the blueprint plays
+            the street (:attr:`SearchResult.gain`; safety ``"gadget"`` only).
     """
 
     strategy: FloatArray
@@ -237,6 +240,7 @@ class Decision:
     iterations: int
     exploitability: float = float("nan")
     max_gain: float = float("nan")
+    rejected: bool = False
 
 
 @dataclass(eq=False)
@@ -250,6 +254,7 @@ class _Solve:
     result: SearchResult | None
     searcher: int
     profile: tuple[FloatArray, FloatArray] = field(default=(np.zeros(0), np.zeros(0)))
+    rejected: bool = False  # the search ran; its strategy was more exploitable: not played
 
 
 class SearchPolicy:
@@ -348,7 +353,7 @@ class SearchPolicy:
             return found
         started = time.perf_counter()
         decision = self._decide(observation, started)
-        self.timings.append((decision.street, decision.searched,
+        self.timings.append((decision.street, decision.searched and not decision.rejected,
                              time.perf_counter() - started))
         self._decisions[key] = decision
         if len(self._decisions) > CACHE_SIZE:
@@ -408,6 +413,7 @@ class SearchPolicy:
             iterations=0 if result is None else result.iterations,
             exploitability=float("nan") if result is None else result.exploitability,
             max_gain=float("nan") if result is None else result.max_gain,
+            rejected=solve.rejected,
         )  # fmt: skip
 
     def _deadline(self, started: float, share: float = BUILD_SHARE) -> float | None:
@@ -621,14 +627,18 @@ class SearchPolicy:
                             target=None if settings.target is None
                             else settings.target / 100 * public.pot,
                             precision=settings.precision)
-            if result.iterations > 0:
-                strategy = result.strategy
-            else:
+            if result.iterations == 0:
                 result = None
+        # Safe only where the opponent gains nothing over what the blueprint left it: a
+        # search the budget cut short can leave it more, and then the blueprint plays.
+        rejected = (result is not None and settings.safety == "gadget"
+                    and alternative is None and result.gain > 0)
+        if result is not None and not rejected:
+            strategy = result.strategy
         profile = [reference[0], reference[1]]
         profile[searcher] = strategy
         return _Solve(prefix, sub, view, strategy, result, searcher,
-                      (profile[0], profile[1]))
+                      (profile[0], profile[1]), rejected)
 
     def _answer(self, solve: _Solve, node: int, observation: Observation) -> FloatArray:
         """``[combos, legal]`` at ``node`` of a search: its rows, the blueprint elsewhere."""

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab._types import FloatArray
-from pokerlab.errors import SolverError
+from pokerlab.errors import GameTooLargeError, SolverError
 from pokerlab.subgame.public_tree import (
     COL_BOARD,
     COL_COUNT,
@@ -80,6 +80,11 @@ class SearchResult:
             alternative, in chips per unit of ``q``'s reach (<= 0 up to the solve's
             inexactness when safe).
         safety: ``"gadget"`` or ``"none"``.
+        gain: what the opponent's whole range gains against ``strategy`` over its
+            alternatives, in chips per hand of the subgame (its best response's value
+            against ``strategy`` less against the reference, where the alternatives are
+            the default). Above 0, ``strategy`` is more exploitable here than the
+            reference: a search cut short by its budget can be.
     """
 
     strategy: FloatArray
@@ -90,6 +95,7 @@ class SearchResult:
     exploitability: float
     max_gain: float
     safety: str
+    gain: float = 0.0
 
 
 def gadget_game(game: PublicGame, opponent: int,
@@ -266,6 +272,8 @@ def search(
 
     Raises:
         SolverError: an unknown safety, no budget, or arrays of the wrong shape.
+        GameTooLargeError: ``seconds`` left too short for a few iterations of this
+            subgame at the pace of this process's last search (:class:`_Pace`).
     """
     start = time.perf_counter() if started is None else started
     if safety not in SAFETIES:
@@ -280,6 +288,14 @@ def search(
             raise SolverError(f"reference rows of player {p} must have shape "
                               f"{(tree.n_rows[p], game.n_hands[p])}; got {reference[p].shape}")
     q, o = searcher, 1 - searcher
+    units = tree.n_nodes * sum(game.n_hands)
+    left = None if seconds is None else seconds - (time.perf_counter() - start)
+    if left is not None and not _Pace.affordable(units, left):
+        need = _Pace.needed(units)
+        raise GameTooLargeError(
+            f"a search of {tree.n_nodes:,} nodes x {sum(game.n_hands):,} hands needs about "
+            f"{need:.2f} s at this process's pace; {max(left, 0.0):.2f} s are left",
+            found=round(need * 1000), limit=round(max(left, 0.0) * 1000))
     if alternative is None:
         alternative = _opponent_root(game, reference, o, threads)
     alternative = np.asarray(alternative, dtype=np.float64)
@@ -310,7 +326,43 @@ def search(
         iterations=iterations_run, seconds=time.perf_counter() - start,
         exploitability=exploitability, max_gain=float(gains.max()) if gains.size else 0.0,
         safety=safety,
+        gain=float(game.hands[o].weights @ (values - alternative)) / game.normalizer,
     )  # fmt: skip
+
+
+class _Pace:
+    """Seconds an iteration took per public node and hand in this process's last search.
+
+    A time-budgeted search that cannot afford about five iterations' work (the
+    alternatives' pass, a first iteration, the measurement after it, the last pass) is
+    not started: once started, its first batch cannot stop, and a first batch of two
+    iterations on a limit turn overran a 1 s budget by 40-60% (1.4-1.6 s). Before any
+    search the pace is :data:`FIRST_PACE`.
+    """
+
+    seconds_per_unit: float | None = None
+
+    @classmethod
+    def needed(cls, units: int) -> float:
+        """Seconds five iterations of ``units`` node-hands take at the last pace."""
+        pace = FIRST_PACE if cls.seconds_per_unit is None else cls.seconds_per_unit
+        return 5 * pace * units
+
+    @classmethod
+    def affordable(cls, units: int, left: float) -> bool:
+        """Whether five iterations of ``units`` node-hands fit in ``left`` seconds."""
+        return cls.needed(units) <= left
+
+    @classmethod
+    def record(cls, solver: RangeSolver, units: int) -> None:
+        """Keep the pace of ``solver``'s iterations so far (measurements excluded)."""
+        if solver.iterations > 0 and solver.seconds > 0 and units > 0:
+            cls.seconds_per_unit = solver.seconds / solver.iterations / units
+
+
+FIRST_PACE = 1e-8
+"""Seconds per iteration, public node and hand assumed before a process's first search
+(measured on 2 cores, float32: about 3e-9 on a no-limit turn, 1e-8 on a limit turn)."""
 
 
 def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
@@ -320,6 +372,8 @@ def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
     Each batch ends with one exploitability measurement (the solver's run loop measures at
     its last iteration), about the cost of one iteration; a ``target`` reached stops it.
     """
+    game = solver.game
+    units = game.tree.n_nodes * sum(game.n_hands)
     batch = 2
     while True:
         done = solver.iterations
@@ -342,6 +396,7 @@ def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
                 if count <= 0:
                     return
         solver.run(iterations=count, check_every=count)
+        _Pace.record(solver, units)
         batch = min(2 * batch, 64)
 
 

@@ -178,6 +178,36 @@ def test_a_search_with_sizes_of_its_own_is_smaller_and_answers_every_hand(
         assert np.array_equal(found, texas.buckets_on(board, batch))
 
 
+def test_a_search_that_leaves_the_opponent_more_than_the_blueprint_is_not_played() -> None:
+    blueprint = _leduc_blueprint(3000)
+    game = load(LEDUC_AS_HOLDEM)
+    deck = sorted(game.rules.deck)  # type: ignore[attr-defined]
+    state = game.initial_state()
+    for action in (deck[0], deck[3], CALL, CALL, deck[5]):  # hole cards, calls, the board
+        state = state.child(action)
+    assert isinstance(state, HoldemState)
+    assert state.street == 1
+    assert state.to_act >= 0
+    observation = state.observation(state.to_act)
+    answers = {}
+    for iterations in (1, 300):
+        policy = SearchPolicy(blueprint, SearchSettings(think=None, iterations=iterations))
+        decision = policy.decide(observation)
+        ((solve,),) = policy._solves.values()
+        assert solve.result is not None
+        assert decision.searched
+        assert decision.rejected == (solve.result.gain > 0)
+        reference = solve.view.reference(solve.sub, solve.searcher)
+        assert np.array_equal(solve.strategy, reference) == decision.rejected
+        answers[iterations] = decision
+    assert answers[1].rejected  # one iteration plays uniformly: worse than the blueprint
+    assert not answers[300].rejected  # solved: the opponent gains nothing over it
+    unsearched = SearchPolicy(blueprint, SearchSettings(think=None, iterations=1,
+                                                        from_street=2))
+    np.testing.assert_allclose(answers[1].strategy, unsearched.decide(observation).strategy,
+                               atol=1e-12)  # the blueprint's own answer
+
+
 def test_a_raise_cap_and_float32_storage_keep_the_search_small_and_its_answer(
     texas: BlueprintPolicy,
 ) -> None:

@@ -14,7 +14,7 @@ import pytest
 from pokerlab.agents.search_blueprint import BlueprintView
 from pokerlab.blueprint.mccfr import BlueprintTrainer
 from pokerlab.blueprint.policy import BlueprintPolicy
-from pokerlab.errors import SolverError
+from pokerlab.errors import GameTooLargeError, SolverError
 from pokerlab.games import load
 from pokerlab.games.holdem_rules import CALL, RAISE
 from pokerlab.games.holdem_state import HoldemState
@@ -176,3 +176,22 @@ def test_a_search_stops_at_its_target() -> None:
     assert tight.exploitability <= 0.001
     with pytest.raises(SolverError, match="target must be an exploitability > 0"):
         search(public, 0, reference, iterations=5, target=0.0)
+
+
+def test_the_gain_is_what_the_opponents_range_wins_over_its_alternatives() -> None:
+    public, reference = _poor_search()
+    weights, normalizer = public.hands[1].weights, public.normalizer
+    before = opponent_values(public, reference, 1)[0]
+    for iterations, sign in ((1, 1.0), (2000, -1.0)):  # cut short: worse than the blueprint
+        result = search(public, 0, reference, iterations=iterations)
+        after = opponent_values(public, (result.strategy, reference[1]), 1)[0]
+        expected = float(weights @ (after - before)) / normalizer  # chips per hand
+        assert result.gain == pytest.approx(expected, rel=1e-9, abs=1e-12)
+        assert np.sign(result.gain) == sign
+
+
+def test_a_time_budget_too_short_for_the_subgame_is_refused_before_it_starts() -> None:
+    public, reference = _poor_search()
+    with pytest.raises(GameTooLargeError, match=r"needs about .* s at this process's pace"):
+        search(public, 0, reference, seconds=1e-9)
+    assert search(public, 0, reference, seconds=5.0, target=0.01).iterations > 0
