@@ -72,12 +72,13 @@ THREE_HANDED_LIMIT_COUNTS = (169, 10, 5, 3)
 """The card buckets of three-handed limit Texas Hold'em's default blueprint: its betting
 tree has 9,501,342 river decisions, so 50 buckets a street would need 485,601,010 rows
 (23 GB of tables); these give 29,593,166 rows (1.4 GB) beside the 1.9 GB tree."""
-MULTIWAY_RATES = {(3, False): 4_548, (3, True): 16_300, (4, True): 12_977, (5, True): 39_237,
-                  (6, True): 28_681}
-"""Iterations per second of the multiway default recipes, ``(players, no-limit)``, on 2 cores
-at a load average of 1.5-3.5 (docs/hard_ai.md): three-handed no-limit from its whole
-2,000,000-iteration default run (the first 200,000 ran at 37,948/s); the others from runs
-of 60 s or 100,000 iterations, which may overstate a whole run's rate."""
+TRAINING_RATES = {(2, False): 5_990, (2, True): 17_036, (3, False): 4_548, (3, True): 16_300,
+                  (4, True): 12_977, (5, True): 39_237, (6, True): 28_681}
+"""Iterations per second of the default Texas Hold'em recipes, ``(players, no-limit)``, on 2
+cores (docs/hard_ai.md): heads-up limit (load 4-8) and no-limit (load about 1) and
+three-handed no-limit (load 1.5-3.5) from their whole 2,000,000-iteration default runs
+(three-handed no-limit's first 200,000 ran at 37,948/s); the others from runs of 60 s or
+100,000 iterations, which may overstate a whole run's rate."""
 LOSSLESS_LIMIT = 100_000
 """The most lossless buckets per street a default blueprint trains on."""
 CHUNK = 4096
@@ -257,15 +258,14 @@ def preparation_plan(game: Game, cache_dir: str | Path | None = None) -> list[st
                         else "not timed alone: three-handed limit's betting tree and these "
                         "tables took about 4 min and 4.6 GB of memory on 2 cores)"))
     rules = getattr(game, "rules", None)
-    rate = None if rules is None else MULTIWAY_RATES.get((rules.n_players, rules.no_limit))
+    rate = None if rules is None else TRAINING_RATES.get((rules.n_players, rules.no_limit))
     if recipe.cards.get("kind") != "holdem":
         cost = "a small deck's lossless cards"
     elif rate is not None:
         cost = (f"measured at {rate:,} iterations/s on 2 cores: about "
                 f"{math.ceil(recipe.iterations / rate / 60)} min")
     else:
-        cost = ("heads-up limit took 334 s on 2 cores; no-limit was not timed, its tree has "
-                "5.5 times the rows")
+        cost = "not measured for this game"
     lines.append(f"train {recipe.iterations:,} iterations ({cost}) into "
                  f"{default_blueprint_path(game, cache_dir)}")
     return lines

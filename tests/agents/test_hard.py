@@ -274,3 +274,12 @@ def test_check_trainable_refuses_a_tree_over_the_memory_limit(
     monkeypatch.setattr(betting_tree.check_tree, "__defaults__", (1_700_000_000,))
     with pytest.raises(GameTooLargeError, match="the betting tree has"):
         check_trainable(game)
+
+
+def test_heads_up_plans_say_what_training_took() -> None:
+    from pokerlab.agents.hard import preparation_plan
+
+    for spec, rate, minutes in (("holdem()", "17,036", 2), ('holdem(betting="limit")',
+                                                            "5,990", 6)):
+        plan = preparation_plan(load(spec))[-1]
+        assert f"measured at {rate} iterations/s on 2 cores: about {minutes} min" in plan
