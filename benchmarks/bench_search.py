@@ -89,6 +89,11 @@ def _decision_times(game: Any, blueprint: BlueprintPolicy, settings: SearchSetti
             rejected)
 
 
+def _median(percent: float) -> str:
+    """`` (median exploitability X% of the pot)``, or nothing when none was solved."""
+    return "" if math.isnan(percent) else f" (median exploitability {percent:.2f}% of the pot)"
+
+
 def _turn_root(game: object) -> HoldemState:
     """Heads-up no-limit at 100 big blinds: a limped pot checked to the turn of Td9d6hQc."""
     state = game.initial_state()  # type: ignore[attr-defined]
@@ -188,8 +193,8 @@ def default_blueprint_rows(count: int = 10) -> list[Row]:
             rows.append(Row(
                 f"hard-search {name} decision, median (default no-limit blueprint, {label})",
                 "s", float(np.median(values)), target=f"<= {think:g}",
-                note=f"{searched} of {len(values)} solved (median exploitability "
-                f"{percent:.2f}% of the pot), {rejected} rejected; p95 "
+                note=f"{searched} of {len(values)} solved{_median(percent)}, {rejected} "
+                "rejected; p95 "
                 f"{np.percentile(values, 95):.2f} s, max {values.max():.2f} s; load "
                 f"{os.getloadavg()[0]:.1f}"))
     return rows
@@ -209,8 +214,8 @@ def run(quick: bool) -> list[Row]:
             for street, name in ((2, "turn"), (3, "river")):
                 values, searched, percent, rejected = _decision_times(
                     game, blueprint, settings, street, 4 if quick else 12, rng)
-                note = (f"{searched} of {len(values)} solved (median exploitability "
-                        f"{percent:.2f}% of the pot), {rejected} rejected; max "
+                note = (f"{searched} of {len(values)} solved{_median(percent)}, {rejected} "
+                        "rejected; max "
                         f"{values.max():.2f} s; load {os.getloadavg()[0]:.1f}")
                 rows.append(Row(f"hard-search {name} decision, median ({label})", "s",
                                 float(np.median(values)), target=f"<= {think:g}",

@@ -268,8 +268,7 @@ class BlueprintView:
             assert node is not None
             key = (self.abstract_of(sub.events[n]), node, tuple(sub.actions[n]))
             groups.setdefault(key, []).append((tree.row(n), sub.board_of(n)))
-        self._prepare_buckets(board for members in groups.values() for _, board in members)
-        done = 0
+        done = 0  # each group works out its boards' buckets in one call (most share them)
         for (abstract, node, actions), members in groups.items():
             if deadline is not None and time.perf_counter() > deadline:
                 raise GameTooLargeError(f"the blueprint's strategy over the subgame was not "

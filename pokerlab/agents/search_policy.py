@@ -69,6 +69,7 @@ from pokerlab.subgame.holdem_subgame import (
 )
 from pokerlab.subgame.safe_search import (
     SAFETIES,
+    Pace,
     SearchResult,
     opponent_values,
     reach_of,
@@ -229,8 +230,10 @@ class Decision:
             hand; NaN without search).
         max_gain: that search's largest gain of an opponent hand over its alternative.
         rejected: the search ran but its strategy left the opponent's range more to gain
-            than the blueprint's (a search cut short by its budget): the blueprint plays
-            the street (:attr:`SearchResult.gain`; safety ``"gadget"`` only).
+            in all than the reference it refines (a search cut short by its budget), so
+            the reference plays the street: the blueprint, projected onto the search's own
+            sizes where it has them, with an earlier street's search laid over it
+            (:attr:`SearchResult.gain`; safety ``"gadget"``, not nested searches).
     """
 
     strategy: FloatArray
@@ -285,6 +288,7 @@ class SearchPolicy:
         self._likelihoods: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
         self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()
         self._answered: OrderedDict[tuple[object, ...], tuple[float, ...]] = OrderedDict()
+        self._paces: dict[int, Pace] = {}  # by the root's board size: alike subgames
         self.timings: list[tuple[int, bool, float]] = []
         """``(street, searched, seconds)`` of every decision worked out (not the kept ones)."""
 
@@ -626,11 +630,12 @@ class SearchPolicy:
                             threads=settings.threads,
                             target=None if settings.target is None
                             else settings.target / 100 * public.pot,
-                            precision=settings.precision)
+                            precision=settings.precision,
+                            pace=self._paces.setdefault(len(sub.root_board), Pace()))
             if result.iterations == 0:
                 result = None
-        # Safe only where the opponent gains nothing over what the blueprint left it: a
-        # search the budget cut short can leave it more, and then the blueprint plays.
+        # Played only where the opponent's range gains nothing in all over the reference:
+        # a search the budget cut short can leave it more, and then the reference plays.
         rejected = (result is not None and settings.safety == "gadget"
                     and alternative is None and result.gain > 0)
         if result is not None and not rejected:

@@ -501,20 +501,21 @@ def _strengths(rules: HoldemRules, combos: IntArray, hand_ids: tuple[IntArray, I
                boards: list[tuple[int, ...]]) -> tuple[IntArray, IntArray]:
     """Each player's ``[B, H]`` showdown values on every final board (-1 elsewhere).
 
-    -1 also where a hand holds a board card. Every combination that misses a final board
-    is valued once, in one evaluator call over all the boards; each player's table reads
-    its hands from it.
+    -1 also where a hand holds a board card. Every hand of either range that misses a
+    final board is valued once, in one evaluator call over all the boards; each player's
+    table reads its hands from it.
     """
     final = rules.board_sizes[-1]
-    hole = combos[:, ::-1][:, : rules.hole_size]  # as the hand spaces hold them
+    used = np.union1d(hand_ids[0], hand_ids[1])
+    hole = combos[used][:, ::-1][:, : rules.hole_size]  # as the hand spaces hold them
     values = np.full((len(boards), combos.shape[0]), -1, dtype=np.int64)
     finals = [b for b, board in enumerate(boards) if len(board) == final]
     if finals:
         cards = np.array([boards[b] for b in finals], dtype=np.int64)  # [F, final]
         clash = (hole[None, :, :, None] == cards[:, None, None, :]).any(axis=(2, 3))  # [F, combos]
-        where, combo = np.nonzero(~clash)
-        rows = np.concatenate([hole[combo], cards[where]], axis=1)
-        values[np.array(finals)[where], combo] = np.asarray(
+        where, held = np.nonzero(~clash)
+        rows = np.concatenate([hole[held], cards[where]], axis=1)
+        values[np.array(finals)[where], used[held]] = np.asarray(
             hand_values(rows.astype(np.uint8)), dtype=np.int64)
     return values[:, hand_ids[0]], values[:, hand_ids[1]]
 

@@ -245,6 +245,7 @@ def search(
     threads: int | None = None,
     target: float | None = None,
     precision: str = "auto",
+    pace: Pace | None = None,
 ) -> SearchResult:
     """Re-solve ``searcher``'s strategy in ``game`` (see the module docstring).
 
@@ -269,11 +270,13 @@ def search(
         precision: the solver's storage (:class:`RangeSolver`'s; ``"float32"`` runs
             an iteration faster than float64, to the same exploitability within what a
             search asks for).
+        pace: the caller's :class:`Pace` (with ``seconds``: refuse a search the time left
+            cannot afford, and keep this one's pace); None: no such check.
 
     Raises:
         SolverError: an unknown safety, no budget, or arrays of the wrong shape.
-        GameTooLargeError: ``seconds`` left too short for a few iterations of this
-            subgame at the pace of this process's last search (:class:`_Pace`).
+        GameTooLargeError: with ``pace``, ``seconds`` left too short for a few
+            iterations of this subgame at that pace.
     """
     start = time.perf_counter() if started is None else started
     if safety not in SAFETIES:
@@ -290,12 +293,13 @@ def search(
     q, o = searcher, 1 - searcher
     units = tree.n_nodes * sum(game.n_hands)
     left = None if seconds is None else seconds - (time.perf_counter() - start)
-    if left is not None and not _Pace.affordable(units, left):
-        need = _Pace.needed(units)
-        raise GameTooLargeError(
-            f"a search of {tree.n_nodes:,} nodes x {sum(game.n_hands):,} hands needs about "
-            f"{need:.2f} s at this process's pace; {max(left, 0.0):.2f} s are left",
-            found=round(need * 1000), limit=round(max(left, 0.0) * 1000))
+    if pace is not None and left is not None:
+        need = pace.needed(units)
+        if pace.refuse(units, left):
+            raise GameTooLargeError(
+                f"a search of {tree.n_nodes:,} nodes x {sum(game.n_hands):,} hands needs "
+                f"about {need:.2f} s at the last search's pace; {max(left, 0.0):.2f} s are "
+                "left", found=round(need * 1000), limit=round(max(left, 0.0) * 1000))
     if alternative is None:
         alternative = _opponent_root(game, reference, o, threads)
     alternative = np.asarray(alternative, dtype=np.float64)
@@ -304,7 +308,7 @@ def search(
     else:
         solved, node_map = game, list(range(tree.n_nodes))
     solver = RangeSolver(solved, variant=variant, threads=threads, precision=precision)
-    _run(solver, iterations, seconds, start, target)
+    _run(solver, iterations, seconds, start, target, pace, units)
     average = solver.average_arrays()
     # the gadget moves the opponent's rows only: q's rows are the subgame's, in order
     decisions = tree.decision_nodes(q)
@@ -330,50 +334,56 @@ def search(
     )  # fmt: skip
 
 
-class _Pace:
-    """Seconds an iteration took per public node and hand in this process's last search.
+class Pace:
+    """Seconds an iteration took per public node and hand in its owner's last search.
 
-    A time-budgeted search that cannot afford about five iterations' work (the
-    alternatives' pass, a first iteration, the measurement after it, the last pass) is
-    not started: once started, its first batch cannot stop, and a first batch of two
-    iterations on a limit turn overran a 1 s budget by 40-60% (1.4-1.6 s). Before any
-    search the pace is :data:`FIRST_PACE`.
+    A caller searching alike subgames again and again (a searcher on one street of one
+    game) keeps one and passes it to :func:`search`: a time-budgeted search that cannot
+    afford about five iterations' work (the alternatives' pass, a first iteration, the
+    measurement after it, the last pass) is then not started, since a first batch cannot
+    stop once started (a first batch of two iterations on a limit turn overran a 1 s
+    budget by 40-60%: 1.4-1.6 s). Before its first search it assumes :data:`FIRST_PACE`;
+    each refusal relaxes the pace by a fifth, so a slow spell of the machine does not
+    refuse every later search.
     """
 
-    seconds_per_unit: float | None = None
+    def __init__(self) -> None:
+        self.seconds_per_unit: float | None = None
 
-    @classmethod
-    def needed(cls, units: int) -> float:
-        """Seconds five iterations of ``units`` node-hands take at the last pace."""
-        pace = FIRST_PACE if cls.seconds_per_unit is None else cls.seconds_per_unit
+    def needed(self, units: int) -> float:
+        """Seconds five iterations of ``units`` node-hands take at this pace."""
+        pace = FIRST_PACE if self.seconds_per_unit is None else self.seconds_per_unit
         return 5 * pace * units
 
-    @classmethod
-    def affordable(cls, units: int, left: float) -> bool:
-        """Whether five iterations of ``units`` node-hands fit in ``left`` seconds."""
-        return cls.needed(units) <= left
+    def refuse(self, units: int, left: float) -> bool:
+        """Whether ``left`` seconds are too few for ``units`` node-hands (then relax)."""
+        if self.needed(units) <= left:
+            return False
+        if self.seconds_per_unit is not None:
+            self.seconds_per_unit *= 0.8
+        return True
 
-    @classmethod
-    def record(cls, solver: RangeSolver, units: int) -> None:
+    def record(self, solver: RangeSolver, units: int) -> None:
         """Keep the pace of ``solver``'s iterations so far (measurements excluded)."""
         if solver.iterations > 0 and solver.seconds > 0 and units > 0:
-            cls.seconds_per_unit = solver.seconds / solver.iterations / units
+            self.seconds_per_unit = solver.seconds / solver.iterations / units
 
 
 FIRST_PACE = 1e-8
-"""Seconds per iteration, public node and hand assumed before a process's first search
-(measured on 2 cores, float32: about 3e-9 on a no-limit turn, 1e-8 on a limit turn)."""
+"""Seconds per iteration, public node and hand a :class:`Pace` assumes before its first
+search (measured on 2 cores, float32: about 3e-9 on a no-limit turn, 1e-8 on a limit
+turn)."""
 
 
 def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
-         start: float, target: float | None = None) -> None:
+         start: float, target: float | None = None, pace: Pace | None = None,
+         units: int = 0) -> None:
     """Iterate within the budget: small batches first, then batches sized to the time left.
 
     Each batch ends with one exploitability measurement (the solver's run loop measures at
     its last iteration), about the cost of one iteration; a ``target`` reached stops it.
+    With ``pace`` and ``seconds``, each batch's pace per ``units`` node-hands is kept.
     """
-    game = solver.game
-    units = game.tree.n_nodes * sum(game.n_hands)
     batch = 2
     while True:
         done = solver.iterations
@@ -396,7 +406,8 @@ def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
                 if count <= 0:
                     return
         solver.run(iterations=count, check_every=count)
-        _Pace.record(solver, units)
+        if pace is not None and seconds is not None:
+            pace.record(solver, units)
         batch = min(2 * batch, 64)
 
 
@@ -437,7 +448,9 @@ def compatible_total(game: PublicGame) -> float:
 
 
 __all__ = [
+    "FIRST_PACE",
     "SAFETIES",
+    "Pace",
     "SearchResult",
     "compatible_total",
     "gadget_game",

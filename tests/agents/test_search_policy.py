@@ -170,12 +170,18 @@ def test_a_search_with_sizes_of_its_own_is_smaller_and_answers_every_hand(
         assert np.array_equal(rows, alone.strategy_at(
             solve.view.abstract_of(solve.sub.events[n]), solve.sub.betting[n],
             solve.sub.board_of(n), solve.sub.actions[n], ids))
-    boards = [solve.sub.board_of(n) for n in decisions[-3:]]
+    boards = [solve.sub.root_board, *(solve.sub.board_of(n) for n in decisions[-2:])]
     pairs = [np.array([[0, 1], [2, 3]]), np.array([[4, 5]]), np.zeros((0, 2), dtype=np.int64)]
     clear = [(board, np.array([p for p in batch if not set(p) & set(board)]).reshape(-1, 2))
              for board, batch in zip(boards, pairs, strict=True)]
     for (board, batch), found in zip(clear, texas.buckets_on_boards(clear), strict=True):
         assert np.array_equal(found, texas.buckets_on(board, batch))
+        for pair, row in zip(batch.tolist(), found, strict=True):  # padded with low cards
+            pad = [c for c in range(52) if c not in board and c not in pair][: 5 - len(board)]
+            direct = texas.trainer.cards.buckets(np.array([[pair]]),
+                                                 np.array([[*board, *pad]]))[0, 0]
+            street = {3: 1, 4: 2, 5: 3}[len(board)]
+            assert np.array_equal(row[: street + 1], direct[: street + 1])
 
 
 def test_a_search_that_leaves_the_opponent_more_than_the_blueprint_is_not_played() -> None:

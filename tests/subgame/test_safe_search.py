@@ -21,6 +21,8 @@ from pokerlab.games.holdem_state import HoldemState
 from pokerlab.subgame.holdem_subgame import build_subgame, hole_combos
 from pokerlab.subgame.public_tree import PublicGame
 from pokerlab.subgame.safe_search import (
+    FIRST_PACE,
+    Pace,
     SearchResult,
     compatible_total,
     gadget_game,
@@ -190,8 +192,21 @@ def test_the_gain_is_what_the_opponents_range_wins_over_its_alternatives() -> No
         assert np.sign(result.gain) == sign
 
 
-def test_a_time_budget_too_short_for_the_subgame_is_refused_before_it_starts() -> None:
+def test_a_time_budget_too_short_at_the_last_pace_is_refused_before_it_starts() -> None:
     public, reference = _poor_search()
-    with pytest.raises(GameTooLargeError, match=r"needs about .* s at this process's pace"):
-        search(public, 0, reference, seconds=1e-9)
-    assert search(public, 0, reference, seconds=5.0, target=0.01).iterations > 0
+    units = public.tree.n_nodes * sum(public.n_hands)
+    pace = Pace()
+    assert pace.needed(units) == pytest.approx(5 * FIRST_PACE * units)
+    result = search(public, 0, reference, seconds=5.0, target=0.01, pace=pace)
+    assert result.iterations > 0
+    assert pace.seconds_per_unit is not None
+    assert pace.seconds_per_unit > 0  # kept from the search just run
+    pace.seconds_per_unit = 1.0  # as if the machine had been very slow
+    with pytest.raises(GameTooLargeError, match=r"needs about .* s at the last search's pace"):
+        search(public, 0, reference, seconds=5.0, pace=pace)
+    assert pace.seconds_per_unit == pytest.approx(0.8)  # relaxed by each refusal
+    assert search(public, 0, reference, seconds=5.0, target=0.01).iterations > 0  # no pace
+    # an iteration budget alone keeps no pace (its batches are not timed to a budget)
+    fresh = Pace()
+    search(public, 0, reference, iterations=3, pace=fresh)
+    assert fresh.seconds_per_unit is None
