@@ -342,9 +342,10 @@ class Pace:
     afford about five iterations' work (the alternatives' pass, a first iteration, the
     measurement after it, the last pass) is then not started, since a first batch cannot
     stop once started (a first batch of two iterations on a limit turn overran a 1 s
-    budget by 40-60%: 1.4-1.6 s). Before its first search it assumes :data:`FIRST_PACE`;
-    each refusal relaxes the pace by a fifth, so a slow spell of the machine does not
-    refuse every later search.
+    budget by 40-60%: 1.4-1.6 s). Before its first search it assumes :data:`FIRST_PACE`
+    (kept until a search runs: a subgame that pace refuses is not tried); each refusal
+    relaxes a measured pace by a fifth, so a slow spell of the machine does not refuse
+    every later search.
     """
 
     def __init__(self) -> None:
