@@ -40,6 +40,7 @@ from numpy.typing import NDArray
 
 from pokerlab._types import FloatArray, IntArray
 from pokerlab.errors import PokerlabError, SpecError
+from pokerlab.subgame._showdown_kernels import showdown_tables
 
 DECISION = 0
 """A node where a player acts."""
@@ -491,6 +492,10 @@ def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
     fold_cards = np.where(mine.cards >= 0, mine.cards, n_cards).astype(np.uint64)
     fold_entries, fold_offsets = _grouped_by_card(mine.cards, np.arange(n_hands), n_cards,
                                                   2 * n_hands)
+    for cards in (mine.cards, theirs.cards):
+        if cards.size and int(cards.max()) >= n_cards:
+            raise SpecError(f"a hand holds card {int(cards.max())}; the game has {n_cards} "
+                            "cards (0 to n_cards - 1)")
     if 3 * n_hands + n_cards + 2 > np.iinfo(np.uint16).max:
         raise SpecError(f"{n_hands} hands over {n_cards} cards: the showdown tables index "
                         "in 16 bits (at most about 21,800 hands)")
@@ -499,41 +504,12 @@ def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
     entries = np.zeros((n_boards, 2 * n_hands), dtype=np.uint16)
     offsets = np.zeros((n_boards, n_cards + 1), dtype=np.int64)
     cuts = np.zeros((n_boards, n_hands, 8), dtype=np.uint16)
-    for b in range(n_boards):
-        valid = np.flatnonzero(strength[b] >= 0)
-        ranked = valid[np.argsort(strength[b, valid], kind="stable")]
-        count = ranked.shape[0]
-        order[b, :count] = ranked
-        n_valid[b] = count
-        entries[b], offsets[b] = _grouped_by_card(mine.cards[ranked], np.arange(count),
-                                                  n_cards, 2 * n_hands, labels=ranked)
-        # Cuts against the other player's sorted hands on this board.
-        other_valid = np.flatnonzero(other_strength[b] >= 0)
-        other_ranked = other_valid[np.argsort(other_strength[b, other_valid], kind="stable")]
-        other_sorted = other_strength[b, other_ranked]
-        mine_sorted = strength[b, ranked]
-        low = np.searchsorted(other_sorted, mine_sorted, side="left")
-        high = np.searchsorted(other_sorted, mine_sorted, side="right")
-        other_cards = theirs.cards[other_ranked]
-        keys_card = np.concatenate([other_cards[:, 0], other_cards[:, 1]])
-        keys_position = np.concatenate([np.arange(other_ranked.shape[0])] * 2)
-        keep = keys_card >= 0
-        stride = other_ranked.shape[0] + 1
-        keys = np.sort(keys_card[keep] * stride + keys_position[keep])
-        spare = int(keys.shape[0]) + n_cards  # the zero slot after the last card's prefixes
-        row = cuts[b, :count]
-        row[:, 0] = low
-        row[:, 1] = high
-        for column, card_column in ((2, 0), (3, 1)):
-            held = mine.cards[ranked, card_column]
-            has = held >= 0
-            safe = np.where(has, held, 0)
-            at_low = np.searchsorted(keys, safe * stride + low) + safe
-            at_high = np.searchsorted(keys, safe * stride + high) + safe
-            at_end = np.searchsorted(keys, safe * stride + stride) + safe
-            row[:, column] = np.where(has, at_low, spare)
-            row[:, column + 2] = np.where(has, at_high, spare)
-            row[:, column + 4] = np.where(has, at_end, spare)
+    showdown_tables(np.ascontiguousarray(mine.cards, dtype=np.int64),
+                    np.ascontiguousarray(theirs.cards, dtype=np.int64),
+                    np.ascontiguousarray(strength, dtype=np.int64),
+                    np.ascontiguousarray(other_strength, dtype=np.int64), n_cards, order,
+                    n_valid, entries, offsets, cuts)
+
     def owned(array: np.ndarray, dtype: type) -> Any:
         # Read-only, owned and C-ordered: numba compiles one version for one layout.
         copy: np.ndarray = np.array(array, dtype=dtype, order="C")
@@ -657,10 +633,25 @@ def same_hand_index(first: HandSpace, second: HandSpace) -> tuple[IntArray, IntA
         out = np.full(mine.n_hands, -1, dtype=np.int64)
         if mine.n_hands == 0 or (mine.cards[:, 1] < 0).all():
             return out
-        lookup = {(int(a), int(b)): j for j, (a, b) in enumerate(theirs.cards) if b >= 0}
-        for i, (a, b) in enumerate(mine.cards):
-            if b >= 0:
-                out[i] = lookup.get((int(a), int(b)), lookup.get((int(b), int(a)), -1))
+        # Each ordered two-card hand as one number; the same cards in the same order
+        # first, else in the other order (the last such hand where theirs repeats one).
+        two = np.flatnonzero(theirs.cards[:, 1] >= 0)
+        if two.size == 0:
+            return out
+        width = int(max(mine.cards.max(), theirs.cards.max())) + 1
+        keys = theirs.cards[two, 0] * width + theirs.cards[two, 1]
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+
+        def lookup(first: IntArray, second: IntArray) -> IntArray:
+            wanted = first * width + second
+            at = np.maximum(np.searchsorted(sorted_keys, wanted, side="right") - 1, 0)
+            return np.where(sorted_keys[at] == wanted, two[order[at]], -1)
+
+        has = np.flatnonzero(mine.cards[:, 1] >= 0)
+        a, b = mine.cards[has, 0], mine.cards[has, 1]
+        same = lookup(a, b)
+        out[has] = np.where(same >= 0, same, lookup(b, a))
         return out
 
     return index(first, second), index(second, first)
