@@ -40,6 +40,7 @@ engine action of each child.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -84,11 +85,20 @@ def hole_combos(rules: HoldemRules) -> IntArray:
     """Every hole-card combination of the deck, ``[N, hole size]``, each ascending.
 
     The order is :func:`itertools.combinations` of the sorted deck: Texas Hold'em's 1,326
-    pairs always come in the same order, so a range is one vector over them.
+    pairs always come in the same order, so a range is one vector over them. Read-only,
+    and made once per deck and hole size.
     """
-    combos = np.array(list(combinations(sorted(rules.deck), rules.hole_size)), dtype=np.int64)
+    return _combos(tuple(rules.deck), rules.hole_size)[0]
+
+
+@functools.lru_cache(maxsize=16)
+def _combos(deck: tuple[int, ...], hole_size: int) -> tuple[IntArray, tuple[str, ...]]:
+    """:func:`hole_combos` and each combination's name (highest card first)."""
+    combos = np.array(list(combinations(sorted(deck), hole_size)), dtype=np.int64)
+    combos = combos.reshape(-1, hole_size)
     combos.setflags(write=False)
-    return combos.reshape(-1, rules.hole_size)
+    names = tuple(cards_str(tuple(int(c) for c in row[::-1])) for row in combos)
+    return combos, names
 
 
 def combo_index(rules: HoldemRules) -> dict[tuple[int, ...], int]:
@@ -161,23 +171,7 @@ class _Build:
     actions: dict[int, tuple[Action, ...]] = field(default_factory=dict)
     events: dict[int, tuple[Event, ...]] = field(default_factory=dict)
     leaves: list[int] = field(default_factory=list)  # id(spec) of leaf nodes
-    keys: dict[tuple[Event, ...], str] = field(default_factory=dict)
     count: int = 0
-
-    def key_of(self, events: tuple[Event, ...], no_limit: bool) -> str:
-        """The node key: the events' tokens joined by ``-`` (built from the parent's)."""
-        found = self.keys.get(events)
-        if found is not None:
-            return found
-        if not events:
-            key = ""
-        else:
-            kind, value = events[-1]
-            token = _token(value, no_limit) if kind == "a" else cards_str((value,))
-            parent = self.key_of(events[:-1], no_limit)
-            key = f"{parent}-{token}" if events[:-1] else token
-        self.keys[events] = key
-        return key
 
     def board_index(self, board: tuple[int, ...]) -> int:
         return self.boards.setdefault(board, len(self.boards))
@@ -215,6 +209,11 @@ def _label(node: BettingNode, action: Action, no_limit: bool) -> str:
     return "raise" if max(node.bets) else "bet"
 
 
+def _joined(parent: str, token: str) -> str:
+    """A node's key: its parent's (the tokens of the events since the root) and its own."""
+    return f"{parent}-{token}" if parent else token
+
+
 def _token(action: Action, no_limit: bool) -> str:
     # holdem_betting.betting_letters of one action, inlined: a key is built for every node
     if action == FOLD:
@@ -241,13 +240,16 @@ def _taken(build: _Build, node: BettingNode, events: tuple[Event, ...]) -> Actio
 
 
 def _decision(build: _Build, node: BettingNode, board: tuple[int, ...],
-              events: tuple[Event, ...], label: str, card: int, factor: float) -> NodeSpec:
-    """A decision and its subtree: the enumerator's step with this path's menu."""
+              events: tuple[Event, ...], label: str, card: int, factor: float,
+              path_key: str) -> NodeSpec:
+    """A decision and its subtree: the enumerator's step with this path's menu.
+
+    ``path_key`` (here and below) is the node's key: the events' tokens joined by ``-``.
+    """
     no_limit = node.cache.no_limit
     spec = build.new(NodeSpec(DECISION, player=node.to_act, chips=_chips(node),
                               board=build.board_index(board), label=label, card=card,
-                              chance_factor=factor,
-                              key=build.key_of(events, no_limit)), events)
+                              chance_factor=factor, key=path_key), events)
     build.betting[id(spec)] = node
     offered = build.menu(node, events)
     actions = sequences.offered_actions(node, offered, taken=_taken(build, node, events),
@@ -255,27 +257,27 @@ def _decision(build: _Build, node: BettingNode, board: tuple[int, ...],
     build.actions[id(spec)] = actions
     for action, kind, child in sequences.decision_steps(node, actions):
         label = _label(node, action, no_limit)
-        spec.children.append(_after(build, kind, child, board, (*events, ("a", action)), label))
+        spec.children.append(_after(build, kind, child, board, (*events, ("a", action)),
+                                    label, _joined(path_key, _token(action, no_limit))))
     return spec
 
 
 def _after(build: _Build, kind: int, node: BettingNode, board: tuple[int, ...],
-           events: tuple[Event, ...], label: str) -> NodeSpec:
+           events: tuple[Event, ...], label: str, key: str) -> NodeSpec:
     """The node a step leads to: a decision, a fold, or the end of the street's betting."""
     if kind == sequences.DECISION:
-        return _decision(build, node, board, events, label, -1, 1.0)
-    key = build.key_of(events, node.cache.no_limit)
+        return _decision(build, node, board, events, label, -1, 1.0, key)
     if kind == sequences.FOLDED_OUT:
         folder = int(node.folded.index(True))
         return build.new(NodeSpec(FOLD_NODE, player=folder, chips=_chips(node),
                                   board=build.board_index(board), label=label, key=key),
                          events)
-    return _deal(build, kind, node, board, events, label, key, -1, 1.0)
+    return _deal(build, kind, node, board, events, label, key, -1, 1.0, key)
 
 
 def _deal(build: _Build, kind: int, node: BettingNode, board: tuple[int, ...],
           events: tuple[Event, ...], label: str, key: str, card: int,
-          factor: float) -> NodeSpec:
+          factor: float, path_key: str) -> NodeSpec:
     """After a street's betting (or within a deal): a showdown, the next cards, or a leaf.
 
     ``node`` is the engine's node where the betting stopped, of ``kind`` SHOWDOWN, DEAL
@@ -312,14 +314,16 @@ def _deal(build: _Build, kind: int, node: BettingNode, board: tuple[int, ...],
         name = cards_str((dealt,))
         edge = remaining / unseen
         child_key = f"{key}/{name}/"
+        child_path = _joined(path_key, name)
         if remaining > 1:
             child = _deal(build, kind, node, child_board, child_events, name, child_key,
-                          dealt, edge)
+                          dealt, edge, child_path)
         elif nxt_kind == sequences.DECISION:
-            child = _decision(build, nxt, child_board, child_events, name, dealt, edge)
+            child = _decision(build, nxt, child_board, child_events, name, dealt, edge,
+                              child_path)
         else:
             child = _deal(build, nxt_kind, nxt, child_board, child_events, name, child_key,
-                          dealt, edge)
+                          dealt, edge, child_path)
         spec.children.append(child)
     return spec
 
@@ -448,7 +452,7 @@ def build_subgame(
         raise SpecError(f"depth must be one of {', '.join(DEPTHS)}; got {depth!r}")
     if depth == "street" and not runouts and len(board) < rules.board_sizes[-1]:
         raise SpecError("a depth-limited subgame needs sampled runouts for its leaves")
-    combos = hole_combos(rules)
+    combos, combo_names = _combos(tuple(rules.deck), rules.hole_size)
     touches = np.isin(combos, np.array(board, dtype=np.int64)).any(axis=1)
     hands: list[HandSpace] = []
     hand_ids: list[IntArray] = []
@@ -462,14 +466,14 @@ def build_subgame(
             raise SpecError(f"player {p}'s range has no hand left on {cards_str(board)}")
         cards = np.full((keep.size, 2), -1, dtype=np.int64)
         cards[:, : rules.hole_size] = combos[keep][:, ::-1][:, :2]
-        names = tuple(cards_str(tuple(int(c) for c in combos[i][::-1])) for i in keep)
+        names = tuple(combo_names[i] for i in keep.tolist())
         hands.append(HandSpace(cards, w[keep].copy(), names))
         hand_ids.append(keep)
     if not 0 < max_nodes <= MAX_SUBGAME_NODES:
         raise SpecError(f"max_nodes must be in 1..{MAX_SUBGAME_NODES:,}; got {max_nodes}")
     build = _Build(rules, menu, tuple(path), depth, tuple(tuple(r) for r in runouts),
                    max_nodes, deadline)
-    root_spec = _decision(build, root, tuple(board), (), "", -1, 1.0)
+    root_spec = _decision(build, root, tuple(board), (), "", -1, 1.0, "")
     ids: dict[int, int] = {}
     tree = build_public_tree(root_spec, ids)
     n_nodes = tree.n_nodes
