@@ -69,6 +69,7 @@ class BlueprintView:
             {} if root is None else {(): root.betting_node})
         self._buckets: dict[tuple[int, ...], IntArray] = {}
         self._targets: dict[tuple[int, BettingNode], tuple[Action, ...]] = {}
+        self._children: dict[tuple[int, BettingNode, Action], int] = {}
 
     # -- abstract nodes ---------------------------------------------------------------------
     @property
@@ -111,7 +112,17 @@ class BlueprintView:
         return found
 
     def _child(self, abstract: int, node: BettingNode, action: Action) -> int:
-        """The abstract child of ``abstract`` for the real ``action`` at ``node``."""
+        """The abstract child of ``abstract`` for the real ``action`` at ``node``.
+
+        Kept per (abstract node, betting node, action), as :meth:`targets`.
+        """
+        key = (abstract, node, action)
+        found = self._children.get(key)
+        if found is None:
+            found = self._children[key] = self._translated(abstract, node, action)
+        return found
+
+    def _translated(self, abstract: int, node: BettingNode, action: Action) -> int:
         tree = self.tree
         if tree.kind[abstract] != DECISION or int(tree.player[abstract]) != node.to_act:
             return abstract  # the abstract hand is over: it stays there
@@ -188,9 +199,11 @@ class BlueprintView:
             return
         streets = len(self.rules.board_sizes)
         batches = []
+        on_board = np.zeros(int(self.combos.max()) + 1, dtype=bool)
         for board in wanted:
-            touches = np.isin(self.combos, np.array(board, dtype=np.int64)).any(axis=1)
-            batches.append((board, np.flatnonzero(~touches)))
+            on_board[list(board)] = True
+            batches.append((board, np.flatnonzero(~on_board[self.combos].any(axis=1))))
+            on_board[list(board)] = False
         found = self.policy.buckets_on_boards([(board, self.combos[ok]) for board, ok in batches])
         for (board, ok), buckets in zip(batches, found, strict=True):
             table = np.full((len(self.combos), streets), -1, dtype=np.int64)
@@ -236,13 +249,17 @@ class BlueprintView:
         self._prepare_buckets(boards)
         buckets = np.stack([self._buckets[board][ids, street] for board in boards])
         valid = buckets >= 0
-        rows = self.trainer.row_of(abstract, 0) + np.where(valid, buckets, 0)
-        probs = self.trainer.average_rows(rows.ravel(), n).reshape(len(boards), len(ids), n)
+        # The node's strategy per bucket, projected onto the offered actions, then read
+        # for every (board, hand): a few dozen buckets stand for thousands of hands.
+        count = self.trainer.cards.bucket_counts[street]
+        probs = self.trainer.average_rows(self.trainer.row_of(abstract, 0) + np.arange(count), n)
+        projected = np.zeros((count, len(actions)))
         offered = list(actions)
         for j, target in enumerate(self.targets(abstract, node)):
             column = _projected(target, offered)
             if column is not None:
-                out[:, column] += probs[:, :, j]
+                projected[:, column] += probs[:, j]
+        out = projected[np.where(valid, buckets, 0)].transpose(0, 2, 1)
         return np.where(valid[:, None, :], out, 1.0 / len(actions))
 
     def reference(self, sub: HoldemSubgame, player: int, *,

@@ -222,13 +222,17 @@ class BlueprintPolicy:
         for board, pairs in batches:
             pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, hole)
             missing = self.dealer.board_size - len(board)
+            holes.append(pairs)
+            if missing == 0:  # a full board (every river of a turn search): no padding
+                boards.append(np.broadcast_to(np.array(board, dtype=np.int64),
+                                              (len(pairs), len(board))))
+                continue
             # The padding (streets not dealt yet; their buckets are never read): the lowest
             # cards of the deck that are neither on the board nor in the pair, as pad_board.
             candidates = np.array([c for c in deck if c not in board][: missing + hole],
                                   dtype=np.int64)
             held = (candidates[None, :, None] == pairs[:, None, :]).any(axis=2)
             pick = np.argsort(held, axis=1, kind="stable")[:, :missing]
-            holes.append(pairs)
             boards.append(np.concatenate(
                 [np.broadcast_to(np.array(board, dtype=np.int64), (len(pairs), len(board))),
                  candidates[pick]], axis=1))
