@@ -406,7 +406,9 @@ def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
                     count = min(count, max(int(0.9 * left / per) - 2, 0))
                 if count <= 0:
                     return
-        solver.run(iterations=count, check_every=count)
+        # checks fall on multiples of check_every: done + count puts the batch's one
+        # check at its end (check_every=count would check mid-batch as well)
+        solver.run(iterations=count, check_every=done + count)
         if pace is not None and seconds is not None:
             pace.record(solver, units)
         batch = min(2 * batch, 64)
