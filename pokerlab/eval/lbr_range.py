@@ -25,10 +25,9 @@ from numpy.typing import NDArray
 
 from pokerlab._types import Action
 from pokerlab.cards import cards_str
-from pokerlab.cards.evaluator import evaluate_batch
 from pokerlab.errors import SpecError
 from pokerlab.games.holdem import HoldemState
-from pokerlab.games.holdem_pots import hand_values
+from pokerlab.games.holdem_pots import hand_value_array
 from pokerlab.games.observation import Observation
 
 PAIRS: NDArray[np.int64] = np.array(list(itertools.combinations(range(52), 2)), dtype=np.int64)
@@ -107,12 +106,6 @@ def opponent_probabilities(
     return legal, table
 
 
-def _values(hands: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Hand values by the engine's ranking (any number of cards, as the showdown does)."""
-    if hands.shape[1] >= 5:
-        return np.asarray(evaluate_batch(hands), dtype=np.int64)
-    return np.asarray(hand_values(hands), dtype=np.int64)
-
 
 def pair_scores(
     hole: tuple[int, int],
@@ -150,10 +143,11 @@ def pair_scores(
         boards = np.concatenate([np.repeat(boards, rollouts, axis=0), drawn], axis=1)
     # Every runout at once: LBR's value on each, then the value of each live pair that
     # holds no card of that runout (one evaluator call for all of them).
-    mine = _values(np.concatenate([np.broadcast_to(hole, (len(boards), 2)), boards], axis=1))
+    mine = hand_value_array(np.concatenate([np.broadcast_to(hole, (len(boards), 2)), boards],
+                                           axis=1))
     clear = ~HAS_CARD[boards[:, len(board):]][:, :, index].any(axis=1)  # [runouts, pairs]
     run, pair = np.nonzero(clear)
-    theirs = _values(np.concatenate([PAIRS[index[pair]], boards[run]], axis=1))
+    theirs = hand_value_array(np.concatenate([PAIRS[index[pair]], boards[run]], axis=1))
     points = (mine[run] > theirs) + 0.5 * (mine[run] == theirs)
     np.add.at(score, index[pair], points)
     np.add.at(count, index[pair], 1.0)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from pokerlab._types import Player
 from pokerlab.cards import evaluate_batch
@@ -180,6 +181,13 @@ def hand_values(hands: np.ndarray) -> list[int]:
     return values
 
 
+def hand_value_array(hands: np.ndarray) -> NDArray[np.int64]:
+    """:func:`hand_values` as an int64 array (many hands: no Python int per hand)."""
+    if hands.shape[1] >= 5:
+        return np.asarray(evaluate_batch(hands), dtype=np.int64)
+    return np.asarray(hand_values(hands), dtype=np.int64)
+
+
 class ShowdownTables:
     """Pure-Python look-ups that value one 5-to-7-card hand in about a microsecond.
 
@@ -281,6 +289,7 @@ __all__ = [
     "Settlement",
     "ShowdownTables",
     "build_pots",
+    "hand_value_array",
     "hand_values",
     "settle",
     "settle_values",

@@ -54,7 +54,7 @@ from pokerlab.cards import cards_str
 from pokerlab.errors import GameTooLargeError, SpecError
 from pokerlab.games import betting_sequences as sequences
 from pokerlab.games.holdem_betting import BettingNode
-from pokerlab.games.holdem_pots import hand_values
+from pokerlab.games.holdem_pots import hand_value_array
 from pokerlab.games.holdem_rules import CALL, FOLD, RAISE, HoldemRules
 from pokerlab.subgame.public_tree import (
     CHANCE_NODE,
@@ -519,8 +519,7 @@ def _strengths(rules: HoldemRules, combos: IntArray, hand_ids: tuple[IntArray, I
         clash = (hole[None, :, :, None] == cards[:, None, None, :]).any(axis=(2, 3))  # [F, combos]
         where, held = np.nonzero(~clash)
         rows = np.concatenate([hole[held], cards[where]], axis=1)
-        values[np.array(finals)[where], used[held]] = np.asarray(
-            hand_values(rows.astype(np.uint8)), dtype=np.int64)
+        values[np.array(finals)[where], used[held]] = hand_value_array(rows.astype(np.uint8))
     return values[:, hand_ids[0]], values[:, hand_ids[1]]
 
 
