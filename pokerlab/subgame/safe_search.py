@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import time
 from dataclasses import dataclass
 
@@ -382,7 +383,11 @@ def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
     """Iterate within the budget: small batches first, then batches sized to the time left.
 
     Each batch ends with one exploitability measurement (the solver's run loop measures at
-    its last iteration), about the cost of one iteration; a ``target`` reached stops it.
+    its last iteration), about the cost of one iteration and a half; a ``target`` reached
+    stops it. Under a time budget, once even an exploitability falling as ``1 / t`` from
+    the last measurement would not reach the target in the time left (most no-limit turns
+    at a second), the rest of the time runs as one last batch: the measurements between
+    could not stop it.
     With ``pace`` and ``seconds``, each batch's pace per ``units`` node-hands is kept.
     """
     batch = 2
@@ -392,7 +397,8 @@ def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
             return
         if target is not None and solver.history and solver.last_exploitability <= target:
             return
-        count = batch if iterations is None else min(batch, iterations - done)
+        count, last = batch, False
+        cap = None if iterations is None else iterations - done
         if seconds is not None:
             left = seconds - (time.perf_counter() - start)
             if left <= 0:
@@ -403,15 +409,39 @@ def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
                 # values against the result, and the averages) cost about an iteration
                 # each: keep them and 10% of the time spare
                 if per > 0:
-                    count = min(count, max(int(0.9 * left / per) - 2, 0))
+                    affordable = max(int(0.9 * left / per) - 2, 0)
+                    last = affordable > 0 and _out_of_reach(solver, target, affordable)
+                    count = min(count, affordable)
                 if count <= 0:
                     return
-        # checks fall on multiples of check_every: done + count puts the batch's one
-        # check at its end (check_every=count would check mid-batch as well)
-        solver.run(iterations=count, check_every=done + count)
+        if last:  # on the clock (the machine's pace changes), measured once, at its end:
+            # its measurement and the search's last pass take about three iterations' time
+            solver.run(iterations=cap, seconds=max(left - 3 * per, per), check_every=2**40)
+        else:
+            if cap is not None:
+                count = min(count, cap)
+            # checks fall on multiples of check_every: done + count puts the batch's one
+            # check at its end (check_every=count would check mid-batch as well)
+            solver.run(iterations=count, check_every=done + count)
         if pace is not None and seconds is not None:
             pace.record(solver, units)
+        if last:
+            return
         batch = min(2 * batch, 64)
+
+
+def _out_of_reach(solver: RangeSolver, target: float | None, more: int) -> bool:
+    """Whether ``more`` iterations cannot bring the solver to ``target``.
+
+    Even if its exploitability fell as ``1 / t`` from its last measurement; with no
+    target, never.
+    """
+    if target is None:
+        return True
+    if not solver.history or not math.isfinite(solver.last_exploitability):
+        return False
+    done = solver.iterations
+    return solver.last_exploitability * done / (done + more) > target
 
 
 def root_alternatives_after(game: PublicGame, values: FloatArray, node: int) -> FloatArray:

@@ -8,6 +8,8 @@ of its hands than against the blueprint, and in all no more in total.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -20,10 +22,12 @@ from pokerlab.games.holdem_rules import CALL, RAISE
 from pokerlab.games.holdem_state import HoldemState
 from pokerlab.subgame.holdem_subgame import build_subgame, hole_combos
 from pokerlab.subgame.public_tree import PublicGame
+from pokerlab.subgame.range_solver import RangeSolver
 from pokerlab.subgame.safe_search import (
     FIRST_PACE,
     Pace,
     SearchResult,
+    _run,
     compatible_total,
     gadget_game,
     opponent_values,
@@ -210,3 +214,18 @@ def test_a_time_budget_too_short_at_the_last_pace_is_refused_before_it_starts() 
     fresh = Pace()
     search(public, 0, reference, iterations=3, pace=fresh)
     assert fresh.seconds_per_unit is None
+
+
+def test_a_target_out_of_reach_in_the_time_left_is_not_measured_on_the_way() -> None:
+    public, _ = _poor_search()
+    # out of reach: after the first batch's measurement, the rest of the time in one batch,
+    # measured once at its end
+    solver = RangeSolver(public)
+    _run(solver, None, 0.3, time.perf_counter(), target=1e-12)
+    assert [row.iteration for row in solver.history] == [2, solver.iterations]
+    assert solver.iterations > 100
+    # within reach: batches of 2, 4, 8, ... each measured at its end, until the target
+    solver = RangeSolver(public)
+    _run(solver, None, 30.0, time.perf_counter(), target=0.001)
+    assert [row.iteration for row in solver.history][:3] == [2, 6, 14]
+    assert solver.last_exploitability <= 0.001
