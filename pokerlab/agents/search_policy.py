@@ -39,6 +39,7 @@ a time budget the solver's progress depends on the machine.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import zlib
 from collections import OrderedDict
@@ -231,9 +232,10 @@ class Decision:
         max_gain: that search's largest gain of an opponent hand over its alternative.
         rejected: the search ran but its strategy left the opponent's range more to gain
             in all than the reference it refines (a search cut short by its budget), so
-            the reference plays the street: the blueprint, projected onto the search's own
-            sizes where it has them, with an earlier street's search laid over it
-            (:attr:`SearchResult.gain`; safety ``"gadget"``, not nested searches).
+            it is not played (:attr:`SearchResult.gain`; safety ``"gadget"``, not nested
+            searches): the reference plays the street (the blueprint, with an earlier
+            street's search laid over it), or, where that reference is the blueprint
+            projected onto the search's own sizes, the blueprint itself, with its sizes.
     """
 
     strategy: FloatArray
@@ -258,6 +260,7 @@ class _Solve:
     searcher: int
     profile: tuple[FloatArray, FloatArray] = field(default=(np.zeros(0), np.zeros(0)))
     rejected: bool = False  # the search ran; its strategy was more exploitable: not played
+    projected: bool = False  # its reference is the blueprint projected onto its own sizes
 
 
 class SearchPolicy:
@@ -286,7 +289,8 @@ class SearchPolicy:
         self._decisions: OrderedDict[tuple[object, ...], Decision] = OrderedDict()
         self._solves: OrderedDict[tuple[object, ...], list[_Solve]] = OrderedDict()
         self._likelihoods: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
-        self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()
+        self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()  # the blueprint
+        # plays these streets (or nested searches): too large, or a projection rejected
         self._answered: OrderedDict[tuple[object, ...], tuple[float, ...]] = OrderedDict()
         self._paces: dict[int, Pace] = {}  # by the root's board size: alike subgames
         self.timings: list[tuple[int, bool, float]] = []
@@ -402,11 +406,22 @@ class SearchPolicy:
                     solves.append(solve)
             except GameTooLargeError:  # past max_nodes, or not built or referenced in time:
                 # the blueprint plays this street (a search would not finish in budget)
-                self._large[prefix_key if solves is None else (prefix_key, events)] = True
-                if len(self._large) > CACHE_SIZE:
-                    self._large.popitem(last=False)
+                self._blueprint_plays(prefix_key if solves is None else (prefix_key, events))
                 return self._blueprint_decision(observation, street, started)
             fresh = True
+            if solve.rejected and solve.projected:
+                # not played, and its reference only projects the blueprint onto the
+                # search's sizes: the blueprint itself plays the street, and the next
+                # street refines it, not the projection
+                assert solve.result is not None
+                solves.remove(solve)
+                if not solves:
+                    del self._solves[prefix_key]
+                self._blueprint_plays(prefix_key if not solves else (prefix_key, events))
+                return dataclasses.replace(
+                    self._blueprint_decision(observation, street, started), searched=True,
+                    rejected=True, iterations=solve.result.iterations,
+                    exploitability=solve.result.exploitability)
         node = solve.sub.node_of(events[len(solve.prefix):])
         assert node is not None
         strategy = self._answer(solve, node, observation)
@@ -419,6 +434,12 @@ class SearchPolicy:
             max_gain=float("nan") if result is None else result.max_gain,
             rejected=solve.rejected,
         )  # fmt: skip
+
+    def _blueprint_plays(self, key: tuple[object, ...]) -> None:
+        """The blueprint plays the rest of the street (or of a nested search) at ``key``."""
+        self._large[key] = True
+        if len(self._large) > CACHE_SIZE:
+            self._large.popitem(last=False)
 
     def _deadline(self, started: float, share: float = BUILD_SHARE) -> float | None:
         """When building a subgame must stop: half the budget (the solve needs the rest).
@@ -643,7 +664,8 @@ class SearchPolicy:
         profile = [reference[0], reference[1]]
         profile[searcher] = strategy
         return _Solve(prefix, sub, view, strategy, result, searcher,
-                      (profile[0], profile[1]), rejected)
+                      (profile[0], profile[1]), rejected,
+                      projected=self._sizes is not None and earlier is None)
 
     def _answer(self, solve: _Solve, node: int, observation: Observation) -> FloatArray:
         """``[combos, legal]`` at ``node`` of a search: its rows, the blueprint elsewhere."""

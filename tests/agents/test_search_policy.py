@@ -36,7 +36,7 @@ from pokerlab.errors import PokerlabError, SpecError
 from pokerlab.eval.exploitability import exploitability
 from pokerlab.eval.matches import play_match
 from pokerlab.games import load
-from pokerlab.games.holdem_rules import CALL
+from pokerlab.games.holdem_rules import CALL, RAISE
 from pokerlab.games.holdem_state import HoldemState
 
 LEDUC_AS_HOLDEM = (
@@ -214,6 +214,35 @@ def test_a_search_that_leaves_the_opponent_more_than_the_blueprint_is_not_played
                                atol=1e-12)  # the blueprint's own answer
 
 
+def test_a_rejected_search_over_its_own_sizes_leaves_the_street_to_the_blueprint(
+    texas: BlueprintPolicy,
+) -> None:
+    # With sizes of its own, the reference a search must not be worse than is the
+    # blueprint projected onto them: when the search is rejected, the blueprint itself
+    # plays (its own sizes), and the next street refines it, not the projection.
+    state = _texas_decision(2, seed=4)
+    observation = state.observation(state.to_act)
+    policy = SearchPolicy(texas, SearchSettings(think=None, iterations=1, bets="75%",
+                                                raises="2.5x", raise_cap=2))
+    decision = policy.decide(observation)
+    assert decision.searched
+    assert decision.rejected  # one iteration: worse than the reference
+    assert decision.iterations == 1
+    assert not policy._solves  # nothing kept for the river to refine
+    blueprint = policy._blueprint_decision(observation, state.street, 0.0)
+    assert np.array_equal(decision.strategy, blueprint.strategy)
+    legal = list(observation.legal_actions)
+    assert len(legal) > 3  # the blueprint's sizes are played, not only 75%
+    assert (decision.strategy[:, [legal.index(a) for a in legal if a > RAISE]].sum(axis=0)
+            > 0).sum() >= 2
+    # the street stays the blueprint's: the next decision of it is not searched again
+    checked = state.child(CALL)
+    bet = next(a for a in checked.legal_actions() if a > RAISE)
+    again = checked.child(bet)
+    assert again.to_act == state.to_act
+    assert not policy.decide(again.observation(again.to_act)).searched
+
+
 def test_a_raise_cap_and_float32_storage_keep_the_search_small_and_its_answer(
     texas: BlueprintPolicy,
 ) -> None:
@@ -329,12 +358,15 @@ def test_an_answer_played_is_the_answer_read_later(texas: BlueprintPolicy,
 
 
 def test_search_names_parse_and_bad_ones_are_refused() -> None:
-    assert parse_search_name("hard-search") == SearchSettings(think=DEFAULT_THINK,
-                                                              target=DEFAULT_TARGET)
-    assert parse_search_name("hard-search@250ms") == SearchSettings(think=0.25,
-                                                                    target=DEFAULT_TARGET)
-    assert parse_search_name("hard-search@2s") == SearchSettings(think=2.0, target=DEFAULT_TARGET)
-    assert parse_search_name("hard-search+40") == SearchSettings(think=None, iterations=40)
+    def own(think: float | None, target: float | None = None,
+            iterations: int | None = None) -> SearchSettings:  # no-limit: its own sizes
+        return SearchSettings(think=think, target=target, iterations=iterations, bets="75%",
+                              raises="2.5x", raise_cap=2)
+
+    assert parse_search_name("hard-search") == own(think=DEFAULT_THINK, target=DEFAULT_TARGET)
+    assert parse_search_name("hard-search@250ms") == own(think=0.25, target=DEFAULT_TARGET)
+    assert parse_search_name("hard-search@2s") == own(think=2.0, target=DEFAULT_TARGET)
+    assert parse_search_name("hard-search+40") == own(think=None, iterations=40)
     assert parse_search_name("hard") is None
     assert parse_search_name("hard-search@2.5s") is None
     with pytest.raises(SpecError, match="iterations per search must be >= 1"):
