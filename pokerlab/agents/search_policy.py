@@ -401,6 +401,11 @@ class SearchPolicy:
                     if len(self._solves) > CACHE_SIZE:
                         self._solves.popitem(last=False)
                 else:
+                    if not _holds_opponent_decision(solves[-1], events, observation.seat):
+                        # our own action left the last search's tree: the blueprint played
+                        # it (that search was rejected or not run), and plays on
+                        self._blueprint_plays((prefix_key, events))
+                        return self._blueprint_decision(observation, street, started)
                     solve = self._nested_solve(game, solves[-1], state, history, events,
                                                observation.seat, started)
                     solves.append(solve)
@@ -409,19 +414,21 @@ class SearchPolicy:
                 self._blueprint_plays(prefix_key if solves is None else (prefix_key, events))
                 return self._blueprint_decision(observation, street, started)
             fresh = True
-            if solve.rejected and solve.projected:
-                # not played, and its reference only projects the blueprint onto the
-                # search's sizes: the blueprint itself plays the street, and the next
-                # street refines it, not the projection
-                assert solve.result is not None
+            if solve.projected and (solve.rejected or solve.result is None):
+                # not played (rejected, or no time to run), and its reference only
+                # projects the blueprint onto the search's sizes: the blueprint itself
+                # plays the street, and the next street refines it, not the projection
                 solves.remove(solve)
                 if not solves:
                     del self._solves[prefix_key]
                 self._blueprint_plays(prefix_key if not solves else (prefix_key, events))
+                result = solve.result
                 return dataclasses.replace(
-                    self._blueprint_decision(observation, street, started), searched=True,
-                    rejected=True, iterations=solve.result.iterations,
-                    exploitability=solve.result.exploitability)
+                    self._blueprint_decision(observation, street, started),
+                    searched=result is not None, rejected=solve.rejected,
+                    iterations=0 if result is None else result.iterations,
+                    exploitability=float("nan") if result is None else result.exploitability,
+                    max_gain=float("nan") if result is None else result.max_gain)
         node = solve.sub.node_of(events[len(solve.prefix):])
         assert node is not None
         strategy = self._answer(solve, node, observation)
@@ -665,7 +672,8 @@ class SearchPolicy:
         profile[searcher] = strategy
         return _Solve(prefix, sub, view, strategy, result, searcher,
                       (profile[0], profile[1]), rejected,
-                      projected=self._sizes is not None and earlier is None)
+                      projected=self._sizes is not None and sub.rules.no_limit
+                      and earlier is None)
 
     def _answer(self, solve: _Solve, node: int, observation: Observation) -> FloatArray:
         """``[combos, legal]`` at ``node`` of a search: its rows, the blueprint elsewhere."""
@@ -692,6 +700,16 @@ class SearchPolicy:
             out[ids, column] = rows[k]
             out[others, column] = fallback[k]
         return out
+
+
+def _holds_opponent_decision(outer: _Solve, events: tuple[Event, ...], searcher: int) -> bool:
+    """Whether ``outer``'s tree holds the opponent's decision before the last of ``events``.
+
+    A nested search starts below it; where the searcher's own earlier action is not in the
+    tree (the blueprint played it), it cannot.
+    """
+    parent = outer.sub.node_of(events[len(outer.prefix):][:-1])
+    return parent is not None and outer.sub.public.tree.player(parent) == 1 - searcher
 
 
 def _street_start(state: HoldemState, hole: int) -> int:

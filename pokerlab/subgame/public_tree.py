@@ -489,13 +489,19 @@ def _hand_tables(mine: HandSpace, theirs: HandSpace, strength: IntArray,
                  swaps: IntArray, values: FloatArray) -> HandTables:
     n_hands = mine.n_hands
     n_boards = int(strength.shape[0])
+    # the compiled tables below index without bounds checks: shapes and cards first
+    for who, space, table in (("mine", mine, strength), ("theirs", theirs, other_strength)):
+        if space.cards.ndim != 2 or space.cards.shape[1] != 2:
+            raise SpecError(f"{who}: hand cards must be [hands, 2]; got {space.cards.shape}")
+        if table.shape != (n_boards, space.n_hands):
+            raise SpecError(f"{who}: strengths must be [boards, hands] = "
+                            f"{(n_boards, space.n_hands)}; got {table.shape}")
+        if space.cards.size and int(space.cards.max()) >= n_cards:
+            raise SpecError(f"a hand holds card {int(space.cards.max())}; the game has "
+                            f"{n_cards} cards (0 to n_cards - 1)")
     fold_cards = np.where(mine.cards >= 0, mine.cards, n_cards).astype(np.uint64)
     fold_entries, fold_offsets = _grouped_by_card(mine.cards, np.arange(n_hands), n_cards,
                                                   2 * n_hands)
-    for cards in (mine.cards, theirs.cards):
-        if cards.size and int(cards.max()) >= n_cards:
-            raise SpecError(f"a hand holds card {int(cards.max())}; the game has {n_cards} "
-                            "cards (0 to n_cards - 1)")
     if 3 * n_hands + n_cards + 2 > np.iinfo(np.uint16).max:
         raise SpecError(f"{n_hands} hands over {n_cards} cards: the showdown tables index "
                         "in 16 bits (at most about 21,800 hands)")
@@ -633,18 +639,19 @@ def same_hand_index(first: HandSpace, second: HandSpace) -> tuple[IntArray, IntA
         out = np.full(mine.n_hands, -1, dtype=np.int64)
         if mine.n_hands == 0 or (mine.cards[:, 1] < 0).all():
             return out
-        # Each ordered two-card hand as one number; the same cards in the same order
-        # first, else in the other order (the last such hand where theirs repeats one).
+        # Each ordered two-card hand as one number (cards shifted by one: -1 is a value
+        # too); the same cards in the same order first, else in the other order (the
+        # last such hand where theirs repeats one).
         two = np.flatnonzero(theirs.cards[:, 1] >= 0)
         if two.size == 0:
             return out
-        width = int(max(mine.cards.max(), theirs.cards.max())) + 1
-        keys = theirs.cards[two, 0] * width + theirs.cards[two, 1]
+        width = int(max(mine.cards.max(), theirs.cards.max())) + 2
+        keys = (theirs.cards[two, 0] + 1) * width + theirs.cards[two, 1] + 1
         order = np.argsort(keys, kind="stable")
         sorted_keys = keys[order]
 
         def lookup(first: IntArray, second: IntArray) -> IntArray:
-            wanted = first * width + second
+            wanted = (first + 1) * width + second + 1
             at = np.maximum(np.searchsorted(sorted_keys, wanted, side="right") - 1, 0)
             return np.where(sorted_keys[at] == wanted, two[order[at]], -1)
 

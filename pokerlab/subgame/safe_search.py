@@ -433,8 +433,8 @@ def _run(solver: RangeSolver, iterations: int | None, seconds: float | None,
 def _out_of_reach(solver: RangeSolver, target: float | None, more: int) -> bool:
     """Whether ``more`` iterations cannot bring the solver to ``target``.
 
-    Even if its exploitability fell as ``1 / t`` from its last measurement; with no
-    target, never.
+    Even if its exploitability fell as ``1 / t`` from its last measurement (with no
+    target: always, nothing stops the search before its time).
     """
     if target is None:
         return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,7 +33,7 @@ from pokerlab.blueprint.nolimit import rules_for
 from pokerlab.blueprint.policy import BlueprintPolicy
 from pokerlab.blueprint.store import save_blueprint
 from pokerlab.cli import main
-from pokerlab.errors import PokerlabError, SpecError
+from pokerlab.errors import GameTooLargeError, PokerlabError, SpecError
 from pokerlab.eval.exploitability import exploitability
 from pokerlab.eval.matches import play_match
 from pokerlab.games import load
@@ -241,6 +242,41 @@ def test_a_rejected_search_over_its_own_sizes_leaves_the_street_to_the_blueprint
     again = checked.child(bet)
     assert again.to_act == state.to_act
     assert not policy.decide(again.observation(again.to_act)).searched
+
+
+def test_the_street_stays_the_blueprints_after_it_answered_an_off_tree_bet(
+    texas: BlueprintPolicy, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where no nested search answers an opponent's bet off the search's tree (too large,
+    # or rejected), the blueprint plays with its own sizes; a later decision of the street
+    # then lies below an action of ours the search does not hold: the blueprint again, not
+    # a nested search that cannot start there (a SpecError before).
+    state = _texas_decision(3, seed=3)
+    seat = state.to_act
+    policy = SearchPolicy(texas, SearchSettings(think=None, iterations=20, bets="75%",
+                                                raises="2.5x", raise_cap=2))
+    assert policy.decide(state.observation(seat)).searched
+    checked = state.child(CALL)
+    solve = list(policy._solves.values())[-1][0]  # the river's (the turn's came first)
+    assert solve.sub.root_board == tuple(int(c) for c in state.board)
+    held = set(solve.sub.actions[solve.sub.node_of((("a", CALL),))])
+    bet = checked.child(next(a for a in checked.legal_actions() if a > RAISE and a not in held))
+
+    nested = policy._nested_solve
+    calls = []
+
+    def too_large_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        if len(calls) == 1:
+            raise GameTooLargeError("too large", found=1, limit=0)
+        return nested(*args, **kwargs)
+
+    monkeypatch.setattr(policy, "_nested_solve", too_large_once)
+    assert not policy.decide(bet.observation(seat)).searched  # the blueprint answers it
+    raised = bet.child(bet.action_for_raise_to(bet.raise_range()[0]))
+    back = raised.child(raised.action_for_raise_to(raised.raise_range()[0]))
+    assert back.to_act == seat
+    assert not policy.decide(back.observation(seat)).searched
 
 
 def test_a_raise_cap_and_float32_storage_keep_the_search_small_and_its_answer(

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from pokerlab.errors import SpecError
-from pokerlab.subgame.public_tree import HandSpace, _hand_tables, same_hand_index
+from pokerlab.subgame.public_tree import HandSpace, HandTables, _hand_tables, same_hand_index
 
 
 def _reference_same(mine: HandSpace, theirs: HandSpace) -> np.ndarray:
@@ -95,29 +95,65 @@ def test_showdown_tables_match_the_board_by_board_version(seed: int) -> None:
         strengths.append(np.where(rng.random(values.shape) < 0.2, -1, values))
     for q in (0, 1):
         same = same_hand_index(hands[0], hands[1])[q]
+        values = rng.random((2, hands[q].n_hands))  # value nodes' payoffs pass through
         tables = _hand_tables(hands[q], hands[1 - q], strengths[q], strengths[1 - q], same,
-                              n_cards, np.zeros((0, hands[q].n_hands), dtype=np.int64),
-                              np.zeros((0, hands[q].n_hands)))
+                              n_cards, np.zeros((0, hands[q].n_hands), dtype=np.int64), values)
+        np.testing.assert_array_equal(tables.values, values)
+        np.testing.assert_array_equal(tables.same, same)
         expected = _reference_showdown(hands[q], hands[1 - q], strengths[q],
                                        strengths[1 - q], n_cards)
         for name, array in expected.items():
             np.testing.assert_array_equal(getattr(tables, name), array, err_msg=name)
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(10))
 def test_the_identical_hand_index_matches_a_lookup_per_hand(seed: int) -> None:
     rng = np.random.default_rng(100 + seed)
     n_cards = int(rng.choice([5, 8, 52]))  # few cards: many hands both players hold
     first = _random_space(rng, n_cards, int(rng.integers(1, 60)), seed == 7)
-    second = _random_space(rng, n_cards, int(rng.integers(1, 60)), False)
+    second = _random_space(rng, n_cards, int(rng.integers(1, 60)), seed == 8)
+    if seed == 9:  # a padding card in either column: -1 is matched as the dict matched it
+        cards = first.cards.copy()
+        cards[::3, 0] = -1
+        first = HandSpace(cards, first.weights, first.names)
     for mine, theirs, found in zip((first, second), (second, first),
                                    same_hand_index(first, second), strict=True):
         np.testing.assert_array_equal(found, _reference_same(mine, theirs))
 
 
-def test_a_hand_holding_a_card_past_the_deck_is_refused() -> None:
-    space = HandSpace(np.array([[0, 7]]), np.ones(1), ("x",))
+def _tables(mine: HandSpace, theirs: HandSpace, strength: np.ndarray,
+            other_strength: np.ndarray, n_cards: int = 6) -> HandTables:
+    return _hand_tables(mine, theirs, strength, other_strength,
+                        np.zeros(mine.n_hands, dtype=np.int64), n_cards,
+                        np.zeros((0, mine.n_hands), dtype=np.int64), np.zeros((0, mine.n_hands)))
+
+
+def test_what_the_compiled_tables_cannot_index_is_refused() -> None:
+    # The kernel does not check bounds: a card past the deck or a table of the wrong shape
+    # would write outside its arrays, so each is refused first.
+    one = HandSpace(np.array([[0, 1]]), np.ones(1), ("x",))
+    two = HandSpace(np.array([[2, 3], [4, 5]]), np.ones(2), ("y", "z"))
+    past = HandSpace(np.array([[0, 7]]), np.ones(1), ("x",))
+    zeros = np.zeros((1, 1), dtype=np.int64)
     with pytest.raises(SpecError, match="card 7; the game has 6 cards"):
-        _hand_tables(space, space, np.zeros((1, 1), dtype=np.int64),
-                     np.zeros((1, 1), dtype=np.int64), np.zeros(1, dtype=np.int64), 6,
-                     np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1)))
+        _tables(past, one, zeros, zeros)
+    with pytest.raises(SpecError, match="card 7; the game has 6 cards"):
+        _tables(one, past, zeros, zeros)
+    with pytest.raises(SpecError, match=r"theirs: strengths must be \[boards, hands\]"):
+        _tables(one, two, zeros, zeros)  # theirs has 2 hands
+    with pytest.raises(SpecError, match=r"mine: strengths must be \[boards, hands\]"):
+        _tables(one, one, np.zeros((1, 3), dtype=np.int64), zeros)
+    with pytest.raises(SpecError, match=r"theirs: strengths must be"):
+        _tables(one, one, np.zeros((2, 1), dtype=np.int64), zeros)  # boards differ
+
+
+def test_a_game_without_boards_or_hands_gets_empty_tables() -> None:
+    one = HandSpace(np.array([[0, 1]]), np.ones(1), ("x",))
+    none = HandSpace(np.zeros((0, 2), dtype=np.int64), np.zeros(0), ())
+    tables = _tables(one, one, np.zeros((0, 1), dtype=np.int64),
+                     np.zeros((0, 1), dtype=np.int64))
+    assert tables.cuts.shape == (0, 1, 8)
+    tables = _tables(none, one, np.zeros((2, 0), dtype=np.int64),
+                     np.zeros((2, 1), dtype=np.int64))
+    assert tables.order.shape == (2, 0)
+    assert tables.offsets.tolist() == [[0] * 7] * 2

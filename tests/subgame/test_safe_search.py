@@ -223,7 +223,7 @@ def test_a_target_out_of_reach_in_the_time_left_is_not_measured_on_the_way() -> 
     solver = RangeSolver(public)
     _run(solver, None, 0.3, time.perf_counter(), target=1e-12)
     assert [row.iteration for row in solver.history] == [2, solver.iterations]
-    assert solver.iterations > 100
+    assert solver.iterations > 10  # past the batches of 2, 4, 8 without measuring them
     # within reach: batches of 2, 4, 8, ... each measured at its end, until the target
     solver = RangeSolver(public)
     _run(solver, None, 30.0, time.perf_counter(), target=0.001)
