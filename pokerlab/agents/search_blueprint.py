@@ -71,6 +71,11 @@ class BlueprintView:
         self._targets: dict[tuple[int, BettingNode], tuple[Action, ...]] = {}
         self._children: dict[tuple[int, BettingNode, Action], int] = {}
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the bucket tables this view keeps (one per board it read)."""
+        return sum(int(table.nbytes) for table in self._buckets.values())
+
     # -- abstract nodes ---------------------------------------------------------------------
     @property
     def root(self) -> HoldemState:

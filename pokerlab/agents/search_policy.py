@@ -50,6 +50,7 @@ import numpy as np
 
 from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab.agents.search_blueprint import BlueprintView
+from pokerlab.agents.search_history import card_positions, last_card_start, replay, street_start
 from pokerlab.blueprint.policy import BlueprintPolicy
 from pokerlab.cards import parse_cards
 from pokerlab.errors import GameTooLargeError, SolverError, SpecError
@@ -96,6 +97,11 @@ must be worked out, or the blueprint answers (a solve with less left would barel
 
 CACHE_SIZE = 256
 """Decisions and street searches kept (a hand needs a few; LBR and AIVAT revisit them)."""
+
+SOLVES_BYTES = 1 << 30
+"""Bytes the kept street searches may hold (subgames, strategies, bucket tables): a
+no-limit turn search holds about 40 MB, so :data:`CACHE_SIZE` of them took 6.5 GB and
+more in a long match; the oldest go first."""
 
 ANSWERED_SIZE = 400_000
 """Answers kept for the hand the observer held (a few hundred bytes each): a search under a
@@ -288,6 +294,7 @@ class SearchPolicy:
         self._index = combo_index(rules)
         self._decisions: OrderedDict[tuple[object, ...], Decision] = OrderedDict()
         self._solves: OrderedDict[tuple[object, ...], list[_Solve]] = OrderedDict()
+        self._weights: dict[tuple[object, ...], int] = {}  # bytes each street's searches hold
         self._likelihoods: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
         self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()  # the blueprint
         # plays these streets (or nested searches): too large, or a projection rejected
@@ -379,7 +386,7 @@ class SearchPolicy:
             return self._blueprint_decision(observation, street, started)
         hole = game.rules.n_hole_cards  # type: ignore[attr-defined]
         history = state.history
-        root_at = _street_start(state, hole)
+        root_at = street_start(state, hole)
         prefix_key = (observation.game, observation.seat, tuple(history[hole:root_at]))
         events: tuple[Event, ...] = tuple(("a", int(a)) for a in history[root_at:])
         solves = self._solves.get(prefix_key)
@@ -392,14 +399,12 @@ class SearchPolicy:
             too_large = prefix_key in self._large or (prefix_key, events) in self._large
             if too_large or (remaining is not None and remaining <= 0):
                 return self._blueprint_decision(observation, street, started)
-            root = _replay(game, history[:root_at])
+            root = replay(game, history[:root_at])
             try:
                 if solves is None:
                     solve = self._street_solve(game, root, events, observation.seat, started)
                     solves = [solve]
                     self._solves[prefix_key] = solves
-                    if len(self._solves) > CACHE_SIZE:
-                        self._solves.popitem(last=False)
                 else:
                     if not _holds_opponent_decision(solves[-1], events, observation.seat):
                         # our own action left the last search's tree: the blueprint played
@@ -409,6 +414,7 @@ class SearchPolicy:
                     solve = self._nested_solve(game, solves[-1], state, history, events,
                                                observation.seat, started)
                     solves.append(solve)
+                self._weigh(prefix_key)
             except GameTooLargeError:  # past max_nodes, or not built or referenced in time:
                 # the blueprint plays this street (a search would not finish in budget)
                 self._blueprint_plays(prefix_key if solves is None else (prefix_key, events))
@@ -421,6 +427,7 @@ class SearchPolicy:
                 solves.remove(solve)
                 if not solves:
                     del self._solves[prefix_key]
+                self._weigh(prefix_key)
                 self._blueprint_plays(prefix_key if not solves else (prefix_key, events))
                 result = solve.result
                 return dataclasses.replace(
@@ -441,6 +448,25 @@ class SearchPolicy:
             max_gain=float("nan") if result is None else result.max_gain,
             rejected=solve.rejected,
         )  # fmt: skip
+
+    def _weigh(self, key: tuple[object, ...]) -> None:
+        """Record the bytes the street searches at ``key`` hold, and drop the oldest others.
+
+        Others go while all kept searches hold more than :data:`SOLVES_BYTES` or number
+        more than :data:`CACHE_SIZE`; ``key``'s stay.
+        """
+        solves = self._solves.get(key)
+        if solves is None:
+            self._weights.pop(key, None)
+        else:
+            self._weights[key] = sum(_footprint(solve) for solve in solves)
+        while len(self._solves) > 1 and (len(self._solves) > CACHE_SIZE
+                                         or sum(self._weights.values()) > SOLVES_BYTES):
+            oldest = next(iter(self._solves))
+            if oldest == key:
+                break
+            del self._solves[oldest]
+            self._weights.pop(oldest, None)
 
     def _blueprint_plays(self, key: tuple[object, ...]) -> None:
         """The blueprint plays the rest of the street (or of a nested search) at ``key``."""
@@ -575,14 +601,14 @@ class SearchPolicy:
         history = root.history
         if root.street == 0:
             return None
-        earlier_root = _street_start(_replay(game, history[: _last_card_start(root, hole)]),
+        earlier_root = street_start(replay(game, history[: last_card_start(root, hole)]),
                                      hole)
         key = (game.spec_text, searcher, tuple(history[hole:earlier_root]))
         solves = self._solves.get(key)
         if not solves:
             return None
         events: tuple[Event, ...] = tuple(
-            ("c" if k in _card_positions(root, hole) else "a", int(a))
+            ("c" if k in card_positions(root, hole) else "a", int(a))
             for k, a in enumerate(history) if k >= earlier_root)
         for solve in reversed(solves):
             n = len(solve.prefix)
@@ -608,7 +634,7 @@ class SearchPolicy:
         weights = [np.zeros(0), np.zeros(0)]
         weights[searcher] = self._reach(outer.sub.full_vector(searcher, reach), board)
         weights[opponent] = self._floored(self._range(game, history, opponent, searcher), board)
-        root = _replay(game, history)
+        root = replay(game, history)
         depth = self._depth(game, state.street)
         seed = zlib.crc32(repr((str(game.spec), tuple(history[rules.n_hole_cards:]))).encode())
         runouts = (sample_runouts(rules, board, self.settings.runouts,
@@ -702,6 +728,16 @@ class SearchPolicy:
         return out
 
 
+def _footprint(solve: _Solve) -> int:
+    """Bytes a kept search holds: its subgame's arrays, strategies and bucket tables."""
+    public = solve.sub.public
+    arrays = [solve.strategy, *solve.profile, public.tree.nodes, public.tree.amounts,
+              *public.strength]
+    for tables in public.tables:
+        arrays.extend(getattr(tables, f.name) for f in dataclasses.fields(tables))
+    return sum(int(a.nbytes) for a in arrays) + solve.view.nbytes
+
+
 def _holds_opponent_decision(outer: _Solve, events: tuple[Event, ...], searcher: int) -> bool:
     """Whether ``outer``'s tree holds the opponent's decision before the last of ``events``.
 
@@ -710,43 +746,6 @@ def _holds_opponent_decision(outer: _Solve, events: tuple[Event, ...], searcher:
     """
     parent = outer.sub.node_of(events[len(outer.prefix):][:-1])
     return parent is not None and outer.sub.public.tree.player(parent) == 1 - searcher
-
-
-def _street_start(state: HoldemState, hole: int) -> int:
-    """The length of the history when the current street's betting began.
-
-    That is just after the last card dealt past the ``hole`` hole cards (the board), or
-    after the hole cards preflop.
-    """
-    start = hole
-    replay = state.game.initial_state()
-    for k, action in enumerate(state.history):
-        if k >= hole and replay.player < 0:
-            start = k + 1
-        replay = replay.child(action)
-    return start
-
-
-def _card_positions(state: HoldemState, hole: int) -> set[int]:
-    """Positions in the history of the board cards."""
-    positions: set[int] = set()
-    replay = state.game.initial_state()
-    for k, action in enumerate(state.history):
-        if k >= hole and replay.player < 0:
-            positions.add(k)
-        replay = replay.child(action)
-    return positions
-
-
-def _last_card_start(state: HoldemState, hole: int) -> int:
-    """The position of the first card of the current street's deal (its board cards)."""
-    positions = sorted(_card_positions(state, hole))
-    if not positions:
-        return hole
-    start = positions[-1]
-    while start - 1 in positions:
-        start -= 1
-    return start
 
 
 def _overlay(reference: FloatArray, sub: HoldemSubgame, searcher: int, earlier: _Solve,
@@ -767,14 +766,6 @@ def _overlay(reference: FloatArray, sub: HoldemSubgame, searcher: int, earlier: 
             reference[row + k, keep] = values[keep]
 
 
-def _replay(game: Game, history: Sequence[Action]) -> HoldemState:
-    state = game.initial_state()
-    for action in history:
-        state = state.child(action)
-    assert isinstance(state, HoldemState)
-    return state
-
-
 def _holding(solves: list[_Solve], events: tuple[Event, ...]) -> _Solve | None:
     """The latest search whose tree holds the node ``events`` reach (None: none does)."""
     for solve in reversed(solves):
@@ -784,4 +775,4 @@ def _holding(solves: list[_Solve], events: tuple[Event, ...]) -> _Solve | None:
     return None
 
 
-__all__ = ["CACHE_SIZE", "Decision", "SearchPolicy", "SearchSettings"]
+__all__ = ["CACHE_SIZE", "SOLVES_BYTES", "Decision", "SearchPolicy", "SearchSettings"]

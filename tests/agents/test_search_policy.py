@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from pokerlab._types import CHANCE, TERMINAL, FloatArray
+from pokerlab.agents import search_policy as search_policy_module
 from pokerlab.agents.hard import HardAI, default_blueprint_path, default_recipe
 from pokerlab.agents.hard_search import (
     DEFAULT_TARGET,
@@ -277,6 +278,27 @@ def test_the_street_stays_the_blueprints_after_it_answered_an_off_tree_bet(
     back = raised.child(raised.action_for_raise_to(raised.raise_range()[0]))
     assert back.to_act == seat
     assert not policy.decide(back.observation(seat)).searched
+
+
+def test_the_searches_kept_are_bounded_by_their_bytes(
+    texas: BlueprintPolicy, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a no-limit turn search holds about 40 MB: 256 of them took 6.5 GB and more in a match
+    policy = SearchPolicy(texas, SearchSettings(think=None, iterations=100, bets="75%",
+                                                raises="2.5x", raise_cap=2))
+    spots = [_texas_decision(3, seed) for seed in (3, 5)]
+    first = policy.decide(spots[0].observation(spots[0].to_act))
+    assert first.searched
+    kept = dict(policy._weights)
+    assert set(kept) == set(policy._solves)  # the river's and the turn's it came through
+    assert len(kept) == 2
+    assert max(kept.values()) > 10_000_000  # the turn's: its subgame, strategies, buckets
+    cap = max(kept.values())
+    monkeypatch.setattr(search_policy_module, "SOLVES_BYTES", cap)
+    policy.decide(spots[1].observation(spots[1].to_act))
+    assert set(policy._solves).isdisjoint(kept)  # the first spot's went, oldest first
+    assert set(policy._weights) == set(policy._solves)
+    assert sum(policy._weights.values()) <= cap or len(policy._solves) == 1
 
 
 def test_a_raise_cap_and_float32_storage_keep_the_search_small_and_its_answer(
