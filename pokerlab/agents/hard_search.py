@@ -19,9 +19,6 @@ The built-in names (:mod:`pokerlab.agents.registry`):
 - ``hard-search+200``: at most 200 solver iterations per search and no clock, so the
   play is a function of the seed and the cards only (tests, reproducible studies).
 
-In no-limit every name searches with its own sizes (:data:`SEARCH_BETS`,
-:data:`SEARCH_RAISES`, :data:`SEARCH_RAISE_CAP`), not the blueprint's menu.
-
 ``hard`` stays the blueprint without search: the searcher is a separate name until it is
 measured to beat its blueprint on the full game within the web table's budget
 (docs/hard_search.md records what was measured).
@@ -43,27 +40,6 @@ from pokerlab.games.observation import Observation
 from pokerlab.play.dealer import reseed
 from pokerlab.strategy.policy import sample_action
 
-SEARCH_BETS, SEARCH_RAISES, SEARCH_RAISE_CAP = "75%", "2.5x", 2
-"""The searcher's own sizes in no-limit (limit games keep the blueprint's actions): one
-bet of 75% of the pot and one raise to 2.5 times the bet, two a street. With the
-blueprint's ``50%,100%,a`` a no-limit turn subgame is over :class:`SearchSettings`'s node
-limit, so only rivers were searched; with these it has 3,615 public nodes and is searched
-within a second on 2 cores (docs/hard_search.md). The blueprint is projected onto them
-for the reference the search must not be worse than; the opponent's own bets are in the
-tree as they were made."""
-
-
-def searcher_settings(think: float | None = DEFAULT_THINK,
-                      iterations: int | None = None) -> SearchSettings:
-    """The ``hard-search`` settings, with the searcher's own no-limit sizes.
-
-    ``think`` seconds a decision (stopping at :data:`DEFAULT_TARGET` % of the pot), or
-    ``iterations`` a search with ``think=None``.
-    """
-    return SearchSettings(think=think, iterations=iterations,
-                          target=None if think is None else DEFAULT_TARGET,
-                          bets=SEARCH_BETS, raises=SEARCH_RAISES, raise_cap=SEARCH_RAISE_CAP)
-
 
 def parse_search_name(name: str) -> SearchSettings | None:
     """The settings a ``hard-search`` name asks for, or None for another name.
@@ -75,8 +51,9 @@ def parse_search_name(name: str) -> SearchSettings | None:
     if budget is None:
         return None
     think, iterations = budget
-    return searcher_settings(think=None if iterations is not None else think,
-                             iterations=iterations)
+    if iterations is not None:
+        return SearchSettings(think=None, iterations=iterations)
+    return SearchSettings(think=think, target=DEFAULT_TARGET)
 
 
 class HardSearchAI:
@@ -109,7 +86,7 @@ class HardSearchAI:
         self.game = game
         self.blueprint_path = base.blueprint_path
         self.blueprint = base.policy
-        self.settings = settings or searcher_settings()
+        self.settings = settings or SearchSettings(think=DEFAULT_THINK, target=DEFAULT_TARGET)
         self.policy = SearchPolicy(base.policy, self.settings)
         self.name = NAME
         self.rng = np.random.default_rng(seed)
@@ -132,5 +109,4 @@ class HardSearchAI:
         return sample_action(self.policy.action_probabilities(observation), self.rng)
 
 
-__all__ = ["DEFAULT_THINK", "NAME", "SEARCH_BETS", "SEARCH_RAISES", "SEARCH_RAISE_CAP",
-           "HardSearchAI", "parse_search_name", "searcher_settings"]
+__all__ = ["DEFAULT_THINK", "NAME", "HardSearchAI", "parse_search_name"]

@@ -416,15 +416,12 @@ def test_an_answer_played_is_the_answer_read_later(texas: BlueprintPolicy,
 
 
 def test_search_names_parse_and_bad_ones_are_refused() -> None:
-    def own(think: float | None, target: float | None = None,
-            iterations: int | None = None) -> SearchSettings:  # no-limit: its own sizes
-        return SearchSettings(think=think, target=target, iterations=iterations, bets="75%",
-                              raises="2.5x", raise_cap=2)
-
-    assert parse_search_name("hard-search") == own(think=DEFAULT_THINK, target=DEFAULT_TARGET)
-    assert parse_search_name("hard-search@250ms") == own(think=0.25, target=DEFAULT_TARGET)
-    assert parse_search_name("hard-search@2s") == own(think=2.0, target=DEFAULT_TARGET)
-    assert parse_search_name("hard-search+40") == own(think=None, iterations=40)
+    assert parse_search_name("hard-search") == SearchSettings(think=DEFAULT_THINK,
+                                                              target=DEFAULT_TARGET)
+    assert parse_search_name("hard-search@250ms") == SearchSettings(think=0.25,
+                                                                    target=DEFAULT_TARGET)
+    assert parse_search_name("hard-search@2s") == SearchSettings(think=2.0, target=DEFAULT_TARGET)
+    assert parse_search_name("hard-search+40") == SearchSettings(think=None, iterations=40)
     assert parse_search_name("hard") is None
     assert parse_search_name("hard-search@2.5s") is None
     with pytest.raises(SpecError, match="iterations per search must be >= 1"):
