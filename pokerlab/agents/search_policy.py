@@ -601,14 +601,14 @@ class SearchPolicy:
         history = root.history
         if root.street == 0:
             return None
-        earlier_root = street_start(replay(game, history[: last_card_start(root, hole)]),
-                                     hole)
+        earlier_root = street_start(replay(game, history[: last_card_start(root, hole)]), hole)
         key = (game.spec_text, searcher, tuple(history[hole:earlier_root]))
         solves = self._solves.get(key)
         if not solves:
             return None
+        cards = card_positions(root, hole)  # one replay of the hand, not one per event
         events: tuple[Event, ...] = tuple(
-            ("c" if k in card_positions(root, hole) else "a", int(a))
+            ("c" if k in cards else "a", int(a))
             for k, a in enumerate(history) if k >= earlier_root)
         for solve in reversed(solves):
             n = len(solve.prefix)
@@ -733,9 +733,8 @@ def _footprint(solve: _Solve) -> int:
     public = solve.sub.public
     arrays = [solve.strategy, *solve.profile, public.tree.nodes, public.tree.amounts,
               *public.strength]
-    for tables in public.tables:
-        arrays.extend(getattr(tables, f.name) for f in dataclasses.fields(tables))
-    return sum(int(a.nbytes) for a in arrays) + solve.view.nbytes
+    return (sum(int(a.nbytes) for a in arrays) + sum(t.nbytes for t in public.tables)
+            + solve.view.nbytes)
 
 
 def _holds_opponent_decision(outer: _Solve, events: tuple[Event, ...], searcher: int) -> bool:

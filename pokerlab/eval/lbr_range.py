@@ -106,7 +106,6 @@ def opponent_probabilities(
     return legal, table
 
 
-
 def pair_scores(
     hole: tuple[int, int],
     board: tuple[int, ...],
