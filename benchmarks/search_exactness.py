@@ -18,6 +18,7 @@ from pokerlab.blueprint.policy import BlueprintPolicy
 from pokerlab.eval.expected_value import expected_value
 from pokerlab.eval.exploitability import exploitability
 from pokerlab.games import load
+from pokerlab.subgame.safe_search import SAFETIES
 
 LEDUC_AS_HOLDEM = (
     'holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", seat_blinds=(1, 1), '
@@ -37,7 +38,7 @@ def main() -> None:
         blueprint = BlueprintPolicy(trainer, game=game)
         before = exploitability(game, blueprint)
         for street, name in ((1, "flop"), (0, "preflop")):
-            for safety in ("gadget", "none"):
+            for safety in SAFETIES:
                 started = time.perf_counter()
                 searcher = SearchPolicy(blueprint, SearchSettings(
                     think=None, iterations=200, from_street=street, safety=safety))

@@ -1,13 +1,14 @@
-"""The searching Hard AI: the Hard AI's blueprint, re-solved safely at its decisions.
+"""The searching Hard AI: the Hard AI's blueprint, re-solved at its decisions.
 
 ``HardSearchAI(game)`` loads the same blueprint as :class:`~pokerlab.agents.hard.HardAI`
 (a ``.bp`` file, or the game's default blueprint, trained once and cached) and plays the
 :class:`~pokerlab.agents.search_policy.SearchPolicy` over it: from the turn on (the last
 street of shorter games) it re-solves to the end of the hand on the exact cards, with
-both players' ranges from the blueprint by Bayes, behind the re-solving gadget so that the
-answer is never more exploitable than the blueprint it refines (up to the solve's
-inexactness). Its ``policy`` answers for every hand at once, so LBR, AIVAT and exact
-evaluators measure it as they measure a blueprint.
+both players' ranges from the blueprint by Bayes, and plays a search only where the
+opponent's whole range gains nothing against it over the blueprint (``safety="range"``;
+the re-solving gadget, ``safety="gadget"``, guarantees it hand by hand but lost to the
+blueprint: docs/hard_search.md). Its ``policy`` answers for every hand at once, so LBR,
+AIVAT and exact evaluators measure it as they measure a blueprint.
 
 The built-in names (:mod:`pokerlab.agents.registry`):
 

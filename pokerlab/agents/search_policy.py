@@ -21,9 +21,11 @@ At a decision of seat ``q`` in a heads-up Hold'em hand (:meth:`SearchPolicy.deci
    values, so not safe (on Leduc searched from preflop it made a 0.070 blueprint 0.277
    exploitable; docs/hard_search.md);
 4. :func:`~pokerlab.subgame.safe_search.search` re-solves ``q``'s strategy there within
-   the budget, safely (the re-solving gadget: the opponent's hands keep at most the value
-   they had against the blueprint); the opponent's range is floored so that every hand it
-   may hold keeps a say;
+   the budget, played only where the opponent's whole range gains nothing against it over
+   the reference (``safety="range"``; ``"gadget"``: no opponent hand gains, but on the
+   default no-limit blueprint's rivers it lost 2.8% of the pot a spot to the blueprint,
+   where ``"range"`` won 1.7%: docs/hard_search.md); the opponent's range is floored so
+   that every hand it may hold keeps a say;
 5. the solution answers this decision and every later one of this street that it holds;
    an opponent action that it does not hold (a bet off the menu, after the solve) starts a
    *nested* search at the new node: ``q``'s reach there from the solution, the opponent's
@@ -125,7 +127,9 @@ class SearchSettings:
             when even building the subgame leaves no time); None: ``iterations`` only.
         iterations: the most solver iterations per search (None: as many as ``think``
             allows).
-        safety: ``"gadget"`` (safe re-solving) or ``"none"``.
+        safety: ``"range"`` (the subgame solved as a game of its own, played only where
+            the opponent's whole range gains nothing over the reference), ``"gadget"``
+            (safe re-solving: no hand of it gains) or ``"none"``.
         from_street: the first street searched (0 preflop, 1 flop...); None: the turn
             (the last street of shorter games), the flop in no-limit with
             ``depth="street"`` (see :meth:`SearchPolicy.from_street`).
@@ -162,7 +166,7 @@ class SearchSettings:
 
     think: float | None = 1.0
     iterations: int | None = None
-    safety: str = "gadget"
+    safety: str = "range"
     from_street: int | None = None
     depth: str = "end"
     runouts: int = 24
@@ -238,10 +242,11 @@ class Decision:
         max_gain: that search's largest gain of an opponent hand over its alternative.
         rejected: the search ran but its strategy left the opponent's range more to gain
             in all than the reference it refines (a search cut short by its budget), so
-            it is not played (:attr:`SearchResult.gain`; safety ``"gadget"``, not nested
-            searches): the reference plays the street (the blueprint, with an earlier
-            street's search laid over it), or, where that reference is the blueprint
-            projected onto the search's own sizes, the blueprint itself, with its sizes.
+            it is not played (:attr:`SearchResult.gain`; safety ``"gadget"`` or
+            ``"range"``, not nested searches): the reference plays the street (the
+            blueprint, with an earlier street's search laid over it), or, where that
+            reference is the blueprint projected onto the search's own sizes, the
+            blueprint itself, with its sizes.
     """
 
     strategy: FloatArray
@@ -448,6 +453,23 @@ class SearchPolicy:
             max_gain=float("nan") if result is None else result.max_gain,
             rejected=solve.rejected,
         )  # fmt: skip
+
+    def kept_search(self, observation: Observation
+                    ) -> tuple[HoldemSubgame, BlueprintView, FloatArray, bool] | None:
+        """The street search (not nested) kept for ``observation`` after :meth:`decide`.
+
+        ``(subgame, blueprint view, q's rows, rejected)``; None where none is kept there.
+        """
+        game = self.blueprint.game_of(observation)
+        state = game.public_state(observation)  # type: ignore[attr-defined]
+        hole = game.rules.n_hole_cards  # type: ignore[attr-defined]
+        root_at = street_start(state, hole)
+        solves = self._solves.get((observation.game, observation.seat,
+                                   tuple(state.history[hole:root_at])))
+        events = tuple(("a", int(a)) for a in state.history[root_at:])
+        if not solves or solves[0].sub.node_of(events) is None:
+            return None
+        return solves[0].sub, solves[0].view, solves[0].strategy, solves[0].rejected
 
     def _weigh(self, key: tuple[object, ...]) -> None:
         """Record the bytes the street searches at ``key`` hold, and drop the oldest others.
@@ -690,7 +712,7 @@ class SearchPolicy:
                 result = None
         # Played only where the opponent's range gains nothing in all over the reference:
         # a search the budget cut short can leave it more, and then the reference plays.
-        rejected = (result is not None and settings.safety == "gadget"
+        rejected = (result is not None and settings.safety != "none"
                     and alternative is None and result.gain > 0)
         if result is not None and not rejected:
             strategy = result.strategy

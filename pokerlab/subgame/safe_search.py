@@ -19,7 +19,13 @@ searching player ``q`` against the opponent ``o``:
    what the solve's own inexactness allows (:attr:`SearchResult.max_gain` measures it).
 
 Without safety (``safety="none"``) the subgame is solved as a game of its own from both
-ranges: often stronger, never guaranteed (:mod:`pokerlab.subgame.rps`).
+ranges: often stronger, never guaranteed (:mod:`pokerlab.subgame.rps`). ``safety="range"``
+solves it so too; its caller plays it only where the opponent's whole range gains nothing
+against it over the alternatives (:attr:`SearchResult.gain` <= 0), single hands may. The
+gadget's equilibria leave ``q`` indifferent among strategies that hold every opponent hand
+to its alternative, and the one CFR finds can lose to the reference's own opponent: on
+the default no-limit blueprint's river spots it lost 2.6-2.9% of the pot a spot to the
+blueprint, where the plain solve won 1.5-1.6% (docs/hard_search.md).
 
 References:
     N. Burch, M. Johanson, M. Bowling, "Solving imperfect information games using
@@ -58,8 +64,9 @@ from pokerlab.subgame.public_tree import (
 from pokerlab.subgame.range_solver import RangeSolver, root_values
 from pokerlab.subgame.units import WorkArrays, resolve_threads, tree_units, work_arrays
 
-SAFETIES = ("gadget", "none")
-"""How a search protects itself: the re-solving gadget, or nothing (unsafe)."""
+SAFETIES = ("gadget", "range", "none")
+"""How a search protects itself: the re-solving gadget, the plain solve checked over the
+opponent's whole range by its caller, or nothing (unsafe)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,15 +79,15 @@ class SearchResult:
             the subgame's root against ``strategy`` (a nested search of a later node
             takes its alternatives from :func:`opponent_values` against the same
             strategy).
-        alternative: ``[hands_o]`` the values ``v_o`` the gadget offered (``safety="none"``:
-            the opponent's best-response values against the reference, for reporting).
+        alternative: ``[hands_o]`` the values ``v_o`` the gadget offered (``"range"`` and
+            ``"none"``: the opponent's best-response values against the reference).
         iterations: range-solver iterations run.
         seconds: wall time of the whole search (gadget, solve, values).
         exploitability: of the last solve measured (chips per hand of the gadget game).
         max_gain: the most any opponent hand gains against ``strategy`` over its
             alternative, in chips per unit of ``q``'s reach (<= 0 up to the solve's
             inexactness when safe).
-        safety: ``"gadget"`` or ``"none"``.
+        safety: ``"gadget"``, ``"range"`` or ``"none"``.
         gain: what the opponent's whole range gains against ``strategy`` over its
             alternatives, in chips per hand of the subgame (its best response's value
             against ``strategy`` less against the reference, where the alternatives are
@@ -256,7 +263,8 @@ def search(
         searcher: the player ``q`` whose strategy is re-solved.
         reference: ``(probs0, probs1)`` ``[rows, hands]``: what ``q`` plays without
             search (only ``q``'s rows are read).
-        safety: ``"gadget"`` (default) or ``"none"``.
+        safety: ``"gadget"`` (default), ``"range"`` (solved as ``"none"``: the caller
+            checks :attr:`SearchResult.gain`) or ``"none"``.
         alternative: the opponent's alternative values ``v_o`` per hand (default: its
             best-response values against ``reference`` at the root).
         iterations: the most solver iterations.

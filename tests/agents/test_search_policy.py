@@ -186,7 +186,9 @@ def test_a_search_with_sizes_of_its_own_is_smaller_and_answers_every_hand(
             assert np.array_equal(row[: street + 1], direct[: street + 1])
 
 
-def test_a_search_that_leaves_the_opponent_more_than_the_blueprint_is_not_played() -> None:
+@pytest.mark.parametrize("safety", ["gadget", "range"])
+def test_a_search_that_leaves_the_opponent_more_than_the_blueprint_is_not_played(
+        safety: str) -> None:
     blueprint = _leduc_blueprint(3000)
     game = load(LEDUC_AS_HOLDEM)
     deck = sorted(game.rules.deck)  # type: ignore[attr-defined]
@@ -199,7 +201,8 @@ def test_a_search_that_leaves_the_opponent_more_than_the_blueprint_is_not_played
     observation = state.observation(state.to_act)
     answers = {}
     for iterations in (1, 300):
-        policy = SearchPolicy(blueprint, SearchSettings(think=None, iterations=iterations))
+        policy = SearchPolicy(blueprint, SearchSettings(think=None, iterations=iterations,
+                                                        safety=safety))
         decision = policy.decide(observation)
         ((solve,),) = policy._solves.values()
         assert solve.result is not None
@@ -308,8 +311,10 @@ def test_a_raise_cap_and_float32_storage_keep_the_search_small_and_its_answer(
     observation = state.observation(state.to_act)
 
     def searched(**options: object) -> tuple[int, FloatArray]:
+        # the gadget's 6 iterations are played in both storages ("range" may reject one)
         policy = SearchPolicy(texas, SearchSettings(think=None, iterations=6, bets="75%",
-                                                    raises="2.5x", **options))  # type: ignore[arg-type]
+                                                    raises="2.5x", safety="gadget",
+                                                    **options))  # type: ignore[arg-type]
         decision = policy.decide(observation)
         assert decision.searched
         ((solve,),) = policy._solves.values()
@@ -334,12 +339,12 @@ def test_a_river_search_stops_at_its_target_before_its_budget(texas: BlueprintPo
     state = _texas_decision(3, seed=6)
     observation = state.observation(state.to_act)
     whole = SearchPolicy(texas, SearchSettings(think=None, iterations=400)).decide(observation)
-    early = SearchPolicy(texas, SearchSettings(think=None, iterations=400, target=0.5)
+    early = SearchPolicy(texas, SearchSettings(think=None, iterations=400, target=2.0)
                          ).decide(observation)
     assert early.searched
     assert early.iterations < whole.iterations == 400
     pot = sum(state.contributions())
-    assert early.exploitability <= 0.005 * pot
+    assert early.exploitability <= 0.02 * pot
     with pytest.raises(SpecError, match="target must be a percentage of the pot"):
         SearchSettings(target=0)
 

@@ -166,7 +166,7 @@ def test_a_search_without_budget_or_with_an_unknown_safety_is_refused() -> None:
     public, reference = _poor_search()
     with pytest.raises(SolverError, match="needs a budget"):
         search(public, 0, reference)
-    with pytest.raises(SolverError, match="safety must be one of gadget, none"):
+    with pytest.raises(SolverError, match="safety must be one of gadget, range, none"):
         search(public, 0, reference, safety="maybe", iterations=5)
     with pytest.raises(SolverError, match="reference rows of player 0 must have shape"):
         search(public, 0, (reference[0][:, :1], reference[1]), iterations=5)
