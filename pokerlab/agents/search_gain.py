@@ -93,18 +93,26 @@ def blueprint_spots(blueprint: BlueprintPolicy, street: int, count: int,
 def spot_gain(searcher: SearchPolicy, state: HoldemState) -> SpotGain | None:
     """The search ``searcher`` makes at ``state`` (for the seat to act), valued exactly.
 
-    None where no street search answers there (the blueprint answered: too large or no
-    time).
+    The seat's earlier decisions on searched streets are made first (untimed), as a
+    match would have made them. None where no street search answers there (the blueprint
+    answered: too large or no time).
     """
     q = state.player
     o = 1 - q
+    game = searcher.game
+    first = searcher.from_street(game)
+    earlier = game.initial_state()
+    assert isinstance(earlier, HoldemState)
+    for action in state.history:  # its earlier searched decisions first, as in play,
+        if not earlier.is_chance and earlier.player == q and earlier.street >= first:
+            searcher.decide(earlier.observation(q))  # so that they are not on this clock
+        earlier = earlier.child(action)
     observation = state.observation(q)
     searcher.decide(observation)
     kept = searcher.kept_search(observation)
     if kept is None:
         return None
     sub, view, rows, rejected = kept
-    game = searcher.game
     hole = game.rules.n_hole_cards  # type: ignore[attr-defined]
     root_at = street_start(state, hole)
     root = replay(game, state.history[:root_at])
