@@ -60,7 +60,7 @@ def test_three_player_kuhn_tournament_of_four_agents(tmp_path: Path, bot_cache: 
 
 
 def test_three_player_leduc_tournament_resumes(tmp_path: Path, bot_cache: Path) -> None:
-    game = leduc(players=3)
+    game = leduc(players=3, raise_cap=1)  # a bet a round: a far smaller tree to compile
     db = tmp_path / "arena.db"
     entrants = _entrants(("random", "always-call", "rule-based"), bot_cache)
     full = run_tournament(game, entrants, db=tmp_path / "full.db", hands=20, seed=5,
