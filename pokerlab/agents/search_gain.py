@@ -19,11 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab._types import FloatArray
+from pokerlab.agents.policy_agent import PolicyAgent
 from pokerlab.agents.search_history import replay, street_start
 from pokerlab.agents.search_policy import SearchPolicy
 from pokerlab.blueprint.policy import BlueprintPolicy
 from pokerlab.games.holdem_state import HoldemState
-from pokerlab.strategy.policy import sample_action
+from pokerlab.play.dealer import DealStream, connect, deal_hand
 from pokerlab.subgame.holdem_subgame import build_subgame
 from pokerlab.subgame.public_tree import PublicGame
 from pokerlab.subgame.range_solver import root_values
@@ -63,30 +64,29 @@ def blueprint_spots(blueprint: BlueprintPolicy, street: int, count: int,
                     seed: int = 0) -> list[HoldemState]:
     """``count`` decisions on ``street`` of hands the blueprint deals and plays against itself.
 
-    Each hand that reaches the street gives its first decision there and, where the other
-    player acts next on the same street, that one too (both seats get searched).
+    The hands are played at the dealer (deal ``d``: ``DealStream(seed, d)``); each that
+    reaches the street gives its first decision there and, where the other player acts
+    next on the same street, that one too (both seats get searched).
     """
     game = blueprint.game
-    rng = np.random.default_rng(seed)
+    seats = [connect(PolicyAgent(blueprint, seed=seed + k)) for k in range(2)]
     spots: list[HoldemState] = []
+    deal = 0
     while len(spots) < count:
+        record, _ = deal_hand(game, seats, chance=DealStream(seed, deal), hand=deal,
+                              deal=deal)
+        deal += 1
         state = game.initial_state()
         assert isinstance(state, HoldemState)
-        while not state.is_terminal and (state.is_chance or state.street < street):
-            if state.is_chance:
-                cards = state.legal_actions()
-                state = state.child(cards[int(rng.integers(len(cards)))])
-            else:
-                probs = blueprint.action_probabilities(state.observation(state.player))
-                state = state.child(sample_action(probs, rng))
-        if state.is_terminal or state.street != street or state.player < 0:
-            continue
-        spots.append(state)
-        probs = blueprint.action_probabilities(state.observation(state.player))
-        after = state.child(sample_action(probs, rng))
-        if (len(spots) < count and not after.is_terminal and not after.is_chance
-                and after.street == street):
-            spots.append(after)
+        taken = 0
+        for action in record.history:  # the street's first two decisions, if it has them
+            if state.street > street or taken == 2:
+                break
+            if not state.is_chance and state.street == street:
+                taken += 1
+                if len(spots) < count:
+                    spots.append(state)
+            state = state.child(action)
     return spots
 
 
