@@ -23,7 +23,7 @@ At a decision of seat ``q`` in a heads-up Hold'em hand (:meth:`SearchPolicy.deci
 4. :func:`~pokerlab.subgame.safe_search.search` re-solves ``q``'s strategy there within
    the budget, played only where the opponent's whole range gains nothing against it over
    the reference (``safety="range"``; ``"gadget"``: no opponent hand gains, but on the
-   default no-limit blueprint's rivers it lost 3.0% of the pot a spot to the blueprint,
+   default no-limit blueprint's rivers it lost 4.0% of the pot a spot to the blueprint,
    where ``"range"`` won 1.5%: docs/hard_search.md); the opponent's range is floored so
    that every hand it may hold keeps a say;
 5. the solution answers this decision and every later one of this street that it holds;

@@ -24,7 +24,7 @@ solves it so too; its caller plays it only where the opponent's whole range gain
 against it over the alternatives (:attr:`SearchResult.gain` <= 0), single hands may. The
 gadget's equilibria leave ``q`` indifferent among strategies that hold every opponent hand
 to its alternative, and the one CFR finds can lose to the reference's own opponent: on
-the default no-limit blueprint's river spots it lost 3.0% of the pot a spot to the
+the default no-limit blueprint's river spots it lost 4.0% of the pot a spot to the
 blueprint, where the plain solve won 1.5% (docs/hard_search.md).
 
 References:
