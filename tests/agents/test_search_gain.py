@@ -50,11 +50,10 @@ def _walked_value(spot: HoldemState, searched: Policy, blueprint: BlueprintPolic
     q = spot.player
     root_at = street_start(spot, 1)
     history = spot.history[:root_at]
-    board = [a for k, a in enumerate(history) if k >= 2 and a in spot.board]
     total = weighted = 0.0
     deck = game.initial_state().legal_actions()
     for cards in ((a, b) for a in deck for b in deck if a != b):
-        if set(cards) & set(board):
+        if set(cards) & set(spot.board):
             continue
         state = game.initial_state()
         weight = 1.0
