@@ -23,8 +23,8 @@ _GAMEDEF_HELP = (
 )
 
 _SPIN_HELP = (
-    "Microseconds to poll for {waits} before sleeping (0: sleep at once). Polling spends "
-    "CPU to save the wake-up; see docs/acpc.md."
+    "Microseconds to poll for {waits} before sleeping (0: sleep at once; default "
+    "{default}). Polling spends CPU to save the wake-up; see docs/acpc.md."
 )
 
 
@@ -61,8 +61,12 @@ def dealer_command(
         float | None, typer.Option("--match-limit", help="Seconds per match.")
     ] = None,
     spin_us: Annotated[
-        float, typer.Option("--spin-us", help=_SPIN_HELP.format(waits="a client's answer"))
-    ] = 0.0,
+        float,
+        typer.Option(
+            "--spin-us",
+            help=_SPIN_HELP.format(waits="a client's answer", default="200, while it pays"),
+        ),
+    ] = 200.0,
     start_timeout: Annotated[
         float,
         typer.Option(
@@ -148,7 +152,10 @@ def client_command(
     ] = "always-call",
     seed: Annotated[int, typer.Option("--seed", help="Seeds the agent, hand by hand.")] = 0,
     spin_us: Annotated[
-        float, typer.Option("--spin-us", help=_SPIN_HELP.format(waits="the dealer's next state"))
+        float,
+        typer.Option(
+            "--spin-us", help=_SPIN_HELP.format(waits="the dealer's next state", default="0")
+        ),
     ] = 0.0,
     trust: TrustEntrantsOption = False,
 ) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import re
 import select
 import socket
@@ -53,10 +54,22 @@ _SEND_SECONDS = 5.0
 _RECORDED_LINES = 3
 """Lines that are not answers recorded one by one per decision (the rest are counted)."""
 _TOKEN = re.compile(r"f|c|k|r(?:[0-9]{1,9})?")
-DEFAULT_SPIN_US = 0.0
-"""Microseconds a seat polls for its client's answer before sleeping (``--spin-us``)."""
+DEALER_SPIN_US = 200.0
+"""Microseconds the dealer polls for a client's answer before sleeping (the dealer's
+``--spin-us``), where polling is found to pay (:class:`Spin`): on an idle 2-core machine,
+1,100 against 860 heads-up limit hands/s with two pokerlab clients (docs/benchmarks.md)."""
+CLIENT_SPIN_US = 0.0
+"""Microseconds a client polls for the dealer's next state before sleeping (the client's
+``--spin-us``): none by default, for with two clients and the dealer polling, three
+processes would poll on two cores."""
 _MAX_SPIN_US = 1_000_000.0
-"""The text of each card id (a lookup, not a checked conversion, per card sent)."""
+"""The longest spin allowed (a second)."""
+_BLOCK_WAITS = 16
+"""Waits in a block of one way (polling or sleeping) while :class:`Spin` times both."""
+_TRIAL_BLOCKS = 8
+"""Blocks of each way, alternated, that :class:`Spin` times before it chooses."""
+_KEPT_WAITS = 2048
+"""Waits :class:`Spin` keeps its choice for before it times both ways again."""
 
 
 @dataclass(frozen=True)
@@ -149,22 +162,78 @@ class LineBuffer:
             found.append(line)
 
 
+class Spin:
+    """Whether the dealer polls for an answer before it sleeps: both ways timed, the faster kept.
+
+    Polling for up to ``seconds`` saves the wake-up of a sleeping process when the client
+    answers within it and a core is idle to poll on (on a virtual machine a halted core
+    wakes slowly); on a busy machine the polling takes the core the client or the dealer
+    itself needs, and the match slows (heads-up limit, two pokerlab clients, two cores
+    beside other busy processes: 780-880 hands/s polling against 1,080-1,280 sleeping).
+    Which holds is not known in advance, so the dealer's seats share one ``Spin``, which
+    alternates blocks of :data:`_BLOCK_WAITS` waits polling and sleeping
+    (:data:`_TRIAL_BLOCKS` of each), adds up the wall time of each way's blocks (the
+    waits and the dealer's work between them: the match's own pace), keeps the faster way
+    for :data:`_KEPT_WAITS` waits, then times both again. A process allowed a single CPU
+    never polls (the client it waits for needs that CPU).
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds if seconds > 0 and _cpus() > 1 else 0.0
+        self.polling = self.seconds > 0
+        """Whether the next wait polls before it sleeps."""
+        self._left = _BLOCK_WAITS  # waits left in this block (or in the kept choice)
+        self._block = 0  # blocks timed in this trial (2 * _TRIAL_BLOCKS: keeping a choice)
+        self._spent = [0.0, 0.0]  # wall seconds of this trial's blocks: sleeping, polling
+        self._since = -1.0  # when this block started (-1: at the first wait's end)
+
+    def record(self) -> None:
+        """Count one wait for an answer, at its end."""
+        if self.seconds <= 0:
+            return
+        now = time.monotonic()
+        if self._since < 0:
+            self._since = now
+            return
+        self._left -= 1
+        if self._left > 0:
+            return
+        if self._block < 2 * _TRIAL_BLOCKS:
+            self._spent[self.polling] += now - self._since
+            self._block += 1
+            if self._block < 2 * _TRIAL_BLOCKS:
+                self.polling, self._left = not self.polling, _BLOCK_WAITS
+            else:
+                self.polling, self._left = self._spent[1] < self._spent[0], _KEPT_WAITS
+        else:
+            self._block, self._spent = 0, [0.0, 0.0]
+            self.polling, self._left = True, _BLOCK_WAITS
+        self._since = now
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the system tells it)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
 class _LineSocket:
     """Lines in and out of a connected socket, with deadlines; never raises past ``AgentFault``.
 
     The socket is non-blocking: a send is one system call; a read with no line buffered
     waits in ``poll`` and then reads (an answer is read right after the state it answers
     is sent, before the client can have written it: a ``recv`` first would find nothing).
-    With ``spin`` seconds, a read first retries ``recv`` for up to that long before it
-    sleeps in ``poll`` (an answer that comes within it costs no wake-up; the CPU is spent).
-    Lines are bounded (:class:`LineBuffer`): a longer one is a ``protocol`` fault.
+    With a :class:`Spin` that polls, a read first retries ``recv`` for up to its seconds
+    before it sleeps in ``poll`` (an answer that comes within it costs no wake-up; the
+    CPU is spent); every wait is timed for the ``Spin``. Lines are bounded
+    (:class:`LineBuffer`): a longer one is a ``protocol`` fault.
     """
 
     def __init__(
-        self, sock: socket.socket, spin: float = 0.0, received: LineBuffer | None = None
+        self, sock: socket.socket, spin: Spin | None = None, received: LineBuffer | None = None
     ) -> None:
         self.sock = sock
-        self.spin = spin
+        self.spin = Spin(0.0) if spin is None else spin
         self.lines = LineBuffer() if received is None else received
         self.closed = False
         sock.setblocking(False)
@@ -198,43 +267,38 @@ class _LineSocket:
         caller is past its deadline and has read lines that were not its answer: a client
         that keeps writing must not hold the seat).
         """
-        spin_until = None
+        spin = self.spin
+        polling = spin.polling
+        started = 0.0  # when this read started to wait (0: it has not)
         while True:
             try:
                 line = self.lines.pop()
             except ProtocolError as error:
                 raise AgentFault("protocol", str(error)) from None
             if line is not None:
+                if started:
+                    spin.record()
                 return line
             if self.closed:
                 raise AgentFault("crash", "the client disconnected")
             if buffered_only:
                 raise AgentFault("timeout", "no answer within the time limit, only lines "
                                  "that were not answers")
-            if self.spin <= 0:
-                # Nothing buffered and no spinning: wait first, for a read now would nearly
-                # always find nothing (one system call and an exception saved per answer).
-                # Past the deadline, an answer already there is still taken, as before.
-                left = None if deadline is None else deadline - time.monotonic()
+            now = time.monotonic()
+            if not started:
+                started = now
+            if (not polling or now - started >= spin.seconds
+                    or (deadline is not None and now >= deadline)):  # fmt: skip
+                # Sleep until the client writes (a read now would nearly always find
+                # nothing). Past the deadline, an answer already there is still taken.
+                left = None if deadline is None else deadline - now
                 wait = -1 if left is None else 0 if left <= 0 else max(1, math.ceil(left * 1000))
                 if not self._poll.poll(wait):
                     raise AgentFault("timeout", "no answer within the time limit")
             try:
                 chunk = self.sock.recv(65536)
             except BlockingIOError:
-                if self.spin > 0:
-                    now = time.monotonic()
-                    if spin_until is None:
-                        spin_until = now + self.spin
-                    if now < spin_until and (deadline is None or now < deadline):
-                        continue
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    raise AgentFault("timeout", "no answer within the time limit") from None
-                wait = -1 if left is None else max(1, math.ceil(left * 1000))
-                if not self._poll.poll(wait):
-                    raise AgentFault("timeout", "no answer within the time limit") from None
-                continue
+                continue  # polling (or a wake-up with nothing to read)
             except OSError as error:
                 self.closed = True
                 raise AgentFault("crash", f"the client disconnected ({error})") from error
@@ -412,6 +476,7 @@ class AcpcSeat:
     """One entrant reached over a socket: a transport for the library dealer.
 
     ``received``: bytes already read from the socket (after the version line), if any.
+    ``spin``: whether a wait for the client's answer polls before it sleeps (None: never).
     """
 
     wants_updates = False
@@ -422,12 +487,12 @@ class AcpcSeat:
         name: str,
         limits: TimeLimits,
         *,
-        spin_us: float = 0.0,
+        spin: Spin | None = None,
         received: LineBuffer | None = None,
     ) -> None:
         self.name = name
         self.limits = limits
-        self.lines = _LineSocket(sock, spin=spin_us / 1e6, received=received)
+        self.lines = _LineSocket(sock, spin=spin, received=received)
         self.table: AcpcTable | None = None
         self.sent = ""
         self.hand_seconds = 0.0
@@ -560,12 +625,14 @@ def check_spin_us(spin_us: float) -> float:
 
 
 __all__ = [
-    "DEFAULT_SPIN_US",
+    "CLIENT_SPIN_US",
+    "DEALER_SPIN_US",
     "MAX_LINE_BYTES",
     "AcpcSeat",
     "AcpcTable",
     "LineBuffer",
     "MatchStateSink",
+    "Spin",
     "TimeLimits",
     "check_spin_us",
 ]

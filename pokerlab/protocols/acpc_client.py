@@ -39,7 +39,7 @@ from pokerlab.play.acpc_matchstate import (
     MatchStateTracker,
     action_token,
 )
-from pokerlab.play.acpc_seat import DEFAULT_SPIN_US, LineBuffer, check_spin_us
+from pokerlab.play.acpc_seat import CLIENT_SPIN_US, LineBuffer, check_spin_us
 from pokerlab.play.dealer import (
     AgentConnection,
     AgentFault,
@@ -200,7 +200,7 @@ def run_client(
     *,
     seed: int = 0,
     report: Callable[[str], None] | None = None,
-    spin_us: float = DEFAULT_SPIN_US,
+    spin_us: float = CLIENT_SPIN_US,
 ) -> int:
     """Connect to the dealer at ``host:port`` and play until it closes; return hands seen.
 

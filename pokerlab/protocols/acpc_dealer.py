@@ -42,10 +42,11 @@ from pokerlab.play.acpc_matchstate import (
     VERSION_LINE,
 )
 from pokerlab.play.acpc_seat import (
-    DEFAULT_SPIN_US,
+    DEALER_SPIN_US,
     AcpcSeat,
     AcpcTable,
     LineBuffer,
+    Spin,
     TimeLimits,
     check_spin_us,
 )
@@ -146,7 +147,7 @@ def accept_seats(
     *,
     start_timeout: float = DEFAULT_START_SECONDS,
     hello_timeout: float = DEFAULT_HELLO_SECONDS,
-    spin_us: float = DEFAULT_SPIN_US,
+    spin_us: float = DEALER_SPIN_US,
     report: Callable[[str], None] | None = None,
 ) -> list[AcpcSeat]:
     """Give each seat to the first client on its port that announces ``VERSION:2.x``.
@@ -160,13 +161,14 @@ def accept_seats(
     oldest).
 
     ``spin_us``: microseconds a seat waiting for its client's answer polls the socket
-    before it sleeps (see :data:`DEFAULT_SPIN_US`).
+    before it sleeps, where polling is found to pay (:class:`~pokerlab.play.acpc_seat.Spin`).
 
     Raises:
         PokerlabError: if a seat has no client within ``start_timeout`` seconds (naming
             the empty seats), or a timeout is not a positive number.
     """
     check_spin_us(spin_us)
+    spin = Spin(spin_us / 1e6)  # shared by the seats: the dealer is the one polling
     check_seat_names(names)
     check_seconds(start_timeout, "the start timeout")
     check_seconds(hello_timeout, "the hello timeout")
@@ -222,7 +224,7 @@ def accept_seats(
                 listener.close()
                 entry.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 seats[entry.seat] = AcpcSeat(entry.sock, names[entry.seat], limits,
-                                             spin_us=spin_us, received=entry.received)
+                                             spin=spin, received=entry.received)
                 for other in [e for e in waiting if e.seat == entry.seat]:
                     drop(other, "lost the seat to one that announced its version first")
         if len(seats) < len(names):
