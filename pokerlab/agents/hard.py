@@ -72,13 +72,14 @@ THREE_HANDED_LIMIT_COUNTS = (169, 10, 5, 3)
 """The card buckets of three-handed limit Texas Hold'em's default blueprint: its betting
 tree has 9,501,342 river decisions, so 50 buckets a street would need 485,601,010 rows
 (23 GB of tables); these give 29,593,166 rows (1.4 GB) beside the 1.9 GB tree."""
-TRAINING_RATES = {(2, False): 5_990, (2, True): 17_036, (3, False): 4_548, (3, True): 16_300,
+TRAINING_RATES = {(2, False): 104_678, (2, True): 17_036, (3, False): 4_548, (3, True): 16_300,
                   (4, True): 12_977, (5, True): 39_237, (6, True): 28_681}
 """Iterations per second of the default Texas Hold'em recipes, ``(players, no-limit)``, on 2
-cores (docs/hard_ai.md): heads-up limit (load 4-8) and no-limit (load about 1) and
-three-handed no-limit (load 1.5-3.5) from their whole 2,000,000-iteration default runs
-(three-handed no-limit's first 200,000 ran at 37,948/s); the others from runs of 60 s or
-100,000 iterations, which may overstate a whole run's rate."""
+cores (docs/hard_ai.md): heads-up limit (2026-12-02, idle: the file's own training
+seconds; 5,990 at load 4-8 on 2026-11-24), no-limit (load about 1) and three-handed
+no-limit (load 1.5-3.5) from their whole 2,000,000-iteration default runs (three-handed
+no-limit's first 200,000 ran at 37,948/s); the others from runs of 60 s or 100,000
+iterations, which may overstate a whole run's rate."""
 LOSSLESS_LIMIT = 100_000
 """The most lossless buckets per street a default blueprint trains on."""
 CHUNK = 4096

@@ -280,6 +280,6 @@ def test_heads_up_plans_say_what_training_took() -> None:
     from pokerlab.agents.hard import preparation_plan
 
     for spec, rate, minutes in (("holdem()", "17,036", 2), ('holdem(betting="limit")',
-                                                            "5,990", 6)):
+                                                            "104,678", 1)):
         plan = preparation_plan(load(spec))[-1]
         assert f"measured at {rate} iterations/s on 2 cores: about {minutes} min" in plan
