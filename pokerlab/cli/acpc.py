@@ -104,6 +104,7 @@ def dealer_command(
     if len(names) != holdem.n_players:
         raise PokerlabError(f"{gamedef} has {holdem.n_players} seats; got {len(names)} names")
     check_seat_names(names)  # before they are printed
+    limits = TimeLimits(action_limit, hand_limit, match_limit)  # checked before the ports
     servers = open_seats(len(names), port_base)
     ports = " ".join(str(s.getsockname()[1]) for s in servers)
     console.print(ports)  # as ACPC's dealer does: the ports, in seat order, on one line
@@ -113,7 +114,7 @@ def dealer_command(
             f"{server.getsockname()[1]} --agent AGENT", markup=False, highlight=False,
             soft_wrap=True)
     seats = accept_seats(
-        servers, names, TimeLimits(action_limit, hand_limit, match_limit), spin_us=spin_us,
+        servers, names, limits, spin_us=spin_us,
         start_timeout=start_timeout, hello_timeout=hello_timeout,
         report=lambda text: err_console.print(text, markup=False, highlight=False),
     )  # fmt: skip

@@ -66,7 +66,9 @@ TimeLimitOption = Annotated[
     typer.Option(
         "--time-limit",
         min=0.001,
-        help="Seconds allowed per decision; a slower agent gets the default action.",
+        max=604_800.0,
+        help="Seconds allowed per decision (at most a week); a slower agent gets the default "
+        "action.",
     ),
 ]
 

@@ -64,6 +64,15 @@ CLIENT_SPIN_US = 0.0
 processes would poll on two cores."""
 _MAX_SPIN_US = 1_000_000.0
 """The longest spin allowed (a second)."""
+MAX_LIMIT_SECONDS = 7 * 24 * 3600.0
+"""The longest time limit a seat takes (a week: past it, none is meant; ``poll`` takes at
+most about 24 days)."""
+_LATE_READS = 4
+"""Reads of a socket past the deadline that may still look for the answer (a client that
+keeps writing without ending a line must not hold the seat)."""
+_TRIMMED = 16
+""":class:`Spin` leaves out each way's longest 1/16 of the waits it timed (a slow answer,
+a timeout or a hiccup of the machine must not decide which way is faster)."""
 _BLOCK_WAITS = 16
 """Waits in a block of one way (polling or sleeping) while :class:`Spin` times both."""
 _TRIAL_BLOCKS = 8
@@ -74,11 +83,26 @@ _KEPT_WAITS = 2048
 
 @dataclass(frozen=True)
 class TimeLimits:
-    """Seconds a client may think: per action, per hand and over the match (None: no limit)."""
+    """Seconds a client may think: per action, per hand and over the match (None: no limit).
+
+    Raises:
+        PokerlabError: a limit that is not a positive number of seconds of at most
+            :data:`MAX_LIMIT_SECONDS` (None is no limit).
+    """
 
     per_action: float | None = 10.0
     per_hand: float | None = None
     per_match: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("per_action", "per_hand", "per_match"):
+            value = getattr(self, name)
+            if value is not None and not 0 < value <= MAX_LIMIT_SECONDS:  # NaN too
+                raise PokerlabError(
+                    f"the time limit {name.replace('_', ' ')} is {value!r}; allowed: a "
+                    f"positive number of seconds up to {MAX_LIMIT_SECONDS:,.0f} (a week), or "
+                    "no limit"
+                )
 
 
 class LineBuffer:
@@ -173,42 +197,51 @@ class Spin:
     Which holds is not known in advance, so the dealer's seats share one ``Spin``, which
     alternates blocks of :data:`_BLOCK_WAITS` waits polling and sleeping
     (:data:`_TRIAL_BLOCKS` of each), adds up the wall time of each way's blocks (the
-    waits and the dealer's work between them: the match's own pace), keeps the faster way
-    for :data:`_KEPT_WAITS` waits, then times both again. A process allowed a single CPU
-    never polls (the client it waits for needs that CPU).
+    waits and the dealer's work between them: the match's own pace; each way's longest
+    1/:data:`_TRIMMED` left out, so that a few slow answers or timeouts do not decide),
+    keeps the faster way for :data:`_KEPT_WAITS` waits, then times both again. A process
+    allowed a single CPU never polls (the client it waits for needs that CPU).
     """
 
     def __init__(self, seconds: float) -> None:
+        check_spin_us(seconds * 1e6)
         self.seconds = seconds if seconds > 0 and _cpus() > 1 else 0.0
         self.polling = self.seconds > 0
         """Whether the next wait polls before it sleeps."""
         self._left = _BLOCK_WAITS  # waits left in this block (or in the kept choice)
         self._block = 0  # blocks timed in this trial (2 * _TRIAL_BLOCKS: keeping a choice)
-        self._spent = [0.0, 0.0]  # wall seconds of this trial's blocks: sleeping, polling
-        self._since = -1.0  # when this block started (-1: at the first wait's end)
+        self._times: tuple[list[float], list[float]] = ([], [])  # this trial's: slept, polled
+        self._last = -1.0  # when the last wait ended (-1: none has)
 
     def record(self) -> None:
-        """Count one wait for an answer, at its end."""
+        """Count one wait for an answer, at its end (or its fault's)."""
         if self.seconds <= 0:
             return
         now = time.monotonic()
-        if self._since < 0:
-            self._since = now
+        if self._last < 0:
+            self._last = now
             return
+        if self._block < 2 * _TRIAL_BLOCKS:  # timing: each wait and the work after it
+            self._times[self.polling].append(now - self._last)
+        self._last = now
         self._left -= 1
         if self._left > 0:
             return
         if self._block < 2 * _TRIAL_BLOCKS:
-            self._spent[self.polling] += now - self._since
             self._block += 1
             if self._block < 2 * _TRIAL_BLOCKS:
                 self.polling, self._left = not self.polling, _BLOCK_WAITS
             else:
-                self.polling, self._left = self._spent[1] < self._spent[0], _KEPT_WAITS
+                slept, polled = (_trimmed_sum(times) for times in self._times)
+                self.polling, self._left = polled < slept, _KEPT_WAITS
         else:
-            self._block, self._spent = 0, [0.0, 0.0]
+            self._block, self._times = 0, ([], [])
             self.polling, self._left = True, _BLOCK_WAITS
-        self._since = now
+
+
+def _trimmed_sum(times: list[float]) -> float:
+    """The sum of ``times`` less its longest 1/:data:`_TRIMMED`."""
+    return sum(sorted(times)[: len(times) - len(times) // _TRIMMED])
 
 
 def _cpus() -> int:
@@ -234,6 +267,7 @@ class _LineSocket:
     ) -> None:
         self.sock = sock
         self.spin = Spin(0.0) if spin is None else spin
+        self._waited = False  # whether the last read had to wait
         self.lines = LineBuffer() if received is None else received
         self.closed = False
         sock.setblocking(False)
@@ -267,17 +301,24 @@ class _LineSocket:
         caller is past its deadline and has read lines that were not its answer: a client
         that keeps writing must not hold the seat).
         """
-        spin = self.spin
-        polling = spin.polling
+        self._waited = False
+        try:
+            return self._read_line(deadline, buffered_only, self.spin.polling, self.spin.seconds)
+        finally:
+            if self._waited:  # a timeout ends a wait too
+                self.spin.record()
+
+    def _read_line(
+        self, deadline: float | None, buffered_only: bool, polling: bool, seconds: float
+    ) -> str:
         started = 0.0  # when this read started to wait (0: it has not)
+        late = 0  # reads past the deadline
         while True:
             try:
                 line = self.lines.pop()
             except ProtocolError as error:
                 raise AgentFault("protocol", str(error)) from None
             if line is not None:
-                if started:
-                    spin.record()
                 return line
             if self.closed:
                 raise AgentFault("crash", "the client disconnected")
@@ -287,12 +328,16 @@ class _LineSocket:
             now = time.monotonic()
             if not started:
                 started = now
-            if (not polling or now - started >= spin.seconds
-                    or (deadline is not None and now >= deadline)):  # fmt: skip
+                self._waited = True
+            if deadline is not None and now >= deadline:
+                late += 1
+                if late > _LATE_READS:  # what was written in time is read: no more
+                    raise AgentFault("timeout", "no answer within the time limit")
+            if not polling or now - started >= seconds or late:
                 # Sleep until the client writes (a read now would nearly always find
                 # nothing). Past the deadline, an answer already there is still taken.
                 left = None if deadline is None else deadline - now
-                wait = -1 if left is None else 0 if left <= 0 else max(1, math.ceil(left * 1000))
+                wait = -1 if left is None else 0 if left <= 0 else math.ceil(left * 1000)
                 if not self._poll.poll(wait):
                     raise AgentFault("timeout", "no answer within the time limit")
             try:

@@ -75,3 +75,15 @@ def test_acpc_commands_refuse_a_negative_spin_before_touching_the_network(
     assert rc != 0
     assert "allowed: 0" in captured.err
     assert captured.out.strip() == ""  # the dealer printed no ports
+
+
+@pytest.mark.parametrize("limit", ["-1", "nan", "inf", "1e10"])
+def test_the_dealer_refuses_a_time_limit_out_of_range_before_touching_the_network(
+    capsys: pytest.CaptureFixture[str], limit: str
+) -> None:
+    rc = main(["acpc", "dealer", "kuhn.limit.2p", "a", "b", "--port-base", "0",
+               "--action-limit", limit])  # fmt: skip
+    captured = capsys.readouterr()
+    assert rc != 0
+    assert "allowed: a positive number of seconds" in captured.err
+    assert captured.out.strip() == ""  # the dealer printed no ports

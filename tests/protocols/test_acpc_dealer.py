@@ -15,6 +15,7 @@ from pokerlab.errors import PokerlabError
 from pokerlab.eval.matches import iter_hands
 from pokerlab.games.holdem import CALL, FOLD, holdem
 from pokerlab.games.observation import Observation
+from pokerlab.play import acpc_seat
 from pokerlab.play.acpc_matchstate import VERSION_LINE, format_chips
 from pokerlab.play.acpc_seat import AcpcSeat, TimeLimits, check_spin_us
 from pokerlab.protocols.acpc_client import AcpcPlayer, run_client
@@ -273,7 +274,10 @@ def test_a_seat_sends_its_queued_states_in_one_write_when_it_must_answer() -> No
         theirs.close()
 
 
-def test_a_spinning_dealer_and_spinning_clients_play_the_in_process_match() -> None:
+def test_a_spinning_dealer_and_spinning_clients_play_the_in_process_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(acpc_seat, "_cpus", lambda: 2)  # the dealer polls even on one CPU
     hands, seed = 60, 11
     result = _serve(
         LIMIT,
@@ -296,7 +300,10 @@ def test_a_spinning_dealer_and_spinning_clients_play_the_in_process_match() -> N
     assert [r.agent_returns() for r in result.records] == [r.agent_returns() for r in local]
 
 
-def test_a_spinning_seat_still_times_a_silent_client_out_at_its_limit() -> None:
+def test_a_spinning_seat_still_times_a_silent_client_out_at_its_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(acpc_seat, "_cpus", lambda: 2)
     hands = 6
     start = time.monotonic()
     result = _serve(
@@ -311,7 +318,7 @@ def test_a_spinning_seat_still_times_a_silent_client_out_at_its_limit() -> None:
     timeouts = [f for f in result.faults if f.kind == "timeout"]
     assert result.hands == hands
     assert len(timeouts) >= hands // 2  # the silent seat acts at least every other hand
-    assert elapsed < 0.5 * len(timeouts) + 5  # 0.05 s per timeout, not the 1 s spin
+    assert elapsed < 0.2 * len(timeouts) + 3  # 0.05 s per timeout, not the 1 s spin
 
 
 @pytest.mark.parametrize("spin_us", [-1.0, math.nan, math.inf, 2e6])
