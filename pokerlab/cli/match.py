@@ -104,6 +104,8 @@ def match_command(
                                 drop_caches=drop)
     finally:
         close_agents(built)
+    # Taken now: AIVAT asks a searcher again afterwards, which is not play.
+    times = [_decision_times(agent) for agent in built]
     if hands_out is not None:
         from pokerlab.interop.phh_sources import match_batch, write_batches
 
@@ -144,6 +146,8 @@ def match_command(
                             "high": est.estimate.high, "std_error": est.estimate.std_error,
                             "variance_reduction": est.variance_reduction,
                             "policy_known": known[k], "values": method}
+        if times[k] is not None:
+            row["decision_seconds"] = times[k]
         rows.append(row)
     if json:
         print_json({"game": str(game.spec), "hands": result.n_hands, "seed": seed,
@@ -167,10 +171,47 @@ def match_command(
             f"{row['exact']:+.4f}" if "exact" in row else "-",
         )
     console.print(table)
+    for row in rows:
+        if "decision_seconds" in row:
+            console.print(_times_line(row["agent"], row["decision_seconds"]), highlight=False)
     if aivat and method is None:
         err_console.print(f"no AIVAT on {game.spec}: it needs a game that compiles or Texas "
                           "Hold'em with 2 to 6 seats")
     err_console.print(f"deal seed {seed} (replay with --seed {seed})", highlight=False)
+
+
+def _decision_times(agent: object) -> dict[str, Any] | None:
+    """A searching agent's decision times per street and its budget (None: not a searcher).
+
+    Read from its policy's ``timings`` (``(street, searched, seconds)`` of every decision
+    it worked out), so a user sees whether the per-decision budget held over the match. On
+    a game that compiles these include the decisions the exact evaluation asked for.
+    """
+    policy = getattr(agent, "policy", None)
+    timings = getattr(policy, "timings", None)
+    if not isinstance(timings, list):
+        return None
+    from pokerlab.studies.search_strength import timing_summary
+
+    think = getattr(getattr(policy, "settings", None), "think", None)
+    return {"budget": think, "streets": timing_summary(list(timings), think)}
+
+
+def _times_line(agent: str, times: dict[str, Any]) -> str:
+    """``hard-search decided: turn 812 (790 searched) median 0.31 s, ...`` for the text output."""
+    from pokerlab.games.holdem_rules import STREET_NAMES
+    from pokerlab.studies.search_strength import OVER
+
+    budget = times["budget"]
+    parts = []
+    for street, cell in times["streets"].items():
+        name = STREET_NAMES[int(street)] if int(street) < len(STREET_NAMES) else street
+        over = ("" if cell["over_budget"] is None
+                else f", {cell['over_budget']:,} over {OVER:g} x the {budget:g} s budget")
+        parts.append(f"{name} {cell['decisions']:,} ({cell['searched']:,} searched): median "
+                     f"{cell['median']:.3f} s, 95th percentile {cell['p95']:.3f} s, most "
+                     f"{cell['max']:.3f} s{over}")
+    return f"{agent} decided: " + ("; ".join(parts) if parts else "no decision worked out")
 
 
 class _Quiet:
