@@ -9,6 +9,7 @@ values where the game compiles, all-in equity times the pot on Texas Hold'em (2 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -187,14 +188,14 @@ def _decision_times(agent: object) -> dict[str, Any] | None:
     it worked out), so a user sees whether the per-decision budget held over the match. On
     a game that compiles these include the decisions the exact evaluation asked for.
     """
+    module = sys.modules.get("pokerlab.agents.search_policy")  # loaded by any searcher
     policy = getattr(agent, "policy", None)
-    timings = getattr(policy, "timings", None)
-    if not isinstance(timings, list):
+    if module is None or not isinstance(policy, module.SearchPolicy):
         return None
     from pokerlab.studies.search_strength import timing_summary
 
-    think = getattr(getattr(policy, "settings", None), "think", None)
-    return {"budget": think, "streets": timing_summary(list(timings), think)}
+    think = policy.settings.think
+    return {"budget": think, "streets": timing_summary(list(policy.timings), think)}
 
 
 def _times_line(agent: str, times: dict[str, Any]) -> str:
