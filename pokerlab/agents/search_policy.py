@@ -18,14 +18,12 @@ At a decision of seat ``q`` in a heads-up Hold'em hand (:meth:`SearchPolicy.deci
    (:data:`~pokerlab.subgame.holdem_subgame.MAX_SUBGAME_NODES`) the blueprint answers.
    ``depth="street"`` stops where the street's betting ends and values the rest of the
    hand at its leaves by checking it down over sampled runouts: not the blueprint's
-   values, so not safe (on Leduc searched from preflop it made a 0.070 blueprint 0.277
-   exploitable; docs/hard_search.md);
+   values, so not safe (docs/hard_search.md);
 4. :func:`~pokerlab.subgame.safe_search.search` re-solves ``q``'s strategy there within
    the budget, played only where the opponent's whole range gains nothing against it over
-   the reference (``safety="range"``; ``"gadget"``: no opponent hand gains, but on the
-   default no-limit blueprint's rivers it lost 4.0% of the pot a spot to the blueprint,
-   where ``"range"`` won 1.5%: docs/hard_search.md); the opponent's range is floored so
-   that every hand it may hold keeps a say;
+   the reference (``safety="range"``; ``"gadget"``: no opponent hand gains, but it lost
+   to the blueprint: docs/hard_search.md); the opponent's range is floored so that every
+   hand it may hold keeps a say;
 5. the solution answers this decision and every later one of this street that it holds;
    an opponent action that it does not hold (a bet off the menu, after the solve) starts a
    *nested* search at the new node: ``q``'s reach there from the solution, the opponent's
@@ -53,6 +51,7 @@ import numpy as np
 from pokerlab._types import Action, FloatArray, IntArray
 from pokerlab.agents.search_blueprint import BlueprintView
 from pokerlab.agents.search_history import card_positions, last_card_start, replay, street_start
+from pokerlab.agents.search_tries import StreetTries
 from pokerlab.blueprint.policy import BlueprintPolicy
 from pokerlab.cards import parse_cards
 from pokerlab.errors import GameTooLargeError, SolverError, SpecError
@@ -86,9 +85,8 @@ SEARCH_PRECISIONS = ("auto", "float64", "float32")
 """The solver storages a search may use (compressed is for spots too large to hold)."""
 
 SOLVE_SHARE = 0.95
-"""The share of ``think`` (from the decision's start) after which the solver stops: the
-rest is for its last check and the answer over every combination (a river solve that ran
-to the whole budget ended 8 to 40 ms past it)."""
+"""The share of ``think`` after which the solver stops: the rest is for its last check and
+the answer over every combination (a river solve run to the whole budget ended 8-40 ms past)."""
 
 BUILD_SHARE = 0.5
 """The share of ``think`` by which the subgame must be built, or the blueprint answers."""
@@ -240,13 +238,10 @@ class Decision:
         exploitability: the last measured exploitability of that search's game (chips per
             hand; NaN without search).
         max_gain: that search's largest gain of an opponent hand over its alternative.
-        rejected: the search ran but its strategy left the opponent's range more to gain
-            in all than the reference it refines (a search cut short by its budget), so
-            it is not played (:attr:`SearchResult.gain`; safety ``"gadget"`` or
-            ``"range"``, not nested searches): the reference plays the street (the
-            blueprint, with an earlier street's search laid over it), or, where that
-            reference is the blueprint projected onto the search's own sizes, the
-            blueprint itself, with its sizes.
+        rejected: the search ran but left the opponent's range more to gain than the
+            reference it refines (:attr:`SearchResult.gain`; not nested searches), so the
+            reference plays the street (the blueprint, with an earlier street's search
+            laid over it), or the blueprint itself where the reference projects it.
     """
 
     strategy: FloatArray
@@ -301,10 +296,10 @@ class SearchPolicy:
         self._solves: OrderedDict[tuple[object, ...], list[_Solve]] = OrderedDict()
         self._weights: dict[tuple[object, ...], int] = {}  # bytes each street's searches hold
         self._likelihoods: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
-        self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()  # the blueprint
-        # plays these streets (or nested searches): too large, or a projection rejected
+        self._large: OrderedDict[tuple[object, ...], bool] = OrderedDict()  # blueprint plays
         self._answered: OrderedDict[tuple[object, ...], tuple[float, ...]] = OrderedDict()
         self._paces: dict[int, Pace] = {}  # by the root's board size: alike subgames
+        self._tries = StreetTries()  # streets whose searches keep failing (with a clock)
         self.timings: list[tuple[int, bool, float]] = []
         """``(street, searched, seconds)`` of every decision worked out (not the kept ones)."""
 
@@ -404,10 +399,15 @@ class SearchPolicy:
             too_large = prefix_key in self._large or (prefix_key, events) in self._large
             if too_large or (remaining is not None and remaining <= 0):
                 return self._blueprint_decision(observation, street, started)
+            tries = (observation.game, street) if self.settings.think is not None else None
+            if solves is None and not self._tries.should_try(tries):
+                self._blueprint_plays(prefix_key)  # its searches keep failing: not this time
+                return self._blueprint_decision(observation, street, started)
             root = replay(game, history[:root_at])
             try:
                 if solves is None:
                     solve = self._street_solve(game, root, events, observation.seat, started)
+                    self._tries.built(tries)
                     solves = [solve]
                     self._solves[prefix_key] = solves
                 else:
@@ -422,6 +422,8 @@ class SearchPolicy:
                 self._weigh(prefix_key)
             except GameTooLargeError:  # past max_nodes, or not built or referenced in time:
                 # the blueprint plays this street (a search would not finish in budget)
+                if solves is None:
+                    self._tries.failed(tries)
                 self._blueprint_plays(prefix_key if solves is None else (prefix_key, events))
                 return self._blueprint_decision(observation, street, started)
             fresh = True
@@ -710,8 +712,7 @@ class SearchPolicy:
                             pace=self._paces.setdefault(len(sub.root_board), Pace()))
             if result.iterations == 0:
                 result = None
-        # Played only where the opponent's range gains nothing in all over the reference:
-        # a search the budget cut short can leave it more, and then the reference plays.
+        # Played only where the opponent's range gains nothing in all over the reference.
         rejected = (result is not None and settings.safety != "none"
                     and alternative is None and result.gain > 0)
         if result is not None and not rejected:
