@@ -7,6 +7,7 @@ evaluation asked for; on Texas Hold'em only those of play.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,11 +20,14 @@ SMALL = ('holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", seat_blin
          'raises="2,4", caps="2,2", first="0,0", stack=100)')
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("POKERLAB_CACHE", str(tmp_path / "cache"))
-    train_default_blueprint(load(SMALL), show_progress=False)
-    return tmp_path / "cache"
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A cache holding the small game's default blueprint (trained once for the module)."""
+    folder = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("POKERLAB_CACHE", str(folder))
+        train_default_blueprint(load(SMALL), show_progress=False)
+        yield folder
 
 
 def test_a_match_reports_the_searchers_decision_times_per_street(
