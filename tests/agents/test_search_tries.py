@@ -19,11 +19,7 @@ from pokerlab.errors import GameTooLargeError
 from pokerlab.games import load
 from pokerlab.games.holdem_rules import CALL, RAISE
 from pokerlab.games.holdem_state import HoldemGame, HoldemState
-
-LEDUC_AS_HOLDEM = (
-    'holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", seat_blinds=(1, 1), '
-    'raises="2,4", caps="2,2", first="0,0", stack=100)'
-)
+from tests.agents.test_search_policy import LEDUC_AS_HOLDEM
 
 
 def test_failures_in_a_row_skip_the_street_with_a_retry_every_few_decisions() -> None:
@@ -47,8 +43,8 @@ def _street_one_spots() -> list[HoldemState]:
     game = load(LEDUC_AS_HOLDEM)
     assert isinstance(game, HoldemGame)
     spots = []
+    deck = list(game.rules.deck)
     for preflop in ((CALL, CALL), (RAISE, CALL), (CALL, RAISE, CALL), (RAISE, RAISE, CALL)):
-        deck = list(game.rules.deck)
         for board in deck:
             hole = [c for c in deck if c != board][:2]
             state = game.initial_state()

@@ -15,9 +15,9 @@ import pytest
 from pokerlab.agents.hard import train_default_blueprint
 from pokerlab.cli import main
 from pokerlab.games import load
+from tests.agents.test_search_policy import LEDUC_AS_HOLDEM
 
-SMALL = ('holdem(betting="limit", ranks=3, suits=2, hole=1, board="1", seat_blinds=(1, 1), '
-         'raises="2,4", caps="2,2", first="0,0", stack=100)')
+SMALL = LEDUC_AS_HOLDEM  # a limit Hold'em small enough to train and search in seconds
 
 
 @pytest.fixture(scope="module")
