@@ -33,7 +33,8 @@ class BuiltinAgent:
         name: the name users type.
         summary: one line.
         plays: ``"any"``, ``"kuhn/leduc"``, ``"holdem"``, ``"holdem, 2 players"``,
-            ``"compiles"`` (games small enough to solve exactly) or ``"compiles, 2 players"``.
+            ``"holdem, no-limit"``, ``"compiles"`` (games small enough to solve exactly) or
+            ``"compiles, 2 players"``.
         build: ``(game, seed, cache_dir) -> agent``.
     """
 
@@ -67,6 +68,12 @@ def _hard_search(game: Game, seed: Seed, cache: Path | None, name: str = SEARCH_
     from pokerlab.agents.hard_search import HardSearchAI, parse_search_name
 
     return HardSearchAI(game, settings=parse_search_name(name), seed=seed, cache_dir=cache)
+
+
+def _hard_offmenu(game: Game, seed: Seed, cache: Path | None) -> object:
+    from pokerlab.agents.off_menu import OffMenuBettor
+
+    return OffMenuBettor(game, seed=seed, cache_dir=cache)
 
 
 def _ehs(game: Game, seed: Seed, cache: Path | None) -> object:
@@ -115,6 +122,9 @@ _BUILTINS: dict[str, BuiltinAgent] = {
         BuiltinAgent(SEARCH_NAME, "the Hard AI re-solving each decision from the turn on, "
                      "safely, over its blueprint; @250ms, @2s: time per decision; +N: N "
                      "solver iterations per search", "holdem, 2 players", _hard_search),
+        BuiltinAgent("hard-offmenu", "the Hard AI's blueprint betting off its menu: 37%, "
+                     "70% or 140% of the pot, raises to 3.3x (tests translation and search)",
+                     "holdem, no-limit", _hard_offmenu),
         BuiltinAgent("ehs", "the 1999 Alberta bot: effective hand strength against modelled "
                      "ranges, a (fold, call, raise) probability triple (Billings et al.)",
                      "holdem", _ehs),
@@ -124,6 +134,20 @@ _BUILTINS: dict[str, BuiltinAgent] = {
                      "compiles, 2 players", _exploitative),
     )
 }
+
+BLUEPRINT_BOTS = ("hard", SEARCH_NAME, "hard-offmenu")
+"""The built-ins that play the Hard AI's default blueprint (``hard-search`` with any budget):
+what ``pokerlab bots prepare`` builds for, and what a web table refuses before it is built."""
+
+
+def plays_blueprint(name: str) -> bool:
+    """Whether the built-in ``name`` plays the Hard AI's default blueprint.
+
+    Raises:
+        SpecError: a ``hard-search`` name with a zero or absurd budget.
+    """
+    return name in BLUEPRINT_BOTS or search_budget(name) is not None
+
 
 SOLVER_PREFIX = "cfr+"
 """``cfr+N``: the CFR+ strategy after N iterations (solved on first use, then cached)."""
@@ -188,6 +212,8 @@ def check_builtin(name: str, game: Game) -> None:
             "compiles": lambda: _compiles(game),
             "compiles, 2 players": lambda: game.n_players == 2 and _compiles(game),
             "holdem, 2 players": lambda: game.spec.name == "holdem" and game.n_players == 2,
+            "holdem, no-limit": lambda: game.spec.name == "holdem"
+            and bool(getattr(getattr(game, "rules", None), "no_limit", False)),
         }
         ok = checks[plays]()
         if not ok:
@@ -222,6 +248,7 @@ def make_agent(
 
 
 __all__ = [
+    "BLUEPRINT_BOTS",
     "SOLVER_PREFIX",
     "BuiltinAgent",
     "agent_names",
@@ -229,4 +256,5 @@ __all__ = [
     "describe_agents",
     "expand_name",
     "make_agent",
+    "plays_blueprint",
 ]

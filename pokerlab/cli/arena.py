@@ -111,8 +111,8 @@ def run_command(
         typer.Option(
             "--builtins",
             help="Comma-separated built-in agents (pokerlab bots list): random, always-call, "
-            "always-raise, rule-based, easy, hard-seed, hard, hard-search, ehs, ehs-threshold, "
-            "exploitative, "
+            "always-raise, rule-based, easy, hard-seed, hard, hard-search, hard-offmenu, ehs, "
+            "ehs-threshold, exploitative, "
             "solver (CFR+ 10,000 it.), solvers (all five), cfr+N.",
         ),
     ] = "",

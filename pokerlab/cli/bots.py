@@ -21,10 +21,6 @@ from pokerlab.cli._common import (
 bots_app = typer.Typer(help="The built-in agents (bots): list them, prepare them.",
                        no_args_is_help=True)
 
-PREPARED = ("hard", "hard-search")
-"""The built-in agents that need something built before they play (their blueprint)."""
-
-
 @bots_app.command("list")
 def list_bots(json: JsonOption = False) -> None:
     """Show every built-in agent: its name, what it is and which games it plays.
@@ -49,7 +45,8 @@ def list_bots(json: JsonOption = False) -> None:
 
 @bots_app.command("prepare")
 def prepare(
-    name: Annotated[str, typer.Argument(help="The bot: hard or hard-search (one blueprint).")],
+    name: Annotated[str, typer.Argument(
+        help="The bot: hard, hard-search or hard-offmenu (one blueprint).")],
     game: Annotated[str, typer.Option(
         "--game", help="The Hold'em game it will play (default: heads-up no-limit, 100 big "
         "blinds; a web table's game is shown on its page).")] = "holdem",
@@ -58,7 +55,8 @@ def prepare(
 ) -> None:
     """Build what a bot needs before it plays, ahead of time: the Hard AI's blueprint.
 
-    The Hard AI (and hard-search, which searches on top of the same blueprint) plays its
+    The Hard AI (and hard-search, which searches on top of the same blueprint, and
+    hard-offmenu, which bets it off its menu) plays its
     game's default blueprint; without this command its first use builds the card tables
     (Texas Hold'em: about 90 s and 2.5 GB once) and trains the blueprint (minutes, once),
     inside whatever started it. Says what it will build and what that costs, then shows
@@ -71,10 +69,11 @@ def prepare(
         preparation_plan,
         train_default_blueprint,
     )
+    from pokerlab.agents.registry import BLUEPRINT_BOTS, plays_blueprint
     from pokerlab.errors import SpecError
 
-    if name not in PREPARED:
-        raise SpecError(f"nothing to prepare for {name!r}: only {' and '.join(PREPARED)} need "
+    if not plays_blueprint(name):
+        raise SpecError(f"nothing to prepare for {name!r}: only {', '.join(BLUEPRINT_BOTS)} need "
                         "a blueprint built; every other built-in agent is ready")
     the_game = load_game(game)
     path = default_blueprint_path(the_game, cache_dir)

@@ -45,7 +45,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from pokerlab.agents.registry import SOLVER_PREFIX, agent_names, check_builtin, expand_name
+from pokerlab.agents.registry import (
+    SOLVER_PREFIX,
+    agent_names,
+    check_builtin,
+    expand_name,
+    plays_blueprint,
+)
 from pokerlab.agents.resolve import build_agent
 from pokerlab.errors import FileFormatError, PokerlabError
 from pokerlab.games.base import Game
@@ -399,10 +405,8 @@ def check_prepared(name: str, game: Game) -> None:
     Raises:
         WebRequestError: 409 naming the command to run.
     """
-    from pokerlab.agents.hard_search import parse_search_name
-
-    if name != "hard" and parse_search_name(name) is None:
-        return  # hard-search (any budget) plays the same blueprint: checked as hard
+    if not plays_blueprint(name):
+        return  # hard-search (any budget) and hard-offmenu play the same blueprint
     from pokerlab.agents.hard import default_blueprint_path, missing_tables, prepare_command
     from pokerlab.blueprint.store import read_header
 

@@ -75,7 +75,8 @@ def test_the_texas_plan_names_the_tables_and_their_cost(cache: Path) -> None:
 
 def test_only_the_hard_ai_needs_preparing(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bots", "prepare", "easy"]) != 0
-    assert "nothing to prepare for 'easy': only hard and hard-search" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "nothing to prepare for 'easy': only hard, hard-search, hard-offmenu" in error
 
 
 @pytest.mark.parametrize(("spec", "says"), [

@@ -482,9 +482,10 @@ def empty_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_the_hard_ai_is_never_trained_inside_a_request(
     client: TestClient, empty_cache: Path
 ) -> None:
-    answer = client.post("/api/hand", json={"game": "holdem", "a": "hard", "b": "random"})
-    assert answer.status_code == 409, answer.text
-    assert "pokerlab bots prepare hard --game" in answer.json()["error"]
+    for bot in ("hard", "hard-search", "hard-offmenu"):  # all three play its blueprint
+        answer = client.post("/api/hand", json={"game": "holdem", "a": bot, "b": "random"})
+        assert answer.status_code == 409, answer.text
+        assert "pokerlab bots prepare hard --game" in answer.json()["error"]
     for opponents in ("hard", ["easy", "hard"]):
         body = {"game": "holdem", "seats": 3 if isinstance(opponents, list) else 2,
                 "opponents": opponents}
