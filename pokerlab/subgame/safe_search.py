@@ -354,11 +354,14 @@ class Pace:
     budget by 40-60%: 1.4-1.6 s). Before its first search it assumes :data:`FIRST_PACE`
     (kept until a search runs: a subgame that pace refuses is not tried); each refusal
     relaxes a measured pace by a fifth, so a slow spell of the machine does not refuse
-    every later search.
+    every later search, but never below :data:`RELAX_FLOOR` of the last measured one
+    (unbounded, a street refused a few dozen times came to believe any search fits, and
+    two no-limit turn searches ran 1.6 and 2.0 s of a 1 s budget in a 20,000-hand match).
     """
 
     def __init__(self) -> None:
         self.seconds_per_unit: float | None = None
+        self.measured: float | None = None  # the last search's own pace, unrelaxed
 
     def needed(self, units: int) -> float:
         """Seconds five iterations of ``units`` node-hands take at this pace."""
@@ -370,14 +373,19 @@ class Pace:
         if self.needed(units) <= left:
             return False
         if self.seconds_per_unit is not None:
-            self.seconds_per_unit *= 0.8
+            floor = 0.0 if self.measured is None else RELAX_FLOOR * self.measured
+            self.seconds_per_unit = max(self.seconds_per_unit * 0.8, floor)
         return True
 
     def record(self, solver: RangeSolver, units: int) -> None:
         """Keep the pace of ``solver``'s iterations so far (measurements excluded)."""
         if solver.iterations > 0 and solver.seconds > 0 and units > 0:
-            self.seconds_per_unit = solver.seconds / solver.iterations / units
+            self.seconds_per_unit = self.measured = solver.seconds / solver.iterations / units
 
+
+RELAX_FLOOR = 0.5
+"""The least share of its last measured pace a :class:`Pace` relaxes to (the machine's
+pace swings by about a third within minutes on 2 cores; not by half)."""
 
 FIRST_PACE = 1e-8
 """Seconds per iteration, public node and hand a :class:`Pace` assumes before its first

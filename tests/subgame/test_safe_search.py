@@ -25,6 +25,7 @@ from pokerlab.subgame.public_tree import PublicGame
 from pokerlab.subgame.range_solver import RangeSolver
 from pokerlab.subgame.safe_search import (
     FIRST_PACE,
+    RELAX_FLOOR,
     Pace,
     SearchResult,
     _run,
@@ -209,6 +210,14 @@ def test_a_time_budget_too_short_at_the_last_pace_is_refused_before_it_starts() 
     with pytest.raises(GameTooLargeError, match=r"needs about .* s at the last search's pace"):
         search(public, 0, reference, seconds=5.0, pace=pace)
     assert pace.seconds_per_unit == pytest.approx(0.8)  # relaxed by each refusal
+    measured = pace.measured
+    assert measured is not None
+    assert 0 < measured < 0.01
+    pace.seconds_per_unit = measured * 1.2  # a slow spell: this subgame no longer fits
+    for _ in range(50):  # refused again and again: relaxed, never below half the measure
+        assert pace.refuse(units, 5 * measured * units * 0.4)
+    assert pace.seconds_per_unit == pytest.approx(RELAX_FLOOR * measured)
+    assert not pace.refuse(units, 5 * measured * units * 0.6)  # what half the pace affords
     assert search(public, 0, reference, seconds=5.0, target=0.01).iterations > 0  # no pace
     # an iteration budget alone keeps no pace (its batches are not timed to a budget)
     fresh = Pace()
