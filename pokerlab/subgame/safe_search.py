@@ -355,8 +355,9 @@ class Pace:
     (kept until a search runs: a subgame that pace refuses is not tried); each refusal
     relaxes a measured pace by a fifth, so a slow spell of the machine does not refuse
     every later search, but never below :data:`RELAX_FLOOR` of the last measured one
-    (unbounded, a street refused a few dozen times came to believe any search fits, and
-    two no-limit turn searches ran 1.6 and 2.0 s of a 1 s budget in a 20,000-hand match).
+    (unbounded, a street refused a few dozen times could let any search start: the likely
+    cause of two no-limit turn searches of 1.6 and 2.0 s at a 1 s budget in a 20,000-hand
+    match).
     """
 
     def __init__(self) -> None:
@@ -384,8 +385,8 @@ class Pace:
 
 
 RELAX_FLOOR = 0.5
-"""The least share of its last measured pace a :class:`Pace` relaxes to (the machine's
-pace swings by about a third within minutes on 2 cores; not by half)."""
+"""The least share of its last measured pace a :class:`Pace` relaxes to (the 2-core
+machine's pace was seen to swing by about a third within minutes: half leaves room)."""
 
 FIRST_PACE = 1e-8
 """Seconds per iteration, public node and hand a :class:`Pace` assumes before its first
