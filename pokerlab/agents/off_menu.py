@@ -76,6 +76,14 @@ def off_menu_amounts(context: BetContext, amount: int, bets: Sequence[float] = O
     return shares
 
 
+def _require_no_limit(game: Game) -> None:
+    """Refuse a game without bet sizes to move (limit, or not Hold'em)."""
+    rules = getattr(game, "rules", None)
+    if game.spec.name != "holdem" or rules is None or not rules.no_limit:
+        raise SpecError(f"the off-menu bettor (hard-offmenu) moves no-limit bets; {game.spec} "
+                        "is not no-limit holdem")
+
+
 class OffMenuPolicy:
     """A base policy with its sized bets moved off the menu (see the module docstring).
 
@@ -90,10 +98,7 @@ class OffMenuPolicy:
 
     def __init__(self, base: Policy, *, bets: Sequence[float] = OFF_MENU_BETS,
                  raise_to: float = OFF_MENU_RAISE) -> None:
-        rules = getattr(base.game, "rules", None)
-        if base.game.spec.name != "holdem" or rules is None or not rules.no_limit:
-            raise SpecError("the off-menu bettor moves no-limit bets: it needs a no-limit "
-                            f"holdem policy; got one for {base.game.spec}")
+        _require_no_limit(base.game)
         if not bets or any(not 0 < b <= 100 for b in bets):
             raise SpecError(f"off-menu bets are fractions of the pot in (0, 100]; got {bets!r}")
         if not raise_to > 1:
@@ -152,10 +157,7 @@ class OffMenuBettor:
     def __init__(self, game: Game, *, base: object | None = None,
                  seed: np.random.Generator | int | None = None,
                  cache_dir: str | Path | None = None) -> None:
-        rules = getattr(game, "rules", None)
-        if game.spec.name != "holdem" or rules is None or not rules.no_limit:
-            raise SpecError(f"{self.name} bets off a no-limit menu; {game.spec} is not "
-                            "no-limit holdem")
+        _require_no_limit(game)  # before the default blueprint is loaded (or trained)
         if base is None:
             from pokerlab.agents.hard import HardAI
 
